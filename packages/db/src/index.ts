@@ -1,0 +1,10 @@
+export * from './clock.ts';
+export * from './database.ts';
+export * from './pgliteLock.ts';
+export * from './schema.ts';
+export * from './store.ts';
+export * from './sweeper.ts';
+export type { Lease, RenewOutcome, RenewRequest } from './leases.ts';
+export type { AttendanceRow } from './attendance.ts';
+export type { EventsAfter } from './roomLog.ts';
+export type { Db } from './sql.ts';

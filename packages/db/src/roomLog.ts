@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import type { RoomEvent, RoomEventKind } from '@wb/protocol';
+import type { Clock } from './clock.ts';
+import { AlreadyApplied, int, rows, type Executor, type Tx } from './sql.ts';
+
+type PayloadOf<K extends RoomEventKind> = Extract<RoomEvent, { kind: K }>['payload'];
+
+/**
+ * Bumps the room's revision and appends one event at it, inside the caller's transaction (I1).
+ * The room row's lock orders concurrent writers, so revisions are gap-free per room.
+ * An event id seen before rolls the whole transaction back with `AlreadyApplied`.
+ */
+export async function appendRoomEvent<K extends RoomEventKind>(
+  tx: Tx,
+  clock: Clock,
+  roomId: string,
+  kind: K,
+  eventId: string,
+  payload: PayloadOf<K>,
+): Promise<RoomEvent> {
+  const [bumped] = await rows<{ revision: unknown }>(
+    tx,
+    sql`UPDATE rooms SET revision = revision + 1 WHERE id = ${roomId}::uuid RETURNING revision`,
+  );
+  if (!bumped) throw new Error(`room ${roomId} does not exist`);
+  const revision = int(bumped.revision);
+  const inserted = await rows<{ event_id: string }>(
+    tx,
+    sql`INSERT INTO room_events (room_id, revision, event_id, kind, payload, at)
+        VALUES (${roomId}::uuid, ${revision}::int8, ${eventId}, ${kind}, ${JSON.stringify(payload)}::jsonb, ${clock.now()})
+        ON CONFLICT (event_id) DO NOTHING
+        RETURNING event_id`,
+  );
+  if (inserted.length === 0) throw new AlreadyApplied(eventId);
+  return { roomId, revision, eventId, kind, payload } as RoomEvent;
+}
+
+interface EventRow {
+  room_id: string;
+  revision: unknown;
+  event_id: string;
+  kind: RoomEventKind;
+  payload: unknown;
+}
+
+function toEvent(row: EventRow): RoomEvent {
+  return {
+    roomId: row.room_id,
+    revision: int(row.revision),
+    eventId: row.event_id,
+    kind: row.kind,
+    payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+  } as RoomEvent;
+}
+
+export type EventsAfter =
+  | { kind: 'replay'; events: RoomEvent[]; revision: number }
+  /** The log no longer holds every event after the asked revision: send a snapshot instead. */
+  | { kind: 'pruned'; revision: number }
+  /** The client claims a revision the room never reached (another database, a forged value). */
+  | { kind: 'ahead'; revision: number };
+
+/**
+ * The events strictly after `afterRevision`, in order, if the bounded log still holds all of
+ * them and there are at most `limit`; otherwise a decision to fall back to a snapshot.
+ */
+export async function eventsAfter(
+  executor: Executor,
+  roomId: string,
+  afterRevision: number,
+  limit: number,
+): Promise<EventsAfter> {
+  const [room] = await rows<{ revision: unknown }>(
+    executor,
+    sql`SELECT revision FROM rooms WHERE id = ${roomId}::uuid`,
+  );
+  if (!room) return { kind: 'pruned', revision: 0 };
+  const current = int(room.revision);
+  if (afterRevision > current) return { kind: 'ahead', revision: current };
+  if (current - afterRevision > limit) return { kind: 'pruned', revision: current };
+  const events = (
+    await rows<EventRow>(
+      executor,
+      sql`SELECT room_id, revision, event_id, kind, payload FROM room_events
+          WHERE room_id = ${roomId}::uuid AND revision > ${afterRevision}::int8 AND revision <= ${current}::int8
+          ORDER BY revision`,
+    )
+  ).map(toEvent);
+  // Complete only when every revision in (afterRevision, current] is still in the log.
+  if (events.length !== current - afterRevision) return { kind: 'pruned', revision: current };
+  return { kind: 'replay', events, revision: current };
+}
+
+/** Keeps the newest `keepPerRoom` events of every room (I10). Returns how many rows went. */
+export async function pruneRoomLog(executor: Executor, keepPerRoom: number): Promise<number> {
+  const deleted = await rows<{ n: unknown }>(
+    executor,
+    sql`WITH gone AS (
+          DELETE FROM room_events e USING rooms r
+          WHERE e.room_id = r.id AND e.revision <= r.revision - ${keepPerRoom}::int8
+          RETURNING 1)
+        SELECT count(*) AS n FROM gone`,
+  );
+  return int(deleted[0]?.n ?? 0);
+}

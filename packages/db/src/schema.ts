@@ -1,0 +1,136 @@
+/**
+ * The store keeps three things apart (I6):
+ * - presence: `presence_leases`, ephemeral and UNLOGGED (see drizzle/0001_*.sql); may vanish in a
+ *   database crash, after which clients simply renew again;
+ * - membership authorization: `memberships` and `sessions`, durable;
+ * - attendance: `attendance`, append-only, enforced by triggers (see drizzle/0001_*.sql).
+ * `rooms.revision` and `room_events` order everything a room's clients can see (I1).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+export const rooms = pgTable('rooms', {
+  id: uuid('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  title: text('title').notNull(),
+  status: text('status', { enum: ['open', 'archived'] }).notNull().default('open'),
+  /** Monotonic: bumped in the same transaction as every row appended to room_events. */
+  revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => rooms.id),
+    userId: uuid('user_id').notNull(),
+    displayName: text('display_name').notNull(),
+    role: text('role', { enum: ['teacher', 'student'] }).notNull(),
+    status: text('status', { enum: ['active', 'revoked'] }).notNull().default('active'),
+    /** sha256 of the browser-held member key: a returning browser is the same member. */
+    memberKeyHash: text('member_key_hash').notNull(),
+    revokedBy: uuid('revoked_by'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokeReason: text('revoke_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roomId, t.userId] }),
+    uniqueIndex('memberships_room_key').on(t.roomId, t.memberKeyHash),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    roomId: uuid('room_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    /** sha256 of the bearer token; the token itself is never stored or logged. */
+    tokenHash: text('token_hash').notNull().unique(),
+    status: text('status', { enum: ['open', 'closed'] }).notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closedReason: text('closed_reason', { enum: ['signed_out', 'revoked', 'server'] }),
+    /**
+     * The highest lease revision this session has had expired. A re-opened lease starts above
+     * it, so lease revisions (and the expiry event ids derived from them) never repeat (I4).
+     */
+    leaseFloor: bigint('lease_floor', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [index('sessions_member').on(t.roomId, t.userId)],
+);
+
+/** Ephemeral presence; made UNLOGGED by migration 0001. Never referenced by durable tables. */
+export const presenceLeases = pgTable(
+  'presence_leases',
+  {
+    roomId: uuid('room_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    sessionId: uuid('session_id').notNull(),
+    revision: bigint('revision', { mode: 'number' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastRequestId: text('last_request_id'),
+    connected: boolean('connected').notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roomId, t.userId, t.sessionId] }),
+    uniqueIndex('presence_leases_session').on(t.sessionId),
+    index('presence_leases_expires').on(t.expiresAt),
+  ],
+);
+
+export const roomEvents = pgTable(
+  'room_events',
+  {
+    roomId: uuid('room_id').notNull(),
+    revision: bigint('revision', { mode: 'number' }).notNull(),
+    eventId: text('event_id').notNull().unique(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.revision] })],
+);
+
+export const attendanceKinds = [
+  'joined',
+  'reconnected',
+  'signed_out',
+  'lease_expired',
+  'membership_revoked',
+  'session_closed',
+] as const;
+export type AttendanceKind = (typeof attendanceKinds)[number];
+
+/** Append-only; UPDATE, DELETE and TRUNCATE are refused by triggers (migration 0001). */
+export const attendance = pgTable(
+  'attendance',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    eventId: text('event_id').notNull().unique(),
+    roomId: uuid('room_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    sessionId: uuid('session_id'),
+    kind: text('kind', { enum: attendanceKinds }).notNull(),
+    requestId: text('request_id'),
+    detail: jsonb('detail').notNull().default(sql`'{}'::jsonb`),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('attendance_room').on(t.roomId, t.seq)],
+);

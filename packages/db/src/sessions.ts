@@ -1,0 +1,198 @@
+import { sql } from 'drizzle-orm';
+import type { Member, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
+import { appendAttendance } from './attendance.ts';
+import type { Clock } from './clock.ts';
+import { appendRoomEvent } from './roomLog.ts';
+import { AlreadyApplied, date, rows, type Db, type Executor } from './sql.ts';
+
+export interface SessionRecord {
+  id: string;
+  roomId: string;
+  userId: string;
+  expiresAt: Date;
+}
+
+/** Issues a session for a member. The caller keeps the token; only its hash reaches the store. */
+export async function openSession(
+  executor: Executor,
+  clock: Clock,
+  input: { id: string; roomId: string; userId: string; tokenHash: string; ttlMs: number },
+): Promise<SessionRecord> {
+  const [row] = await rows<{ expires_at: unknown }>(
+    executor,
+    sql`INSERT INTO sessions (id, room_id, user_id, token_hash, created_at, expires_at)
+        VALUES (${input.id}::uuid, ${input.roomId}::uuid, ${input.userId}::uuid, ${input.tokenHash},
+                ${clock.now()}, ${clock.now()} + ${input.ttlMs}::int8 * interval '1 millisecond')
+        RETURNING expires_at`,
+  );
+  return { id: input.id, roomId: input.roomId, userId: input.userId, expiresAt: date(row!.expires_at) };
+}
+
+export interface AuthenticatedSession {
+  session: SessionRecord;
+  member: Member;
+  room: RoomInfo;
+}
+
+export type AuthenticateResult =
+  | ({ decision: 'ok' } & AuthenticatedSession)
+  | { decision: 'unknown' | 'closed' | 'expired' | 'revoked' | 'archived' };
+
+/**
+ * Resolves a token hash to its session, member and room, checking every condition that makes it
+ * unusable. Called on the socket handshake and by HTTP routes acting for a session.
+ */
+export async function authenticateSession(
+  executor: Executor,
+  clock: Clock,
+  tokenHash: string,
+): Promise<AuthenticateResult> {
+  const [row] = await rows<{
+    id: string;
+    room_id: string;
+    user_id: string;
+    session_status: string;
+    expires_at: unknown;
+    expired: boolean;
+    display_name: string;
+    role: Role;
+    member_status: 'active' | 'revoked';
+    code: string;
+    title: string;
+    room_status: 'open' | 'archived';
+  }>(
+    executor,
+    sql`SELECT s.id, s.room_id, s.user_id, s.status AS session_status, s.expires_at,
+               s.expires_at <= ${clock.now()} AS expired,
+               m.display_name, m.role, m.status AS member_status,
+               r.code, r.title, r.status AS room_status
+        FROM sessions s
+        JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
+        JOIN rooms r ON r.id = s.room_id
+        WHERE s.token_hash = ${tokenHash}`,
+  );
+  if (!row) return { decision: 'unknown' };
+  if (row.member_status === 'revoked') return { decision: 'revoked' };
+  if (row.session_status !== 'open') return { decision: 'closed' };
+  if (row.expired) return { decision: 'expired' };
+  if (row.room_status !== 'open') return { decision: 'archived' };
+  return {
+    decision: 'ok',
+    session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },
+    member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status },
+    room: { id: row.room_id, code: row.code, title: row.title, status: row.room_status },
+  };
+}
+
+const attendanceKindFor = {
+  signed_out: 'signed_out',
+  revoked: 'membership_revoked',
+  server: 'session_closed',
+} as const;
+
+export type CloseSessionResult =
+  | { decision: 'closed'; events: RoomEvent[] }
+  | { decision: 'already_closed' };
+
+/**
+ * Closes an open session at once: its lease goes, the room hears `session.closed` with the
+ * reason, and attendance records how it ended. Closing a closed session changes nothing (I3).
+ */
+export async function closeSession(
+  db: Db,
+  clock: Clock,
+  input: { sessionId: string; reason: SessionEndReason; requestId: string | null },
+): Promise<CloseSessionResult> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [closed] = await rows<{ room_id: string; user_id: string }>(
+        tx,
+        sql`UPDATE sessions SET status = 'closed', closed_at = ${clock.now()}, closed_reason = ${input.reason}
+            WHERE id = ${input.sessionId}::uuid AND status = 'open'
+            RETURNING room_id, user_id`,
+      );
+      if (!closed) return { decision: 'already_closed' as const };
+      await tx.execute(sql`DELETE FROM presence_leases WHERE session_id = ${input.sessionId}::uuid`);
+      const eventId = `session.closed:${input.sessionId}`;
+      const event = await appendRoomEvent(tx, clock, closed.room_id, 'session.closed', eventId, {
+        sessionId: input.sessionId,
+        userId: closed.user_id,
+        reason: input.reason,
+      });
+      await appendAttendance(tx, clock, {
+        eventId,
+        roomId: closed.room_id,
+        userId: closed.user_id,
+        sessionId: input.sessionId,
+        kind: attendanceKindFor[input.reason],
+        requestId: input.requestId,
+      });
+      return { decision: 'closed' as const, events: [event] };
+    });
+  } catch (error) {
+    if (error instanceof AlreadyApplied) return { decision: 'already_closed' };
+    throw error;
+  }
+}
+
+export type RevokeMemberResult =
+  | { decision: 'revoked'; events: RoomEvent[]; closedSessionIds: string[] }
+  | { decision: 'already_revoked' | 'not_a_member' | 'cannot_revoke_teacher' };
+
+/**
+ * Revokes a student's membership (durable), closes every open session of theirs and removes
+ * their leases, in one transaction. Every later renewal, edit or handshake of theirs is refused.
+ */
+export async function revokeMember(
+  db: Db,
+  clock: Clock,
+  input: { roomId: string; userId: string; by: string; reason: string | null; requestId: string | null },
+): Promise<RevokeMemberResult> {
+  return db.transaction(async (tx) => {
+    const [target] = await rows<{ role: Role; status: string }>(
+      tx,
+      sql`SELECT role, status FROM memberships WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid FOR UPDATE`,
+    );
+    if (!target) return { decision: 'not_a_member' as const };
+    if (target.role === 'teacher') return { decision: 'cannot_revoke_teacher' as const };
+    if (target.status === 'revoked') return { decision: 'already_revoked' as const };
+    await tx.execute(
+      sql`UPDATE memberships SET status = 'revoked', revoked_by = ${input.by}::uuid, revoked_at = ${clock.now()},
+                                 revoke_reason = ${input.reason}
+          WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid AND status = 'active'`,
+    );
+    const closed = await rows<{ id: string }>(
+      tx,
+      sql`UPDATE sessions SET status = 'closed', closed_at = ${clock.now()}, closed_reason = 'revoked'
+          WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid AND status = 'open'
+          RETURNING id`,
+    );
+    await tx.execute(
+      sql`DELETE FROM presence_leases WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid`,
+    );
+    const revokedAt = await rows<{ n: unknown }>(
+      tx,
+      sql`SELECT count(*) AS n FROM attendance WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid AND kind = 'membership_revoked'`,
+    );
+    const nth = Number(revokedAt[0]?.n ?? 0) + 1;
+    const eventId = `member.revoked:${input.userId}:${nth}`;
+    const event = await appendRoomEvent(tx, clock, input.roomId, 'member.revoked', eventId, {
+      userId: input.userId,
+      by: input.by,
+      reason: input.reason,
+    });
+    const sessionIds = closed.map((c) => c.id);
+    for (const sessionId of sessionIds.length > 0 ? sessionIds : [null]) {
+      await appendAttendance(tx, clock, {
+        eventId: sessionId ? `${eventId}:${sessionId}` : eventId,
+        roomId: input.roomId,
+        userId: input.userId,
+        sessionId,
+        kind: 'membership_revoked',
+        requestId: input.requestId,
+        detail: { by: input.by, reason: input.reason },
+      });
+    }
+    return { decision: 'revoked' as const, events: [event], closedSessionIds: sessionIds };
+  });
+}

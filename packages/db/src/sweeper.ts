@@ -1,0 +1,127 @@
+import type { RoomEvent } from '@wb/protocol';
+import type { LeaderLock } from './database.ts';
+import type { Store } from './store.ts';
+
+/** Where a won expiry goes once its transaction has committed. */
+export type Publish = (events: readonly RoomEvent[]) => void | Promise<void>;
+
+/** The subset of pino's interface the store logs through: one structured line per decision. */
+export interface DecisionLog {
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface SweepResult {
+  found: number;
+  expired: number;
+  lost: number;
+}
+
+/**
+ * One sweep (I5): read the expired leases, then compare-and-delete each on its exact revision.
+ * Only a won delete publishes. A crash between a won delete and its publish loses only the
+ * notification: the event is in the room log, so clients get it by replay on their next resync.
+ */
+export async function sweepExpiredLeases(
+  store: Store,
+  publish: Publish,
+  log: DecisionLog,
+  options: { batch: number },
+): Promise<SweepResult> {
+  const expired = await store.findExpiredLeases(options.batch);
+  let won = 0;
+  for (const lease of expired) {
+    const result = await store.deleteLeaseIfRevision(lease);
+    const eventId = `lease.expired:${lease.sessionId}:${lease.revision}`;
+    log.info(
+      {
+        room: lease.roomId,
+        session: lease.sessionId,
+        event_id: eventId,
+        prior_revision: lease.revision,
+        new_revision: result.won ? null : lease.revision,
+        decision: result.won ? 'expired' : 'lost_race',
+      },
+      'lease expiry decision',
+    );
+    if (!result.won) continue;
+    won++;
+    await publish(result.events);
+  }
+  return { found: expired.length, expired: won, lost: expired.length - won };
+}
+
+export interface SweeperOptions {
+  intervalMs: number;
+  leaseTtlMs: number;
+  batch: number;
+  eventLogKeep: number;
+  /** Prune the room log every this many passes. */
+  pruneEvery: number;
+}
+
+/**
+ * The sweeper loop. Every node may run one; an advisory lock picks one at a time (I9). Before its
+ * first sweep, and after any pass that failed because the database was unreachable, it grants
+ * in-flight leases a full term (I8): the server's absence is not the clients' fault.
+ * `lastPassAt` is the liveness probe: it moves only when a pass walked the real path.
+ */
+export class Sweeper {
+  lastPassAt: number | null = null;
+  leader = false;
+  private timer: NodeJS.Timeout | null = null;
+  private needsGrace = true;
+  private passes = 0;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly lock: LeaderLock,
+    private readonly publish: Publish,
+    private readonly log: DecisionLog & { warn(fields: Record<string, unknown>, message: string): void },
+    private readonly options: SweeperOptions,
+    private readonly onPass: (result: SweepResult) => void = () => {},
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    const tick = () => {
+      this.running = this.pass().finally(() => {
+        this.running = null;
+        if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs);
+      });
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    await this.lock.release();
+  }
+
+  /** One pass; exposed for tests that decide when time moves. */
+  async pass(): Promise<void> {
+    try {
+      this.leader = await this.lock.tryAcquire();
+      if (this.leader) {
+        if (this.needsGrace) {
+          const graced = await this.store.graceLeases(this.options.leaseTtlMs);
+          this.log.info({ graced }, 'restart grace: in-flight leases extended to a full term');
+          this.needsGrace = false;
+        }
+        const result = await sweepExpiredLeases(this.store, this.publish, this.log, { batch: this.options.batch });
+        this.onPass(result);
+        if (++this.passes % this.options.pruneEvery === 0) await this.store.pruneRoomLog(this.options.eventLogKeep);
+      } else {
+        await this.store.database.ping();
+        // A follower that becomes leader later must grace first: the old leader may have died.
+        this.needsGrace = true;
+      }
+      this.lastPassAt = Date.now();
+    } catch (error) {
+      this.needsGrace = true;
+      this.log.warn({ err: String(error) }, 'sweeper pass failed; leases will be graced on recovery');
+    }
+  }
+}

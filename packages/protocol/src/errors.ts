@@ -1,0 +1,52 @@
+/**
+ * Error codes shared by HTTP responses, socket acknowledgements and socket refusals.
+ *
+ * Fatal codes mean "retrying will not help": the client stops reconnecting and explains.
+ * Retryable codes mean the same request may succeed later (network, load, a restarting server).
+ */
+export const FatalErrorCode = {
+  NOT_AUTHENTICATED: 'not_authenticated',
+  TOKEN_EXPIRED: 'token_expired',
+  SESSION_CLOSED: 'session_closed',
+  MEMBERSHIP_REVOKED: 'membership_revoked',
+  ROOM_NOT_FOUND: 'room_not_found',
+  ROOM_ARCHIVED: 'room_archived',
+  ORIGIN_NOT_ALLOWED: 'origin_not_allowed',
+  PROTOCOL_MISMATCH: 'protocol_mismatch',
+} as const;
+export type FatalErrorCode = (typeof FatalErrorCode)[keyof typeof FatalErrorCode];
+
+export const RetryableErrorCode = {
+  RATE_LIMITED: 'rate_limited',
+  UNAVAILABLE: 'unavailable',
+  SERVER_RESTARTING: 'server_restarting',
+} as const;
+export type RetryableErrorCode = (typeof RetryableErrorCode)[keyof typeof RetryableErrorCode];
+
+/** Refusals of one request that leave the connection usable. */
+export const RequestErrorCode = {
+  BAD_REQUEST: 'bad_request',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not_found',
+  CONFLICT: 'conflict',
+} as const;
+export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
+
+export const ErrorCode = { ...FatalErrorCode, ...RetryableErrorCode, ...RequestErrorCode } as const;
+export type ErrorCode = FatalErrorCode | RetryableErrorCode | RequestErrorCode;
+
+const fatalCodes: ReadonlySet<string> = new Set(Object.values(FatalErrorCode));
+
+export function isFatalErrorCode(code: string): code is FatalErrorCode {
+  return fatalCodes.has(code);
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return (Object.values(ErrorCode) as string[]).includes(code);
+}
+
+export interface ProtocolError {
+  code: ErrorCode;
+  message: string;
+}

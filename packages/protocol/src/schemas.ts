@@ -1,0 +1,245 @@
+import { z } from 'zod';
+
+/** Bumped on any incompatible change to a message below; the handshake refuses a mismatch. */
+export const PROTOCOL_VERSION = 1;
+
+/** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** Board coordinates are bounded so a hostile 1e308 never reaches the store or a canvas. */
+export const MAX_COORDINATE = 10_000_000;
+
+export const RoomId = z.uuid();
+export const UserId = z.uuid();
+export const SessionId = z.uuid();
+export const RequestId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export const RoomCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z2-9]{6}$/, 'a room code is 6 letters or digits');
+
+/** A non-negative integer revision; room revisions and lease revisions only grow (I1, I4). */
+export const Revision = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const Coordinate = z.number().finite().min(-MAX_COORDINATE).max(MAX_COORDINATE);
+
+// Control characters and bidi overrides are refused: names are rendered as text, never as markup,
+// and must not be able to reorder the roster's text.
+const printable = /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u;
+
+export const DisplayName = z
+  .string()
+  .trim()
+  .min(1, 'a name cannot be empty')
+  .max(40, 'a name is at most 40 characters')
+  .regex(printable, 'a name cannot contain control characters');
+
+export const RoomTitle = z.string().trim().min(1).max(80).regex(printable);
+
+/** A browser-held secret that makes a returning student the same member (stored only as a hash). */
+export const MemberKey = z.string().min(22).max(64).regex(/^[A-Za-z0-9_-]+$/);
+
+export const Role = z.enum(['teacher', 'student']);
+export type Role = z.infer<typeof Role>;
+
+export const MembershipStatus = z.enum(['active', 'revoked']);
+export type MembershipStatus = z.infer<typeof MembershipStatus>;
+
+/** Why a session ended: each has its own reconnect and attendance consequence. */
+export const SessionEndReason = z.enum(['signed_out', 'revoked', 'server']);
+export type SessionEndReason = z.infer<typeof SessionEndReason>;
+
+// ---------------------------------------------------------------------------------------------
+// HTTP bodies
+
+export const CreateRoomRequest = z.strictObject({
+  teacherName: DisplayName,
+  title: RoomTitle.optional(),
+  memberKey: MemberKey,
+});
+export type CreateRoomRequest = z.infer<typeof CreateRoomRequest>;
+
+export const JoinRoomRequest = z.strictObject({
+  displayName: DisplayName,
+  memberKey: MemberKey,
+});
+export type JoinRoomRequest = z.infer<typeof JoinRoomRequest>;
+
+export const RoomInfo = z.object({
+  id: RoomId,
+  code: RoomCode,
+  title: z.string(),
+  status: z.enum(['open', 'archived']),
+});
+export type RoomInfo = z.infer<typeof RoomInfo>;
+
+/** What a successful create or join returns: the session token is shown to its owner only. */
+export const SessionGrant = z.object({
+  token: z.string(),
+  sessionId: SessionId,
+  userId: UserId,
+  role: Role,
+  displayName: z.string(),
+  room: RoomInfo,
+});
+export type SessionGrant = z.infer<typeof SessionGrant>;
+
+// ---------------------------------------------------------------------------------------------
+// Socket handshake
+
+export const HandshakeAuth = z.strictObject({
+  token: z.string().min(1).max(200),
+  protocol: z.number().int(),
+  /** The last room revision this client applied; absent on a first connect. */
+  lastRevision: Revision.optional(),
+});
+export type HandshakeAuth = z.infer<typeof HandshakeAuth>;
+
+// ---------------------------------------------------------------------------------------------
+// Room state
+
+export const Member = z.object({
+  userId: UserId,
+  displayName: z.string(),
+  role: Role,
+  status: MembershipStatus,
+});
+export type Member = z.infer<typeof Member>;
+
+/** One live presence lease. Its absence means the session is not present. */
+export const Presence = z.object({
+  sessionId: SessionId,
+  userId: UserId,
+  revision: Revision,
+  /** A socket for this session is open on some node; false while it reconnects (I7). */
+  connected: z.boolean(),
+});
+export type Presence = z.infer<typeof Presence>;
+
+/** A member's last known way of leaving, used to tell "gone" from "signed out" in the roster. */
+export const Departure = z.object({
+  userId: UserId,
+  reason: z.enum(['lease_expired', 'signed_out', 'revoked', 'server']),
+});
+export type Departure = z.infer<typeof Departure>;
+
+export const RoomSnapshot = z.object({
+  room: RoomInfo,
+  revision: Revision,
+  members: z.array(Member),
+  presence: z.array(Presence),
+  departures: z.array(Departure),
+});
+export type RoomSnapshot = z.infer<typeof RoomSnapshot>;
+
+// ---------------------------------------------------------------------------------------------
+// Room events: durable, revisioned, logged; applied in revision order and deduplicated by id (I1)
+
+const eventBase = {
+  roomId: RoomId,
+  revision: Revision,
+  eventId: z.string().min(1).max(200),
+};
+
+export const RoomEvent = z.discriminatedUnion('kind', [
+  z.object({ ...eventBase, kind: z.literal('member.joined'), payload: Member }),
+  z.object({
+    ...eventBase,
+    kind: z.literal('presence.opened'),
+    payload: z.object({ sessionId: SessionId, userId: UserId, revision: Revision }),
+  }),
+  z.object({
+    ...eventBase,
+    kind: z.literal('presence.expired'),
+    payload: z.object({ sessionId: SessionId, userId: UserId, revision: Revision }),
+  }),
+  z.object({
+    ...eventBase,
+    kind: z.literal('session.closed'),
+    payload: z.object({ sessionId: SessionId, userId: UserId, reason: SessionEndReason }),
+  }),
+  z.object({
+    ...eventBase,
+    kind: z.literal('member.revoked'),
+    payload: z.object({ userId: UserId, by: UserId, reason: z.string().nullable() }),
+  }),
+]);
+export type RoomEvent = z.infer<typeof RoomEvent>;
+export type RoomEventKind = RoomEvent['kind'];
+
+export const SyncMessage = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('snapshot'), snapshot: RoomSnapshot }),
+  /** Events strictly after `fromRevision`, in order, ending at the room's current revision. */
+  z.object({ kind: z.literal('replay'), fromRevision: Revision, events: z.array(RoomEvent) }),
+]);
+export type SyncMessage = z.infer<typeof SyncMessage>;
+
+// ---------------------------------------------------------------------------------------------
+// Ephemeral signals (never stored)
+
+/** A cursor position in board coordinates; the client's stamp is diagnostics only (I2). */
+export const CursorUpdate = z.strictObject({
+  x: Coordinate,
+  y: Coordinate,
+  t: z.number().finite().optional(),
+});
+export type CursorUpdate = z.infer<typeof CursorUpdate>;
+
+export const CursorEntry = z.object({
+  sessionId: SessionId,
+  userId: UserId,
+  x: z.number(),
+  y: z.number(),
+  t: z.number().optional(),
+});
+export type CursorEntry = z.infer<typeof CursorEntry>;
+
+export const CursorBatch = z.object({ cursors: z.array(CursorEntry) });
+export type CursorBatch = z.infer<typeof CursorBatch>;
+
+export const PresenceSignal = z.object({
+  sessionId: SessionId,
+  userId: UserId,
+  connected: z.boolean(),
+});
+export type PresenceSignal = z.infer<typeof PresenceSignal>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests over the socket
+
+export const LeaseRenewRequest = z.strictObject({ revision: Revision, requestId: RequestId });
+export type LeaseRenewRequest = z.infer<typeof LeaseRenewRequest>;
+
+export const LeaseDecision = z.enum([
+  'accepted',
+  'ignored_old_revision',
+  'already_applied',
+  'not_a_member',
+  'no_lease',
+]);
+export type LeaseDecision = z.infer<typeof LeaseDecision>;
+
+export const LeaseRenewResult = z.object({
+  decision: LeaseDecision,
+  /** The stored revision after the decision. */
+  revision: Revision,
+});
+export type LeaseRenewResult = z.infer<typeof LeaseRenewResult>;
+
+export const SyncRequest = z.strictObject({ lastRevision: Revision.optional() });
+export type SyncRequest = z.infer<typeof SyncRequest>;
+
+export const Welcome = z.object({
+  sessionId: SessionId,
+  userId: UserId,
+  role: Role,
+  displayName: z.string(),
+  leaseRevision: Revision,
+  leaseTtlMs: z.number().int().positive(),
+  renewIntervalMs: z.number().int().positive(),
+});
+export type Welcome = z.infer<typeof Welcome>;
+
+export const LeaseDue = z.object({ revision: Revision });
+export type LeaseDue = z.infer<typeof LeaseDue>;

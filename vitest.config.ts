@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// One `vitest run` covers every package. Store and server suites open real databases, so they get
+// generous timeouts; nothing asserts on wall-clock speed (that is bench/'s job).
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'protocol', include: ['packages/protocol/test/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'db',
+          include: ['packages/db/test/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/test/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      { test: { name: 'web', include: ['apps/web/src/**/*.test.ts', 'apps/web/test/**/*.test.ts'] } },
+      { test: { name: 'repo', include: ['test/**/*.test.ts'] } },
+    ],
+  },
+});
