@@ -1,0 +1,48 @@
+import type { RoomState } from './roomState.ts';
+import { deriveRoster } from './roster.ts';
+
+/**
+ * A stable serialization of the durable room state, for comparing screens (e2e) and tests.
+ *
+ * Left out on purpose, because two correct clients may legitimately differ on them:
+ * - the revision (a screen that is one event behind is compared again, not declared different);
+ * - lease revisions (renewals bump them without a room event, so a snapshot carries newer ones
+ *   than a client that followed events);
+ * - socket connectivity (ephemeral signals, I7): live and reconnecting both count as present.
+ * Every collection is sorted by its id so arrival order cannot change the text.
+ */
+export function serializeBoard(state: RoomState): string {
+  const members = [...state.members.values()]
+    .map((m) => [m.userId, m.displayName, m.role, m.status] as const)
+    .sort((a, b) => compare(a[0], b[0]));
+  const sessions = [...state.presence.values()]
+    .map((p) => [p.sessionId, p.userId] as const)
+    .sort((a, b) => compare(a[0], b[0]));
+  const roster = deriveRoster(state)
+    .map((e) => [e.userId, e.state === 'reconnecting' ? 'live' : e.state] as const)
+    .sort((a, b) => compare(a[0], b[0]));
+  const { id, code, title, status } = state.room;
+  return JSON.stringify({ room: [id, code, title, status], members, sessions, roster });
+}
+
+/** cyrb53: a fast 53-bit string hash; collisions only matter for a debug comparison. */
+export function hashString(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+export function boardHash(state: RoomState): string {
+  return hashString(serializeBoard(state));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

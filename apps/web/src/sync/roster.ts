@@ -1,0 +1,70 @@
+import type { Role } from '@wb/protocol';
+import type { RoomState } from './roomState.ts';
+
+/**
+ * What the roster shows for a member. Derived from durable state, never stored:
+ * - live: at least one of the user's sessions holds a lease and has a socket open;
+ * - reconnecting: a lease is held but no socket is open (a close is a signal, not a decision: I7);
+ * - gone: no lease, and the last one expired (or the user never connected);
+ * - signed_out: left on purpose;
+ * - removed: revoked by the teacher.
+ */
+export type RosterState = 'live' | 'reconnecting' | 'gone' | 'signed_out' | 'removed';
+
+export interface RosterEntry {
+  readonly userId: string;
+  readonly displayName: string;
+  readonly role: Role;
+  readonly state: RosterState;
+  /** How many of the user's sessions (tabs, devices) hold a lease. */
+  readonly sessions: number;
+}
+
+const stateOrder: Record<RosterState, number> = { live: 0, reconnecting: 1, gone: 2, signed_out: 3, removed: 4 };
+
+/** One entry per member, however many tabs they have open: teacher first, then present, then by name. */
+export function deriveRoster(state: RoomState): RosterEntry[] {
+  const sessionsByUser = new Map<string, { total: number; connected: number }>();
+  for (const p of state.presence.values()) {
+    const counts = sessionsByUser.get(p.userId) ?? { total: 0, connected: 0 };
+    counts.total += 1;
+    if (p.connected) counts.connected += 1;
+    sessionsByUser.set(p.userId, counts);
+  }
+  const entries: RosterEntry[] = [];
+  for (const member of state.members.values()) {
+    const counts = sessionsByUser.get(member.userId);
+    entries.push({
+      userId: member.userId,
+      displayName: member.displayName,
+      role: member.role,
+      state: rosterStateOf(member.status === 'revoked', counts, state.departures.get(member.userId)),
+      sessions: counts?.total ?? 0,
+    });
+  }
+  return entries.sort(
+    (a, b) =>
+      (a.role === b.role ? 0 : a.role === 'teacher' ? -1 : 1) ||
+      stateOrder[a.state] - stateOrder[b.state] ||
+      a.displayName.localeCompare(b.displayName) ||
+      a.userId.localeCompare(b.userId),
+  );
+}
+
+function rosterStateOf(
+  revoked: boolean,
+  counts: { total: number; connected: number } | undefined,
+  departure: string | undefined,
+): RosterState {
+  if (revoked) return 'removed';
+  if (counts && counts.total > 0) return counts.connected > 0 ? 'live' : 'reconnecting';
+  switch (departure) {
+    case 'signed_out':
+      return 'signed_out';
+    case 'revoked':
+      return 'removed';
+    default:
+      // lease_expired, a server-side end, or never connected: not here, for no chosen reason.
+      return 'gone';
+  }
+}

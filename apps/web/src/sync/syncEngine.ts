@@ -1,0 +1,480 @@
+import type { CursorBatch, RoomEvent, SyncMessage } from '@wb/protocol';
+import { applyConnectivity, applyRoomEvent, sessionsEndedBy, stateFromSnapshot, type RoomState } from './roomState.ts';
+
+/**
+ * The client's sync engine: turns the server's sync messages, revisioned events and cursor
+ * batches into one consistent room state. Pure: no React, no socket, no timers. Time comes in as
+ * `now` arguments and the one thing it asks of the outside world (a resync) goes through a port,
+ * so tests decide when each packet arrives and what time it is.
+ *
+ * Rules (named in syncEngine.test.ts):
+ * - I1: an event whose id was applied, or whose revision is passed, changes nothing.
+ * - Events apply in revision order. An event ahead of the next revision is held (bounded) for
+ *   `gapHoldMs`; if the missing one does not arrive, the engine asks for a resync. Never a guess.
+ * - While reconciling (after connect, during a resync) packets go to a bounded buffer. On overflow
+ *   cursor packets are dropped first (the next one supersedes them); a durable event overflow
+ *   forces a fresh snapshot.
+ * - Cursors render only once a sync is applied, only for sessions with a connected presence, and a
+ *   cursor goes the moment its session's presence ends; a late cursor packet cannot revive it.
+ */
+
+export type SyncPhase =
+  /** No socket: nothing flows, no cursors. */
+  | 'idle'
+  /** A socket is open and the server's first sync has not been applied yet. */
+  | 'awaiting_sync'
+  /** State is current; events apply as they arrive. */
+  | 'live'
+  /** A gap or an overflow made us ask for a resync; packets are buffered until it lands. */
+  | 'resyncing';
+
+export interface CursorTarget {
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly x: number;
+  readonly y: number;
+  /** Local receive time (ms): drives interpolation only, never a decision (I2). */
+  readonly receivedAt: number;
+}
+
+export interface SyncLimits {
+  /** How long an out-of-order event waits for the missing revision before we resync (ms). */
+  readonly gapHoldMs: number;
+  /** Out-of-order events held while waiting; one more forces a resync at once (I10). */
+  readonly maxHeldEvents: number;
+  /** Packets buffered while reconciling (I10). */
+  readonly maxBufferedPackets: number;
+  /** Applied event ids remembered for deduplication; older ones are covered by the revision check. */
+  readonly rememberedEventIds: number;
+  /** A sync that has not arrived after this long is asked for again (lost reply) (ms). */
+  readonly syncTimeoutMs: number;
+}
+
+export const DEFAULT_SYNC_LIMITS: SyncLimits = {
+  gapHoldMs: 1_000, // long enough for a reordered packet on a busy socket, short enough to not be seen
+  maxHeldEvents: 64,
+  maxBufferedPackets: 256,
+  rememberedEventIds: 2_048,
+  syncTimeoutMs: 5_000,
+};
+
+export interface SyncPorts {
+  /**
+   * Ask the server for a sync: a replay after `lastRevision`, or a fresh snapshot when it is
+   * undefined. The answer comes back through `receiveSync`.
+   */
+  requestSync(lastRevision: number | undefined): void;
+}
+
+export type SyncChange = 'state' | 'cursors' | 'phase';
+
+export interface SyncStats {
+  applied: number;
+  ignoredDuplicate: number;
+  ignoredPassed: number;
+  ignoredForeignRoom: number;
+  held: number;
+  resyncs: number;
+  staleSyncs: number;
+  droppedCursorPackets: number;
+  durableOverflows: number;
+  ignoredCursors: number;
+}
+
+type Buffered = { kind: 'event'; event: RoomEvent } | { kind: 'cursors'; batch: CursorBatch };
+
+export class SyncEngine {
+  private roomState: RoomState | null = null;
+  private currentPhase: SyncPhase = 'idle';
+  /** Out-of-order events by revision, waiting for the gap below them to fill. */
+  private readonly held = new Map<number, RoomEvent>();
+  private gapSince: number | null = null;
+  private buffer: Buffered[] = [];
+  /** Set when only a snapshot at or past `snapshotFloor` can make the state whole again. */
+  private needsSnapshot = false;
+  private snapshotFloor = 0;
+  private syncRequestedAt: number | null = null;
+  /** Insertion-ordered so the oldest id is evicted first. */
+  private readonly appliedIds = new Set<string>();
+  /**
+   * Sessions an ending event (expiry, close, revocation) names that could not be applied yet
+   * (held or buffered): their cursors are hidden now, by the event's revision, and the hint is
+   * dropped once the state reaches that revision and speaks for itself.
+   */
+  private readonly endHints = new Map<string, number>();
+  private readonly targets = new Map<string, CursorTarget>();
+  private readonly listeners = new Set<(changes: ReadonlySet<SyncChange>) => void>();
+  private readonly pending = new Set<SyncChange>();
+  private readonly limits: SyncLimits;
+  readonly stats: SyncStats = {
+    applied: 0,
+    ignoredDuplicate: 0,
+    ignoredPassed: 0,
+    ignoredForeignRoom: 0,
+    held: 0,
+    resyncs: 0,
+    staleSyncs: 0,
+    droppedCursorPackets: 0,
+    durableOverflows: 0,
+    ignoredCursors: 0,
+  };
+
+  constructor(
+    private readonly ports: SyncPorts,
+    private readonly selfSessionId: string | null = null,
+    limits: Partial<SyncLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_SYNC_LIMITS, ...limits };
+  }
+
+  get state(): RoomState | null {
+    return this.roomState;
+  }
+
+  get phase(): SyncPhase {
+    return this.currentPhase;
+  }
+
+  /** The revision to send on reconnect, so the server can answer with a replay. */
+  get revision(): number | undefined {
+    return this.roomState?.revision;
+  }
+
+  /** Cursors to draw, by session id. Empty until a sync has been applied on this connection. */
+  get cursors(): ReadonlyMap<string, CursorTarget> {
+    return this.targets;
+  }
+
+  subscribe(listener: (changes: ReadonlySet<SyncChange>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A socket opened: the server will send a sync; buffer everything until it is applied. */
+  connectionOpened(now: number): void {
+    this.resetTransient();
+    this.setPhase('awaiting_sync');
+    this.syncRequestedAt = now;
+    this.flush();
+  }
+
+  /** The socket closed: remote cursors stop flowing, so none is shown until the next sync. */
+  connectionClosed(): void {
+    this.resetTransient();
+    this.setPhase('idle');
+    this.syncRequestedAt = null;
+    this.flush();
+  }
+
+  receiveSync(sync: SyncMessage, now: number): void {
+    if (this.currentPhase === 'idle') return;
+    let bridged: boolean;
+    if (sync.kind === 'snapshot') {
+      const applied = this.applySnapshot(sync);
+      if (applied && sync.snapshot.revision >= this.snapshotFloor) this.needsSnapshot = false;
+      // A stale snapshot leaves our (newer) state standing; it bridges unless a snapshot is owed.
+      bridged = !this.needsSnapshot;
+    } else {
+      bridged = this.applyReplay(sync, now) && !this.needsSnapshot;
+    }
+    if (bridged) this.finishReconciliation(now);
+    this.flush();
+  }
+
+  receiveEvent(event: RoomEvent, now: number): void {
+    switch (this.currentPhase) {
+      case 'idle':
+        return;
+      case 'awaiting_sync':
+      case 'resyncing':
+        this.hintEnd(event);
+        this.bufferPacket({ kind: 'event', event }, now);
+        break;
+      case 'live':
+        this.acceptEvent(event, now);
+        break;
+    }
+    this.flush();
+  }
+
+  receiveCursors(batch: CursorBatch, now: number): void {
+    switch (this.currentPhase) {
+      case 'idle':
+        return;
+      case 'awaiting_sync':
+      case 'resyncing':
+        this.bufferPacket({ kind: 'cursors', batch }, now);
+        break;
+      case 'live':
+        this.applyCursorBatch(batch, now);
+        break;
+    }
+    this.flush();
+  }
+
+  /** A socket of some session closed or reopened. Ephemeral: moves no revision (I7). */
+  receivePresenceSignal(signal: { sessionId: string; connected: boolean }): void {
+    if (!this.roomState) return;
+    const next = applyConnectivity(this.roomState, signal.sessionId, signal.connected);
+    if (next !== this.roomState) {
+      this.roomState = next;
+      this.pending.add('state');
+    }
+    // A closed socket sends no more cursor packets; any that arrive later are stale.
+    if (!signal.connected && this.targets.delete(signal.sessionId)) this.pending.add('cursors');
+    this.flush();
+  }
+
+  /** Drive time-based rules: a gap held too long, a sync that never came. */
+  tick(now: number): void {
+    if (this.currentPhase === 'live' && this.gapSince !== null && now - this.gapSince >= this.limits.gapHoldMs) {
+      this.startResync(now);
+    } else if (
+      (this.currentPhase === 'awaiting_sync' || this.currentPhase === 'resyncing') &&
+      this.syncRequestedAt !== null &&
+      now - this.syncRequestedAt >= this.limits.syncTimeoutMs
+    ) {
+      this.syncRequestedAt = now;
+      this.ports.requestSync(this.needsSnapshot ? undefined : this.roomState?.revision);
+    }
+    this.flush();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private applySnapshot(sync: Extract<SyncMessage, { kind: 'snapshot' }>): boolean {
+    const current = this.roomState;
+    if (current && sync.snapshot.revision < current.revision) {
+      // An older snapshot (a slow reply to an earlier request) would move the room backwards (I1).
+      this.stats.staleSyncs += 1;
+      return false;
+    }
+    this.roomState = stateFromSnapshot(sync.snapshot);
+    this.dropSettledHints();
+    this.pruneCursors();
+    this.pending.add('state');
+    return true;
+  }
+
+  /** Applies a replay if it connects to our revision; otherwise asks for a snapshot. */
+  private applyReplay(sync: Extract<SyncMessage, { kind: 'replay' }>, now: number): boolean {
+    const state = this.roomState;
+    if (!state || sync.fromRevision > state.revision) {
+      this.demandSnapshot(state?.revision ?? 0, now);
+      return false;
+    }
+    const events = [...sync.events].sort((a, b) => a.revision - b.revision);
+    for (const event of events) {
+      const current = this.roomState;
+      if (!current) return false;
+      if (this.appliedIds.has(event.eventId) || event.revision <= current.revision) continue;
+      if (event.revision !== current.revision + 1) {
+        // A replay with a hole cannot be trusted to be complete: start over from a snapshot.
+        this.demandSnapshot(event.revision, now);
+        return false;
+      }
+      this.apply(event);
+    }
+    return true;
+  }
+
+  private finishReconciliation(now: number): void {
+    this.setPhase('live');
+    this.syncRequestedAt = null;
+    this.applyHeldRun();
+    this.gapSince = this.held.size > 0 ? now : null;
+    const drained = this.buffer;
+    this.buffer = [];
+    // Events first in revision order, so a drained cursor batch is judged against current presence.
+    const events = drained.flatMap((b) => (b.kind === 'event' ? [b.event] : [])).sort((a, b) => a.revision - b.revision);
+    for (const event of events) {
+      if (this.currentPhase === 'live') this.acceptEvent(event, now);
+      else this.bufferPacket({ kind: 'event', event }, now);
+    }
+    for (const item of drained) {
+      if (item.kind !== 'cursors') continue;
+      if (this.currentPhase === 'live') this.applyCursorBatch(item.batch, now);
+      else this.bufferPacket(item, now);
+    }
+  }
+
+  private acceptEvent(event: RoomEvent, now: number): void {
+    const state = this.roomState;
+    if (!state) return;
+    if (event.roomId !== state.room.id) {
+      this.stats.ignoredForeignRoom += 1;
+      return;
+    }
+    if (this.appliedIds.has(event.eventId)) {
+      this.stats.ignoredDuplicate += 1;
+      return;
+    }
+    if (event.revision <= state.revision) {
+      this.stats.ignoredPassed += 1;
+      return;
+    }
+    if (event.revision === state.revision + 1) {
+      this.apply(event);
+      this.applyHeldRun();
+      this.gapSince = this.held.size > 0 ? now : null;
+      return;
+    }
+    // Ahead of the next revision: hold it, hide the cursors it ends, and wait for the gap to fill.
+    this.hintEnd(event);
+    if (!this.held.has(event.revision)) {
+      this.held.set(event.revision, event);
+      this.stats.held += 1;
+    }
+    this.gapSince ??= now;
+    if (this.held.size > this.limits.maxHeldEvents) this.startResync(now);
+  }
+
+  private applyHeldRun(): void {
+    for (;;) {
+      const state = this.roomState;
+      if (!state) return;
+      // Anything held at or below the revision is now history.
+      for (const revision of this.held.keys()) if (revision <= state.revision) this.held.delete(revision);
+      const next = this.held.get(state.revision + 1);
+      if (!next) return;
+      this.held.delete(next.revision);
+      if (this.appliedIds.has(next.eventId)) continue;
+      this.apply(next);
+    }
+  }
+
+  private apply(event: RoomEvent): void {
+    const before = this.roomState;
+    if (!before) return;
+    const ended = sessionsEndedBy(before, event);
+    this.roomState = applyRoomEvent(before, event);
+    this.rememberId(event.eventId);
+    this.stats.applied += 1;
+    this.pending.add('state');
+    for (const sessionId of ended) if (this.targets.delete(sessionId)) this.pending.add('cursors');
+    this.dropSettledHints();
+  }
+
+  private startResync(now: number): void {
+    // Held events go back through the buffer: after the resync they are either history or next.
+    const held = [...this.held.values()];
+    this.held.clear();
+    this.gapSince = null;
+    this.setPhase('resyncing');
+    for (const event of held) this.bufferPacket({ kind: 'event', event }, now);
+    if (this.needsSnapshot) return; // bufferPacket overflowed and already asked for a snapshot
+    this.stats.resyncs += 1;
+    this.syncRequestedAt = now;
+    this.ports.requestSync(this.roomState?.revision);
+  }
+
+  /** Only a snapshot at or past `floor` can repair the state; ask for one now. */
+  private demandSnapshot(floor: number, now: number): void {
+    this.needsSnapshot = true;
+    this.snapshotFloor = Math.max(this.snapshotFloor, floor);
+    this.setPhase('resyncing');
+    this.stats.resyncs += 1;
+    this.syncRequestedAt = now;
+    this.ports.requestSync(undefined);
+  }
+
+  private bufferPacket(item: Buffered, now: number): void {
+    if (this.buffer.length < this.limits.maxBufferedPackets) {
+      this.buffer.push(item);
+      return;
+    }
+    const cursorIndex = this.buffer.findIndex((b) => b.kind === 'cursors');
+    if (cursorIndex >= 0) {
+      this.buffer.splice(cursorIndex, 1);
+      this.stats.droppedCursorPackets += 1;
+      this.buffer.push(item);
+      return;
+    }
+    if (item.kind === 'cursors') {
+      this.stats.droppedCursorPackets += 1;
+      return;
+    }
+    // Only durable events left and no room: dropping one would leave a hole we must not guess
+    // across, so drop them all and fetch a snapshot that covers them.
+    this.stats.durableOverflows += 1;
+    const dropped = this.buffer.flatMap((b) => (b.kind === 'event' ? [b.event.revision] : []));
+    this.buffer = this.buffer.filter((b) => b.kind !== 'event');
+    this.demandSnapshot(Math.max(item.event.revision, ...dropped), now);
+  }
+
+  private applyCursorBatch(batch: CursorBatch, now: number): void {
+    const state = this.roomState;
+    if (!state) return;
+    for (const c of batch.cursors) {
+      if (c.sessionId === this.selfSessionId) continue;
+      const presence = state.presence.get(c.sessionId);
+      // No presence, a closed socket, a user mismatch or a pending end: a late packet, not a cursor.
+      if (!presence || !presence.connected || presence.userId !== c.userId || this.endHints.has(c.sessionId)) {
+        this.stats.ignoredCursors += 1;
+        continue;
+      }
+      this.targets.set(c.sessionId, { sessionId: c.sessionId, userId: c.userId, x: c.x, y: c.y, receivedAt: now });
+      this.pending.add('cursors');
+    }
+  }
+
+  private hintEnd(event: RoomEvent): void {
+    // An ending we already applied needs no hint; its session may even have opened again since.
+    if (this.roomState && event.revision <= this.roomState.revision) return;
+    const sessions = sessionsEndedBy(this.roomState, event);
+    for (const sessionId of sessions) {
+      const prior = this.endHints.get(sessionId);
+      if (prior === undefined || prior < event.revision) this.endHints.set(sessionId, event.revision);
+      if (this.targets.delete(sessionId)) this.pending.add('cursors');
+    }
+  }
+
+  private dropSettledHints(): void {
+    const revision = this.roomState?.revision ?? 0;
+    for (const [sessionId, hinted] of this.endHints) if (hinted <= revision) this.endHints.delete(sessionId);
+  }
+
+  private pruneCursors(): void {
+    const state = this.roomState;
+    for (const sessionId of this.targets.keys()) {
+      const presence = state?.presence.get(sessionId);
+      if (!presence || !presence.connected) {
+        this.targets.delete(sessionId);
+        this.pending.add('cursors');
+      }
+    }
+  }
+
+  private rememberId(eventId: string): void {
+    this.appliedIds.add(eventId);
+    if (this.appliedIds.size > this.limits.rememberedEventIds) {
+      const oldest = this.appliedIds.values().next();
+      if (!oldest.done) this.appliedIds.delete(oldest.value);
+    }
+  }
+
+  private resetTransient(): void {
+    this.held.clear();
+    this.gapSince = null;
+    this.buffer = [];
+    this.needsSnapshot = false;
+    this.snapshotFloor = 0;
+    if (this.targets.size > 0) {
+      this.targets.clear();
+      this.pending.add('cursors');
+    }
+  }
+
+  private setPhase(phase: SyncPhase): void {
+    if (this.currentPhase === phase) return;
+    this.currentPhase = phase;
+    this.pending.add('phase');
+  }
+
+  private flush(): void {
+    if (this.pending.size === 0) return;
+    const changes = new Set(this.pending);
+    this.pending.clear();
+    for (const listener of this.listeners) listener(changes);
+  }
+}
