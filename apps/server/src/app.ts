@@ -1,0 +1,211 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { createAdapter } from '@socket.io/redis-adapter';
+import {
+  SWEEPER_LOCK_ID,
+  Sweeper,
+  createStore,
+  databaseClock,
+  openDatabase,
+  type Clock,
+  type Database,
+  type Store,
+} from '@wb/db';
+import { ErrorCode, MAX_MESSAGE_BYTES, ServerEvent } from '@wb/protocol';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createClient } from 'redis';
+import type { Config } from './config.ts';
+import { sendError } from './http/errors.ts';
+import { OriginPolicy } from './http/origin.ts';
+import { registerRoutes } from './http/routes.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { attachRealtime, type Realtime } from './realtime/socketServer.ts';
+
+export interface App {
+  http: FastifyInstance;
+  realtime: Realtime;
+  store: Store;
+  database: Database;
+  sweeper: Sweeper;
+  metrics: Metrics;
+  /** The address to open, once listening. */
+  url: string;
+  /** Graceful shutdown: clients are told the server is restarting and keep their sessions. */
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  /** Tests freeze time; production uses the database's clock (I2). */
+  clock?: Clock;
+  /** Reuse an open database (tests); otherwise one is opened from the config. */
+  database?: Database;
+  /** Tests drive sweeps themselves. */
+  startSweeper?: boolean;
+}
+
+/** The composition root: HTTP routes, Socket.IO, the sweeper, metrics and health on one port. */
+export async function startApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const http = Fastify({
+    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    bodyLimit: MAX_MESSAGE_BYTES,
+    trustProxy: true,
+  });
+
+  const database =
+    options.database ??
+    (await openDatabase(
+      config.DATABASE_URL
+        ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+        : { kind: 'pglite', dataDir: config.PGLITE_DIR },
+    ));
+  const store = createStore(database, options.clock ?? databaseClock);
+  const metrics = createMetrics();
+  const origins = new OriginPolicy(config.ALLOWED_ORIGINS);
+
+  await http.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // The site is plain HTTP on a laptop by default; HSTS belongs to the TLS proxy in front.
+    hsts: false,
+  });
+  await http.register(rateLimit, { global: false });
+
+  http.addHook('onRequest', async (request, reply) => {
+    if (!origins.allows(request.headers.origin, request.headers.host)) {
+      return sendError(reply, ErrorCode.ORIGIN_NOT_ALLOWED, `Origin ${request.headers.origin} is not allowed.`);
+    }
+  });
+  http.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendError(reply, ErrorCode.PAYLOAD_TOO_LARGE, `A request body is at most ${MAX_MESSAGE_BYTES} bytes.`);
+    }
+    if (error.statusCode === 429) return sendError(reply, ErrorCode.RATE_LIMITED, 'Too many requests; slow down.');
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendError(reply, ErrorCode.BAD_REQUEST, error.message);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, ErrorCode.UNAVAILABLE, 'The server could not complete this request. Retry.');
+  });
+
+  // Socket.IO attaches to Fastify's own http.Server: one port for the app, the API and sockets.
+  const realtime = attachRealtime(http.server, { store, config, log: http.log, metrics, origins });
+  registerRoutes(http, { store, config, publisher: realtime.publisher });
+
+  const sweeper = new Sweeper(
+    store,
+    database.leaderLock(SWEEPER_LOCK_ID),
+    (events) => realtime.publisher.publish(events),
+    http.log,
+    {
+      intervalMs: config.SWEEP_INTERVAL_MS,
+      leaseTtlMs: config.LEASE_TTL_MS,
+      batch: 500,
+      eventLogKeep: config.EVENT_LOG_KEEP,
+      pruneEvery: 60,
+    },
+    (result) => metrics.expiries.inc(result.expired),
+  );
+
+  http.get('/healthz', async (_request, reply) => {
+    // Walks the real path: the sweeper loop must have completed a pass recently.
+    const age = sweeper.lastPassAt === null ? null : Date.now() - sweeper.lastPassAt;
+    const healthy = age !== null && age < config.SWEEP_INTERVAL_MS * 5 + 5_000;
+    return reply.code(healthy ? 200 : 503).send({ ok: healthy, sweeperLastPassAgeMs: age, sweeperLeader: sweeper.leader });
+  });
+  http.get('/readyz', async (_request, reply) => {
+    try {
+      await database.ping();
+      return { ok: true, database: database.kind };
+    } catch {
+      return reply.code(503).send({ ok: false, database: database.kind });
+    }
+  });
+  http.get('/metrics', async (_request, reply) => {
+    if (sweeper.lastPassAt !== null) metrics.sweeperLastPassAge.set((Date.now() - sweeper.lastPassAt) / 1000);
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  await registerWebApp(http, config.WEB_DIST);
+
+  await http.ready();
+
+  const redisClients = config.REDIS_URL ? await attachRedis(realtime, config.REDIS_URL, http) : [];
+
+  await http.listen({ port: config.PORT, host: config.HOST });
+  const address = http.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const url = `http://${shownHost}:${port}`;
+
+  if (options.startSweeper !== false) sweeper.start();
+
+  let closing: Promise<void> | undefined;
+  return {
+    http,
+    realtime,
+    store,
+    database,
+    sweeper,
+    metrics,
+    url,
+    close: () =>
+      (closing ??= (async () => {
+        await sweeper.stop();
+        // Clients reconnect (here after a restart, or to another node) and keep their sessions;
+        // their leases get the restart grace (I8) from whichever node sweeps next.
+        realtime.io.local.emit(ServerEvent.NOTICE, {
+          code: ErrorCode.SERVER_RESTARTING,
+          message: 'The server is restarting; reconnecting.',
+        });
+        await realtime.stop();
+        await new Promise<void>((resolve) => realtime.io.close(() => resolve()));
+        await http.close();
+        for (const client of redisClients) await client.quit().catch(() => {});
+        if (!options.database) await database.close();
+      })()),
+  };
+}
+
+async function registerWebApp(http: FastifyInstance, webDist: string): Promise<void> {
+  const index = join(webDist, 'index.html');
+  if (!existsSync(index)) {
+    http.log.warn({ webDist }, 'the web app is not built; run `pnpm build` to serve it');
+    http.get('/', async (_request, reply) =>
+      reply.type('text/plain').send('The web app is not built. Run `pnpm build`, then restart the server.'),
+    );
+    return;
+  }
+  await http.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  // Client-side routes (/r/ABC234) get the app shell; unknown API paths stay JSON 404s.
+  http.setNotFoundHandler((request, reply) => {
+    if (request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/socket.io')) {
+      return reply.sendFile('index.html');
+    }
+    return sendError(reply, ErrorCode.NOT_FOUND, `No route ${request.method} ${request.url.split('?')[0]}.`);
+  });
+}
+
+async function attachRedis(realtime: Realtime, url: string, http: FastifyInstance) {
+  // No offline queue: while Redis is down, cross-node broadcasts are dropped rather than piled up
+  // in memory (I10); clients on other nodes catch up through revision replay.
+  const pub = createClient({ url, disableOfflineQueue: true });
+  const sub = pub.duplicate();
+  for (const client of [pub, sub]) {
+    client.on('error', (error: unknown) => http.log.warn({ err: String(error) }, 'redis adapter connection problem'));
+  }
+  await Promise.all([pub.connect(), sub.connect()]);
+  realtime.io.adapter(createAdapter(pub, sub));
+  return [pub, sub];
+}

@@ -1,0 +1,87 @@
+/**
+ * Every environment variable the server reads, in one place, validated with defaults.
+ * An invalid value stops the server with a message naming the variable (see docs/operations.md).
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+
+const ms = (fallback: number, min: number) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    /** 127.0.0.1 keeps a laptop's lesson private; set 0.0.0.0 to let students on the LAN join. */
+    HOST: z.string().min(1).default('127.0.0.1'),
+    /** Unset: embedded PGlite in PGLITE_DIR. Set: real Postgres (node-postgres). */
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+    PGLITE_DIR: z.string().min(1).default(resolve(repoRoot, '.data/pglite')),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
+    /** Set to join several server processes through the Socket.IO Redis adapter. */
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+    /** Comma-separated origins allowed for HTTP and the socket handshake, besides same-origin. */
+    ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+      .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+    /** A presence lease lives this long without a renewal (3 renewals at the default interval). */
+    LEASE_TTL_MS: ms(9_000, 500),
+    /** The server prompts each client to renew about this often, with +-20% jitter. */
+    LEASE_RENEW_MS: ms(3_000, 100),
+    SWEEP_INTERVAL_MS: ms(1_000, 50),
+    /** Renewals that arrive within one tick are written in one statement. */
+    RENEW_BATCH_MS: ms(50, 1),
+    /** Cursor batches per room go out at most this often (~30 Hz). */
+    CURSOR_TICK_MS: ms(33, 5),
+    /** A session token is valid this long after it was issued (one school day by default). */
+    SESSION_TTL_MS: z.coerce.number().int().min(60_000).max(30 * 24 * 3_600_000).default(12 * 3_600_000),
+    /** Room events kept per room for reconnect replay; older reconnects get a snapshot. */
+    EVENT_LOG_KEEP: z.coerce.number().int().min(10).max(1_000_000).default(1_000),
+    /** Socket events per second per socket (token bucket refill) and the burst allowed. */
+    SOCKET_EVENTS_PER_SEC: z.coerce.number().int().min(1).max(10_000).default(90),
+    SOCKET_EVENT_BURST: z.coerce.number().int().min(1).max(100_000).default(180),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Enables the fault-injection routes under /__test (the release drill). Never in production. */
+    WB_TEST_HOOKS: z
+      .enum(['0', '1', 'true', 'false'])
+      .default('0')
+      .transform((v) => v === '1' || v === 'true'),
+    /** Where the built web app is; the server serves it on the same port as the API. */
+    WEB_DIST: z.string().default(resolve(repoRoot, 'apps/web/dist')),
+  })
+  .refine((c) => c.LEASE_RENEW_MS * 2 <= c.LEASE_TTL_MS, {
+    message: 'LEASE_RENEW_MS must be at most half of LEASE_TTL_MS, so one lost renewal does not evict anyone',
+    path: ['LEASE_RENEW_MS'],
+  });
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the configuration from an environment (process.env by default). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "not set", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.') || 'configuration';
+      const value = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined;
+      const shown = value === undefined ? '' : ` (got ${JSON.stringify(redact(issue.path[0] as string, value))})`;
+      return `${name}: ${issue.message}${shown}`;
+    }),
+  );
+}
+
+function redact(name: string, value: string): string {
+  return /URL$/.test(name) ? value.replace(/\/\/[^@/]*@/, '//***@') : value;
+}

@@ -1,0 +1,26 @@
+import { ErrorCode, type ErrorCode as ErrorCodeT } from '@wb/protocol';
+import type { FastifyReply } from 'fastify';
+
+/** The HTTP status each error code answers with; the body is always `{ error: { code, message } }`. */
+export const httpStatus: Record<ErrorCodeT, number> = {
+  [ErrorCode.BAD_REQUEST]: 400,
+  [ErrorCode.NOT_AUTHENTICATED]: 401,
+  [ErrorCode.TOKEN_EXPIRED]: 401,
+  [ErrorCode.SESSION_CLOSED]: 401,
+  [ErrorCode.MEMBERSHIP_REVOKED]: 403,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.ORIGIN_NOT_ALLOWED]: 403,
+  [ErrorCode.ROOM_NOT_FOUND]: 404,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.ROOM_ARCHIVED]: 409,
+  [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.PROTOCOL_MISMATCH]: 400,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [ErrorCode.RATE_LIMITED]: 429,
+  [ErrorCode.UNAVAILABLE]: 503,
+  [ErrorCode.SERVER_RESTARTING]: 503,
+};
+
+export function sendError(reply: FastifyReply, code: ErrorCodeT, message: string): FastifyReply {
+  return reply.code(httpStatus[code]).send({ error: { code, message } });
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '@wb/db';
+import {
+  CreateRoomRequest,
+  ErrorCode,
+  JoinRoomRequest,
+  RoomCode,
+  UserId,
+  parsePacket,
+  type SessionGrant,
+} from '@wb/protocol';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { actorFromBearer, mayTeach } from '../authz.ts';
+import type { Config } from '../config.ts';
+import type { RoomPublisher } from '../realtime/roomPublisher.ts';
+import { hashSecret, newRoomCode, newSessionToken } from '../tokens.ts';
+import { sendError } from './errors.ts';
+
+const RevokeRequest = z.strictObject({ reason: z.string().trim().max(200).optional() });
+
+/** The JSON API under /api. Every route and error is documented in docs/protocol.md. */
+export function registerRoutes(
+  app: FastifyInstance,
+  deps: { store: Store; config: Config; publisher: RoomPublisher },
+): void {
+  const { store, config } = deps;
+
+  async function grantSession(
+    room: SessionGrant['room'],
+    member: { userId: string; role: SessionGrant['role']; displayName: string },
+  ): Promise<SessionGrant> {
+    const token = newSessionToken();
+    const session = await store.openSession({
+      id: randomUUID(),
+      roomId: room.id,
+      userId: member.userId,
+      tokenHash: hashSecret(token),
+      ttlMs: config.SESSION_TTL_MS,
+    });
+    return { token, sessionId: session.id, userId: member.userId, role: member.role, displayName: member.displayName, room };
+  }
+
+  const roomCodeOf = (params: unknown) => parsePacket(RoomCode, (params as { code?: unknown }).code);
+
+  app.post('/api/rooms', { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request, reply) => {
+    const body = parsePacket(CreateRoomRequest, request.body);
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const created = await store.createRoom({
+        code: newRoomCode(),
+        title: body.value.title ?? `${body.value.teacherName}'s lesson`,
+        teacherName: body.value.teacherName,
+        memberKeyHash: hashSecret(body.value.memberKey),
+      });
+      if (created.decision === 'code_taken') continue;
+      deps.publisher.publish(created.events);
+      return reply.code(201).send(await grantSession(created.room, created.member));
+    }
+    return sendError(reply, ErrorCode.UNAVAILABLE, 'Could not find a free room code; try again.');
+  });
+
+  app.get('/api/rooms/:code', async (request, reply) => {
+    const code = roomCodeOf(request.params);
+    if (!code.ok) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+    const room = await store.findRoomByCode(code.value);
+    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+    return room;
+  });
+
+  app.post('/api/rooms/:code/join', { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } }, async (request, reply) => {
+    const code = roomCodeOf(request.params);
+    if (!code.ok) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+    const body = parsePacket(JoinRoomRequest, request.body);
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    const room = await store.findRoomByCode(code.value);
+    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+    const joined = await store.joinRoom({
+      roomId: room.id,
+      displayName: body.value.displayName,
+      memberKeyHash: hashSecret(body.value.memberKey),
+      role: 'student',
+    });
+    switch (joined.decision) {
+      case 'no_room':
+        return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+      case 'archived':
+        return sendError(reply, ErrorCode.ROOM_ARCHIVED, 'This lesson has been archived.');
+      case 'revoked':
+        return sendError(reply, ErrorCode.MEMBERSHIP_REVOKED, 'The teacher removed you from this lesson.');
+      case 'joined':
+      case 'returned':
+        deps.publisher.publish(joined.events);
+        return grantSession(room, joined.member);
+    }
+  });
+
+  app.post('/api/session/sign-out', async (request, reply) => {
+    const found = await actorFromBearer(store, request.headers.authorization);
+    if (!found.ok) {
+      // Signing out twice is not an error: the session is over either way.
+      if (found.error.code === ErrorCode.SESSION_CLOSED) return { ok: true };
+      return sendError(reply, found.error.code, found.error.message);
+    }
+    const closed = await store.closeSession({ sessionId: found.actor.sessionId, reason: 'signed_out', requestId: request.id });
+    if (closed.decision === 'closed') deps.publisher.publish(closed.events);
+    return { ok: true };
+  });
+
+  app.post('/api/rooms/:code/members/:userId/revoke', async (request, reply) => {
+    const found = await actorFromBearer(store, request.headers.authorization);
+    if (!found.ok) return sendError(reply, found.error.code, found.error.message);
+    const code = roomCodeOf(request.params);
+    const room = code.ok ? await store.findRoomByCode(code.value) : null;
+    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+    const refused = mayTeach(found.actor, room.id);
+    if (refused) return sendError(reply, refused.code, refused.message);
+    const userId = parsePacket(UserId, (request.params as { userId?: unknown }).userId);
+    if (!userId.ok) return sendError(reply, ErrorCode.NOT_FOUND, 'No such member.');
+    const body = parsePacket(RevokeRequest, request.body ?? {});
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    const revoked = await store.revokeMember({
+      roomId: room.id,
+      userId: userId.value,
+      by: found.actor.userId,
+      reason: body.value.reason ?? null,
+      requestId: request.id,
+    });
+    switch (revoked.decision) {
+      case 'not_a_member':
+        return sendError(reply, ErrorCode.NOT_FOUND, 'No such member.');
+      case 'cannot_revoke_teacher':
+        return sendError(reply, ErrorCode.FORBIDDEN, 'A teacher cannot be removed.');
+      case 'already_revoked':
+        return { ok: true, decision: revoked.decision };
+      case 'revoked':
+        deps.publisher.publish(revoked.events);
+        return { ok: true, decision: revoked.decision };
+    }
+  });
+
+  app.get('/api/rooms/:code/attendance', async (request, reply) => {
+    const found = await actorFromBearer(store, request.headers.authorization);
+    if (!found.ok) return sendError(reply, found.error.code, found.error.message);
+    const code = roomCodeOf(request.params);
+    const room = code.ok ? await store.findRoomByCode(code.value) : null;
+    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+    const refused = mayTeach(found.actor, room.id);
+    if (refused) return sendError(reply, refused.code, refused.message);
+    const facts = await store.listAttendance(room.id);
+    return {
+      room,
+      facts: facts.map((f) => ({
+        eventId: f.eventId,
+        userId: f.userId,
+        sessionId: f.sessionId,
+        kind: f.kind,
+        at: f.at.toISOString(),
+      })),
+    };
+  });
+}

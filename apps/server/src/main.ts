@@ -1,0 +1,51 @@
+import { PgliteDirLockedError } from '@wb/db';
+import { startApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (!config.DATABASE_URL) console.log(`Starting on the embedded database in ${config.PGLITE_DIR} (first start takes a few seconds)…`);
+  let app;
+  try {
+    app = await startApp(config);
+  } catch (error) {
+    if (error instanceof PgliteDirLockedError) {
+      console.error(error.message);
+      process.exit(3);
+    }
+    throw error;
+  }
+  console.log(`\n  Classroom whiteboard is running: ${app.url}\n  Database: ${app.database.kind}${config.REDIS_URL ? ', Redis adapter on' : ''}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.http.log.info({ signal }, 'shutting down: clients will reconnect and keep their sessions');
+    // A stuck shutdown must not hold the port forever.
+    setTimeout(() => process.exit(1), 10_000).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+import { ErrorCode, ServerEvent, type RoomEvent } from '@wb/protocol';
+import type { Metrics } from '../metrics.ts';
+import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
+import type { CursorFanout } from './cursorFanout.ts';
+import type { WbServer } from './types.ts';
+
+/**
+ * Publishes committed room events to every client in the room (on every node), and applies each
+ * event's consequences for this node's own sockets. Called only after the transaction that made
+ * the events has committed.
+ */
+export class RoomPublisher {
+  constructor(
+    private readonly io: WbServer,
+    private readonly cursors: CursorFanout,
+    private readonly metrics: Metrics,
+  ) {
+    io.on('wb:roomEvents', (events) => this.applyLocally(events));
+  }
+
+  publish(events: readonly RoomEvent[]): void {
+    if (events.length === 0) return;
+    for (const event of events) {
+      this.io.to(roomChannel(event.roomId)).emit(ServerEvent.ROOM_EVENT, event);
+      this.metrics.eventsPublished.inc({ kind: event.kind });
+    }
+    this.applyLocally(events);
+    // Other nodes apply the same consequences to their sockets (no-op with a single node).
+    this.io.serverSideEmit('wb:roomEvents', [...events]);
+  }
+
+  /** What an event means for sockets held by this node. */
+  private applyLocally(events: readonly RoomEvent[]): void {
+    for (const event of events) {
+      switch (event.kind) {
+        case 'presence.expired': {
+          this.cursors.forget(event.roomId, [event.payload.sessionId]);
+          for (const socket of this.localSockets(sessionChannel(event.payload.sessionId))) {
+            // Its JS may still run (a slow laptop): the next renewal finds no lease and reopens it.
+            if (socket.data.leaseRevision <= event.payload.revision) socket.data.leaseLive = false;
+          }
+          break;
+        }
+        case 'session.closed': {
+          this.cursors.forget(event.roomId, [event.payload.sessionId]);
+          const message =
+            event.payload.reason === 'signed_out' ? 'You left the lesson.' : 'This session was closed by the server.';
+          this.endSockets(sessionChannel(event.payload.sessionId), ErrorCode.SESSION_CLOSED, message);
+          break;
+        }
+        case 'member.revoked': {
+          this.cursors.forgetUser(event.roomId, event.payload.userId);
+          const reason = event.payload.reason ? ` Reason: ${event.payload.reason}` : '';
+          this.endSockets(
+            memberChannel(event.roomId, event.payload.userId),
+            ErrorCode.MEMBERSHIP_REVOKED,
+            `The teacher removed you from this lesson.${reason}`,
+          );
+          break;
+        }
+        case 'member.joined':
+        case 'presence.opened':
+          break;
+      }
+    }
+  }
+
+  private localSockets(channel: string) {
+    const ids = this.io.sockets.adapter.rooms.get(channel);
+    if (!ids) return [];
+    return [...ids].flatMap((id) => {
+      const socket = this.io.sockets.sockets.get(id);
+      return socket ? [socket] : [];
+    });
+  }
+
+  private endSockets(channel: string, code: ErrorCode, message: string): void {
+    for (const socket of this.localSockets(channel)) {
+      socket.data.leaseLive = false;
+      socket.emit(ServerEvent.SESSION_ENDED, { code, message });
+      // On the next turn, so an acknowledgement already being sent (a sign-out's) goes out first.
+      setImmediate(() => socket.disconnect(true));
+    }
+  }
+}
