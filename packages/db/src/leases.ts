@@ -7,8 +7,9 @@
  *   held(r) --openLease (socket back)--> held(r + 1)               [a reload keeps the session]
  *   held(r) --deleteLeaseIfRevision(r) after expiry--> (none)       [only the winner publishes]
  *   held(r) --closeSession / revokeMember--> (none)
- * Revisions only grow (I4): an expiry raises the session's `lease_floor`, and a re-opened lease
- * starts above it, so an expiry event id is never reused.
+ * Revisions only grow (I4): an open and an expiry raise the session's durable `lease_floor`, and a
+ * re-opened lease starts above it, so no event id is reused even after a database crash empties
+ * the UNLOGGED lease table (revisions reached by renewals alone are lost with it).
  */
 import { sql } from 'drizzle-orm';
 import type { LeaseDecision, Presence, RoomEvent } from '@wb/protocol';
@@ -68,7 +69,7 @@ export async function openLease(
             JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
             WHERE s.id = ${input.sessionId}::uuid AND s.status = 'open' AND s.expires_at > ${clock.now()}
               AND m.status = 'active'
-            FOR SHARE OF s`,
+            FOR NO KEY UPDATE OF s`,
       );
       if (!session) return { decision: 'not_a_member' as const };
 
@@ -104,6 +105,12 @@ export async function openLease(
         throw new Error(`lease for session ${input.sessionId} neither inserted nor found`);
       }
       const lease = toLease(inserted);
+      // The floor is durable and the lease is not: if a database crash truncates the UNLOGGED
+      // lease table, the next open must still start above this one, or its event id repeats.
+      await tx.execute(
+        sql`UPDATE sessions SET lease_floor = greatest(lease_floor, ${lease.revision}::int8)
+            WHERE id = ${input.sessionId}::uuid`,
+      );
       const [seen] = await rows<{ seen: boolean }>(
         tx,
         sql`SELECT EXISTS (SELECT 1 FROM attendance WHERE session_id = ${input.sessionId}::uuid) AS seen`,
@@ -126,7 +133,8 @@ export async function openLease(
       return { decision: 'opened' as const, lease, events: [event] };
     });
   } catch (error) {
-    // Only reachable if a lease revision were reused; the floor makes that impossible.
+    // Only reachable if a lease revision were reused; the floor (raised by every open and every
+    // expiry) makes that impossible.
     if (error instanceof AlreadyApplied) throw new Error(`lease revision reused: ${error.eventId}`, { cause: error });
     throw error;
   }
@@ -150,7 +158,8 @@ export interface RenewOutcome {
 }
 
 /**
- * Renews many leases in one statement (a node batches the renewals of a tick). Each renewal is
+ * Renews many leases in one statement (a node batches the renewals of a tick); the i-th outcome
+ * answers the i-th request. A session named twice in one batch costs one more statement. Each renewal is
  * accepted only for an open session of an active member and only when its revision is newer
  * than the stored one (I3, I4); otherwise it is decided, not thrown.
  */
@@ -164,11 +173,17 @@ export async function renewLeases(
   // One statement cannot update a row twice: a session's second renewal goes in the next round.
   const round: RenewRequest[] = [];
   const later: RenewRequest[] = [];
+  const laterAt: number[] = [];
   const inRound = new Set<string>();
-  for (const request of requests) {
-    (inRound.has(request.sessionId) ? later : round).push(request);
+  requests.forEach((request, at) => {
+    if (inRound.has(request.sessionId)) {
+      later.push(request);
+      laterAt.push(at);
+    } else {
+      round.push(request);
+    }
     inRound.add(request.sessionId);
-  }
+  });
   const payload = JSON.stringify(
     round.map((r) => ({ session_id: r.sessionId, revision: r.revision, request_id: r.requestId })),
   );
@@ -221,7 +236,17 @@ export async function renewLeases(
     if (d.prior_request_id === request.requestId) return { ...base, decision: 'already_applied', revision: stored };
     return { ...base, decision: 'ignored_old_revision', revision: stored };
   });
-  return later.length === 0 ? outcomes : [...outcomes, ...(await renewLeases(executor, clock, later, ttlMs))];
+  if (later.length === 0) return outcomes;
+  // Outcomes answer requests position by position, duplicates included.
+  const laterOutcomes = await renewLeases(executor, clock, later, ttlMs);
+  const ordered: RenewOutcome[] = [];
+  let first = 0;
+  let next = 0;
+  requests.forEach((_, at) => {
+    const outcome = laterAt[next] === at ? laterOutcomes[next++] : outcomes[first++];
+    if (outcome) ordered.push(outcome);
+  });
+  return ordered;
 }
 
 /** Leases whose expiry has passed by the clock, oldest first. Reading claims nothing (I5). */
@@ -249,6 +274,9 @@ export async function deleteLeaseIfRevision(
 ): Promise<DeleteLeaseResult> {
   try {
     return await db.transaction(async (tx) => {
+      // Session row before lease row, the order openLease, closeSession and revokeMember take
+      // them in: deleting first and then raising the floor deadlocked against a resuming socket.
+      await tx.execute(sql`SELECT 1 FROM sessions WHERE id = ${lease.sessionId}::uuid FOR NO KEY UPDATE`);
       const deleted = await rows<{ revision: unknown }>(
         tx,
         sql`DELETE FROM presence_leases
