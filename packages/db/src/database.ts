@@ -37,13 +37,24 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /**
+       * false when connecting as the restricted app role (sql/app-role.sql), which may not run
+       * DDL: migrations are then applied beforehand by the owner role. Default true.
+       */
+      migrate?: boolean;
+    }
   /** `dataDir` undefined means in memory (tests). */
   | { kind: 'pglite'; dataDir?: string };
 
-/** Opens the database and applies every pending migration before returning. */
+/** Opens the database and applies every pending migration before returning (unless `migrate: false`). */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.kind === 'postgres' ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+  return options.kind === 'postgres'
+    ? openPostgres(options.url, options.poolSize ?? 10, options.migrate ?? true)
+    : openPglite(options.dataDir);
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
@@ -77,22 +88,11 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, migrate: boolean): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
-  const migrator = await pool.connect();
-  try {
-    // Several nodes may start at once; one migrates while the others wait on the lock.
-    await migrator.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    try {
-      await migrateNodePg(drizzleNodePg(migrator), { migrationsFolder });
-    } finally {
-      await migrator.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
-    }
-  } finally {
-    migrator.release();
-  }
+  if (migrate) await migratePostgres(pool);
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',
@@ -105,6 +105,21 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       await pool.end();
     },
   };
+}
+
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const migrator = await pool.connect();
+  try {
+    // Several nodes may start at once; one migrates while the others wait on the lock.
+    await migrator.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await migrateNodePg(drizzleNodePg(migrator), { migrationsFolder });
+    } finally {
+      await migrator.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    migrator.release();
+  }
 }
 
 /**
