@@ -1,0 +1,45 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('config', () => {
+  test('defaults: port 3000, embedded database, 9 s lease renewed every ~3 s, swept every second', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.PGLITE_DIR).toMatch(/\.data\/pglite$/);
+    expect(config.LEASE_TTL_MS).toBe(9_000);
+    expect(config.LEASE_RENEW_MS).toBe(3_000);
+    expect(config.SWEEP_INTERVAL_MS).toBe(1_000);
+    expect(config.ALLOWED_ORIGINS).toEqual([]);
+    expect(config.WB_TEST_HOOKS).toBe(false);
+  });
+
+  test('an invalid value stops start-up with a message naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
+    expect(() => loadConfig({ ALLOWED_ORIGINS: 'not a url' })).toThrow(/ALLOWED_ORIGINS/);
+    expect(() => loadConfig({ LEASE_TTL_MS: '4000', LEASE_RENEW_MS: '3000' })).toThrow(/LEASE_RENEW_MS/);
+  });
+
+  test('a rejected URL is shown without its password', () => {
+    try {
+      loadConfig({ REDIS_URL: 'http://user:secret@host' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(String(error)).toMatch(/REDIS_URL/);
+      expect(String(error)).not.toMatch(/secret/);
+    }
+  });
+
+  test('an empty variable counts as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).PORT).toBe(3000);
+  });
+
+  test('lists parse: ALLOWED_ORIGINS is comma-separated', () => {
+    expect(loadConfig({ ALLOWED_ORIGINS: 'https://a.school, http://localhost:5173' }).ALLOWED_ORIGINS).toEqual([
+      'https://a.school',
+      'http://localhost:5173',
+    ]);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, test } from 'vitest';
+import {
+  CursorUpdate,
+  DisplayName,
+  ErrorCode,
+  FatalErrorCode,
+  HandshakeAuth,
+  MAX_COORDINATE,
+  RoomCode,
+  RoomEvent,
+  colorForUser,
+  isFatalErrorCode,
+  parsePacket,
+} from '../src/index.ts';
+
+describe('protocol schemas refuse bad input at the edge', () => {
+  test.each([
+    [{ x: 1, y: 2 }, true],
+    [{ x: 1, y: 2, t: 123 }, true],
+    [{ x: Number.NaN, y: 0 }, false],
+    [{ x: Number.POSITIVE_INFINITY, y: 0 }, false],
+    [{ x: 1e308, y: 0 }, false],
+    [{ x: MAX_COORDINATE + 1, y: 0 }, false],
+    [{ x: '1', y: 2 }, false],
+    [{ x: 1 }, false],
+    [{ x: 1, y: 2, extra: 1 }, false],
+    [null, false],
+  ])('cursor %j valid=%s', (packet, valid) => {
+    expect(CursorUpdate.safeParse(packet).success).toBe(valid);
+  });
+
+  test('display names are trimmed, bounded and free of control and bidi characters', () => {
+    expect(DisplayName.parse('  Ana  ')).toBe('Ana');
+    expect(DisplayName.safeParse('').success).toBe(false);
+    expect(DisplayName.safeParse('   ').success).toBe(false);
+    expect(DisplayName.safeParse('x'.repeat(41)).success).toBe(false);
+    expect(DisplayName.safeParse('a\u0000b').success).toBe(false);
+    expect(DisplayName.safeParse('evil\u202Eeman').success).toBe(false);
+    // Markup is allowed as text: it is rendered as text, never as HTML.
+    expect(DisplayName.parse('<b>Bo</b>')).toBe('<b>Bo</b>');
+  });
+
+  test('room codes are normalised to upper case and refuse ambiguous lengths', () => {
+    expect(RoomCode.parse(' abc234 ')).toBe('ABC234');
+    expect(RoomCode.safeParse('ABC23').success).toBe(false);
+    expect(RoomCode.safeParse('ABC2345').success).toBe(false);
+  });
+
+  test('the handshake needs a token and a protocol version', () => {
+    expect(HandshakeAuth.safeParse({ token: 't', protocol: 1 }).success).toBe(true);
+    expect(HandshakeAuth.safeParse({ token: 't', protocol: 1, lastRevision: -1 }).success).toBe(false);
+    expect(HandshakeAuth.safeParse({ protocol: 1 }).success).toBe(false);
+  });
+
+  test('room events are a closed union on kind', () => {
+    const base = { roomId: crypto.randomUUID(), revision: 3, eventId: 'e1' };
+    const payload = { sessionId: crypto.randomUUID(), userId: crypto.randomUUID(), revision: 2 };
+    expect(RoomEvent.safeParse({ ...base, kind: 'presence.expired', payload }).success).toBe(true);
+    expect(RoomEvent.safeParse({ ...base, kind: 'presence.vanished', payload }).success).toBe(false);
+  });
+
+  test('parsePacket names the offending field in a bad_request', () => {
+    const parsed = parsePacket(CursorUpdate, { x: 1, y: 'no' });
+    expect(parsed).toMatchObject({ ok: false, error: { code: ErrorCode.BAD_REQUEST } });
+    if (!parsed.ok) expect(parsed.error.message).toMatch(/^y: /);
+  });
+
+  test('fatal codes stop retries; retryable ones do not', () => {
+    for (const code of Object.values(FatalErrorCode)) expect(isFatalErrorCode(code)).toBe(true);
+    expect(isFatalErrorCode(ErrorCode.RATE_LIMITED)).toBe(false);
+    expect(isFatalErrorCode(ErrorCode.UNAVAILABLE)).toBe(false);
+  });
+
+  test('a user keeps one colour on every screen, and users differ', () => {
+    const a = crypto.randomUUID();
+    expect(colorForUser(a)).toBe(colorForUser(a));
+    const colours = new Set(Array.from({ length: 30 }, () => colorForUser(crypto.randomUUID())));
+    expect(colours.size).toBeGreaterThan(20);
+  });
+});

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const port = Number(process.env.E2E_PORT ?? 3210);
+
+/** Browser tests against the real server on the embedded default database (a fresh directory). */
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      // Debian's chromium where the machine has it; Playwright's own browser otherwise.
+      ...(existsSync(systemChromium) ? { executablePath: systemChromium } : {}),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx apps/server/src/main.ts',
+    url: `http://127.0.0.1:${port}/readyz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PGLITE_DIR: join(tmpdir(), `wb-e2e-${Date.now()}`, 'pglite'),
+      LOG_LEVEL: 'warn',
+      LEASE_TTL_MS: '4000',
+      LEASE_RENEW_MS: '1000',
+      SWEEP_INTERVAL_MS: '250',
+    },
+  },
+});
