@@ -92,7 +92,13 @@ async function openPostgres(url: string, poolSize: number, migrate: boolean): Pr
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
-  if (migrate) await migratePostgres(pool);
+  if (migrate) {
+    // A failed start (say, a role that may not run DDL) must not leave a pool of open connections.
+    await migratePostgres(pool).catch(async (error: unknown) => {
+      await pool.end().catch(() => {});
+      throw error;
+    });
+  }
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',
