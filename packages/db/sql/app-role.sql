@@ -1,0 +1,31 @@
+-- The role the application connects as in a deployment (docs/store.md, "Database roles").
+--
+-- Run it as the owner of the tables (the role that applied the migrations), in the app's database,
+-- after the migrations: `psql "$OWNER_DATABASE_URL" -f packages/db/sql/app-role.sql`, then give the
+-- role a password out of band (`ALTER ROLE wb_app PASSWORD '...'`) and start the server with
+-- `migrate: false` on a URL naming wb_app. Safe to run again after a migration adds a table.
+--
+-- Why a separate role: the attendance triggers (migration 0001) refuse UPDATE, DELETE and TRUNCATE,
+-- but the table's owner can drop or disable a trigger. The app role owns nothing, so it can neither
+-- change attendance nor switch its guard off; a compromised app can only append facts.
+
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'wb_app') THEN
+    CREATE ROLE wb_app LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT;
+  END IF;
+  EXECUTE format('GRANT CONNECT ON DATABASE %I TO wb_app', current_database());
+END
+$$;
+
+GRANT USAGE ON SCHEMA public TO wb_app;
+
+-- Presence, membership, sessions and the room log change in place: conditional UPDATEs and
+-- DELETEs are how the store decides (I3). The sweeper prunes room_events (I10).
+GRANT SELECT, INSERT, UPDATE, DELETE ON rooms, memberships, sessions, presence_leases, room_events TO wb_app;
+
+-- Attendance is append-only (I6): read and append, nothing else. The REVOKE makes a rerun correct
+-- even where someone granted more by hand.
+REVOKE ALL ON attendance FROM wb_app;
+GRANT SELECT, INSERT ON attendance TO wb_app;
+GRANT USAGE ON SEQUENCE attendance_seq_seq TO wb_app;

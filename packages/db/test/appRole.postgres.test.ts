@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FrozenClock } from '../src/clock.ts';
+import type { Database } from '../src/database.ts';
+import { rows } from '../src/sql.ts';
+import { createStore } from '../src/store.ts';
+import { sweepExpiredLeases } from '../src/sweeper.ts';
+import { CLOCK_START, LEASE_TTL_MS, RecordingLog, RecordingPublisher, errorText, leaseAt, onlyRoom, seatStudent, sqlState } from './fixtures.ts';
+import { ScratchDatabase, testDatabaseUrl } from './postgresHarness.ts';
+
+const target = testDatabaseUrl();
+const roleSql = readFileSync(new URL('../sql/app-role.sql', import.meta.url), 'utf8');
+
+if ('skip' in target) {
+  describe(`app role (real Postgres): ${target.skip}`, () => {
+    it.skip('runs when TEST_DATABASE_URL points at a Postgres server', () => {});
+  });
+} else {
+  describe('app role from packages/db/sql/app-role.sql (real Postgres)', () => {
+    const scratch = new ScratchDatabase(target.url);
+    // Roles belong to the whole server: a name of its own keeps parallel runs apart.
+    const role = `wb_app_test_${randomBytes(4).toString('hex')}`;
+    let owner: Database;
+    let app: Database;
+
+    beforeAll(async () => {
+      await scratch.create();
+      owner = await scratch.open();
+      await owner.db.execute(sql.raw(roleSql.replaceAll('wb_app', role)));
+      // Twice: the script must be safe to rerun after a migration.
+      await owner.db.execute(sql.raw(roleSql.replaceAll('wb_app', role)));
+      app = await scratch.open({ user: role, migrate: false });
+    });
+    afterAll(async () => {
+      await scratch.drop();
+      await scratch.admin(`DROP ROLE IF EXISTS ${role}`);
+    });
+
+    it('runs every store operation the server needs as the app role', async () => {
+      const clock = new FrozenClock(CLOCK_START);
+      const store = createStore(app, clock);
+      const seat = await seatStudent(store);
+      await leaseAt(store, seat, 3);
+      const other = await seatStudent(store, seat);
+      await leaseAt(store, other, 1);
+      clock.advance(LEASE_TTL_MS);
+      const publisher = new RecordingPublisher();
+      await sweepExpiredLeases(onlyRoom(store, seat.roomId), publisher.publish, new RecordingLog(), { batch: 10 });
+      expect(publisher.events).toHaveLength(2);
+      await store.openLease({ sessionId: seat.sessionId, ttlMs: LEASE_TTL_MS, requestId: null });
+      await store.graceLeases(LEASE_TTL_MS);
+      await store.revokeMember({ roomId: seat.roomId, userId: other.userId, by: seat.teacherId, reason: null, requestId: null });
+      await store.closeSession({ sessionId: seat.sessionId, reason: 'signed_out', requestId: null });
+      expect(await store.loadRoomSnapshot(seat.roomId)).not.toBeNull();
+      await store.pruneRoomLog(1_000);
+      expect((await store.listAttendance(seat.roomId)).map((a) => a.kind)).toEqual([
+        'joined',
+        'joined',
+        'lease_expired',
+        'lease_expired',
+        'reconnected',
+        'membership_revoked',
+        'signed_out',
+      ]);
+    });
+
+    it.each([
+      ['UPDATE', sql`UPDATE attendance SET kind = 'signed_out'`],
+      ['DELETE', sql`DELETE FROM attendance`],
+      ['TRUNCATE', sql`TRUNCATE attendance`],
+    ] as const)('I6: the app role is refused %s on attendance by privilege, before any trigger runs', async (_op, statement) => {
+      const count = async () => (await rows<{ n: unknown }>(owner.db, sql`SELECT count(*) AS n FROM attendance`))[0]?.n;
+      const before = await count();
+      const error = await app.db.execute(statement).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(sqlState(error)).toBe('42501');
+      expect(errorText(error)).toContain('permission denied for table attendance');
+      expect(await count()).toBe(before);
+    });
+
+    it('I6: the app role cannot switch the append-only guard off or migrate', async () => {
+      const error = await app.db.execute(sql`ALTER TABLE attendance DISABLE TRIGGER attendance_no_update_delete`).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(errorText(error)).toContain('must be owner of table attendance');
+      await expect(scratch.open({ user: role })).rejects.toThrow();
+    });
+  });
+}
