@@ -1,0 +1,120 @@
+import { isFatalErrorCode, type FatalErrorCode, type ProtocolError } from '@wb/protocol';
+
+/**
+ * The one connection state machine. Every part of the UI that cares about the connection reads
+ * this union; nothing combines flags. `refused` is terminal: retrying cannot help, so nothing
+ * leaves it except starting over (a new join).
+ */
+export type ConnectionState =
+  | { readonly status: 'connecting' }
+  | { readonly status: 'syncing' }
+  | { readonly status: 'live' }
+  | { readonly status: 'reconnecting'; readonly failedAttempts: number }
+  | { readonly status: 'offline'; readonly failedAttempts: number }
+  | { readonly status: 'refused'; readonly error: ProtocolError };
+
+export type ConnectionStatus = ConnectionState['status'];
+
+export type ConnectionEvent =
+  | { readonly type: 'socket.connected' }
+  | { readonly type: 'socket.disconnected' }
+  /** A handshake or transport failure; `error` is the server's refusal when it sent one. */
+  | { readonly type: 'connect.failed'; readonly error?: ProtocolError }
+  /** The server ended the session (revoked, signed out elsewhere, shutting down). */
+  | { readonly type: 'session.ended'; readonly error: ProtocolError }
+  /** The sync engine applied a sync: the board is current. */
+  | { readonly type: 'sync.applied' }
+  /** The sync engine found a gap or overflow and is resyncing. */
+  | { readonly type: 'sync.lost' }
+  | { readonly type: 'network.offline' }
+  | { readonly type: 'network.online' };
+
+/** Consecutive failed attempts after which we say "offline" rather than "reconnecting". */
+export const OFFLINE_AFTER_FAILED_ATTEMPTS = 4;
+
+export const initialConnectionState: ConnectionState = { status: 'connecting' };
+
+export function transition(state: ConnectionState, event: ConnectionEvent): ConnectionState {
+  if (state.status === 'refused') return state;
+  switch (event.type) {
+    case 'socket.connected':
+      return { status: 'syncing' };
+    case 'sync.applied':
+      return state.status === 'syncing' || state.status === 'live' ? { status: 'live' } : state;
+    case 'sync.lost':
+      return state.status === 'live' ? { status: 'syncing' } : state;
+    case 'socket.disconnected':
+      return state.status === 'offline' ? state : { status: 'reconnecting', failedAttempts: 0 };
+    case 'connect.failed': {
+      if (event.error && isFatalErrorCode(event.error.code)) return { status: 'refused', error: event.error };
+      const failedAttempts = 'failedAttempts' in state ? state.failedAttempts + 1 : 1;
+      return failedAttempts >= OFFLINE_AFTER_FAILED_ATTEMPTS || state.status === 'offline'
+        ? { status: 'offline', failedAttempts }
+        : { status: 'reconnecting', failedAttempts };
+    }
+    case 'session.ended':
+      // A retryable end (a server restarting) is a reconnect, not a verdict on this session.
+      return isFatalErrorCode(event.error.code)
+        ? { status: 'refused', error: event.error }
+        : { status: 'reconnecting', failedAttempts: 0 };
+    case 'network.offline':
+      return { status: 'offline', failedAttempts: 'failedAttempts' in state ? state.failedAttempts : 0 };
+    case 'network.online':
+      return state.status === 'offline' ? { status: 'reconnecting', failedAttempts: 0 } : state;
+  }
+}
+
+/** Whether the socket should keep trying. Only a refusal stops it. */
+export function shouldRetry(state: ConnectionState): boolean {
+  return state.status !== 'refused';
+}
+
+export type Tone = 'ok' | 'busy' | 'warn' | 'error';
+
+export interface ConnectionView {
+  readonly label: string;
+  readonly detail: string;
+  readonly tone: Tone;
+}
+
+/** What each refusal means to a person, for every fatal code (total: a new code fails to compile). */
+export const refusalText: Record<FatalErrorCode, string> = {
+  not_authenticated: 'Your session is no longer valid. Join again to continue.',
+  token_expired: 'Your session expired. Join again to continue.',
+  session_closed: 'You left this lesson (perhaps in another tab).',
+  membership_revoked: 'You were removed from this lesson.',
+  room_not_found: 'This lesson does not exist.',
+  room_archived: 'This lesson has ended.',
+  origin_not_allowed: 'This page is not allowed to connect to the lesson server.',
+  protocol_mismatch: 'This page is out of date. Reload to continue.',
+};
+
+/** Refusals after which joining again from this browser can work. */
+export function canRejoinAfter(error: ProtocolError): boolean {
+  return error.code === 'not_authenticated' || error.code === 'token_expired' || error.code === 'session_closed';
+}
+
+/** The total mapping from state to what the status indicator says. */
+export function describeConnection(state: ConnectionState): ConnectionView {
+  switch (state.status) {
+    case 'connecting':
+      return { label: 'Connecting', detail: 'Connecting to the lesson…', tone: 'busy' };
+    case 'syncing':
+      return { label: 'Syncing', detail: 'Catching up with the board…', tone: 'busy' };
+    case 'live':
+      return { label: 'Live', detail: 'Connected. Changes appear for everyone.', tone: 'ok' };
+    case 'reconnecting':
+      return {
+        label: 'Reconnecting',
+        detail: 'Connection lost. Reconnecting… your place in the lesson is kept.',
+        tone: 'warn',
+      };
+    case 'offline':
+      return { label: 'Offline', detail: 'Cannot reach the lesson server. Still trying…', tone: 'warn' };
+    case 'refused': {
+      const code = state.error.code;
+      const detail = isFatalErrorCode(code) ? refusalText[code] : state.error.message;
+      return { label: 'Disconnected', detail, tone: 'error' };
+    }
+  }
+}
