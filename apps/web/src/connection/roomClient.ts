@@ -1,0 +1,267 @@
+import {
+  ClientEvent,
+  MAX_COORDINATE,
+  PROTOCOL_VERSION,
+  ServerEvent,
+  isErrorCode,
+  isFatalErrorCode,
+  type ClientToServerEvents,
+  type CursorUpdate,
+  type HandshakeAuth,
+  type ProtocolError,
+  type ServerToClientEvents,
+  type SessionGrant,
+  type SyncRequest,
+  type Welcome,
+} from '@wb/protocol';
+import { io, type Socket } from 'socket.io-client';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { signOut as signOutOverHttp } from '../api/roomsApi.ts';
+import { installDebugHook } from '../debug/debugHook.ts';
+import { randomId } from '../session/randomId.ts';
+import type { RoomState } from '../sync/roomState.ts';
+import { deriveRoster, type RosterEntry } from '../sync/roster.ts';
+import { SyncEngine, type CursorTarget, type SyncPhase } from '../sync/syncEngine.ts';
+import { initialConnectionState, transition, type ConnectionEvent, type ConnectionState } from './connectionMachine.ts';
+
+/** Cursor packets at most every 33 ms (~30 Hz): smooth with interpolation, light on the wire. */
+export const CURSOR_SYNC_MS = 33;
+/** How often time-based sync rules (gap hold, lost sync reply) are checked (ms). */
+const SYNC_TICK_MS = 250;
+/** A sync.request or sign-out reply later than this is treated as lost (ms). */
+const REPLY_TIMEOUT_MS = 5_000;
+/** Manual retry backoff after a retryable refusal, which Socket.IO does not retry itself (ms). */
+const RETRY_BASE_MS = 500;
+const RETRY_MAX_MS = 8_000;
+
+/** What React reads: changes only when the roster, the connection or the session changes. */
+export interface RoomView {
+  readonly connection: ConnectionState;
+  readonly phase: SyncPhase;
+  readonly state: RoomState | null;
+  readonly roster: readonly RosterEntry[];
+  readonly welcome: Welcome | null;
+  /** The last refused packet the server told us about (e.g. rate limited). */
+  readonly notice: ProtocolError | null;
+}
+
+/** Fast-changing: read through `subscribe` into the DOM, never through React renders. */
+export interface CursorView {
+  readonly targets: ReadonlyMap<string, CursorTarget>;
+}
+
+type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * The shell around the pure sync engine and connection machine: owns the socket, feeds packets
+ * in, answers lease prompts, throttles cursor packets and publishes two stores.
+ */
+export class RoomClient {
+  readonly view: StoreApi<RoomView>;
+  readonly cursors: StoreApi<CursorView>;
+  private readonly engine: SyncEngine;
+  private readonly socket: RoomSocket;
+  private tickTimer: ReturnType<typeof setInterval> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private cursorTimer: ReturnType<typeof setTimeout> | undefined;
+  private retries = 0;
+  private lastCursorSentAt = 0;
+  private pendingCursor: CursorUpdate | null = null;
+  private stopped = false;
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(readonly grant: SessionGrant) {
+    this.engine = new SyncEngine({ requestSync: (lastRevision) => this.requestSync(lastRevision) }, grant.sessionId);
+    this.view = createStore<RoomView>(() => ({
+      connection: initialConnectionState,
+      phase: 'idle',
+      state: null,
+      roster: [],
+      welcome: null,
+      notice: null,
+    }));
+    this.cursors = createStore<CursorView>(() => ({ targets: new Map() }));
+    this.socket = io({
+      path: '/socket.io',
+      transports: ['websocket'],
+      autoConnect: false,
+      // Each StrictMode mount or second room gets its own connection, not a shared manager.
+      forceNew: true,
+      reconnectionDelay: RETRY_BASE_MS,
+      reconnectionDelayMax: RETRY_MAX_MS,
+      // A callback, so every reconnect sends the revision applied by then.
+      auth: (send) => send(this.handshakeAuth()),
+    });
+  }
+
+  start(): void {
+    this.engine.subscribe((changes) => {
+      const patch: { -readonly [K in keyof RoomView]?: RoomView[K] } = {};
+      if (changes.has('state')) {
+        patch.state = this.engine.state;
+        patch.roster = this.engine.state ? deriveRoster(this.engine.state) : [];
+      }
+      if (changes.has('phase')) {
+        patch.phase = this.engine.phase;
+        if (this.engine.phase === 'live') this.dispatch({ type: 'sync.applied' });
+        if (this.engine.phase === 'resyncing') this.dispatch({ type: 'sync.lost' });
+      }
+      if (Object.keys(patch).length > 0) this.view.setState(patch);
+      if (changes.has('cursors')) this.cursors.setState({ targets: new Map(this.engine.cursors) });
+    });
+    this.wireSocket();
+    this.tickTimer = setInterval(() => this.engine.tick(Date.now()), SYNC_TICK_MS);
+    const onOnline = () => this.dispatch({ type: 'network.online' });
+    const onOffline = () => this.dispatch({ type: 'network.offline' });
+    window.addEventListener('online', onOnline);
+    window.addEventListener('offline', onOffline);
+    this.cleanups.push(() => {
+      window.removeEventListener('online', onOnline);
+      window.removeEventListener('offline', onOffline);
+    });
+    this.cleanups.push(installDebugHook(this.engine, () => this.view.getState().connection));
+    this.socket.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.tickTimer);
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.cursorTimer);
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+    this.socket.removeAllListeners();
+    this.socket.disconnect();
+  }
+
+  /** Our pointer moved to board coordinates (x, y). Sent at most every CURSOR_SYNC_MS. */
+  sendCursor(x: number, y: number): void {
+    const clamp = (v: number) => Math.max(-MAX_COORDINATE, Math.min(MAX_COORDINATE, Math.round(v * 10) / 10));
+    this.pendingCursor = { x: clamp(x), y: clamp(y), t: Date.now() };
+    if (this.cursorTimer !== undefined) return;
+    const wait = this.lastCursorSentAt + CURSOR_SYNC_MS - Date.now();
+    if (wait <= 0) this.flushCursor();
+    else this.cursorTimer = setTimeout(() => this.flushCursor(), wait);
+  }
+
+  /**
+   * Leave the lesson on purpose: the roster shows "signed out", not "connection lost". Over the
+   * socket when it is up (acknowledged), else over HTTP; either way this tab forgets the session.
+   */
+  async signOut(): Promise<void> {
+    let done = false;
+    if (this.socket.connected) {
+      try {
+        const reply = await this.socket.timeout(REPLY_TIMEOUT_MS).emitWithAck(ClientEvent.SIGN_OUT, {});
+        done = reply.ok;
+      } catch {
+        done = false;
+      }
+    }
+    this.stop();
+    if (!done) await signOutOverHttp(this.grant.token);
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private handshakeAuth(): HandshakeAuth {
+    const lastRevision = this.engine.revision;
+    return lastRevision === undefined
+      ? { token: this.grant.token, protocol: PROTOCOL_VERSION }
+      : { token: this.grant.token, protocol: PROTOCOL_VERSION, lastRevision };
+  }
+
+  private wireSocket(): void {
+    const socket = this.socket;
+    socket.on('connect', () => {
+      this.retries = 0;
+      this.engine.connectionOpened(Date.now());
+      this.dispatch({ type: 'socket.connected' });
+    });
+    socket.on('disconnect', (reason) => {
+      this.engine.connectionClosed();
+      if (this.stopped || reason === 'io client disconnect') return;
+      this.dispatch({ type: 'socket.disconnected' });
+      // The server closing us is not retried by Socket.IO; unless it was a verdict, we retry.
+      if (reason === 'io server disconnect') this.scheduleRetry();
+    });
+    socket.on('connect_error', (err: Error & { data?: unknown }) => {
+      const refusal = asProtocolError(err.data);
+      this.dispatch(refusal ? { type: 'connect.failed', error: refusal } : { type: 'connect.failed' });
+      // A refusal from the server's handshake is not retried by Socket.IO (socket.active is false).
+      if (!socket.active) this.scheduleRetry();
+    });
+    socket.on(ServerEvent.WELCOME, (welcome) => this.view.setState({ welcome }));
+    socket.on(ServerEvent.SYNC, (sync) => this.engine.receiveSync(sync, Date.now()));
+    socket.on(ServerEvent.ROOM_EVENT, (event) => this.engine.receiveEvent(event, Date.now()));
+    socket.on(ServerEvent.CURSORS, (batch) => this.engine.receiveCursors(batch, Date.now()));
+    socket.on(ServerEvent.PRESENCE_SIGNAL, (signal) => this.engine.receivePresenceSignal(signal));
+    socket.on(ServerEvent.LEASE_DUE, (due) => {
+      // Answered here, in the message handler, not from a timer: hidden tabs throttle timers, and
+      // a late renewal would let the lease lapse while the student is still here.
+      socket.emit(ClientEvent.LEASE_RENEW, { revision: due.revision + 1, requestId: randomId() }, (reply) => {
+        if (!reply.ok && isFatalErrorCode(reply.error.code)) this.endSession(reply.error);
+      });
+    });
+    socket.on(ServerEvent.SESSION_ENDED, (error) => this.endSession(error));
+    socket.on(ServerEvent.NOTICE, (notice) => this.view.setState({ notice }));
+  }
+
+  private endSession(error: ProtocolError): void {
+    this.dispatch({ type: 'session.ended', error });
+    if (this.view.getState().connection.status === 'refused') {
+      clearTimeout(this.retryTimer);
+      this.socket.disconnect();
+      this.engine.connectionClosed();
+    }
+  }
+
+  private dispatch(event: ConnectionEvent): void {
+    const before = this.view.getState().connection;
+    const after = transition(before, event);
+    if (after === before) return;
+    this.view.setState({ connection: after });
+    if (after.status === 'refused') {
+      clearTimeout(this.retryTimer);
+      this.socket.disconnect();
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped || this.view.getState().connection.status === 'refused') return;
+    clearTimeout(this.retryTimer);
+    const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
+    this.retries += 1;
+    this.retryTimer = setTimeout(() => {
+      if (!this.stopped && !this.socket.connected) this.socket.connect();
+    }, delay);
+  }
+
+  private requestSync(lastRevision: number | undefined): void {
+    if (!this.socket.connected) return; // the next connect brings its own sync
+    const request: SyncRequest = lastRevision === undefined ? {} : { lastRevision };
+    this.socket.timeout(REPLY_TIMEOUT_MS).emit(ClientEvent.SYNC_REQUEST, request, (err, reply) => {
+      // A lost reply is asked for again by the engine's own timeout; nothing to do here.
+      if (err) return;
+      if (reply.ok) this.engine.receiveSync(reply.sync, Date.now());
+      else if (isFatalErrorCode(reply.error.code)) this.endSession(reply.error);
+    });
+  }
+
+  private flushCursor(): void {
+    this.cursorTimer = undefined;
+    const update = this.pendingCursor;
+    this.pendingCursor = null;
+    if (!update || !this.socket.connected) return;
+    this.lastCursorSentAt = Date.now();
+    // Volatile: a cursor packet that cannot go now is superseded by the next one anyway.
+    this.socket.volatile.emit(ClientEvent.CURSOR, update);
+  }
+}
+
+function asProtocolError(data: unknown): ProtocolError | null {
+  if (typeof data !== 'object' || data === null || !('code' in data)) return null;
+  const { code } = data;
+  if (typeof code !== 'string' || !isErrorCode(code)) return null;
+  const message = 'message' in data && typeof data.message === 'string' ? data.message : code;
+  return { code, message };
+}

@@ -1,0 +1,61 @@
+import type { ConnectionState } from '../connection/connectionMachine.ts';
+import { boardHash, serializeBoard } from '../sync/boardHash.ts';
+import { deriveRoster, type RosterEntry } from '../sync/roster.ts';
+import type { SyncEngine, SyncPhase, SyncStats } from '../sync/syncEngine.ts';
+
+/** A plain, JSON-safe copy of the applied room state. */
+export interface DebugState {
+  revision: number | null;
+  phase: SyncPhase;
+  connection: ConnectionState['status'];
+  room: unknown;
+  members: unknown[];
+  presence: unknown[];
+  departures: Array<{ userId: string; reason: string }>;
+  cursors: Array<{ sessionId: string; userId: string; x: number; y: number }>;
+}
+
+/**
+ * Read-only hook for end-to-end tests to compare screens: `window.__wb.boardHash()` on two pages
+ * is equal once both have applied the same durable state. Every call returns a fresh copy, so a
+ * test cannot change the client through it.
+ */
+export interface WbDebug {
+  state(): DebugState;
+  boardHash(): string | null;
+  board(): string | null;
+  roster(): RosterEntry[];
+  stats(): SyncStats;
+}
+
+declare global {
+  interface Window {
+    __wb?: WbDebug;
+  }
+}
+
+export function installDebugHook(engine: SyncEngine, connection: () => ConnectionState): () => void {
+  const hook: WbDebug = {
+    state: () => {
+      const s = engine.state;
+      return {
+        revision: s?.revision ?? null,
+        phase: engine.phase,
+        connection: connection().status,
+        room: s ? { ...s.room } : null,
+        members: s ? [...s.members.values()].map((m) => ({ ...m })) : [],
+        presence: s ? [...s.presence.values()].map((p) => ({ ...p })) : [],
+        departures: s ? [...s.departures].map(([userId, reason]) => ({ userId, reason })) : [],
+        cursors: [...engine.cursors.values()].map(({ sessionId, userId, x, y }) => ({ sessionId, userId, x, y })),
+      };
+    },
+    boardHash: () => (engine.state ? boardHash(engine.state) : null),
+    board: () => (engine.state ? serializeBoard(engine.state) : null),
+    roster: () => (engine.state ? deriveRoster(engine.state).map((e) => ({ ...e })) : []),
+    stats: () => ({ ...engine.stats }),
+  };
+  window.__wb = Object.freeze(hook);
+  return () => {
+    if (window.__wb === hook) delete window.__wb;
+  };
+}
