@@ -1,0 +1,128 @@
+import { colorForUser } from '@wb/protocol';
+import { useEffect, useRef } from 'react';
+import type { StoreApi } from 'zustand/vanilla';
+import type { CursorView } from '../connection/roomClient.ts';
+import { isSettled, smoothToward } from './cursorSmoothing.ts';
+import { boardToScreen, type Point, type Viewport } from './viewport.ts';
+
+interface DrawnCursor {
+  readonly el: HTMLDivElement;
+  readonly label: HTMLSpanElement;
+  userId: string;
+  pos: Point;
+  target: Point;
+}
+
+interface CursorLayerProps {
+  cursors: StoreApi<CursorView>;
+  viewport: StoreApi<Viewport>;
+  /** The current display name of a user (names can change with a rejoin). */
+  nameOf: (userId: string) => string;
+}
+
+/**
+ * Other people's cursors. React renders only the empty layer; cursors are DOM nodes created,
+ * moved and removed from store subscriptions and one requestAnimationFrame loop, so thirty
+ * moving cursors never re-render the board (STYLE: fast state through refs and transforms).
+ */
+export function CursorLayer({ cursors, viewport, nameOf }: CursorLayerProps) {
+  const layerRef = useRef<HTMLDivElement>(null);
+  const nameOfRef = useRef(nameOf);
+  nameOfRef.current = nameOf;
+
+  useEffect(() => {
+    const layer = layerRef.current;
+    if (!layer) return;
+    const drawn = new Map<string, DrawnCursor>();
+    let frame = 0;
+    let lastFrameAt = 0;
+
+    const place = (c: DrawnCursor) => {
+      const s = boardToScreen(viewport.getState(), c.pos);
+      c.el.style.transform = `translate3d(${s.x}px, ${s.y}px, 0)`;
+    };
+
+    const animate = (at: number) => {
+      const dt = lastFrameAt === 0 ? 16 : at - lastFrameAt;
+      lastFrameAt = at;
+      let moving = false;
+      for (const c of drawn.values()) {
+        if (isSettled(c.pos, c.target)) c.pos = c.target;
+        else {
+          c.pos = smoothToward(c.pos, c.target, dt);
+          moving = true;
+        }
+        place(c);
+      }
+      frame = moving ? requestAnimationFrame(animate) : 0;
+      if (!moving) lastFrameAt = 0;
+    };
+    const wake = () => {
+      if (frame === 0) frame = requestAnimationFrame(animate);
+    };
+
+    const sync = ({ targets }: CursorView) => {
+      for (const [sessionId, c] of drawn) {
+        // Gone from the engine means its presence ended: remove at once, no fade that could
+        // read as "still here".
+        if (!targets.has(sessionId)) {
+          c.el.remove();
+          drawn.delete(sessionId);
+        }
+      }
+      for (const target of targets.values()) {
+        const existing = drawn.get(target.sessionId);
+        if (existing) {
+          existing.target = { x: target.x, y: target.y };
+          if (existing.userId !== target.userId) {
+            existing.userId = target.userId;
+            existing.el.dataset.userId = target.userId;
+          }
+          existing.label.textContent = nameOfRef.current(target.userId);
+        } else {
+          const c = createCursor(target.sessionId, target.userId, nameOfRef.current(target.userId));
+          // A new cursor appears where it is, rather than flying in from the origin.
+          c.pos = { x: target.x, y: target.y };
+          c.target = c.pos;
+          layer.append(c.el);
+          drawn.set(target.sessionId, c);
+          place(c);
+        }
+      }
+      wake();
+    };
+
+    sync(cursors.getState());
+    const unsubscribeCursors = cursors.subscribe(sync);
+    const unsubscribeViewport = viewport.subscribe(() => {
+      for (const c of drawn.values()) place(c);
+    });
+    return () => {
+      unsubscribeCursors();
+      unsubscribeViewport();
+      cancelAnimationFrame(frame);
+      for (const c of drawn.values()) c.el.remove();
+    };
+  }, [cursors, viewport]);
+
+  return <div ref={layerRef} className="layer layer-cursors" aria-hidden="true" />;
+}
+
+function createCursor(sessionId: string, userId: string, name: string): DrawnCursor {
+  const color = colorForUser(userId);
+  const el = document.createElement('div');
+  el.className = 'cursor';
+  el.dataset.testid = 'cursor';
+  el.dataset.userId = userId;
+  el.dataset.sessionId = sessionId;
+  el.style.setProperty('--cursor-color', color);
+  // The arrow is static markup; the name goes in as text, never as HTML.
+  el.innerHTML =
+    '<svg class="cursor-arrow" width="18" height="22" viewBox="0 0 18 22" aria-hidden="true">' +
+    '<path d="M1.5 1.5 L1.5 18 L6 13.8 L9.2 20.5 L12.2 19.1 L9.1 12.6 L15.5 12.4 Z" /></svg>';
+  const label = document.createElement('span');
+  label.className = 'cursor-label';
+  label.textContent = name;
+  el.append(label);
+  return { el, label, userId, pos: { x: 0, y: 0 }, target: { x: 0, y: 0 } };
+}
