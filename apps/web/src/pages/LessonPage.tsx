@@ -1,0 +1,148 @@
+import type { ProtocolError, SessionGrant } from '@wb/protocol';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import { Board } from '../board/Board.tsx';
+import { canRejoinAfter, describeConnection } from '../connection/connectionMachine.ts';
+import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
+import { RoomClient } from '../connection/roomClient.ts';
+import { InvitePanel } from '../people/InvitePanel.tsx';
+import { RosterPanel } from '../people/RosterPanel.tsx';
+import { navigate } from '../routing.ts';
+import { forgetGrant } from '../session/grantStorage.ts';
+import { Logo } from './HomePage.tsx';
+
+interface LessonPageProps {
+  grant: SessionGrant;
+  /** The session cannot be resumed (expired, closed): go back to the join form. */
+  onRejoin: () => void;
+}
+
+/** The lesson: the board filling the window, with the lesson's controls floating over it. */
+export function LessonPage({ grant, onRejoin }: LessonPageProps) {
+  const [client, setClient] = useState<RoomClient | null>(null);
+
+  useEffect(() => {
+    // Created in the effect, so StrictMode's mount-unmount-mount leaves exactly one live socket.
+    const c = new RoomClient(grant);
+    c.start();
+    setClient(c);
+    return () => c.stop();
+  }, [grant]);
+
+  useEffect(() => {
+    document.title = `${grant.room.title} · Classroom whiteboard`;
+  }, [grant.room.title]);
+
+  if (!client) return null;
+  return <Lesson client={client} grant={grant} onRejoin={onRejoin} />;
+}
+
+function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: SessionGrant; onRejoin: () => void }) {
+  const connection = useStore(client.view, (v) => v.connection);
+  const roster = useStore(client.view, (v) => v.roster);
+  const title = useStore(client.view, (v) => v.state?.room.title ?? grant.room.title);
+  const [leaving, setLeaving] = useState(false);
+  const [leaveError, setLeaveError] = useState<string | null>(null);
+  const [peopleOpen, setPeopleOpen] = useState(() => window.matchMedia('(min-width: 720px)').matches);
+
+  // Cursor labels read names through a ref-backed function: a rename never re-renders cursors.
+  const rosterRef = useRef(roster);
+  rosterRef.current = roster;
+  const nameOf = useCallback((userId: string) => rosterRef.current.find((e) => e.userId === userId)?.displayName ?? 'Someone', []);
+  const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y), [client]);
+
+  const leave = async () => {
+    setLeaving(true);
+    setLeaveError(null);
+    try {
+      await client.signOut();
+    } catch {
+      // The socket is already closed; the lease will lapse on its own. Say so, then go.
+      setLeaveError('Could not reach the server to sign out; you will show as disconnected shortly.');
+    }
+    forgetGrant(grant.room.code);
+    navigate('/');
+  };
+
+  const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
+  const isTeacher = grant.role === 'teacher';
+
+  return (
+    <div className="lesson">
+      <Board cursors={client.cursors} nameOf={nameOf} onPointer={onPointer} />
+
+      <header className="topbar panel">
+        <a href="/" className="topbar-home" aria-label="Classroom whiteboard start page">
+          <Logo size={28} />
+        </a>
+        <div className="topbar-title">
+          <h1>{title}</h1>
+          <span className="topbar-sub">
+            Code <span className="code-chip code-chip-small">{grant.room.code}</span>
+          </span>
+        </div>
+        <ConnectionStatus state={connection} />
+        <button type="button" className="button button-secondary" aria-expanded={peopleOpen} aria-controls="side-panel"
+          onClick={() => setPeopleOpen((open) => !open)}>
+          People <span className="count-badge" aria-label={`${here} here`}>{here}</span>
+        </button>
+        <button type="button" className="button button-danger-quiet" onClick={leave} disabled={leaving}>
+          {leaving ? 'Leaving…' : 'Leave lesson'}
+        </button>
+      </header>
+
+      <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label="Lesson panel">
+        {isTeacher && <InvitePanel code={grant.room.code} />}
+        <RosterPanel roster={roster} selfUserId={grant.userId} />
+      </aside>
+
+      {leaveError && <p className="toast" role="status">{leaveError}</p>}
+      {connection.status === 'refused' && (
+        <RefusedDialog
+          error={connection.error}
+          canRejoin={canRejoinAfter(connection.error)}
+          onRejoin={onRejoin}
+          onHome={() => {
+            forgetGrant(grant.room.code);
+            navigate('/');
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+interface RefusedDialogProps {
+  error: ProtocolError;
+  canRejoin: boolean;
+  onRejoin: () => void;
+  onHome: () => void;
+}
+
+/** A refusal is final for this session: say why, and offer the ways forward that can work. */
+function RefusedDialog(props: RefusedDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    // A modal dialog traps focus and makes the dead board inert.
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  const describe = describeConnection({ status: 'refused', error: props.error }).detail;
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="refused-title" aria-describedby="refused-text" onCancel={(e) => e.preventDefault()}>
+      <h2 id="refused-title">You are no longer connected to this lesson</h2>
+      <p id="refused-text">{describe}</p>
+      <div className="actions">
+        {props.canRejoin && (
+          <button type="button" className="button button-primary" onClick={props.onRejoin}>
+            Join again
+          </button>
+        )}
+        <button type="button" className={props.canRejoin ? 'button button-secondary' : 'button button-primary'} onClick={props.onHome}>
+          Start page
+        </button>
+      </div>
+    </dialog>
+  );
+}
+

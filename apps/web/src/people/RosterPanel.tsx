@@ -1,0 +1,57 @@
+import { colorForUser } from '@wb/protocol';
+import type { RosterEntry, RosterState } from '../sync/roster.ts';
+
+/** The words for each roster state (total: a new state fails to compile until it has words). */
+const stateText: Record<RosterState, string> = {
+  live: 'Here',
+  reconnecting: 'Reconnecting…',
+  gone: 'Connection lost',
+  signed_out: 'Signed out',
+  removed: 'Removed',
+};
+
+export function RosterPanel({ roster, selfUserId }: { roster: readonly RosterEntry[]; selfUserId: string }) {
+  const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
+  return (
+    <section className="panel roster" aria-labelledby="roster-heading">
+      <h2 id="roster-heading">
+        People <span className="muted">· {here} here</span>
+      </h2>
+      {roster.length === 0 ? (
+        <p className="muted">Waiting for the lesson…</p>
+      ) : (
+        <ul className="roster-list">
+          {roster.map((entry) => (
+            <li
+              key={entry.userId}
+              className={`roster-entry state-${entry.state}`}
+              data-testid="roster-entry"
+              data-user-id={entry.userId}
+              data-state={entry.state}
+            >
+              <span className="avatar" style={{ background: colorForUser(entry.userId) }} aria-hidden="true">
+                {initials(entry.displayName)}
+              </span>
+              <span className="roster-name">
+                <span className="roster-display-name">{entry.displayName}</span>
+                {entry.userId === selfUserId && <span className="muted"> (you)</span>}
+                {entry.role === 'teacher' && <span className="role-badge">Teacher</span>}
+              </span>
+              <span className="roster-state">
+                <span className="state-dot" aria-hidden="true" />
+                {stateText[entry.state]}
+                {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const letters = parts.length > 1 ? [parts[0], parts[parts.length - 1]] : [parts[0]];
+  return letters.map((p) => [...(p ?? '')][0] ?? '').join('').toUpperCase() || '?';
+}

@@ -1,0 +1,40 @@
+import { useSyncExternalStore } from 'react';
+
+/** The app has two pages; a router library would cost more than it saves. */
+export type Route = { readonly page: 'home' } | { readonly page: 'room'; readonly code: string } | { readonly page: 'not_found' };
+
+export function parseRoute(pathname: string): Route {
+  if (pathname === '/' || pathname === '') return { page: 'home' };
+  const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
+  if (room?.[1]) return { page: 'room', code: decodeURIComponent(room[1]).toUpperCase() };
+  return { page: 'not_found' };
+}
+
+const listeners = new Set<() => void>();
+
+export function navigate(path: string, options: { replace?: boolean } = {}): void {
+  if (options.replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  window.addEventListener('popstate', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('popstate', listener);
+  };
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, () => location.pathname);
+}
+
+export function roomPath(code: string): string {
+  return `/r/${encodeURIComponent(code)}`;
+}
+
+export function roomLink(code: string): string {
+  return `${location.origin}${roomPath(code)}`;
+}
