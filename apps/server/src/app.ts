@@ -207,5 +207,6 @@ async function attachRedis(realtime: Realtime, url: string, http: FastifyInstanc
   }
   await Promise.all([pub.connect(), sub.connect()]);
   realtime.io.adapter(createAdapter(pub, sub));
+  realtime.publisher.clustered = true;
   return [pub, sub];
 }

@@ -10,6 +10,9 @@ import type { WbServer } from './types.ts';
  * the events has committed.
  */
 export class RoomPublisher {
+  /** Set once a cluster adapter (Redis) joins this node to others. */
+  clustered = false;
+
   constructor(
     private readonly io: WbServer,
     private readonly cursors: CursorFanout,
@@ -25,8 +28,8 @@ export class RoomPublisher {
       this.metrics.eventsPublished.inc({ kind: event.kind });
     }
     this.applyLocally(events);
-    // Other nodes apply the same consequences to their sockets (no-op with a single node).
-    this.io.serverSideEmit('wb:roomEvents', [...events]);
+    // Other nodes apply the same consequences to their sockets.
+    if (this.clustered) this.io.serverSideEmit('wb:roomEvents', [...events]);
   }
 
   /** What an event means for sockets held by this node. */

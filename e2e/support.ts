@@ -1,0 +1,38 @@
+import { expect, type Browser, type Page } from '@playwright/test';
+
+/** A teacher starts a lesson from the start page; returns their page and the room code. */
+export async function startLesson(browser: Browser, teacherName = 'Ms Rivera') {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByLabel('Your name').fill(teacherName);
+  await page.getByRole('button', { name: 'Start lesson' }).click();
+  await page.waitForURL(/\/r\/[A-Z2-9]{6}$/);
+  const code = /\/r\/([A-Z2-9]{6})$/.exec(page.url())?.[1];
+  if (!code) throw new Error(`no room code in ${page.url()}`);
+  await expectLive(page);
+  return { page, code };
+}
+
+/** A student opens the join link, types a name and joins. */
+export async function joinLesson(browser: Browser, code: string, name: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/r/${code}`);
+  await page.getByLabel('Your name').fill(name);
+  await page.getByRole('button', { name: 'Join lesson' }).click();
+  await expectLive(page);
+  return { page };
+}
+
+export async function expectLive(page: Page) {
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
+}
+
+export function rosterEntry(page: Page, name: string) {
+  return page.getByTestId('roster-entry').filter({ hasText: name });
+}
+
+export function cursorOf(page: Page, name: string) {
+  return page.getByTestId('cursor').filter({ hasText: name });
+}
