@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import {
   CursorUpdate,
@@ -53,8 +54,8 @@ describe('protocol schemas refuse bad input at the edge', () => {
   });
 
   test('room events are a closed union on kind', () => {
-    const base = { roomId: crypto.randomUUID(), revision: 3, eventId: 'e1' };
-    const payload = { sessionId: crypto.randomUUID(), userId: crypto.randomUUID(), revision: 2 };
+    const base = { roomId: randomUUID(), revision: 3, eventId: 'e1' };
+    const payload = { sessionId: randomUUID(), userId: randomUUID(), revision: 2 };
     expect(RoomEvent.safeParse({ ...base, kind: 'presence.expired', payload }).success).toBe(true);
     expect(RoomEvent.safeParse({ ...base, kind: 'presence.vanished', payload }).success).toBe(false);
   });
@@ -72,9 +73,9 @@ describe('protocol schemas refuse bad input at the edge', () => {
   });
 
   test('a user keeps one colour on every screen, and users differ', () => {
-    const a = crypto.randomUUID();
+    const a = randomUUID();
     expect(colorForUser(a)).toBe(colorForUser(a));
-    const colours = new Set(Array.from({ length: 30 }, () => colorForUser(crypto.randomUUID())));
+    const colours = new Set(Array.from({ length: 30 }, () => colorForUser(randomUUID())));
     expect(colours.size).toBeGreaterThan(20);
   });
 });
