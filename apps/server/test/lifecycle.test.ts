@@ -1,0 +1,128 @@
+import { FrozenClock } from '@wb/db';
+import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '@wb/db/testing';
+import { ErrorCode } from '@wb/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { TestClient, createRoom, joinAs, startTestServer } from './support.ts';
+
+const LEASE_TTL_MS = 120_000;
+
+const kinds: { kind: TestDatabaseKind; skip: string | null }[] = [
+  { kind: 'pglite', skip: null },
+  { kind: 'postgres', skip: postgresUnavailableReason() },
+];
+
+for (const { kind, skip } of kinds) {
+  describe.skipIf(skip !== null)(`server lifecycle on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
+    let testDb: TestDatabase;
+    const clients: TestClient[] = [];
+    const client = (...args: ConstructorParameters<typeof TestClient>) => {
+      const c = new TestClient(...args);
+      clients.push(c);
+      return c;
+    };
+
+    beforeAll(async () => {
+      testDb = await openTestDatabase(kind);
+    });
+    afterEach(() => {
+      for (const c of clients.splice(0)) c.close();
+    });
+    afterAll(async () => {
+      await testDb?.drop();
+    });
+
+    test('I8: after a graceful restart that outlasted the term, clients resume their sessions and nobody is expired', async () => {
+      const clock = new FrozenClock(new Date('2030-03-02T10:00:00Z'));
+      const first = await startTestServer(testDb.database, { clock });
+      await first.sweeper.pass();
+      const teacher = await createRoom(first);
+      const student = await joinAs(first, teacher.room.code, 'Grace');
+      const s = client(first, student.token);
+      const before = await s.ready();
+
+      await first.close();
+      const notice = await s.until(() => s.received.notice.find((n) => n.code === ErrorCode.SERVER_RESTARTING), 'restart notice');
+      expect(notice.message).toMatch(/restarting/);
+      await s.until(() => s.socket.disconnected, 'the disconnect');
+      expect(s.received['session.ended']).toHaveLength(0);
+
+      // The server was away longer than a whole lease term.
+      clock.advance(LEASE_TTL_MS * 2);
+      const second = await startTestServer(testDb.database, { clock });
+      try {
+        await second.sweeper.pass(); // grace first (I8)
+        await second.sweeper.pass(); // then a real sweep: nothing has expired
+        expect(await second.store.listPresence(teacher.room.id)).toHaveLength(1);
+        const back = client(second, student.token, { lastRevision: before.sync.kind === 'snapshot' ? before.sync.snapshot.revision : 0 });
+        const again = await back.ready();
+        expect(again.welcome.sessionId).toBe(student.sessionId);
+        const facts = await second.store.listAttendance(teacher.room.id);
+        expect(facts.filter((f) => f.sessionId === student.sessionId).map((f) => f.kind)).toEqual(['joined']);
+      } finally {
+        await second.close();
+      }
+    });
+
+    test('/healthz walks the real path: 503 until the sweeper completed a pass, 200 after; /readyz checks the database', async () => {
+      const app = await startTestServer(testDb.database);
+      try {
+        const unhealthy = await fetch(`${app.url}/healthz`);
+        expect(unhealthy.status).toBe(503);
+        await app.sweeper.pass();
+        const healthy = await fetch(`${app.url}/healthz`);
+        expect(healthy.status).toBe(200);
+        expect(await healthy.json()).toMatchObject({ ok: true, sweeperLeader: true });
+        const ready = await fetch(`${app.url}/readyz`);
+        expect(await ready.json()).toEqual({ ok: true, database: kind });
+        const metrics = await (await fetch(`${app.url}/metrics`)).text();
+        expect(metrics).toMatch(/^wb_connected_sockets /m);
+        expect(metrics).toMatch(/^wb_nodejs_eventloop_lag_p99_seconds /m);
+      } finally {
+        await app.close();
+      }
+    });
+
+    test('HTTP edge: a foreign origin, an oversize body and a malformed body get typed errors; security headers are set', async () => {
+      const app = await startTestServer(testDb.database);
+      try {
+        const foreign = await fetch(`${app.url}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+          body: '{}',
+        });
+        expect(foreign.status).toBe(403);
+        expect(await foreign.json()).toMatchObject({ error: { code: ErrorCode.ORIGIN_NOT_ALLOWED } });
+
+        const huge = await fetch(`${app.url}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ teacherName: 'x'.repeat(2 * 1024 * 1024) }),
+        });
+        expect(huge.status).toBe(413);
+        expect(await huge.json()).toMatchObject({ error: { code: ErrorCode.PAYLOAD_TOO_LARGE } });
+
+        const broken = await fetch(`${app.url}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"teacherName": ',
+        });
+        expect(broken.status).toBe(400);
+        expect(await broken.json()).toMatchObject({ error: { code: ErrorCode.BAD_REQUEST } });
+
+        const wrongTypes = await fetch(`${app.url}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ teacherName: 42, memberKey: 'k' }),
+        });
+        expect(await wrongTypes.json()).toMatchObject({ error: { code: ErrorCode.BAD_REQUEST, message: expect.stringMatching(/teacherName/) } });
+
+        const page = await fetch(`${app.url}/api/rooms/NOPE22`);
+        expect(page.status).toBe(404);
+        expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+        expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      } finally {
+        await app.close();
+      }
+    });
+  });
+}
