@@ -42,7 +42,6 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
   const roster = useStore(client.view, (v) => v.roster);
   const title = useStore(client.view, (v) => v.state?.room.title ?? grant.room.title);
   const [leaving, setLeaving] = useState(false);
-  const [leaveError, setLeaveError] = useState<string | null>(null);
   const [peopleOpen, setPeopleOpen] = useState(() => window.matchMedia('(min-width: 720px)').matches);
 
   // Cursor labels read names through a ref-backed function: a rename never re-renders cursors.
@@ -53,12 +52,11 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
 
   const leave = async () => {
     setLeaving(true);
-    setLeaveError(null);
     try {
       await client.signOut();
     } catch {
-      // The socket is already closed; the lease will lapse on its own. Say so, then go.
-      setLeaveError('Could not reach the server to sign out; you will show as disconnected shortly.');
+      // Unreachable server: leave anyway. The lease lapses within its term, so the others see
+      // "connection lost" instead of "signed out", which is the truth as far as they can know.
     }
     forgetGrant(grant.room.code);
     navigate('/');
@@ -69,8 +67,6 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
 
   return (
     <div className="lesson">
-      <Board cursors={client.cursors} nameOf={nameOf} onPointer={onPointer} />
-
       <header className="topbar panel">
         <a href="/" className="topbar-home" aria-label="Classroom whiteboard start page">
           <Logo size={28} />
@@ -93,10 +89,12 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
 
       <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label="Lesson panel">
         {isTeacher && <InvitePanel code={grant.room.code} />}
-        <RosterPanel roster={roster} selfUserId={grant.userId} />
+        <RosterPanel roster={roster} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'} />
       </aside>
 
-      {leaveError && <p className="toast" role="status">{leaveError}</p>}
+      {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
+      <Board cursors={client.cursors} nameOf={nameOf} onPointer={onPointer} />
+
       {connection.status === 'refused' && (
         <RefusedDialog
           error={connection.error}

@@ -10,13 +10,21 @@ const stateText: Record<RosterState, string> = {
   removed: 'Removed',
 };
 
-export function RosterPanel({ roster, selfUserId }: { roster: readonly RosterEntry[]; selfUserId: string }) {
+interface RosterPanelProps {
+  roster: readonly RosterEntry[];
+  selfUserId: string;
+  /** Our own connection is not live: what we show is the last thing we knew, and we say so. */
+  stale: boolean;
+}
+
+export function RosterPanel({ roster, selfUserId, stale }: RosterPanelProps) {
   const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
   return (
-    <section className="panel roster" aria-labelledby="roster-heading">
+    <section className={`panel roster${stale ? ' roster-stale' : ''}`} aria-labelledby="roster-heading" aria-busy={stale}>
       <h2 id="roster-heading">
         People <span className="muted">· {here} here</span>
       </h2>
+      {stale && roster.length > 0 && <p className="roster-note">As last seen. Updates resume when you are back online.</p>}
       {roster.length === 0 ? (
         <p className="muted">Waiting for the lesson…</p>
       ) : (
@@ -29,17 +37,16 @@ export function RosterPanel({ roster, selfUserId }: { roster: readonly RosterEnt
               data-user-id={entry.userId}
               data-state={entry.state}
             >
-              <span className="avatar" style={{ background: colorForUser(entry.userId) }} aria-hidden="true">
-                {initials(entry.displayName)}
-              </span>
+              {/* Initials come from CSS (attr) so the entry's text is just the name and its state. */}
+              <span className="avatar" style={{ background: colorForUser(entry.userId) }} data-initials={initials(entry.displayName)} aria-hidden="true" />
               <span className="roster-name">
                 <span className="roster-display-name">{entry.displayName}</span>
-                {entry.userId === selfUserId && <span className="muted"> (you)</span>}
+                {entry.userId === selfUserId && <span className="muted">(you)</span>}
                 {entry.role === 'teacher' && <span className="role-badge">Teacher</span>}
               </span>
               <span className="roster-state">
                 <span className="state-dot" aria-hidden="true" />
-                {stateText[entry.state]}
+                {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
                 {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
               </span>
             </li>

@@ -1,4 +1,4 @@
-import type { Role } from '@wb/protocol';
+import type { Departure, Role } from '@wb/protocol';
 import type { RoomState } from './roomState.ts';
 
 /**
@@ -18,6 +18,8 @@ export interface RosterEntry {
   readonly state: RosterState;
   /** How many of the user's sessions (tabs, devices) hold a lease. */
   readonly sessions: number;
+  /** The member's last way of leaving, if any; null for someone who never connected. */
+  readonly departure: Departure['reason'] | null;
 }
 
 const stateOrder: Record<RosterState, number> = { live: 0, reconnecting: 1, gone: 2, signed_out: 3, removed: 4 };
@@ -40,6 +42,7 @@ export function deriveRoster(state: RoomState): RosterEntry[] {
       role: member.role,
       state: rosterStateOf(member.status === 'revoked', counts, state.departures.get(member.userId)),
       sessions: counts?.total ?? 0,
+      departure: state.departures.get(member.userId) ?? null,
     });
   }
   return entries.sort(
