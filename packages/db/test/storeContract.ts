@@ -157,6 +157,20 @@ export function storeContract(harness: StoreHarness): void {
         expect(await storedLease(dbs.database, seat.sessionId)).toBeNull();
       });
 
+      it('I5: a lease graced by a restart between the sweeper\'s read and its delete is not expired', async () => {
+        const c = clock();
+        const store = storeWith(c);
+        const seat = await seatStudent(store);
+        await leaseAt(store, seat, 41);
+        c.advance(LEASE_TTL_MS * 3);
+        const [held] = await onlyRoom(store, seat.roomId).findExpiredLeases(10);
+        expect(held?.revision).toBe(41);
+        await store.graceLeases(LEASE_TTL_MS);
+        // Same revision, but no longer expired: the compare-and-delete checks the term too.
+        expect(await store.deleteLeaseIfRevision(held!)).toEqual({ won: false });
+        expect((await storedLease(dbs.database, seat.sessionId))?.revision).toBe(41);
+      });
+
       it('I5: a lease is not expired one millisecond before its term ends', async () => {
         const c = clock();
         const store = storeWith(c);

@@ -1,7 +1,7 @@
 /**
  * The lease contract as a property: random sequences of renewals, duplicate and late deliveries,
  * sweeps by several workers (reading and deleting at different moments), reconnects, replayed
- * expiries, database crashes and clock advances, checked step by step against a model.
+ * expiries, restart grace, database crashes and clock advances, checked step by step against a model.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -31,7 +31,7 @@ import {
 const SESSIONS = 3;
 const WORKERS = 3;
 /** Runs per driver: enough to meet every step kind many times while the db project stays quick. */
-const RUNS = Number(process.env.STORE_PROPERTY_RUNS ?? 25);
+const RUNS = Number(process.env.STORE_PROPERTY_RUNS ?? 100);
 
 const session = fc.nat(SESSIONS - 1);
 const worker = fc.nat(WORKERS - 1);
@@ -47,6 +47,7 @@ const step = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reopen' as const), session }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replayExpiry' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('crash' as const), session }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('grace' as const) }) },
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
@@ -67,7 +68,7 @@ export function registerStoreProperty(database: () => Database): void {
   describe('property: the lease contract under random deliveries', () => {
     it(`no lease renewed within its term is expired; one expiry per lease revision; room revisions strictly increase; attendance only grows (${RUNS} runs)`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 30 }), async (steps) => {
+        fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 40 }), async (steps) => {
           await runSequence(database(), steps);
         }),
         { numRuns: RUNS, endOnFailure: process.env.CI !== undefined },
@@ -248,6 +249,14 @@ async function runSequence(database: Database, steps: readonly Step[]): Promise<
             }),
           ),
         ).rejects.toBeInstanceOf(AlreadyApplied);
+        break;
+      }
+      case 'grace': {
+        // A restart between a worker's read and its delete: the extended lease must not be expired.
+        await store.graceLeases(LEASE_TTL_MS);
+        for (const m of models) {
+          if (m.lease) m.lease.expiresAtMs = Math.max(m.lease.expiresAtMs, nowMs() + LEASE_TTL_MS);
+        }
         break;
       }
       case 'crash': {
