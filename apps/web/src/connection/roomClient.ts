@@ -41,8 +41,6 @@ export interface RoomView {
   readonly state: RoomState | null;
   readonly roster: readonly RosterEntry[];
   readonly welcome: Welcome | null;
-  /** The last refused packet the server told us about (e.g. rate limited). */
-  readonly notice: ProtocolError | null;
 }
 
 /** Fast-changing: read through `subscribe` into the DOM, never through React renders. */
@@ -68,6 +66,8 @@ export class RoomClient {
   private lastCursorSentAt = 0;
   private pendingCursor: CursorUpdate | null = null;
   private stopped = false;
+  /** Set while leaving on purpose: the server's "session ended" is then our own doing. */
+  private signingOut = false;
   private readonly cleanups: Array<() => void> = [];
 
   constructor(readonly grant: SessionGrant) {
@@ -78,7 +78,6 @@ export class RoomClient {
       state: null,
       roster: [],
       welcome: null,
-      notice: null,
     }));
     this.cursors = createStore<CursorView>(() => ({ targets: new Map() }));
     this.socket = io({
@@ -148,6 +147,7 @@ export class RoomClient {
    * socket when it is up (acknowledged), else over HTTP; either way this tab forgets the session.
    */
   async signOut(): Promise<void> {
+    this.signingOut = true;
     let done = false;
     if (this.socket.connected) {
       try {
@@ -203,10 +203,13 @@ export class RoomClient {
       });
     });
     socket.on(ServerEvent.SESSION_ENDED, (error) => this.endSession(error));
-    socket.on(ServerEvent.NOTICE, (notice) => this.view.setState({ notice }));
+    // Only unacknowledged packets (cursors) are refused this way; the next packet supersedes a
+    // refused cursor, so this is a diagnostic, not something to interrupt a lesson with.
+    socket.on(ServerEvent.NOTICE, (notice) => console.warn(`server refused ${notice.event ?? 'a packet'}: ${notice.code}`));
   }
 
   private endSession(error: ProtocolError): void {
+    if (this.signingOut) return;
     this.dispatch({ type: 'session.ended', error });
     if (this.view.getState().connection.status === 'refused') {
       clearTimeout(this.retryTimer);
