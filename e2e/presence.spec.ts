@@ -1,0 +1,65 @@
+import { expect, test, type Page } from '@playwright/test';
+import { cursorOf, expectLive, joinLesson, rosterEntry, startLesson } from './support.ts';
+
+// The e2e server runs with a 4 s lease, renewal prompts every 1 s and a 250 ms sweep
+// (playwright.config.ts), so a frozen laptop is gone within about 4.25 s.
+
+async function acceptedRenewals(page: Page): Promise<number> {
+  const text = await (await page.request.get('/metrics')).text();
+  const line = /^wb_lease_renewals_total\{decision="accepted"\} (\d+)/m.exec(text);
+  return line ? Number(line[1]) : 0;
+}
+
+async function moveOverBoard(page: Page, x: number, y: number) {
+  const box = (await page.getByTestId('board').boundingBox())!;
+  await page.mouse.move(box.x + x, box.y + y);
+}
+
+test('a laptop lid (JS stopped, socket left open) vanishes from the other screen within term + sweep, then comes back', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Okafor');
+  const student = await joinLesson(browser, teacher.code, 'Ben');
+  await moveOverBoard(student.page, 150, 150);
+  await expect(cursorOf(teacher.page, 'Ben')).toBeVisible();
+  await expect(rosterEntry(teacher.page, 'Ben')).toHaveAttribute('data-state', 'live');
+
+  // Close the lid: the page's JS stops mid-flight, its socket stays open (not a clean close).
+  const cdp = await student.page.context().newCDPSession(student.page);
+  await cdp.send('Debugger.enable');
+  await cdp.send('Debugger.pause');
+
+  await expect(cursorOf(teacher.page, 'Ben')).toHaveCount(0, { timeout: 15_000 });
+  await expect(rosterEntry(teacher.page, 'Ben')).toHaveAttribute('data-state', 'gone', { timeout: 15_000 });
+
+  // Open the lid: the student reconnects with its last revision and is live again, one roster entry.
+  await cdp.send('Debugger.resume');
+  await expectLive(student.page);
+  await expect(rosterEntry(teacher.page, 'Ben')).toHaveAttribute('data-state', 'live', { timeout: 20_000 });
+  await expect(rosterEntry(teacher.page, 'Ben')).toHaveCount(1);
+  await moveOverBoard(student.page, 300, 200);
+  await expect(cursorOf(teacher.page, 'Ben')).toBeVisible();
+});
+
+test('a tab whose timers never fire (harsher than a hidden tab\'s throttling) keeps its presence', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Mr Lind');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // Fake the page's clock before the app loads, then stop it: no setTimeout or setInterval of the
+  // page runs again, as in a background tab throttled to one wake-up a minute, or worse.
+  await page.clock.install();
+  await page.goto(`/r/${teacher.code}`);
+  await page.getByLabel('Your name').fill('Hidden');
+  await page.getByRole('button', { name: 'Join lesson' }).click();
+  await expectLive(page);
+  await page.clock.pauseAt(new Date(Date.now() + 500));
+
+  // Wait (on a condition, not a sleep) for three whole lease terms of renewals at the server:
+  // with 2 sessions renewing about once a second, 3 x 4 s is about 24 accepted renewals.
+  const start = await acceptedRenewals(teacher.page);
+  await expect.poll(() => acceptedRenewals(teacher.page), { timeout: 40_000, intervals: [1_000] }).toBeGreaterThan(start + 24);
+
+  await expect(rosterEntry(teacher.page, 'Hidden')).toHaveAttribute('data-state', 'live');
+  const departures = await teacher.page.evaluate(
+    () => (window as unknown as { __wb?: { state(): { departures: unknown[] } } }).__wb?.state().departures ?? [],
+  );
+  expect(departures).toEqual([]);
+});
