@@ -22,7 +22,7 @@ GRANT USAGE ON SCHEMA public TO wb_app;
 
 -- Presence, membership, sessions and the room log change in place: conditional UPDATEs and
 -- DELETEs are how the store decides (I3). The sweeper prunes room_events (I10).
-GRANT SELECT, INSERT, UPDATE, DELETE ON rooms, memberships, sessions, presence_leases, room_events TO wb_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON rooms, memberships, sessions, presence_leases, room_events, elements, applied_requests TO wb_app;
 
 -- Attendance is append-only (I6): read and append, nothing else. The REVOKE makes a rerun correct
 -- even where someone granted more by hand.

@@ -28,6 +28,8 @@ export const rooms = pgTable('rooms', {
   status: text('status', { enum: ['open', 'archived'] }).notNull().default('open'),
   /** Monotonic: bumped in the same transaction as every row appended to room_events. */
   revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+  /** Teacher control: students may not change the board while it is locked. */
+  boardLocked: boolean('board_locked').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -133,4 +135,56 @@ export const attendance = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
   (t) => [index('attendance_room').on(t.roomId, t.seq)],
+);
+
+/**
+ * Board elements: durable, versioned (every accepted change bumps `version`), deleted as
+ * tombstones so a reconnect never resurrects them. The drag lock lives on the element row: a
+ * server-granted lease with a fencing generation that only grows (I4); every drag move and
+ * commit names the generation it holds, and a stale one is refused.
+ */
+export const elements = pgTable(
+  'elements',
+  {
+    roomId: uuid('room_id').notNull(),
+    id: uuid('id').notNull(),
+    kind: text('kind').notNull(),
+    /** The element's shape (position, size, points, text, style), validated by the protocol. */
+    data: jsonb('data').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull().default(1),
+    deleted: boolean('deleted').notNull().default(false),
+    pinned: boolean('pinned').notNull().default(false),
+    createdBy: uuid('created_by').notNull(),
+    updatedBy: uuid('updated_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    /** Drawing order: the room revision at which the element was created. */
+    z: bigint('z', { mode: 'number' }).notNull(),
+    lockGeneration: bigint('lock_generation', { mode: 'number' }).notNull().default(0),
+    lockSessionId: uuid('lock_session_id'),
+    lockUserId: uuid('lock_user_id'),
+    lockExpiresAt: timestamp('lock_expires_at', { withTimezone: true }),
+    /** The request that won the current grant: a retried acquire gets the same grant back. */
+    lockRequestId: text('lock_request_id'),
+    /** False until the holder's first move confirms it received the grant (short first term). */
+    lockConfirmed: boolean('lock_confirmed').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roomId, t.id] }),
+    index('elements_lock_expires').on(t.lockExpiresAt),
+    index('elements_lock_session').on(t.lockSessionId),
+  ],
+);
+
+/** Idempotency of element operations: a retried request gets its first answer back. */
+export const appliedRequests = pgTable(
+  'applied_requests',
+  {
+    sessionId: uuid('session_id').notNull(),
+    requestId: text('request_id').notNull(),
+    roomId: uuid('room_id').notNull(),
+    result: jsonb('result').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.requestId] }), index('applied_requests_at').on(t.at)],
 );
