@@ -30,6 +30,10 @@ export const RequestErrorCode = {
   FORBIDDEN: 'forbidden',
   NOT_FOUND: 'not_found',
   CONFLICT: 'conflict',
+  /** Someone else holds this element's drag lock. */
+  LOCKED: 'locked',
+  /** The lock generation named is no longer current: a former holder's late packet (I4). */
+  STALE_GENERATION: 'stale_generation',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

@@ -1,5 +1,18 @@
 import type { ProtocolError } from './errors.ts';
 import type {
+  BoardLockRequest,
+  BreakLockRequest,
+  CreateElementRequest,
+  DeleteElementRequest,
+  ElementReply,
+  LockAcquireRequest,
+  LockGrant,
+  LockMove,
+  LockReleaseRequest,
+  PinElementRequest,
+  UpdateElementRequest,
+} from './elements.ts';
+import type {
   CursorBatch,
   CursorUpdate,
   LeaseDue,
@@ -22,6 +35,15 @@ export const ClientEvent = {
   LEASE_RENEW: 'lease.renew',
   SYNC_REQUEST: 'sync.request',
   SIGN_OUT: 'session.signOut',
+  ELEMENT_CREATE: 'element.create',
+  ELEMENT_UPDATE: 'element.update',
+  ELEMENT_DELETE: 'element.delete',
+  LOCK_ACQUIRE: 'lock.acquire',
+  LOCK_MOVE: 'lock.move',
+  LOCK_RELEASE: 'lock.release',
+  ELEMENT_PIN: 'element.pin',
+  LOCK_BREAK: 'lock.break',
+  BOARD_LOCK: 'board.lock',
 } as const;
 
 export const ServerEvent = {
@@ -41,6 +63,19 @@ export interface ClientToServerEvents {
   [ClientEvent.LEASE_RENEW]: (request: LeaseRenewRequest, ack: AckFn<LeaseRenewResult>) => void;
   [ClientEvent.SYNC_REQUEST]: (request: SyncRequest, ack: AckFn<{ sync: SyncMessage }>) => void;
   [ClientEvent.SIGN_OUT]: (request: Record<string, never>, ack: AckFn<Record<string, never>>) => void;
+  [ClientEvent.ELEMENT_CREATE]: (request: CreateElementRequest, ack: AckFn<ElementReply>) => void;
+  [ClientEvent.ELEMENT_UPDATE]: (request: UpdateElementRequest, ack: AckFn<ElementReply>) => void;
+  [ClientEvent.ELEMENT_DELETE]: (request: DeleteElementRequest, ack: AckFn<ElementReply>) => void;
+  [ClientEvent.LOCK_ACQUIRE]: (request: LockAcquireRequest, ack: AckFn<{ grant: LockGrant }>) => void;
+  /** Volatile drag move; no acknowledgement (a stale or unlocked one is dropped). */
+  [ClientEvent.LOCK_MOVE]: (move: LockMove) => void;
+  [ClientEvent.LOCK_RELEASE]: (request: LockReleaseRequest, ack: AckFn<ElementReply>) => void;
+  /** Teacher only. */
+  [ClientEvent.ELEMENT_PIN]: (request: PinElementRequest, ack: AckFn<ElementReply>) => void;
+  /** Teacher only. */
+  [ClientEvent.LOCK_BREAK]: (request: BreakLockRequest, ack: AckFn<ElementReply>) => void;
+  /** Teacher only: students become read-only while the board is locked. */
+  [ClientEvent.BOARD_LOCK]: (request: BoardLockRequest, ack: AckFn<{ locked: boolean }>) => void;
 }
 
 /** Server to client. */

@@ -1,39 +1,6 @@
 import { z } from 'zod';
-
-/** Bumped on any incompatible change to a message below; the handshake refuses a mismatch. */
-export const PROTOCOL_VERSION = 1;
-
-/** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
-export const MAX_MESSAGE_BYTES = 64 * 1024;
-
-/** Board coordinates are bounded so a hostile 1e308 never reaches the store or a canvas. */
-export const MAX_COORDINATE = 10_000_000;
-
-export const RoomId = z.uuid();
-export const UserId = z.uuid();
-export const SessionId = z.uuid();
-export const RequestId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/);
-export const RoomCode = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z2-9]{6}$/, 'a room code is 6 letters or digits');
-
-/** A non-negative integer revision; room revisions and lease revisions only grow (I1, I4). */
-export const Revision = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-
-export const Coordinate = z.number().finite().min(-MAX_COORDINATE).max(MAX_COORDINATE);
-
-// Control characters and bidi overrides are refused: names are rendered as text, never as markup,
-// and must not be able to reorder the roster's text.
-const printable = /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u;
-
-export const DisplayName = z
-  .string()
-  .trim()
-  .min(1, 'a name cannot be empty')
-  .max(40, 'a name is at most 40 characters')
-  .regex(printable, 'a name cannot contain control characters');
+import { Element, LockGeneration, LockReleaseReason, DragEntry, ElementId } from './elements.ts';
+import { Coordinate, DisplayName, RequestId, Revision, RoomCode, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
 export const RoomTitle = z.string().trim().min(1).max(80).regex(printable);
 
@@ -130,6 +97,10 @@ export const RoomSnapshot = z.object({
   members: z.array(Member),
   presence: z.array(Presence),
   departures: z.array(Departure),
+  /** Live elements in drawing order (tombstones are not sent). */
+  elements: z.array(Element),
+  /** The teacher locked the board: students cannot change it. */
+  boardLocked: z.boolean(),
 });
 export type RoomSnapshot = z.infer<typeof RoomSnapshot>;
 
@@ -164,6 +135,30 @@ export const RoomEvent = z.discriminatedUnion('kind', [
     kind: z.literal('member.revoked'),
     payload: z.object({ userId: UserId, by: UserId, reason: z.string().nullable() }),
   }),
+  z.object({ ...eventBase, kind: z.literal('element.created'), payload: z.object({ element: Element }) }),
+  /** Any accepted change: shape, pin, or a drag's final position. Carries the whole element. */
+  z.object({ ...eventBase, kind: z.literal('element.updated'), payload: z.object({ element: Element }) }),
+  /** A tombstone: the element stays deleted; a late update for it is refused. */
+  z.object({
+    ...eventBase,
+    kind: z.literal('element.deleted'),
+    payload: z.object({ elementId: ElementId, version: Revision, by: UserId }),
+  }),
+  z.object({
+    ...eventBase,
+    kind: z.literal('lock.granted'),
+    payload: z.object({ elementId: ElementId, generation: LockGeneration, sessionId: SessionId, userId: UserId }),
+  }),
+  z.object({
+    ...eventBase,
+    kind: z.literal('lock.released'),
+    payload: z.object({ elementId: ElementId, generation: LockGeneration, reason: LockReleaseReason }),
+  }),
+  z.object({
+    ...eventBase,
+    kind: z.literal('board.locked'),
+    payload: z.object({ locked: z.boolean(), by: UserId }),
+  }),
 ]);
 export type RoomEvent = z.infer<typeof RoomEvent>;
 export type RoomEventKind = RoomEvent['kind'];
@@ -195,7 +190,8 @@ export const CursorEntry = z.object({
 });
 export type CursorEntry = z.infer<typeof CursorEntry>;
 
-export const CursorBatch = z.object({ cursors: z.array(CursorEntry) });
+/** One room tick of ephemeral motion: cursors, and drags in progress under a current lock. */
+export const CursorBatch = z.object({ cursors: z.array(CursorEntry), drags: z.array(DragEntry).optional() });
 export type CursorBatch = z.infer<typeof CursorBatch>;
 
 export const PresenceSignal = z.object({
@@ -241,5 +237,9 @@ export const Welcome = z.object({
 });
 export type Welcome = z.infer<typeof Welcome>;
 
-export const LeaseDue = z.object({ revision: Revision });
+export const LeaseDue = z.object({
+  revision: Revision,
+  /** The newest room revision this server node has published: a client behind it lost an event. */
+  roomRevision: Revision.optional(),
+});
 export type LeaseDue = z.infer<typeof LeaseDue>;

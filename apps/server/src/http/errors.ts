@@ -14,6 +14,8 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.ROOM_ARCHIVED]: 409,
   [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.LOCKED]: 409,
+  [ErrorCode.STALE_GENERATION]: 409,
   [ErrorCode.PROTOCOL_MISMATCH]: 400,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [ErrorCode.RATE_LIMITED]: 429,

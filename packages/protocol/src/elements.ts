@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { Coordinate, RequestId, Revision, SessionId, UserId } from './primitives.ts';
+
+/**
+ * Board elements. Every shape is in board coordinates. Limits keep one element well under the
+ * 64 KB message limit (a pen stroke of 1,500 points is about 45 KB as JSON).
+ */
+export const MAX_PEN_POINTS = 1_500;
+export const MAX_TEXT_LENGTH = 4_000;
+/** Largest width or height of a box element, in board units. */
+export const MAX_ELEMENT_SIZE = 100_000;
+
+export const ElementId = z.uuid();
+export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour is #rrggbb');
+export const Fill = z.union([Color, z.literal('transparent')]);
+export const StrokeWidth = z.number().finite().min(0.5).max(64);
+const Size = z.number().finite().min(0).max(MAX_ELEMENT_SIZE);
+const Offset = z.number().finite().min(-MAX_ELEMENT_SIZE).max(MAX_ELEMENT_SIZE);
+// Text may hold newlines and tabs; other control characters and bidi overrides are refused.
+const printableText = /^(?:[\n\t]|[^\p{Cc}\u202A-\u202E\u2066-\u2069])*$/u;
+const ElementText = z.string().max(MAX_TEXT_LENGTH).regex(printableText, 'text cannot contain control characters');
+
+const box = { x: Coordinate, y: Coordinate, w: Size, h: Size };
+
+/** The drawable part of an element, one strict shape per kind (unknown fields are refused). */
+export const ElementShape = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('rect'), ...box, stroke: Color, fill: Fill, strokeWidth: StrokeWidth }),
+  z.strictObject({ kind: z.literal('ellipse'), ...box, stroke: Color, fill: Fill, strokeWidth: StrokeWidth }),
+  /** A straight segment from (x, y) to (x + dx, y + dy). */
+  z.strictObject({ kind: z.literal('line'), x: Coordinate, y: Coordinate, dx: Offset, dy: Offset, stroke: Color, strokeWidth: StrokeWidth }),
+  z.strictObject({ kind: z.literal('arrow'), x: Coordinate, y: Coordinate, dx: Offset, dy: Offset, stroke: Color, strokeWidth: StrokeWidth }),
+  /** Freehand: points relative to (x, y), each [dx, dy, pressure 0..1]. */
+  z.strictObject({
+    kind: z.literal('pen'),
+    x: Coordinate,
+    y: Coordinate,
+    points: z.array(z.tuple([Offset, Offset, z.number().finite().min(0).max(1)])).min(1).max(MAX_PEN_POINTS),
+    stroke: Color,
+    strokeWidth: StrokeWidth,
+  }),
+  z.strictObject({ kind: z.literal('text'), ...box, text: ElementText, stroke: Color, fontSize: z.number().finite().min(4).max(400) }),
+  z.strictObject({ kind: z.literal('sticky'), ...box, text: ElementText, fill: Color }),
+]);
+export type ElementShape = z.infer<typeof ElementShape>;
+export type ElementKind = ElementShape['kind'];
+
+/** A drag lock: a server-granted lease with a fencing generation (I4). */
+export const LockGeneration = Revision;
+export const ElementLock = z.object({
+  sessionId: SessionId,
+  userId: UserId,
+  generation: LockGeneration,
+});
+export type ElementLock = z.infer<typeof ElementLock>;
+
+export const Element = z.object({
+  id: ElementId,
+  shape: ElementShape,
+  /** Bumped by every accepted change; a change names the version it was made against. */
+  version: Revision,
+  pinned: z.boolean(),
+  createdBy: UserId,
+  /** Drawing order: later elements are drawn above earlier ones. */
+  z: Revision,
+  lock: ElementLock.nullable(),
+});
+export type Element = z.infer<typeof Element>;
+
+export const LockReleaseReason = z.enum(['released', 'expired', 'holder_gone', 'broken']);
+export type LockReleaseReason = z.infer<typeof LockReleaseReason>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests (all acknowledged, all idempotent by requestId per session)
+
+export const CreateElementRequest = z.strictObject({ requestId: RequestId, id: ElementId, shape: ElementShape });
+export type CreateElementRequest = z.infer<typeof CreateElementRequest>;
+
+/**
+ * Changes an element the sender does not hold a lock on (style, text, a resize from a handle):
+ * accepted only against the current version. A drag goes through a lock instead.
+ */
+export const UpdateElementRequest = z.strictObject({
+  requestId: RequestId,
+  id: ElementId,
+  baseVersion: Revision,
+  shape: ElementShape,
+});
+export type UpdateElementRequest = z.infer<typeof UpdateElementRequest>;
+
+export const DeleteElementRequest = z.strictObject({ requestId: RequestId, id: ElementId });
+export type DeleteElementRequest = z.infer<typeof DeleteElementRequest>;
+
+export const ElementReply = z.object({ element: Element });
+export type ElementReply = z.infer<typeof ElementReply>;
+
+export const LockAcquireRequest = z.strictObject({ requestId: RequestId, elementId: ElementId });
+export type LockAcquireRequest = z.infer<typeof LockAcquireRequest>;
+
+export const LockGrant = z.object({
+  elementId: ElementId,
+  generation: LockGeneration,
+  /** The grant's first term is short until the first move confirms it arrived. */
+  expiresInMs: z.number().int().positive(),
+});
+export type LockGrant = z.infer<typeof LockGrant>;
+
+/** A drag move: volatile, never stored, dropped unless `generation` is the element's current one. */
+export const LockMove = z.strictObject({ elementId: ElementId, generation: LockGeneration, x: Coordinate, y: Coordinate });
+export type LockMove = z.infer<typeof LockMove>;
+
+/** Pointer-up: ends the drag, writing the final shape only if the generation still holds. */
+export const LockReleaseRequest = z.strictObject({
+  requestId: RequestId,
+  elementId: ElementId,
+  generation: LockGeneration,
+  shape: ElementShape.optional(),
+});
+export type LockReleaseRequest = z.infer<typeof LockReleaseRequest>;
+
+export const PinElementRequest = z.strictObject({ requestId: RequestId, elementId: ElementId, pinned: z.boolean() });
+export type PinElementRequest = z.infer<typeof PinElementRequest>;
+
+export const BreakLockRequest = z.strictObject({ requestId: RequestId, elementId: ElementId });
+export type BreakLockRequest = z.infer<typeof BreakLockRequest>;
+
+export const BoardLockRequest = z.strictObject({ requestId: RequestId, locked: z.boolean() });
+export type BoardLockRequest = z.infer<typeof BoardLockRequest>;
+
+/** Other people's drags in progress, batched with cursors. */
+export const DragEntry = z.object({
+  elementId: ElementId,
+  generation: LockGeneration,
+  sessionId: SessionId,
+  userId: UserId,
+  x: z.number(),
+  y: z.number(),
+});
+export type DragEntry = z.infer<typeof DragEntry>;

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** Bumped on any incompatible change to a message below; the handshake refuses a mismatch. */
+export const PROTOCOL_VERSION = 1;
+
+/** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** Board coordinates are bounded so a hostile 1e308 never reaches the store or a canvas. */
+export const MAX_COORDINATE = 10_000_000;
+
+export const RoomId = z.uuid();
+export const UserId = z.uuid();
+export const SessionId = z.uuid();
+export const RequestId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export const RoomCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z2-9]{6}$/, 'a room code is 6 letters or digits');
+
+/** A non-negative integer revision; room revisions and lease revisions only grow (I1, I4). */
+export const Revision = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const Coordinate = z.number().finite().min(-MAX_COORDINATE).max(MAX_COORDINATE);
+
+// Control characters and bidi overrides are refused: names are rendered as text, never as markup,
+// and must not be able to reorder the roster's text.
+export const printable = /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u;
+
+export const DisplayName = z
+  .string()
+  .trim()
+  .min(1, 'a name cannot be empty')
+  .max(40, 'a name is at most 40 characters')
+  .regex(printable, 'a name cannot contain control characters');
+
