@@ -8,8 +8,11 @@ import { deriveRoster } from './roster.ts';
  * - the revision (a screen that is one event behind is compared again, not declared different);
  * - lease revisions (renewals bump them without a room event, so a snapshot carries newer ones
  *   than a client that followed events);
- * - socket connectivity (ephemeral signals, I7): live and reconnecting both count as present.
- * Every collection is sorted by its id so arrival order cannot change the text.
+ * - socket connectivity (ephemeral signals, I7): live and reconnecting both count as present;
+ * - tombstones (a snapshot does not carry them: a client that saw a deletion and one that joined
+ *   after it show the same board).
+ * Every collection is sorted by its id and every object's keys are sorted, so neither arrival
+ * order nor the order a server wrote an object's fields in can change the text.
  */
 export function serializeBoard(state: RoomState): string {
   const members = [...state.members.values()]
@@ -21,8 +24,19 @@ export function serializeBoard(state: RoomState): string {
   const roster = deriveRoster(state)
     .map((e) => [e.userId, e.state === 'reconnecting' ? 'live' : e.state] as const)
     .sort((a, b) => compare(a[0], b[0]));
+  const elements = [...state.elements.values()]
+    .sort((a, b) => compare(a.id, b.id))
+    .map((e) => sortKeys({ ...e }));
   const { id, code, title, status } = state.room;
-  return JSON.stringify({ room: [id, code, title, status], members, sessions, roster });
+  return JSON.stringify({ room: [id, code, title, status], members, sessions, roster, elements, boardLocked: state.boardLocked });
+}
+
+/** A copy of a JSON value with every object's keys in sorted order (arrays keep their order). */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).sort(([a], [b]) => compare(a, b));
+  return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
 }
 
 /** cyrb53: a fast 53-bit string hash; collisions only matter for a debug comparison. */

@@ -1,4 +1,4 @@
-import type { Departure, Member, Presence, RoomEvent, RoomInfo, RoomSnapshot } from '@wb/protocol';
+import type { Departure, Element, Member, Presence, RoomEvent, RoomInfo, RoomSnapshot } from '@wb/protocol';
 
 /**
  * The room as this client knows it, built only from the server's snapshot and revisioned events.
@@ -14,15 +14,36 @@ export interface RoomState {
   readonly presence: ReadonlyMap<string, Presence>;
   /** Each member's last known way of leaving, by user id. */
   readonly departures: ReadonlyMap<string, Departure['reason']>;
+  /** Live elements by id, each with the version of its last accepted change and its drag lock. */
+  readonly elements: ReadonlyMap<string, Element>;
+  /**
+   * Deleted element ids and the version they were deleted at. A deletion is final, so a late or
+   * duplicated create or update for one of these never brings it back (I1). Bounded (I10): the
+   * oldest are forgotten first, by which time the revision check covers them.
+   */
+  readonly tombstones: ReadonlyMap<string, number>;
+  /** The teacher locked the board: students cannot change it. */
+  readonly boardLocked: boolean;
 }
 
-export function stateFromSnapshot(snapshot: RoomSnapshot): RoomState {
+/** Tombstones remembered per room (I10); a snapshot never sends deleted elements anyway. */
+export const MAX_TOMBSTONES = 10_000;
+
+/**
+ * The state a snapshot describes. Tombstones are not in a snapshot, so the ones this client
+ * already knows are carried over from `previous`: a deletion stays a deletion.
+ */
+export function stateFromSnapshot(snapshot: RoomSnapshot, previous: RoomState | null = null): RoomState {
+  const tombstones = previous?.tombstones ?? new Map<string, number>();
   return {
     room: snapshot.room,
     revision: snapshot.revision,
     members: new Map(snapshot.members.map((m) => [m.userId, m])),
     presence: new Map(snapshot.presence.map((p) => [p.sessionId, p])),
     departures: new Map(snapshot.departures.map((d) => [d.userId, d.reason])),
+    elements: new Map(snapshot.elements.filter((e) => !tombstones.has(e.id)).map((e) => [e.id, e])),
+    tombstones,
+    boardLocked: snapshot.boardLocked,
   };
 }
 
@@ -38,7 +59,28 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
     }
     case 'member.joined':
     case 'presence.opened':
+    case 'element.created':
+    case 'element.updated':
+    case 'element.deleted':
+    case 'lock.granted':
+    case 'lock.released':
+    case 'board.locked':
       return [];
+  }
+}
+
+/** Element ids an event changes (its drag preview, if any, must be re-judged against it). */
+export function elementTouchedBy(event: RoomEvent): string | null {
+  switch (event.kind) {
+    case 'element.created':
+    case 'element.updated':
+      return event.payload.element.id;
+    case 'element.deleted':
+    case 'lock.granted':
+    case 'lock.released':
+      return event.payload.elementId;
+    default:
+      return null;
   }
 }
 
@@ -92,7 +134,56 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       departures.set(userId, 'revoked');
       return { ...next, members, presence, departures };
     }
+    case 'element.created':
+    case 'element.updated': {
+      const { element } = event.payload;
+      // A deleted element stays deleted (I1): a late create or update cannot resurrect it.
+      if (state.tombstones.has(element.id)) return next;
+      const current = state.elements.get(element.id);
+      // Versions only grow: an update made against an older version is stale news (I1).
+      if (current && current.version >= element.version) return next;
+      const elements = new Map(state.elements);
+      elements.set(element.id, element);
+      return { ...next, elements };
+    }
+    case 'element.deleted': {
+      const { elementId, version } = event.payload;
+      const elements = new Map(state.elements);
+      elements.delete(elementId);
+      return { ...next, elements, tombstones: withTombstone(state.tombstones, elementId, version) };
+    }
+    case 'lock.granted': {
+      const { elementId, generation, sessionId, userId } = event.payload;
+      const current = state.elements.get(elementId);
+      // Generations only grow (I4): a grant older than the lock we know is superseded.
+      if (!current || (current.lock && current.lock.generation >= generation)) return next;
+      const elements = new Map(state.elements);
+      elements.set(elementId, { ...current, lock: { sessionId, userId, generation } });
+      return { ...next, elements };
+    }
+    case 'lock.released': {
+      const { elementId, generation } = event.payload;
+      const current = state.elements.get(elementId);
+      // Only the release of the lock we know ends it; a newer grant stands (I4).
+      if (!current?.lock || current.lock.generation !== generation) return next;
+      const elements = new Map(state.elements);
+      elements.set(elementId, { ...current, lock: null });
+      return { ...next, elements };
+    }
+    case 'board.locked':
+      return { ...next, boardLocked: event.payload.locked };
   }
+}
+
+function withTombstone(tombstones: ReadonlyMap<string, number>, id: string, version: number): ReadonlyMap<string, number> {
+  const next = new Map(tombstones);
+  next.delete(id); // re-inserted last, so eviction stays oldest-first
+  next.set(id, version);
+  if (next.size > MAX_TOMBSTONES) {
+    const oldest = next.keys().next();
+    if (!oldest.done) next.delete(oldest.value);
+  }
+  return next;
 }
 
 /** A socket opened or closed: ephemeral, so it never moves the revision (I7). */

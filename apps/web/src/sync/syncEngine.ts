@@ -1,5 +1,5 @@
 import type { CursorBatch, RoomEvent, SyncMessage } from '@wb/protocol';
-import { applyConnectivity, applyRoomEvent, sessionsEndedBy, stateFromSnapshot, type RoomState } from './roomState.ts';
+import { applyConnectivity, applyRoomEvent, elementTouchedBy, sessionsEndedBy, stateFromSnapshot, type RoomState } from './roomState.ts';
 
 /**
  * The client's sync engine: turns the server's sync messages, revisioned events and cursor
@@ -16,6 +16,11 @@ import { applyConnectivity, applyRoomEvent, sessionsEndedBy, stateFromSnapshot, 
  *   forces a fresh snapshot.
  * - Cursors render only once a sync is applied, only for sessions with a connected presence, and a
  *   cursor goes the moment its session's presence ends; a late cursor packet cannot revive it.
+ * - A drag preview (another person moving an element) is shown only while its generation is the
+ *   element's current lock generation and its session is the holder: a former holder's late
+ *   packet never moves an element (I1, I4). Any event touching the element ends the preview.
+ * - A lease prompt names the room revision the server has published. Behind it with nothing held
+ *   means the last event was lost (no later one will reveal the gap): wait `gapHoldMs`, then resync.
  */
 
 export type SyncPhase =
@@ -66,7 +71,19 @@ export interface SyncPorts {
   requestSync(lastRevision: number | undefined): void;
 }
 
-export type SyncChange = 'state' | 'cursors' | 'phase';
+export type SyncChange = 'state' | 'cursors' | 'drags' | 'phase';
+
+/** Someone else's drag in progress: where the element's (x, y) is now, under a current lock. */
+export interface DragTarget {
+  readonly elementId: string;
+  readonly generation: number;
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly x: number;
+  readonly y: number;
+  /** Local receive time (ms), for interpolation only (I2). */
+  readonly receivedAt: number;
+}
 
 export interface SyncStats {
   applied: number;
@@ -79,6 +96,9 @@ export interface SyncStats {
   droppedCursorPackets: number;
   durableOverflows: number;
   ignoredCursors: number;
+  ignoredDrags: number;
+  /** Resyncs started because a lease prompt showed the room ahead of us with nothing held. */
+  lostTailResyncs: number;
 }
 
 type Buffered = { kind: 'event'; event: RoomEvent } | { kind: 'cursors'; batch: CursorBatch };
@@ -103,6 +123,10 @@ export class SyncEngine {
    */
   private readonly endHints = new Map<string, number>();
   private readonly targets = new Map<string, CursorTarget>();
+  private readonly dragTargets = new Map<string, DragTarget>();
+  /** Set when a lease prompt said the room is past our revision and nothing explains it yet. */
+  private behindSince: number | null = null;
+  private serverRevision = 0;
   private readonly listeners = new Set<(changes: ReadonlySet<SyncChange>) => void>();
   private readonly pending = new Set<SyncChange>();
   private readonly limits: SyncLimits;
@@ -117,6 +141,8 @@ export class SyncEngine {
     droppedCursorPackets: 0,
     durableOverflows: 0,
     ignoredCursors: 0,
+    ignoredDrags: 0,
+    lostTailResyncs: 0,
   };
 
   constructor(
@@ -143,6 +169,11 @@ export class SyncEngine {
   /** Cursors to draw, by session id. Empty until a sync has been applied on this connection. */
   get cursors(): ReadonlyMap<string, CursorTarget> {
     return this.targets;
+  }
+
+  /** Other people's drags in progress, by element id. */
+  get drags(): ReadonlyMap<string, DragTarget> {
+    return this.dragTargets;
   }
 
   subscribe(listener: (changes: ReadonlySet<SyncChange>) => void): () => void {
@@ -225,9 +256,25 @@ export class SyncEngine {
     this.flush();
   }
 
-  /** Drive time-based rules: a gap held too long, a sync that never came. */
+  /**
+   * The server's lease prompt carried the room revision it has published. If we are behind it and
+   * hold nothing that explains the difference, an event was lost on the way: unlike a gap in the
+   * middle, a lost last event has no later one to reveal it. Hold briefly (it may still be in
+   * flight on a busy socket), then resync.
+   */
+  receiveRoomRevision(roomRevision: number, now: number): void {
+    this.serverRevision = Math.max(this.serverRevision, roomRevision);
+    this.checkBehind(now);
+    this.flush();
+  }
+
+  /** Drive time-based rules: a gap held too long, a lost last event, a sync that never came. */
   tick(now: number): void {
     if (this.currentPhase === 'live' && this.gapSince !== null && now - this.gapSince >= this.limits.gapHoldMs) {
+      this.startResync(now);
+    } else if (this.currentPhase === 'live' && this.behindSince !== null && now - this.behindSince >= this.limits.gapHoldMs) {
+      this.behindSince = null;
+      this.stats.lostTailResyncs += 1;
       this.startResync(now);
     } else if (
       (this.currentPhase === 'awaiting_sync' || this.currentPhase === 'resyncing') &&
@@ -249,9 +296,10 @@ export class SyncEngine {
       this.stats.staleSyncs += 1;
       return false;
     }
-    this.roomState = stateFromSnapshot(sync.snapshot);
+    this.roomState = stateFromSnapshot(sync.snapshot, current);
     this.dropSettledHints();
     this.pruneCursors();
+    this.pruneDrags();
     this.pending.add('state');
     return true;
   }
@@ -296,6 +344,14 @@ export class SyncEngine {
       if (this.currentPhase === 'live') this.applyCursorBatch(item.batch, now);
       else this.bufferPacket(item, now);
     }
+    this.checkBehind(now);
+  }
+
+  private checkBehind(now: number): void {
+    const revision = this.roomState?.revision ?? 0;
+    const explained = this.currentPhase !== 'live' || this.held.size > 0 || revision >= this.serverRevision;
+    if (explained) this.behindSince = null;
+    else this.behindSince ??= now;
   }
 
   private acceptEvent(event: RoomEvent, now: number): void {
@@ -317,6 +373,7 @@ export class SyncEngine {
       this.apply(event);
       this.applyHeldRun();
       this.gapSince = this.held.size > 0 ? now : null;
+      this.checkBehind(now);
       return;
     }
     // Ahead of the next revision: hold it, hide the cursors it ends, and wait for the gap to fill.
@@ -326,6 +383,7 @@ export class SyncEngine {
       this.stats.held += 1;
     }
     this.gapSince ??= now;
+    this.behindSince = null; // the gap rule owns this now
     if (this.held.size > this.limits.maxHeldEvents) this.startResync(now);
   }
 
@@ -352,6 +410,10 @@ export class SyncEngine {
     this.stats.applied += 1;
     this.pending.add('state');
     for (const sessionId of ended) if (this.targets.delete(sessionId)) this.pending.add('cursors');
+    // The event is the truth about this element now: a preview drawn before it must not outlive it.
+    const touched = elementTouchedBy(event);
+    if (touched !== null && this.dragTargets.delete(touched)) this.pending.add('drags');
+    if (ended.length > 0) this.pruneDrags();
     this.dropSettledHints();
   }
 
@@ -360,6 +422,7 @@ export class SyncEngine {
     const held = [...this.held.values()];
     this.held.clear();
     this.gapSince = null;
+    this.behindSince = null;
     this.setPhase('resyncing');
     for (const event of held) this.bufferPacket({ kind: 'event', event }, now);
     if (this.needsSnapshot) return; // bufferPacket overflowed and already asked for a snapshot
@@ -416,6 +479,30 @@ export class SyncEngine {
       this.targets.set(c.sessionId, { sessionId: c.sessionId, userId: c.userId, x: c.x, y: c.y, receivedAt: now });
       this.pending.add('cursors');
     }
+    for (const d of batch.drags ?? []) {
+      if (d.sessionId === this.selfSessionId) continue;
+      const lock = state.elements.get(d.elementId)?.lock;
+      // Only the current holder under the current generation moves a preview (I1, I4).
+      if (!lock || lock.generation !== d.generation || lock.sessionId !== d.sessionId || this.endHints.has(d.sessionId)) {
+        this.stats.ignoredDrags += 1;
+        continue;
+      }
+      this.dragTargets.set(d.elementId, { ...d, receivedAt: now });
+      this.pending.add('drags');
+    }
+  }
+
+  /** Drops previews whose lock is gone, changed hands, or whose holder's presence ended. */
+  private pruneDrags(): void {
+    const state = this.roomState;
+    for (const [elementId, drag] of this.dragTargets) {
+      const lock = state?.elements.get(elementId)?.lock;
+      const present = state?.presence.has(drag.sessionId) ?? false;
+      if (!lock || lock.generation !== drag.generation || !present) {
+        this.dragTargets.delete(elementId);
+        this.pending.add('drags');
+      }
+    }
   }
 
   private hintEnd(event: RoomEvent): void {
@@ -456,6 +543,12 @@ export class SyncEngine {
   private resetTransient(): void {
     this.held.clear();
     this.gapSince = null;
+    this.behindSince = null;
+    this.serverRevision = 0;
+    if (this.dragTargets.size > 0) {
+      this.dragTargets.clear();
+      this.pending.add('drags');
+    }
     this.buffer = [];
     this.needsSnapshot = false;
     this.snapshotFloor = 0;

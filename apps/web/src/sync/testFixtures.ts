@@ -1,4 +1,4 @@
-import type { CursorBatch, Member, Presence, RoomEvent, RoomSnapshot, SyncMessage } from '@wb/protocol';
+import type { CursorBatch, DragEntry, Element, ElementShape, Member, Presence, RoomEvent, RoomSnapshot, SyncMessage } from '@wb/protocol';
 
 // Fixed ids so failures read the same every run.
 export const ROOM_ID = '00000000-0000-4000-8000-000000000001';
@@ -26,6 +26,8 @@ export function snapshot(overrides: Partial<RoomSnapshot> = {}): RoomSnapshot {
     members: [member(TEACHER, 'Ms Teacher', 'teacher'), member(ALICE, 'Alice'), member(BOB, 'Bob')],
     presence: [presence(TEACHER_S, TEACHER), presence(ALICE_S, ALICE), presence(BOB_S, BOB)],
     departures: [],
+    elements: [],
+    boardLocked: false,
     ...overrides,
   };
 }
@@ -54,4 +56,29 @@ export const joined = (revision: number, userId: string, name: string): RoomEven
 
 export function cursors(...entries: Array<[sessionId: string, userId: string, x: number, y: number]>): CursorBatch {
   return { cursors: entries.map(([sessionId, userId, x, y]) => ({ sessionId, userId, x, y })) };
+}
+
+export const EL1 = '00000000-0000-4000-8000-0000000000e1';
+export const EL2 = '00000000-0000-4000-8000-0000000000e2';
+
+export function rect(x = 0, y = 0, w = 100, h = 50): ElementShape {
+  return { kind: 'rect', x, y, w, h, stroke: '#1e1e1e', fill: 'transparent', strokeWidth: 2 };
+}
+
+export function element(id: string, version = 1, shape: ElementShape = rect(), overrides: Partial<Element> = {}): Element {
+  return { id, shape, version, pinned: false, createdBy: ALICE, z: 1, lock: null, ...overrides };
+}
+
+export const created = (revision: number, el: Element): RoomEvent => event(revision, 'element.created', { element: el });
+export const updated = (revision: number, el: Element): RoomEvent => event(revision, 'element.updated', { element: el });
+export const deleted = (revision: number, elementId: string, version: number): RoomEvent =>
+  event(revision, 'element.deleted', { elementId, version, by: ALICE });
+export const granted = (revision: number, elementId: string, generation: number, sessionId = BOB_S, userId = BOB): RoomEvent =>
+  event(revision, 'lock.granted', { elementId, generation, sessionId, userId });
+export const released = (revision: number, elementId: string, generation: number): RoomEvent =>
+  event(revision, 'lock.released', { elementId, generation, reason: 'released' });
+
+export function drags(...entries: Array<[elementId: string, generation: number, sessionId: string, userId: string, x: number, y: number]>): CursorBatch {
+  const list: DragEntry[] = entries.map(([elementId, generation, sessionId, userId, x, y]) => ({ elementId, generation, sessionId, userId, x, y }));
+  return { cursors: [], drags: list };
 }
