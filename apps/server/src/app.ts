@@ -20,6 +20,7 @@ import { createClient } from 'redis';
 import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
+import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
 import { registerRoutes } from './http/routes.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { attachRealtime, type Realtime } from './realtime/socketServer.ts';
@@ -102,6 +103,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   // Socket.IO attaches to Fastify's own http.Server: one port for the app, the API and sockets.
   const realtime = attachRealtime(http.server, { store, config, log: http.log, metrics, origins });
   registerRoutes(http, { store, config, publisher: realtime.publisher });
+  registerAttendanceRoutes(http, { store });
 
   const sweeper = new Sweeper(
     store,

@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
+import type { AttendanceReport } from '@wb/protocol';
+import { buildAttendanceReport } from './attendanceReport.ts';
 import type { Clock } from './clock.ts';
+import { findRoomById, listMembers } from './rooms.ts';
 import type { AttendanceKind } from './schema.ts';
-import { date, int, rows, type Executor } from './sql.ts';
+import { date, int, rows, type Db, type Executor } from './sql.ts';
 
 export interface AttendanceFact {
   /** Stable across retries: appending the same fact twice leaves one row. */
@@ -47,4 +50,24 @@ export async function listAttendance(executor: Executor, roomId: string): Promis
     detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail) as Record<string, unknown>,
     at: date(r.at),
   }));
+}
+
+/**
+ * The teacher's report for a room (null when there is no such room): the attendance facts folded
+ * by `buildAttendanceReport`, measured up to the database clock's now (I2). One repeatable-read
+ * snapshot, so the facts, the names and "now" belong together.
+ */
+export async function loadAttendanceReport(db: Db, clock: Clock, roomId: string): Promise<AttendanceReport | null> {
+  return db.transaction(
+    async (tx) => {
+      const room = await findRoomById(tx, roomId);
+      if (!room) return null;
+      const [now] = await rows<{ now: unknown }>(tx, sql`SELECT ${clock.now()} AS now`);
+      const generatedAt = date(now!.now);
+      const facts = await listAttendance(tx, roomId);
+      const members = await listMembers(tx, roomId);
+      return { room, generatedAt: generatedAt.toISOString(), students: buildAttendanceReport(facts, members, generatedAt) };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }

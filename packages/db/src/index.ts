@@ -8,3 +8,4 @@ export type { Lease, RenewOutcome, RenewRequest } from './leases.ts';
 export type { AttendanceRow } from './attendance.ts';
 export type { EventsAfter } from './roomLog.ts';
 export type { Db } from './sql.ts';
+export { buildAttendanceReport, type AttendanceFactInput } from './attendanceReport.ts';

@@ -1,5 +1,5 @@
 import type { SessionEndReason } from '@wb/protocol';
-import { listAttendance } from './attendance.ts';
+import { listAttendance, loadAttendanceReport } from './attendance.ts';
 import { databaseClock, type Clock } from './clock.ts';
 import type { Database } from './database.ts';
 import {
@@ -53,6 +53,7 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     eventsAfter: (roomId: string, afterRevision: number, limit: number) => eventsAfter(db, roomId, afterRevision, limit),
     pruneRoomLog: (keepPerRoom: number) => pruneRoomLog(db, keepPerRoom),
     listAttendance: (roomId: string) => listAttendance(db, roomId),
+    loadAttendanceReport: (roomId: string) => loadAttendanceReport(db, clock, roomId),
   };
 }
 

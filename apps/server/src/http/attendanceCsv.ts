@@ -1,0 +1,61 @@
+import { intervalEndLabel, type AttendanceReport } from '@wb/protocol';
+
+/** The CSV export's columns, in order (documented in docs/protocol.md). */
+export const ATTENDANCE_CSV_COLUMNS = [
+  'student',
+  'user_id',
+  'membership',
+  'session_id',
+  'interval_start',
+  'interval_end',
+  'ended_by',
+  'ended',
+  'duration_seconds',
+] as const;
+
+/**
+ * A spreadsheet treats a cell starting with one of these as a formula (`=HYPERLINK(...)` in a
+ * student's name would run when the teacher opens the file). Tab and CR are on OWASP's list too.
+ */
+const formulaStart = /^[=+\-@\t\r]/;
+
+/** One CSV field: neutralised against formula injection, then quoted per RFC 4180 when needed. */
+export function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && formulaStart.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * The report as CSV, one row per connected interval. A student who never connected still gets
+ * one row, with empty interval fields and `ended` = "never connected", so a school's script sees
+ * every member. Lines end with CRLF (RFC 4180).
+ */
+export function attendanceCsv(report: AttendanceReport): string {
+  const lines = [ATTENDANCE_CSV_COLUMNS.join(',')];
+  for (const student of report.students) {
+    const who = [student.displayName, student.userId, student.membership];
+    const intervals = student.sessions.flatMap((s) => s.intervals.map((interval) => ({ sessionId: s.sessionId, interval })));
+    if (intervals.length === 0) {
+      lines.push([...who, null, null, null, null, 'never connected', 0].map(csvField).join(','));
+      continue;
+    }
+    for (const { sessionId, interval } of intervals) {
+      lines.push(
+        [
+          ...who,
+          sessionId,
+          interval.start,
+          interval.end,
+          interval.endedBy,
+          intervalEndLabel[interval.endedBy ?? 'open'],
+          Math.round(interval.durationMs / 1000),
+        ]
+          .map(csvField)
+          .join(','),
+      );
+    }
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,56 @@
+import type { Store } from '@wb/db';
+import { ErrorCode, RoomCode, parsePacket, type RoomInfo } from '@wb/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { actorFromBearer, mayTeach } from '../authz.ts';
+import { attendanceCsv } from './attendanceCsv.ts';
+import { sendError } from './errors.ts';
+
+/**
+ * The teacher's attendance report, as JSON for the page and as CSV for a school's scripts.
+ * Both are computed from the append-only attendance facts only (docs/protocol.md).
+ */
+export function registerAttendanceRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  const { store } = deps;
+
+  /** The room named by `:code`, if the caller teaches it; otherwise the refusal is already sent. */
+  async function taughtRoom(request: FastifyRequest, reply: FastifyReply): Promise<RoomInfo | null> {
+    const found = await actorFromBearer(store, request.headers.authorization);
+    if (!found.ok) {
+      sendError(reply, found.error.code, found.error.message);
+      return null;
+    }
+    const code = parsePacket(RoomCode, (request.params as { code?: unknown }).code);
+    const room = code.ok ? await store.findRoomByCode(code.value) : null;
+    if (!room) {
+      sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+      return null;
+    }
+    const refused = mayTeach(found.actor, room.id);
+    if (refused) {
+      sendError(reply, refused.code, refused.message);
+      return null;
+    }
+    return room;
+  }
+
+  app.get('/api/rooms/:code/attendance/report', async (request, reply) => {
+    const room = await taughtRoom(request, reply);
+    if (!room) return reply;
+    const report = await store.loadAttendanceReport(room.id);
+    if (!report) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+    return report;
+  });
+
+  app.get('/api/rooms/:code/attendance/report.csv', async (request, reply) => {
+    const room = await taughtRoom(request, reply);
+    if (!room) return reply;
+    const report = await store.loadAttendanceReport(room.id);
+    if (!report) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+    const day = report.generatedAt.slice(0, 10);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="attendance-${room.code}-${day}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(attendanceCsv(report));
+  });
+}
