@@ -113,6 +113,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     {
       intervalMs: config.SWEEP_INTERVAL_MS,
       leaseTtlMs: config.LEASE_TTL_MS,
+      lockTtlMs: config.LOCK_TTL_MS,
       batch: 500,
       eventLogKeep: config.EVENT_LOG_KEEP,
       pruneEvery: 60,
@@ -192,7 +193,11 @@ async function registerWebApp(http: FastifyInstance, webDist: string): Promise<v
   await http.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
   // Client-side routes (/r/ABC234) get the app shell; unknown API paths stay JSON 404s.
   http.setNotFoundHandler((request, reply) => {
-    if (request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/socket.io')) {
+    // A path with a file extension (/assets/x.js) is a missing file, not a client route: a 404
+    // makes a stale page after a rebuild obvious instead of serving it HTML.
+    const path = request.url.split('?')[0] ?? '';
+    const isClientRoute = !path.startsWith('/api/') && !path.startsWith('/socket.io') && !/\.[a-z0-9]+$/i.test(path);
+    if (request.method === 'GET' && isClientRoute) {
       return reply.sendFile('index.html');
     }
     return sendError(reply, ErrorCode.NOT_FOUND, `No route ${request.method} ${request.url.split('?')[0]}.`);

@@ -34,6 +34,10 @@ const schema = z
     SWEEP_INTERVAL_MS: ms(1_000, 50),
     /** Renewals that arrive within one tick are written in one statement. */
     RENEW_BATCH_MS: ms(50, 1),
+    /** A fresh drag lock's first term: short until the holder's first move confirms the grant. */
+    LOCK_FIRST_TERM_MS: ms(2_000, 100),
+    /** A confirmed drag lock lives this long without a move (holder alive but silent). */
+    LOCK_TTL_MS: ms(5_000, 200),
     /** Cursor batches per room go out at most this often (~30 Hz). */
     CURSOR_TICK_MS: ms(33, 5),
     /** A session token is valid this long after it was issued (one school day by default). */

@@ -8,4 +8,6 @@ export type { Lease, RenewOutcome, RenewRequest } from './leases.ts';
 export type { AttendanceRow } from './attendance.ts';
 export type { EventsAfter } from './roomLog.ts';
 export type { Db } from './sql.ts';
+export type { EditActor, ElementResult } from './elements.ts';
+export type { AcquireLockResult, HeldLock } from './locks.ts';
 export { buildAttendanceReport, type AttendanceFactInput } from './attendanceReport.ts';

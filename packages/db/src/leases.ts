@@ -15,6 +15,7 @@ import { sql } from 'drizzle-orm';
 import type { LeaseDecision, Presence, RoomEvent } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
 import type { Clock } from './clock.ts';
+import { releaseLocksOfSessions } from './locks.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { AlreadyApplied, date, int, rows, type Db, type Executor } from './sql.ts';
 
@@ -305,7 +306,9 @@ export async function deleteLeaseIfRevision(
         requestId,
         detail: { revision: lease.revision },
       });
-      return { won: true as const, events: [event] };
+      // The holder is gone: its drag locks go with it, in the same transaction.
+      const released = await releaseLocksOfSessions(tx, clock, [lease.sessionId]);
+      return { won: true as const, events: [event, ...released] };
     });
   } catch (error) {
     if (error instanceof AlreadyApplied) return { won: false };

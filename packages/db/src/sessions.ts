@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Member, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
 import type { Clock } from './clock.ts';
+import { releaseLocksOfSessions } from './locks.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { AlreadyApplied, date, rows, type Db, type Executor } from './sql.ts';
 
@@ -127,7 +128,8 @@ export async function closeSession(
         kind: attendanceKindFor[input.reason],
         requestId: input.requestId,
       });
-      return { decision: 'closed' as const, events: [event] };
+      const released = await releaseLocksOfSessions(tx, clock, [input.sessionId]);
+      return { decision: 'closed' as const, events: [event, ...released] };
     });
   } catch (error) {
     if (error instanceof AlreadyApplied) return { decision: 'already_closed' };
@@ -193,6 +195,7 @@ export async function revokeMember(
         detail: { by: input.by, reason: input.reason },
       });
     }
-    return { decision: 'revoked' as const, events: [event], closedSessionIds: sessionIds };
+    const released = await releaseLocksOfSessions(tx, clock, sessionIds);
+    return { decision: 'revoked' as const, events: [event, ...released], closedSessionIds: sessionIds };
   });
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Departure, RoomSnapshot } from '@wb/protocol';
+import { listElements } from './elements.ts';
 import { listPresence } from './leases.ts';
 import { findRoomById, listMembers } from './rooms.ts';
 import { int, rows, type Db } from './sql.ts';
@@ -23,7 +24,10 @@ export async function loadRoomSnapshot(db: Db, roomId: string): Promise<RoomSnap
     async (tx) => {
       const room = await findRoomById(tx, roomId);
       if (!room) return null;
-      const [rev] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${roomId}::uuid`);
+      const [rev] = await rows<{ revision: unknown; board_locked: boolean }>(
+        tx,
+        sql`SELECT revision, board_locked FROM rooms WHERE id = ${roomId}::uuid`,
+      );
       const members = await listMembers(tx, roomId);
       const presence = await listPresence(tx, roomId);
       const last = await rows<{ user_id: string; kind: keyof typeof departureFor }>(
@@ -35,7 +39,8 @@ export async function loadRoomSnapshot(db: Db, roomId: string): Promise<RoomSnap
       const departures: Departure[] = last
         .filter((r) => !present.has(r.user_id))
         .map((r) => ({ userId: r.user_id, reason: departureFor[r.kind] }));
-      return { room, revision: int(rev!.revision), members, presence, departures };
+      const elements = await listElements(tx, roomId);
+      return { room, revision: int(rev!.revision), members, presence, departures, elements, boardLocked: rev!.board_locked };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );

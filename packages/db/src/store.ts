@@ -13,6 +13,26 @@ import {
   type Lease,
   type RenewRequest,
 } from './leases.ts';
+import {
+  createElement,
+  deleteElement,
+  pruneAppliedRequests,
+  setBoardLocked,
+  setElementPinned,
+  updateElement,
+  type EditActor,
+} from './elements.ts';
+import {
+  acquireLock,
+  breakLock,
+  expireLockIfGeneration,
+  extendLock,
+  findExpiredLocks,
+  graceLocks,
+  readLock,
+  releaseLock,
+  type HeldLock,
+} from './locks.ts';
 import { eventsAfter, pruneRoomLog } from './roomLog.ts';
 import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers } from './rooms.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
@@ -54,6 +74,23 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     pruneRoomLog: (keepPerRoom: number) => pruneRoomLog(db, keepPerRoom),
     listAttendance: (roomId: string) => listAttendance(db, roomId),
     loadAttendanceReport: (roomId: string) => loadAttendanceReport(db, clock, roomId),
+
+    createElement: (actor: EditActor, input: Parameters<typeof createElement>[3]) => createElement(db, clock, actor, input),
+    updateElement: (actor: EditActor, input: Parameters<typeof updateElement>[3]) => updateElement(db, clock, actor, input),
+    deleteElement: (actor: EditActor, input: Parameters<typeof deleteElement>[3]) => deleteElement(db, clock, actor, input),
+    setElementPinned: (actor: EditActor, input: Parameters<typeof setElementPinned>[3]) =>
+      setElementPinned(db, clock, actor, input),
+    setBoardLocked: (actor: EditActor, locked: boolean) => setBoardLocked(db, clock, actor, locked),
+    pruneAppliedRequests: (maxAgeMs: number) => pruneAppliedRequests(db, clock, maxAgeMs),
+
+    acquireLock: (actor: EditActor, input: Parameters<typeof acquireLock>[3]) => acquireLock(db, clock, actor, input),
+    extendLock: (input: Parameters<typeof extendLock>[2]) => extendLock(db, clock, input),
+    releaseLock: (actor: EditActor, input: Parameters<typeof releaseLock>[3]) => releaseLock(db, clock, actor, input),
+    breakLock: (actor: EditActor, input: Parameters<typeof breakLock>[3]) => breakLock(db, clock, actor, input),
+    findExpiredLocks: (limit: number) => findExpiredLocks(db, clock, limit),
+    expireLockIfGeneration: (lock: HeldLock) => expireLockIfGeneration(db, clock, lock),
+    graceLocks: (ttlMs: number) => graceLocks(db, clock, ttlMs),
+    readLock: (roomId: string, elementId: string) => readLock(db, roomId, elementId),
   };
 }
 

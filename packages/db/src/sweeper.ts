@@ -14,6 +14,31 @@ export interface SweepResult {
   found: number;
   expired: number;
   lost: number;
+  locksExpired?: number;
+}
+
+/** Retries of an element request come within seconds; an hour of idempotency records is plenty. */
+const APPLIED_REQUEST_MAX_AGE_MS = 3_600_000;
+
+/** Expired drag locks (holder alive but silent): compare-and-release on the exact generation. */
+export async function sweepExpiredLocks(
+  store: Store,
+  publish: Publish,
+  log: DecisionLog,
+  options: { batch: number },
+): Promise<number> {
+  let won = 0;
+  for (const lock of await store.findExpiredLocks(options.batch)) {
+    const result = await store.expireLockIfGeneration(lock);
+    log.info(
+      { room: lock.roomId, element: lock.elementId, generation: lock.generation, decision: result.won ? 'expired' : 'lost_race' },
+      'lock expiry decision',
+    );
+    if (!result.won) continue;
+    won++;
+    await publish(result.events);
+  }
+  return won;
 }
 
 /**
@@ -53,6 +78,7 @@ export async function sweepExpiredLeases(
 export interface SweeperOptions {
   intervalMs: number;
   leaseTtlMs: number;
+  lockTtlMs: number;
   batch: number;
   eventLogKeep: number;
   /** Prune the room log every this many passes. */
@@ -107,12 +133,17 @@ export class Sweeper {
       if (this.leader) {
         if (this.needsGrace) {
           const graced = await this.store.graceLeases(this.options.leaseTtlMs);
-          this.log.info({ graced }, 'restart grace: in-flight leases extended to a full term');
+          const gracedLocks = await this.store.graceLocks(this.options.lockTtlMs);
+          this.log.info({ graced, graced_locks: gracedLocks }, 'restart grace: in-flight leases and locks extended to a full term');
           this.needsGrace = false;
         }
         const result = await sweepExpiredLeases(this.store, this.publish, this.log, { batch: this.options.batch });
+        result.locksExpired = await sweepExpiredLocks(this.store, this.publish, this.log, { batch: this.options.batch });
         this.onPass(result);
-        if (++this.passes % this.options.pruneEvery === 0) await this.store.pruneRoomLog(this.options.eventLogKeep);
+        if (++this.passes % this.options.pruneEvery === 0) {
+          await this.store.pruneRoomLog(this.options.eventLogKeep);
+          await this.store.pruneAppliedRequests(APPLIED_REQUEST_MAX_AGE_MS);
+        }
       } else {
         await this.store.database.ping();
         // A follower that becomes leader later must grace first: the old leader may have died.

@@ -578,7 +578,7 @@ export function storeContract(harness: StoreHarness): void {
           dbs.database.leaderLock(SWEEPER_LOCK_ID),
           publisher.publish,
           log,
-          { intervalMs: 1_000, leaseTtlMs: LEASE_TTL_MS, batch: 100, eventLogKeep: 1_000, pruneEvery: 1_000 },
+          { intervalMs: 1_000, leaseTtlMs: LEASE_TTL_MS, lockTtlMs: 5_000, batch: 100, eventLogKeep: 1_000, pruneEvery: 1_000 },
         );
         try {
           await sweeper.pass();
@@ -621,6 +621,7 @@ export function storeContract(harness: StoreHarness): void {
         const sweeper = new Sweeper(flaky, dbs.database.leaderLock(SWEEPER_LOCK_ID), publisher.publish, log, {
           intervalMs: 1_000,
           leaseTtlMs: LEASE_TTL_MS,
+          lockTtlMs: 5_000,
           batch: 100,
           eventLogKeep: 1_000,
           pruneEvery: 1_000,

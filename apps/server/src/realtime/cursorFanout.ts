@@ -1,4 +1,4 @@
-import type { CursorEntry } from '@wb/protocol';
+import type { CursorBatch, CursorEntry, DragEntry } from '@wb/protocol';
 
 /**
  * Per-room cursor batching (cursors are ephemeral: never stored). Each room keeps the latest
@@ -11,17 +11,38 @@ export class CursorFanout {
 
   constructor(
     private readonly tickMs: number,
-    private readonly send: (roomId: string, cursors: CursorEntry[]) => void,
+    private readonly send: (roomId: string, batch: CursorBatch) => void,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
   push(roomId: string, entry: CursorEntry): void {
+    const room = this.room(roomId);
+    room.pending.set(entry.sessionId, entry);
+    this.schedule(roomId, room);
+  }
+
+  /** A drag move under a current lock generation; a newer one for the element supersedes it. */
+  pushDrag(roomId: string, entry: DragEntry): void {
+    const room = this.room(roomId);
+    room.drags.set(entry.elementId, entry);
+    this.schedule(roomId, room);
+  }
+
+  /** Drops an element's unsent drag position: its lock ended (a late move must not show). */
+  forgetDrag(roomId: string, elementId: string): void {
+    this.rooms.get(roomId)?.drags.delete(elementId);
+  }
+
+  private room(roomId: string): RoomCursors {
     let room = this.rooms.get(roomId);
     if (!room) {
-      room = { pending: new Map(), timer: null, lastFlush: -Infinity };
+      room = { pending: new Map(), drags: new Map(), timer: null, lastFlush: -Infinity };
       this.rooms.set(roomId, room);
     }
-    room.pending.set(entry.sessionId, entry);
+    return room;
+  }
+
+  private schedule(roomId: string, room: RoomCursors): void {
     if (room.timer) return;
     const sinceLast = this.now() - room.lastFlush;
     if (sinceLast >= this.tickMs) {
@@ -38,7 +59,10 @@ export class CursorFanout {
   forget(roomId: string, sessionIds: Iterable<string>): void {
     const room = this.rooms.get(roomId);
     if (!room) return;
-    for (const id of sessionIds) room.pending.delete(id);
+    for (const id of sessionIds) {
+      room.pending.delete(id);
+      for (const [elementId, drag] of room.drags) if (drag.sessionId === id) room.drags.delete(elementId);
+    }
   }
 
   /** Drops every unsent position of a user in a room. */
@@ -46,6 +70,7 @@ export class CursorFanout {
     const room = this.rooms.get(roomId);
     if (!room) return;
     for (const [sessionId, entry] of room.pending) if (entry.userId === userId) room.pending.delete(sessionId);
+    for (const [elementId, drag] of room.drags) if (drag.userId === userId) room.drags.delete(elementId);
   }
 
   stop(): void {
@@ -55,19 +80,22 @@ export class CursorFanout {
 
   private flush(roomId: string, room: RoomCursors): void {
     room.lastFlush = this.now();
-    if (room.pending.size === 0) {
+    if (room.pending.size === 0 && room.drags.size === 0) {
       // Nothing moved for a tick: forget the room so idle rooms cost nothing.
       this.rooms.delete(roomId);
       return;
     }
-    const cursors = [...room.pending.values()];
+    const batch: CursorBatch = { cursors: [...room.pending.values()] };
+    if (room.drags.size > 0) batch.drags = [...room.drags.values()];
     room.pending.clear();
-    this.send(roomId, cursors);
+    room.drags.clear();
+    this.send(roomId, batch);
   }
 }
 
 interface RoomCursors {
   pending: Map<string, CursorEntry>;
+  drags: Map<string, DragEntry>;
   timer: NodeJS.Timeout | null;
   lastFlush: number;
 }

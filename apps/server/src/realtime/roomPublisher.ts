@@ -2,6 +2,7 @@ import { ErrorCode, ServerEvent, type RoomEvent } from '@wb/protocol';
 import type { Metrics } from '../metrics.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
 import type { CursorFanout } from './cursorFanout.ts';
+import type { LockCache } from './lockCache.ts';
 import type { WbServer } from './types.ts';
 
 /**
@@ -12,13 +13,25 @@ import type { WbServer } from './types.ts';
 export class RoomPublisher {
   /** Set once a cluster adapter (Redis) joins this node to others. */
   clustered = false;
+  /** The newest revision this node has seen published per room (its own and other nodes'). */
+  private readonly revisions = new Map<string, number>();
 
   constructor(
     private readonly io: WbServer,
     private readonly cursors: CursorFanout,
+    private readonly locks: LockCache,
     private readonly metrics: Metrics,
   ) {
     io.on('wb:roomEvents', (events) => this.applyLocally(events));
+  }
+
+  /** Told to clients with each renewal prompt, so a client that lost the last event notices. */
+  latestRevision(roomId: string): number | undefined {
+    return this.revisions.get(roomId);
+  }
+
+  forgetRoom(roomId: string): void {
+    this.revisions.delete(roomId);
   }
 
   publish(events: readonly RoomEvent[]): void {
@@ -35,7 +48,18 @@ export class RoomPublisher {
   /** What an event means for sockets held by this node. */
   private applyLocally(events: readonly RoomEvent[]): void {
     for (const event of events) {
+      if ((this.revisions.get(event.roomId) ?? -1) < event.revision) this.revisions.set(event.roomId, event.revision);
       switch (event.kind) {
+        case 'lock.granted':
+          this.locks.set(event.roomId, event.payload.elementId, event.payload.sessionId, event.payload.generation);
+          break;
+        case 'lock.released':
+          this.locks.set(event.roomId, event.payload.elementId, null, event.payload.generation);
+          this.cursors.forgetDrag(event.roomId, event.payload.elementId);
+          break;
+        case 'element.deleted':
+          this.cursors.forgetDrag(event.roomId, event.payload.elementId);
+          break;
         case 'presence.expired': {
           this.cursors.forget(event.roomId, [event.payload.sessionId]);
           for (const socket of this.localSockets(sessionChannel(event.payload.sessionId))) {
@@ -63,6 +87,9 @@ export class RoomPublisher {
         }
         case 'member.joined':
         case 'presence.opened':
+        case 'element.created':
+        case 'element.updated':
+        case 'board.locked':
           break;
       }
     }

@@ -26,6 +26,9 @@ import type { OriginPolicy } from '../http/origin.ts';
 import { hashSecret } from '../tokens.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
 import { CursorFanout } from './cursorFanout.ts';
+import { registerElementHandlers } from './elementHandlers.ts';
+import { LockCache } from './lockCache.ts';
+import { Refusal, acked as ackedWith, type AckContext } from './requests.ts';
 import { RenewalBatcher } from './renewalBatcher.ts';
 import { RoomPublisher } from './roomPublisher.ts';
 import { TokenBucket } from './tokenBucket.ts';
@@ -37,12 +40,6 @@ export const REPLAY_LIMIT = 500;
 const NOTICE_INTERVAL_MS = 1_000;
 /** Renewals queued on a node at most; past it the database is clearly not keeping up. */
 const MAX_PENDING_RENEWALS = 20_000;
-
-class Refusal extends Error {
-  constructor(readonly error: ProtocolError) {
-    super(error.message);
-  }
-}
 
 const refusedHandshake = (code: ErrorCodeT, message: string) => {
   const error = new Error(message) as Error & { data: ProtocolError };
@@ -84,11 +81,12 @@ export function attachRealtime(
     cors: { origin: (origin, callback) => callback(null, origins.allows(origin, undefined)) },
   });
 
-  const cursors = new CursorFanout(config.CURSOR_TICK_MS, (roomId, entries) => {
-    metrics.cursorBatchSize.observe(entries.length);
-    io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, { cursors: entries });
+  const cursors = new CursorFanout(config.CURSOR_TICK_MS, (roomId, batch) => {
+    metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0));
+    io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, batch);
   });
-  const publisher = new RoomPublisher(io, cursors, metrics);
+  const locks = new LockCache();
+  const publisher = new RoomPublisher(io, cursors, locks, metrics);
   const renewals = new RenewalBatcher(
     store,
     { tickMs: config.RENEW_BATCH_MS, ttlMs: config.LEASE_TTL_MS, maxPending: MAX_PENDING_RENEWALS },
@@ -170,26 +168,22 @@ export function attachRealtime(
       }
     });
 
-    const acked = <T>(
-      event: string,
-      handler: (packet: unknown) => Promise<T>,
-    ): ((packet: unknown, ack: unknown) => void) => {
-      return (packet, ack) => {
-        if (typeof ack !== 'function') return notice({ code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement` }, event);
-        const reply = ack as (reply: Ack<T>) => void;
-        handler(packet).then(
-          (value) => reply({ ok: true, ...value }),
-          (error: unknown) => {
-            if (error instanceof Refusal) {
-              metrics.refusedPackets.inc({ code: error.error.code });
-              return reply({ ok: false, error: error.error });
-            }
-            log.warn({ err: String(error), event, session: data.sessionId }, 'request failed');
-            reply({ ok: false, error: { code: ErrorCode.UNAVAILABLE, message: 'The server could not complete this request. Retry.' } });
-          },
-        );
-      };
+    const ackContext: AckContext = {
+      refused: (code) => metrics.refusedPackets.inc({ code }),
+      missingAck: (event) => notice({ code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement` }, event),
+      failed: (event, error) => log.warn({ err: String(error), event, session: data.sessionId }, 'request failed'),
     };
+    const acked = <T>(event: string, handler: (packet: unknown) => Promise<T>) => ackedWith(ackContext, event, handler);
+
+    registerElementHandlers(socket, {
+      store,
+      config,
+      publisher,
+      cursors,
+      locks,
+      context: ackContext,
+      endSession: (s) => endSession(s, ErrorCode.MEMBERSHIP_REVOKED, 'You can no longer take part in this lesson.'),
+    });
 
     socket.on(ClientEvent.CURSOR, (packet: unknown) => {
       const update = parsePacket(CursorUpdate, packet);
@@ -274,7 +268,11 @@ export function attachRealtime(
       // +-20% jitter so thirty laptops waking together do not renew in one spike.
       const delay = config.LEASE_RENEW_MS * (0.8 + Math.random() * 0.4);
       promptTimer = setTimeout(() => {
-        socket.emit(ServerEvent.LEASE_DUE, { revision: data.leaseRevision });
+        const roomRevision = publisher.latestRevision(data.roomId);
+        socket.emit(ServerEvent.LEASE_DUE, {
+          revision: data.leaseRevision,
+          ...(roomRevision === undefined ? {} : { roomRevision }),
+        });
         schedulePrompt();
       }, delay);
     };
@@ -283,6 +281,11 @@ export function attachRealtime(
       metrics.connectedSockets.dec();
       if (promptTimer) clearTimeout(promptTimer);
       cursors.forget(data.roomId, [data.sessionId]);
+      if (!io.sockets.adapter.rooms.get(roomChannel(data.roomId))?.size) {
+        // The last local socket of the room left: forget its per-room state on this node (I10).
+        publisher.forgetRoom(data.roomId);
+        locks.forgetRoom(data.roomId);
+      }
       const remaining = (localSessions.get(data.sessionId) ?? 1) - 1;
       if (remaining > 0) {
         localSessions.set(data.sessionId, remaining);
