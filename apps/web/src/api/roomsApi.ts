@@ -9,7 +9,7 @@ import {
 } from '@wb/protocol';
 
 /** The one thing this module needs of a schema; keeps zod itself out of the web app's imports. */
-interface Schema<T> {
+export interface Schema<T> {
   safeParse(input: unknown): { success: true; data: T } | { success: false };
 }
 
@@ -25,7 +25,7 @@ export class ApiError extends Error implements ProtocolError {
   }
 }
 
-async function call<T>(path: string, init: RequestInit, schema: Schema<T>): Promise<T> {
+export async function call<T>(path: string, init: RequestInit, schema: Schema<T>): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
@@ -40,7 +40,7 @@ async function call<T>(path: string, init: RequestInit, schema: Schema<T>): Prom
   return parsed.data;
 }
 
-function errorFrom(status: number, body: unknown): ApiError {
+export function errorFrom(status: number, body: unknown): ApiError {
   if (typeof body === 'object' && body !== null && 'error' in body) {
     const error: unknown = body.error;
     if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && isErrorCode(error.code)) {

@@ -7,6 +7,7 @@ import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
 import { RoomClient } from '../connection/roomClient.ts';
 import { InvitePanel } from '../people/InvitePanel.tsx';
 import { RosterPanel } from '../people/RosterPanel.tsx';
+import { useTeacherControls } from '../people/TeacherControls.tsx';
 import { navigate } from '../routing.ts';
 import { forgetGrant } from '../session/grantStorage.ts';
 import { Logo } from './HomePage.tsx';
@@ -64,6 +65,7 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
 
   const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
   const isTeacher = grant.role === 'teacher';
+  const teacher = useTeacherControls(grant);
 
   return (
     <div className="lesson">
@@ -82,6 +84,11 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
           onClick={() => setPeopleOpen((open) => !open)}>
           People <span className="count-badge" aria-label={`${here} here`}>{here}</span>
         </button>
+        {teacher.openReport && (
+          <button type="button" className="button button-secondary" onClick={teacher.openReport}>
+            Attendance
+          </button>
+        )}
         <button type="button" className="button button-danger-quiet" onClick={leave} disabled={leaving}>
           {leaving ? 'Leaving…' : 'Leave lesson'}
         </button>
@@ -89,11 +96,14 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
 
       <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label="Lesson panel">
         {isTeacher && <InvitePanel code={grant.room.code} />}
-        <RosterPanel roster={roster} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'} />
+        <RosterPanel roster={roster} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
+          controls={teacher.roster} />
       </aside>
 
       {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
       <Board cursors={client.cursors} nameOf={nameOf} onPointer={onPointer} />
+
+      {teacher.dialogs}
 
       {connection.status === 'refused' && (
         <RefusedDialog
@@ -125,7 +135,11 @@ function RefusedDialog(props: RefusedDialogProps) {
     // A modal dialog traps focus and makes the dead board inert.
     if (dialog && !dialog.open) dialog.showModal();
   }, []);
-  const describe = describeConnection({ status: 'refused', error: props.error }).detail;
+  // A removal carries the teacher's reason in the server's message (rendered as text).
+  const describe =
+    props.error.code === 'membership_revoked' && props.error.message
+      ? props.error.message
+      : describeConnection({ status: 'refused', error: props.error }).detail;
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="refused-title" aria-describedby="refused-text" onCancel={(e) => e.preventDefault()}>
       <h2 id="refused-title">You are no longer connected to this lesson</h2>

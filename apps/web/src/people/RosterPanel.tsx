@@ -1,5 +1,6 @@
 import { colorForUser } from '@wb/protocol';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
+import './teacher.css';
 
 /** The words for each roster state (total: a new state fails to compile until it has words). */
 const stateText: Record<RosterState, string> = {
@@ -15,9 +16,17 @@ interface RosterPanelProps {
   selfUserId: string;
   /** Our own connection is not live: what we show is the last thing we knew, and we say so. */
   stale: boolean;
+  /** Teacher actions on students; absent for students, who never see them. */
+  controls?: RosterControls;
 }
 
-export function RosterPanel({ roster, selfUserId, stale }: RosterPanelProps) {
+export interface RosterControls {
+  onRemove: (entry: RosterEntry) => void;
+  /** Absent where restoring is not offered. */
+  onRestore?: (entry: RosterEntry) => void;
+}
+
+export function RosterPanel({ roster, selfUserId, stale, controls }: RosterPanelProps) {
   const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
   return (
     <section className={`panel roster${stale ? ' roster-stale' : ''}`} aria-labelledby="roster-heading" aria-busy={stale}>
@@ -49,6 +58,23 @@ export function RosterPanel({ roster, selfUserId, stale }: RosterPanelProps) {
                 {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
                 {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
               </span>
+              {controls && entry.role === 'student' && (
+                <span className="roster-actions">
+                  {entry.state === 'removed' ? (
+                    controls.onRestore && (
+                      <button type="button" className="roster-action" onClick={() => controls.onRestore?.(entry)}
+                        aria-label={`Restore ${entry.displayName}`}>
+                        Restore
+                      </button>
+                    )
+                  ) : (
+                    <button type="button" className="roster-action" onClick={() => controls.onRemove(entry)}
+                      aria-label={`Remove ${entry.displayName}`}>
+                      Remove
+                    </button>
+                  )}
+                </span>
+              )}
             </li>
           ))}
         </ul>

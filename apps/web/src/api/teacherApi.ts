@@ -1,0 +1,58 @@
+import { AttendanceReport, ErrorCode } from '@wb/protocol';
+import { ApiError, call, errorFrom, type Schema } from './roomsApi.ts';
+
+/** `{ ok: true, decision }` of the membership routes; the decision says whether anything changed. */
+export interface MembershipReply {
+  ok: true;
+  decision: string;
+}
+
+const MembershipReply: Schema<MembershipReply> = {
+  safeParse: (input) =>
+    typeof input === 'object' && input !== null && 'ok' in input && input.ok === true && 'decision' in input && typeof input.decision === 'string'
+      ? { success: true, data: { ok: true, decision: input.decision } }
+      : { success: false },
+};
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const memberPath = (code: string, userId: string, action: 'revoke' | 'restore') =>
+  `/api/rooms/${encodeURIComponent(code)}/members/${encodeURIComponent(userId)}/${action}`;
+
+/** Removes a student from the lesson (teacher only). The reason is shown to the student. */
+export function revokeMember(token: string, code: string, userId: string, reason: string): Promise<MembershipReply> {
+  const body = reason.trim() ? { reason: reason.trim() } : {};
+  return call(memberPath(code, userId, 'revoke'), { method: 'POST', body: JSON.stringify(body), headers: bearer(token) }, MembershipReply);
+}
+
+/** Lets a removed student back in (teacher only); they join again with their link. */
+export function restoreMember(token: string, code: string, userId: string): Promise<MembershipReply> {
+  return call(memberPath(code, userId, 'restore'), { method: 'POST', body: '{}', headers: bearer(token) }, MembershipReply);
+}
+
+export function getAttendanceReport(token: string, code: string): Promise<AttendanceReport> {
+  return call(`/api/rooms/${encodeURIComponent(code)}/attendance/report`, { method: 'GET', headers: bearer(token) }, AttendanceReport);
+}
+
+/**
+ * Fetches the CSV with the bearer token (a plain link cannot carry it) and hands it to the
+ * browser as a download named by the server's content-disposition.
+ */
+export async function downloadAttendanceCsv(token: string, code: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/rooms/${encodeURIComponent(code)}/attendance/report.csv`, { headers: bearer(token) });
+  } catch {
+    throw new ApiError(0, ErrorCode.UNAVAILABLE, 'Cannot reach the server. Check your connection and try again.');
+  }
+  if (!response.ok) throw errorFrom(response.status, await response.json().catch(() => null));
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `attendance-${code}.csv`;
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked on a later turn: some browsers start reading the blob only after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,48 @@
+import type { SessionGrant } from '@wb/protocol';
+import { useMemo, useState, type ReactNode } from 'react';
+import { revokeMember } from '../api/teacherApi.ts';
+import type { RosterEntry } from '../sync/roster.ts';
+import { AttendanceReport } from './AttendanceReport.tsx';
+import { RemoveMemberDialog } from './RemoveMemberDialog.tsx';
+import type { RosterControls } from './RosterPanel.tsx';
+
+export interface TeacherControls {
+  /** Roster actions; undefined for a student, so the roster renders none. */
+  roster: RosterControls | undefined;
+  /** Opens the attendance report; undefined for a student. */
+  openReport: (() => void) | undefined;
+  /** The open dialog, if any, to render once in the page. */
+  dialogs: ReactNode;
+}
+
+/**
+ * The teacher's lesson controls and their dialogs. Hidden from students entirely; the server
+ * refuses these actions to them anyway (`forbidden`), so this is convenience, not security.
+ */
+export function useTeacherControls(grant: SessionGrant): TeacherControls {
+  const isTeacher = grant.role === 'teacher';
+  const [removing, setRemoving] = useState<RosterEntry | null>(null);
+  const [reportOpen, setReportOpen] = useState(false);
+
+  const roster = useMemo<RosterControls | undefined>(
+    () => (isTeacher ? { onRemove: (entry) => setRemoving(entry) } : undefined),
+    [isTeacher],
+  );
+
+  const dialogs = (
+    <>
+      {removing && (
+        <RemoveMemberDialog
+          displayName={removing.displayName}
+          onConfirm={async (reason) => {
+            await revokeMember(grant.token, grant.room.code, removing.userId, reason);
+          }}
+          onClose={() => setRemoving(null)}
+        />
+      )}
+      {reportOpen && <AttendanceReport token={grant.token} code={grant.room.code} onClose={() => setReportOpen(false)} />}
+    </>
+  );
+
+  return { roster, openReport: isTeacher ? () => setReportOpen(true) : undefined, dialogs };
+}
