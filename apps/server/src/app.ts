@@ -21,9 +21,11 @@ import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
+import { registerMemberRoutes } from './http/memberRoutes.ts';
 import { registerRoutes } from './http/routes.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { attachRealtime, type Realtime } from './realtime/socketServer.ts';
+import { TestHooks, registerTestRoutes } from './testHooks.ts';
 
 export interface App {
   http: FastifyInstance;
@@ -101,9 +103,15 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   });
 
   // Socket.IO attaches to Fastify's own http.Server: one port for the app, the API and sockets.
-  const realtime = attachRealtime(http.server, { store, config, log: http.log, metrics, origins });
+  const hooks = config.WB_TEST_HOOKS ? new TestHooks() : null;
+  const realtime = attachRealtime(http.server, { store, config, log: http.log, metrics, origins, hooks });
+  if (hooks) {
+    http.log.warn('fault-injection routes under /__test are enabled (WB_TEST_HOOKS=1): never in production');
+    registerTestRoutes(http, hooks, () => realtime.io, store);
+  }
   registerRoutes(http, { store, config, publisher: realtime.publisher });
   registerAttendanceRoutes(http, { store });
+  registerMemberRoutes(http, { store, publisher: realtime.publisher });
 
   const sweeper = new Sweeper(
     store,

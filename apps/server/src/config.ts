@@ -53,8 +53,13 @@ const schema = z
       .enum(['0', '1', 'true', 'false'])
       .default('0')
       .transform((v) => v === '1' || v === 'true'),
+    NODE_ENV: z.string().default('development'),
     /** Where the built web app is; the server serves it on the same port as the API. */
     WEB_DIST: z.string().default(resolve(repoRoot, 'apps/web/dist')),
+  })
+  .refine((c) => !(c.WB_TEST_HOOKS && c.NODE_ENV === 'production'), {
+    message: 'the fault-injection hooks cannot be enabled in production',
+    path: ['WB_TEST_HOOKS'],
   })
   .refine((c) => c.LEASE_RENEW_MS * 2 <= c.LEASE_TTL_MS, {
     message: 'LEASE_RENEW_MS must be at most half of LEASE_TTL_MS, so one lost renewal does not evict anyone',

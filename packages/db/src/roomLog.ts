@@ -103,3 +103,12 @@ export async function pruneRoomLog(executor: Executor, keepPerRoom: number): Pro
   );
   return int(deleted[0]?.n ?? 0);
 }
+
+/** One logged event by its id, or null when it was never logged or has been pruned. */
+export async function findRoomEvent(executor: Executor, eventId: string): Promise<RoomEvent | null> {
+  const [row] = await rows<EventRow>(
+    executor,
+    sql`SELECT room_id, revision, event_id, kind, payload FROM room_events WHERE event_id = ${eventId}`,
+  );
+  return row ? toEvent(row) : null;
+}

@@ -33,8 +33,9 @@ import {
   releaseLock,
   type HeldLock,
 } from './locks.ts';
-import { eventsAfter, pruneRoomLog } from './roomLog.ts';
+import { eventsAfter, findRoomEvent, pruneRoomLog } from './roomLog.ts';
 import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers } from './rooms.ts';
+import { restoreMember } from './memberships.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
 
@@ -54,6 +55,7 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     joinRoom: (input: Parameters<typeof joinRoom>[2]) => joinRoom(db, clock, input),
     listMembers: (roomId: string) => listMembers(db, roomId),
     revokeMember: (input: Parameters<typeof revokeMember>[2]) => revokeMember(db, clock, input),
+    restoreMember: (input: Parameters<typeof restoreMember>[2]) => restoreMember(db, clock, input),
 
     openSession: (input: Parameters<typeof openSession>[2]) => openSession(db, clock, input),
     authenticateSession: (tokenHash: string) => authenticateSession(db, clock, tokenHash),
@@ -72,6 +74,7 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     loadRoomSnapshot: (roomId: string) => loadRoomSnapshot(db, roomId),
     eventsAfter: (roomId: string, afterRevision: number, limit: number) => eventsAfter(db, roomId, afterRevision, limit),
     pruneRoomLog: (keepPerRoom: number) => pruneRoomLog(db, keepPerRoom),
+    findRoomEvent: (eventId: string) => findRoomEvent(db, eventId),
     listAttendance: (roomId: string) => listAttendance(db, roomId),
     loadAttendanceReport: (roomId: string) => loadAttendanceReport(db, clock, roomId),
 

@@ -2,6 +2,7 @@ import { ErrorCode, ServerEvent, type RoomEvent } from '@wb/protocol';
 import type { Metrics } from '../metrics.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
 import type { CursorFanout } from './cursorFanout.ts';
+import type { TestHooks } from '../testHooks.ts';
 import type { LockCache } from './lockCache.ts';
 import type { WbServer } from './types.ts';
 
@@ -21,6 +22,7 @@ export class RoomPublisher {
     private readonly cursors: CursorFanout,
     private readonly locks: LockCache,
     private readonly metrics: Metrics,
+    private readonly hooks: TestHooks | null = null,
   ) {
     io.on('wb:roomEvents', (events) => this.applyLocally(events));
   }
@@ -37,7 +39,8 @@ export class RoomPublisher {
   publish(events: readonly RoomEvent[]): void {
     if (events.length === 0) return;
     for (const event of events) {
-      this.io.to(roomChannel(event.roomId)).emit(ServerEvent.ROOM_EVENT, event);
+      const withheld = this.hooks?.takeWithheld() ?? [];
+      this.io.to(roomChannel(event.roomId)).except(withheld.map(sessionChannel)).emit(ServerEvent.ROOM_EVENT, event);
       this.metrics.eventsPublished.inc({ kind: event.kind });
     }
     this.applyLocally(events);

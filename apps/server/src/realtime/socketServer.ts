@@ -23,6 +23,7 @@ import { Server } from 'socket.io';
 import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import type { OriginPolicy } from '../http/origin.ts';
+import type { TestHooks } from '../testHooks.ts';
 import { hashSecret } from '../tokens.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
 import { CursorFanout } from './cursorFanout.ts';
@@ -69,7 +70,14 @@ export interface Realtime {
  */
 export function attachRealtime(
   httpServer: HttpServer,
-  deps: { store: Store; config: Config; log: FastifyBaseLogger; metrics: Metrics; origins: OriginPolicy },
+  deps: {
+    store: Store;
+    config: Config;
+    log: FastifyBaseLogger;
+    metrics: Metrics;
+    origins: OriginPolicy;
+    hooks?: TestHooks | null;
+  },
 ): Realtime {
   const { store, config, log, metrics, origins } = deps;
   const io: WbServer = new Server(httpServer, {
@@ -86,7 +94,8 @@ export function attachRealtime(
     io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, batch);
   });
   const locks = new LockCache();
-  const publisher = new RoomPublisher(io, cursors, locks, metrics);
+  const hooks = deps.hooks ?? null;
+  const publisher = new RoomPublisher(io, cursors, locks, metrics, hooks);
   const renewals = new RenewalBatcher(
     store,
     { tickMs: config.RENEW_BATCH_MS, ttlMs: config.LEASE_TTL_MS, maxPending: MAX_PENDING_RENEWALS },
@@ -157,6 +166,7 @@ export function attachRealtime(
     };
     // Rate limit every inbound event (I10). An acknowledged request is refused through its ack.
     socket.use((packet, next) => {
+      if (hooks?.holdInbound(data.sessionId, () => next())) return;
       if (bucket.take(Date.now())) return next();
       const error = { code: ErrorCode.RATE_LIMITED, message: 'Too many messages; slow down.' } as const;
       const ack = packet[packet.length - 1];
