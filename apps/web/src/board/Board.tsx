@@ -1,10 +1,17 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
+import { createStore } from 'zustand/vanilla';
 import type { CursorView } from '../connection/roomClient.ts';
+import type { BoardEditor } from '../elements/boardEditor.ts';
+import { fitText, stickyAt, textBoxAt } from '../elements/geometry.ts';
 import { CursorLayer } from './CursorLayer.tsx';
 import { ElementLayer } from './ElementLayer.tsx';
 import { GridLayer } from './GridLayer.tsx';
+import { TextEditor } from './TextEditor.tsx';
+import { attachToolInput } from './toolInput.ts';
+import { Toolbar } from './Toolbar.tsx';
+import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
 import {
   KEY_PAN_PX,
   ZOOM_STEP,
@@ -21,6 +28,10 @@ import {
 
 interface BoardProps {
   cursors: StoreApi<CursorView>;
+  editor: BoardEditor;
+  selfSessionId: string;
+  /** The lesson's title, for export file names. */
+  title: string;
   nameOf: (userId: string) => string;
   /** Our pointer in board coordinates, whenever it or the viewport moves. */
   onPointer: (x: number, y: number) => void;
@@ -31,9 +42,15 @@ interface BoardProps {
  * placed by the same viewport. Pan with space-drag, middle-drag, scroll or the arrow keys; zoom
  * with ctrl/cmd+scroll (and trackpad pinch), +/- and 0.
  */
-export function Board({ cursors, nameOf, onPointer }: BoardProps) {
+export function Board({ cursors, editor, selfSessionId, title, nameOf, onPointer }: BoardProps) {
   const [viewport] = useState(createViewportStore);
+  const [tools] = useState(createToolStore);
+  const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null })));
+  const [textEdit, setTextEdit] = useState<TextEdit | null>(null);
+  const tool = useStore(tools, (s) => s.tool);
   const surfaceRef = useRef<HTMLDivElement>(null);
+  /** Space held: the board pans and the tools stand aside. */
+  const spaceRef = useRef(false);
   const onPointerRef = useRef(onPointer);
   onPointerRef.current = onPointer;
   const [spaceHeld, setSpaceHeld] = useState(false);
@@ -108,6 +125,7 @@ export function Board({ cursors, nameOf, onPointer }: BoardProps) {
       if (isTyping(e.target)) return;
       if (e.code === 'Space' && !e.repeat) {
         space = true;
+        spaceRef.current = true;
         setSpaceHeld(true);
         e.preventDefault();
         return;
@@ -124,11 +142,13 @@ export function Board({ cursors, nameOf, onPointer }: BoardProps) {
     const onKeyUp = (e: KeyboardEvent) => {
       if (e.code === 'Space') {
         space = false;
+        spaceRef.current = false;
         setSpaceHeld(false);
       }
     };
     const onBlur = () => {
       space = false;
+      spaceRef.current = false;
       setSpaceHeld(false);
     };
 
@@ -155,6 +175,32 @@ export function Board({ cursors, nameOf, onPointer }: BoardProps) {
     };
   }, [viewport]);
 
+  useEffect(() => {
+    const surface = surfaceRef.current;
+    if (!surface) return;
+    return attachToolInput({ surface, viewport, tools, draft, editor, panning: () => spaceRef.current, startTextEdit: setTextEdit });
+  }, [viewport, tools, draft, editor]);
+
+  const commitText = (edit: TextEdit, text: string) => {
+    setTextEdit(null);
+    const current = edit.elementId ? editor.board.getState().elements.get(edit.elementId) : undefined;
+    if (current && (current.shape.kind === 'text' || current.shape.kind === 'sticky')) {
+      if (current.shape.text === text) return;
+      if (text.trim() === '' && current.shape.kind === 'text') editor.delete([current.id]);
+      else editor.update([{ id: current.id, shape: current.shape.kind === 'text' ? fitText({ ...current.shape, text }) : { ...current.shape, text } }]);
+      return;
+    }
+    if (edit.elementId || (text.trim() === '' && edit.kind === 'text')) return;
+    const { style } = tools.getState();
+    const textShape = textBoxAt(edit.at, text, style.stroke);
+    const shape = edit.kind === 'sticky' ? stickyAt(edit.at, text) : textShape.kind === 'text' ? fitText(textShape) : textShape;
+    const id = editor.create(shape);
+    if (id) {
+      editor.select([id]);
+      tools.setState({ tool: 'select' });
+    }
+  };
+
   // Arrow keys pan while the board itself has focus (keyboard users cannot drag).
   const onSurfaceKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
     const moves: Record<string, [number, number]> = {
@@ -173,7 +219,7 @@ export function Board({ cursors, nameOf, onPointer }: BoardProps) {
     <>
       <div
         ref={surfaceRef}
-        className={`board${spaceHeld ? ' board-pan-ready' : ''}${panning ? ' board-panning' : ''}`}
+        className={`board tool-${tool}${spaceHeld ? ' board-pan-ready' : ''}${panning ? ' board-panning' : ''}`}
         role="application"
         aria-roledescription="whiteboard"
         aria-label="Whiteboard"
@@ -183,12 +229,17 @@ export function Board({ cursors, nameOf, onPointer }: BoardProps) {
         data-testid="board"
       >
         <GridLayer viewport={viewport} />
-        <ElementLayer viewport={viewport} />
+        <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} selfSessionId={selfSessionId} nameOf={nameOf} />
         <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} />
       </div>
+      {textEdit && (
+        <TextEditor key={`${textEdit.elementId ?? 'new'}:${textEdit.at.x}:${textEdit.at.y}`} edit={textEdit} viewport={viewport} onCommit={(text) => commitText(textEdit, text)} onCancel={() => setTextEdit(null)} />
+      )}
       <p id="board-help" className="visually-hidden">
-        Arrow keys or scroll to move around. Hold space and drag to pan. Plus and minus to zoom, zero to reset.
+        Arrow keys or scroll to move around. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
+        toolbar.
       </p>
+      <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} />
       <ZoomControls viewport={viewport} />
     </>
   );

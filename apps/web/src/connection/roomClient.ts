@@ -15,6 +15,7 @@ import {
   type Welcome,
 } from '@wb/protocol';
 import { io, type Socket } from 'socket.io-client';
+import { BoardEditor, type EditorTransport } from '../elements/boardEditor.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { signOut as signOutOverHttp } from '../api/roomsApi.ts';
 import { installDebugHook } from '../debug/debugHook.ts';
@@ -57,6 +58,8 @@ type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export class RoomClient {
   readonly view: StoreApi<RoomView>;
   readonly cursors: StoreApi<CursorView>;
+  /** Drawing: own edits, drags under locks, teacher controls. */
+  readonly editor: BoardEditor;
   private readonly engine: SyncEngine;
   private readonly socket: RoomSocket;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
@@ -80,6 +83,7 @@ export class RoomClient {
       welcome: null,
     }));
     this.cursors = createStore<CursorView>(() => ({ targets: new Map() }));
+    this.editor = new BoardEditor({ userId: grant.userId, sessionId: grant.sessionId, role: grant.role }, this.transport());
     this.socket = io({
       path: '/socket.io',
       transports: ['websocket'],
@@ -98,7 +102,10 @@ export class RoomClient {
       const patch: { -readonly [K in keyof RoomView]?: RoomView[K] } = {};
       if (changes.has('state')) {
         patch.state = this.engine.state;
-        patch.roster = this.engine.state ? deriveRoster(this.engine.state) : [];
+        // Element events do not change the roster: keep its identity so the roster does not re-render.
+        const roster = this.engine.state ? deriveRoster(this.engine.state) : [];
+        if (!sameRoster(roster, this.view.getState().roster)) patch.roster = roster;
+        this.editor.stateChanged(this.engine.state);
       }
       if (changes.has('phase')) {
         patch.phase = this.engine.phase;
@@ -107,6 +114,8 @@ export class RoomClient {
       }
       if (Object.keys(patch).length > 0) this.view.setState(patch);
       if (changes.has('cursors')) this.cursors.setState({ targets: new Map(this.engine.cursors) });
+      if (changes.has('drags')) this.editor.dragsChanged(new Map(this.engine.drags));
+      if (changes.has('phase') && this.engine.phase === 'live') this.editor.connectionLive();
     });
     this.wireSocket();
     this.tickTimer = setInterval(() => this.engine.tick(Date.now()), SYNC_TICK_MS);
@@ -124,6 +133,7 @@ export class RoomClient {
 
   stop(): void {
     this.stopped = true;
+    this.editor.stop();
     clearInterval(this.tickTimer);
     clearTimeout(this.retryTimer);
     clearTimeout(this.cursorTimer);
@@ -179,6 +189,7 @@ export class RoomClient {
     });
     socket.on('disconnect', (reason) => {
       this.engine.connectionClosed();
+      this.editor.connectionLost();
       if (this.stopped || reason === 'io client disconnect') return;
       this.dispatch({ type: 'socket.disconnected' });
       // The server closing us is not retried by Socket.IO; unless it was a verdict, we retry.
@@ -196,6 +207,8 @@ export class RoomClient {
     socket.on(ServerEvent.CURSORS, (batch) => this.engine.receiveCursors(batch, Date.now()));
     socket.on(ServerEvent.PRESENCE_SIGNAL, (signal) => this.engine.receivePresenceSignal(signal));
     socket.on(ServerEvent.LEASE_DUE, (due) => {
+      // The room revision this node has published: behind it with nothing held means a lost event.
+      if (due.roomRevision !== undefined) this.engine.receiveRoomRevision(due.roomRevision, Date.now());
       // Answered here, in the message handler, not from a timer: hidden tabs throttle timers, and
       // a late renewal would let the lease lapse while the student is still here.
       socket.emit(ClientEvent.LEASE_RENEW, { revision: due.revision + 1, requestId: randomId() }, (reply) => {
@@ -250,6 +263,26 @@ export class RoomClient {
     });
   }
 
+  /** The editor's way to the server: acknowledged requests time out as "not delivered". */
+  private transport(): EditorTransport {
+    const acked = () => this.socket.timeout(REPLY_TIMEOUT_MS);
+    return {
+      isConnected: () => this.socket.connected && this.engine.phase === 'live',
+      createElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_CREATE, request),
+      updateElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_UPDATE, request),
+      deleteElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_DELETE, request),
+      acquireLock: (request) => acked().emitWithAck(ClientEvent.LOCK_ACQUIRE, request),
+      // Volatile like cursors: a late move is worthless, the next one supersedes it.
+      moveLocked: (move) => {
+        if (this.socket.connected) this.socket.volatile.emit(ClientEvent.LOCK_MOVE, move);
+      },
+      releaseLock: (request) => acked().emitWithAck(ClientEvent.LOCK_RELEASE, request),
+      pinElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_PIN, request),
+      breakLock: (request) => acked().emitWithAck(ClientEvent.LOCK_BREAK, request),
+      lockBoard: (request) => acked().emitWithAck(ClientEvent.BOARD_LOCK, request),
+    };
+  }
+
   private flushCursor(): void {
     this.cursorTimer = undefined;
     const update = this.pendingCursor;
@@ -259,6 +292,14 @@ export class RoomClient {
     // Volatile: a cursor packet that cannot go now is superseded by the next one anyway.
     this.socket.volatile.emit(ClientEvent.CURSOR, update);
   }
+}
+
+function sameRoster(a: readonly RosterEntry[], b: readonly RosterEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((e, i) => {
+    const o = b[i];
+    return o !== undefined && e.userId === o.userId && e.displayName === o.displayName && e.role === o.role && e.state === o.state && e.sessions === o.sessions && e.departure === o.departure;
+  });
 }
 
 function asProtocolError(data: unknown): ProtocolError | null {

@@ -151,6 +151,21 @@ export class EditQueue {
     for (const e of this.entries) if (e.status === 'in_flight') e.status = 'queued';
   }
 
+  /**
+   * A change of ours the server accepted outside the queue (a drag's final position, committed
+   * with the lock's release): drawn like an acknowledged edit until the room event shows it.
+   */
+  acceptedElsewhere(element: Element): void {
+    const requestId = `accepted-${this.seq}`;
+    this.entries.push({
+      op: { kind: 'update', requestId, id: element.id, shape: element.shape, base: element.version - 1 },
+      status: 'acked',
+      ackedVersion: element.version,
+      seq: this.seq++,
+      cache: null,
+    });
+  }
+
   /** Forgets acknowledged edits the confirmed state now shows. */
   settle(confirmed: ConfirmedElements): void {
     this.entries = this.entries.filter((e) => {

@@ -80,6 +80,7 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
           </span>
         </div>
         <ConnectionStatus state={connection} />
+        <UnsyncedBadge client={client} />
         <button type="button" className="button button-secondary" aria-expanded={peopleOpen} aria-controls="side-panel"
           onClick={() => setPeopleOpen((open) => !open)}>
           People <span className="count-badge" aria-label={`${here} here`}>{here}</span>
@@ -101,7 +102,8 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
       </aside>
 
       {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
-      <Board cursors={client.cursors} nameOf={nameOf} onPointer={onPointer} />
+      <Board cursors={client.cursors} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} onPointer={onPointer} />
+      <BoardNotices client={client} />
 
       {teacher.dialogs}
 
@@ -115,6 +117,57 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
             navigate('/');
           }}
         />
+      )}
+    </div>
+  );
+}
+
+/**
+ * "N unsynced": own edits not yet acknowledged (made offline, or in flight). While there are any,
+ * closing the tab asks first: they exist only in this tab.
+ */
+function UnsyncedBadge({ client }: { client: RoomClient }) {
+  const unsynced = useStore(client.editor.board, (b) => b.unsynced);
+  useEffect(() => {
+    if (unsynced === 0) return;
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [unsynced]);
+  if (unsynced === 0) return null;
+  return (
+    <span className="unsynced-badge" data-testid="unsynced" role="status" title="Changes not yet saved to the lesson; they are sent when the connection is back">
+      {unsynced} unsynced
+    </span>
+  );
+}
+
+/** The read-only notice for students on a locked board, and the last refused edit, spoken politely. */
+function BoardNotices({ client }: { client: RoomClient }) {
+  const readOnly = useStore(client.editor.board, (b) => b.readOnly);
+  const notice = useStore(client.editor.board, (b) => b.notice);
+  const [shown, setShown] = useState<{ text: string; serial: number } | null>(null);
+  useEffect(() => {
+    if (!notice) return;
+    setShown(notice);
+    const timer = setTimeout(() => setShown((s) => (s?.serial === notice.serial ? null : s)), 5_000);
+    return () => clearTimeout(timer);
+  }, [notice]);
+  return (
+    <div className="board-notices" aria-live="polite">
+      {readOnly && (
+        <p className="board-notice board-notice-locked" data-testid="board-locked-notice">
+          The teacher has locked the board. You can look, but not draw.
+        </p>
+      )}
+      {shown && (
+        <p className="board-notice" data-testid="board-notice">
+          {shown.text}
+        </p>
       )}
     </div>
   );

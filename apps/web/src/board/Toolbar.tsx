@@ -1,0 +1,220 @@
+import type { Element } from '@wb/protocol';
+import { useEffect } from 'react';
+import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import type { BoardEditor } from '../elements/boardEditor.ts';
+import { restyle } from '../elements/geometry.ts';
+import { exportPng, exportSvg } from './exportImage.ts';
+import { COLORS, STROKE_WIDTHS, TOOLS, fillFor, type Tool, type ToolState } from './toolState.ts';
+
+interface ToolbarProps {
+  tools: StoreApi<ToolState>;
+  editor: BoardEditor;
+  title: string;
+  selfSessionId: string;
+  nameOf: (userId: string) => string;
+}
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+const MOD = isMac ? '⌘' : 'Ctrl+';
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+/**
+ * Tools, style, edit actions, export and the teacher's controls. Every control has a visible or
+ * accessible name and its shortcut in the title and on the button; shortcuts work anywhere
+ * except while typing.
+ */
+export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: ToolbarProps) {
+  const tool = useStore(tools, (s) => s.tool);
+  const style = useStore(tools, (s) => s.style);
+  const filled = useStore(tools, (s) => s.filled);
+  const selection = useStore(editor.board, (b) => b.selection);
+  const elements = useStore(editor.board, (b) => b.elements);
+  const canUndo = useStore(editor.board, (b) => b.canUndo);
+  const canRedo = useStore(editor.board, (b) => b.canRedo);
+  const readOnly = useStore(editor.board, (b) => b.readOnly);
+  const boardLocked = useStore(editor.board, (b) => b.boardLocked);
+  const selected = [...selection].map((id) => elements.get(id)).filter((e): e is Element => e !== undefined);
+  const single = selected.length === 1 ? selected[0] : undefined;
+
+  const setTool = (t: Tool) => tools.setState({ tool: t });
+  const setStyle = (patch: Partial<ToolState['style']>, fill?: boolean) => {
+    const next = { ...tools.getState(), style: { ...tools.getState().style, ...patch }, ...(fill === undefined ? {} : { filled: fill }) };
+    tools.setState(next);
+    // A style chosen with a selection restyles it (one undoable action).
+    const changes = selected
+      .filter((e) => editor.refusalFor(e) === null)
+      .map((e) => ({ id: e.id, shape: restyle(e.shape, { ...patch, ...(fill === undefined ? {} : { fill: fillFor(next) }) }) }))
+      .filter((c, i) => c.shape !== selected[i]?.shape);
+    if (changes.length > 0) editor.update(changes);
+  };
+  const deleteSelection = () => editor.delete(selection);
+
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (isTyping(e.target) || e.altKey) return;
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (mod && key === 'z') {
+        e.preventDefault();
+        if (e.shiftKey) editor.redo();
+        else editor.undo();
+        return;
+      }
+      if (mod && key === 'y') {
+        e.preventDefault();
+        editor.redo();
+        return;
+      }
+      if (mod) return;
+      if (e.key === 'Delete' || e.key === 'Backspace') {
+        if (editor.board.getState().selection.size > 0) {
+          e.preventDefault();
+          editor.delete(editor.board.getState().selection);
+        }
+        return;
+      }
+      if (e.key === 'Escape') {
+        editor.select([]);
+        return;
+      }
+      const match = TOOLS.find((t) => t.key.toLowerCase() === key);
+      if (match && !e.shiftKey) {
+        tools.setState({ tool: match.tool });
+        e.preventDefault();
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [editor, tools]);
+
+  const lockHolder = single?.lock && single.lock.sessionId !== selfSessionId ? single.lock : null;
+  const ordered = () => editor.board.getState().ordered;
+
+  return (
+    <div className="toolbar panel" role="toolbar" aria-label="Drawing tools" aria-orientation="vertical" data-testid="toolbar">
+      <div className="toolbar-group" role="group" aria-label="Tools">
+        {TOOLS.map((t) => (
+          <button
+            key={t.tool}
+            type="button"
+            className="tool-button"
+            aria-pressed={tool === t.tool}
+            aria-label={`${t.label} (${t.key})`}
+            title={`${t.label} (${t.key})`}
+            aria-keyshortcuts={t.key}
+            disabled={readOnly && t.tool !== 'select'}
+            onClick={() => setTool(t.tool)}
+            data-tool={t.tool}
+          >
+            <ToolIcon tool={t.tool} />
+            <kbd aria-hidden="true">{t.key}</kbd>
+          </button>
+        ))}
+      </div>
+      <div className="toolbar-group" role="group" aria-label="Colour">
+        {COLORS.map((c) => (
+          <button
+            key={c.value}
+            type="button"
+            className="swatch"
+            aria-pressed={style.stroke === c.value}
+            aria-label={`Colour ${c.name}`}
+            title={c.name}
+            style={{ background: c.value }}
+            onClick={() => setStyle({ stroke: c.value })}
+          />
+        ))}
+      </div>
+      <div className="toolbar-group" role="group" aria-label="Stroke width">
+        {STROKE_WIDTHS.map((w) => (
+          <button
+            key={w.value}
+            type="button"
+            className="tool-button width-button"
+            aria-pressed={style.strokeWidth === w.value}
+            aria-label={`Stroke ${w.name}`}
+            title={`${w.name} stroke`}
+            onClick={() => setStyle({ strokeWidth: w.value })}
+          >
+            <span className="width-sample" style={{ height: w.value }} aria-hidden="true" />
+          </button>
+        ))}
+        <button type="button" className="tool-button" aria-pressed={filled} aria-label="Fill shapes" title="Fill shapes" onClick={() => setStyle({}, !filled)}>
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true">
+            <rect x="2" y="2" width="14" height="14" rx="2" fill={filled ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="1.5" />
+          </svg>
+        </button>
+      </div>
+      <div className="toolbar-group" role="group" aria-label="Edit">
+        <button type="button" className="tool-button" aria-label={`Undo (${MOD}Z)`} title={`Undo (${MOD}Z)`} aria-keyshortcuts="Control+Z" disabled={!canUndo || readOnly} onClick={() => editor.undo()}>
+          ↶<kbd aria-hidden="true">{MOD}Z</kbd>
+        </button>
+        <button type="button" className="tool-button" aria-label={`Redo (${MOD}Shift+Z)`} title={`Redo (${MOD}Shift+Z)`} aria-keyshortcuts="Control+Shift+Z" disabled={!canRedo || readOnly} onClick={() => editor.redo()}>
+          ↷<kbd aria-hidden="true">⇧Z</kbd>
+        </button>
+        <button type="button" className="tool-button" aria-label="Delete selection (Delete)" title="Delete selection (Delete)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
+          🗑<kbd aria-hidden="true">Del</kbd>
+        </button>
+      </div>
+      <div className="toolbar-group" role="group" aria-label="Export">
+        <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title)} aria-label="Export board as PNG" title="Export as PNG">
+          PNG
+        </button>
+        <button type="button" className="tool-button text-button" onClick={() => exportSvg(ordered(), title)} aria-label="Export board as SVG" title="Export as SVG">
+          SVG
+        </button>
+      </div>
+      {editor.isTeacher && (
+        <div className="toolbar-group" role="group" aria-label="Teacher controls">
+          <button
+            type="button"
+            className="tool-button text-button"
+            aria-pressed={boardLocked}
+            onClick={() => void editor.setBoardLocked(!boardLocked)}
+            title={boardLocked ? 'Let students draw again' : 'Make the board read-only for students'}
+          >
+            {boardLocked ? 'Unlock board' : 'Lock board'}
+          </button>
+          {single && (
+            <button type="button" className="tool-button text-button" onClick={() => void editor.setPinned(single.id, !single.pinned)} title={single.pinned ? 'Let students move it again' : 'Students cannot move or change it'}>
+              {single.pinned ? 'Unpin' : 'Pin'}
+            </button>
+          )}
+          {lockHolder && (
+            <button type="button" className="tool-button text-button" onClick={() => single && void editor.breakLock(single.id)} title={`Take the element back from ${nameOf(lockHolder.userId)}`}>
+              Break lock
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ToolIcon({ tool }: { tool: Tool }) {
+  const common = { width: 20, height: 20, viewBox: '0 0 20 20', 'aria-hidden': true, fill: 'none', stroke: 'currentColor', strokeWidth: 1.6, strokeLinecap: 'round' as const, strokeLinejoin: 'round' as const };
+  switch (tool) {
+    case 'select':
+      return <svg {...common}><path d="M4 3l11 6-5 1.5L8 16z" /></svg>;
+    case 'pen':
+      return <svg {...common}><path d="M3 16c3-1 4-6 7-8s5 0 7-4" /></svg>;
+    case 'rect':
+      return <svg {...common}><rect x="3" y="5" width="14" height="10" rx="1.5" /></svg>;
+    case 'ellipse':
+      return <svg {...common}><ellipse cx="10" cy="10" rx="7" ry="5.5" /></svg>;
+    case 'line':
+      return <svg {...common}><path d="M4 16L16 4" /></svg>;
+    case 'arrow':
+      return <svg {...common}><path d="M4 16L16 4M9 4h7v7" /></svg>;
+    case 'text':
+      return <svg {...common}><path d="M4 5h12M10 5v11" /></svg>;
+    case 'sticky':
+      return <svg {...common}><path d="M4 4h12v8l-4 4H4z M12 16v-4h4" /></svg>;
+    case 'eraser':
+      return <svg {...common}><path d="M8 16h8M3.5 12.5l7-7 5 5-5.5 5.5H7z" /></svg>;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Element } from '@wb/protocol';
+import { boardSvgDocument } from '../elements/elementSvg.ts';
+
+/** PNG exports are drawn at twice the board scale so text stays crisp on a projector. */
+const PNG_SCALE = 2;
+/** A canvas larger than this (px per side) fails in some browsers; huge boards are scaled down. */
+const MAX_CANVAS_PX = 8_192;
+
+function download(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Revoked later: some browsers start the download after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function baseName(title: string): string {
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'board';
+  return `${slug}-${new Date().toISOString().slice(0, 10)}`;
+}
+
+export function exportSvg(ordered: readonly Element[], title: string): void {
+  const { svg } = boardSvgDocument(ordered);
+  download(new Blob([svg], { type: 'image/svg+xml' }), `${baseName(title)}.svg`);
+}
+
+/** The SVG document drawn onto a canvas: one renderer for screen, SVG and PNG. */
+export async function exportPng(ordered: readonly Element[], title: string): Promise<void> {
+  const { svg, bounds } = boardSvgDocument(ordered);
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    const image = new Image();
+    image.decoding = 'async';
+    image.src = url;
+    await image.decode();
+    const scale = Math.min(PNG_SCALE, MAX_CANVAS_PX / Math.max(bounds.w, bounds.h));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(bounds.w * scale));
+    canvas.height = Math.max(1, Math.round(bounds.h * scale));
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('no 2d canvas');
+    ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
+    if (!blob) throw new Error('the canvas produced no image');
+    download(blob, `${baseName(title)}.png`);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}

@@ -1,0 +1,184 @@
+import type { StoreApi } from 'zustand/vanilla';
+import type { BoardEditor } from '../elements/boardEditor.ts';
+import { isTooSmall, shapeFromDrag, topmostAt, type Point } from '../elements/geometry.ts';
+import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
+import { fillFor, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
+import { screenToBoard, type Viewport } from './viewport.ts';
+
+/** How close (screen px) a pointer must come to an element's ink to hit it. */
+const HIT_SLOP_PX = 6;
+
+type Gesture =
+  | { kind: 'drag-element' }
+  | { kind: 'shape'; tool: 'rect' | 'ellipse' | 'line' | 'arrow'; start: Point }
+  | { kind: 'pen'; samples: PenSample[] }
+  | { kind: 'erase' }
+  | { kind: 'none' };
+
+interface ToolInputOptions {
+  surface: HTMLElement;
+  viewport: StoreApi<Viewport>;
+  tools: StoreApi<ToolState>;
+  draft: StoreApi<DraftView>;
+  editor: BoardEditor;
+  /** True while space is held: the board pans and tools stand aside. */
+  panning: () => boolean;
+  startTextEdit: (edit: TextEdit) => void;
+}
+
+/**
+ * Turns pointer events on the board into tool gestures. Pointer events cover mouse, pen and touch
+ * alike; pen pressure comes from `PointerEvent.pressure` and coalesced events keep fast strokes
+ * smooth. Not React: gestures run at pointer rate and only the draft store and the editor hear of
+ * them.
+ */
+export function attachToolInput(o: ToolInputOptions): () => void {
+  let gesture: Gesture = { kind: 'none' };
+  let pointerId: number | null = null;
+
+  const boardPoint = (e: { clientX: number; clientY: number }): Point => {
+    const rect = o.surface.getBoundingClientRect();
+    return screenToBoard(o.viewport.getState(), { x: e.clientX - rect.left, y: e.clientY - rect.top });
+  };
+  const tolerance = () => HIT_SLOP_PX / o.viewport.getState().zoom;
+  const hit = (p: Point) => topmostAt(o.editor.board.getState().ordered, p, tolerance());
+  const sample = (e: PointerEvent): PenSample => {
+    const p = boardPoint(e);
+    // Mice report 0.5 while a button is down; pens and touch report real pressure.
+    return { x: p.x, y: p.y, pressure: e.pointerType === 'mouse' || e.pressure === 0 ? 0.5 : e.pressure };
+  };
+
+  const erase = (p: Point) => {
+    const target = hit(p);
+    if (target && !o.editor.refusalFor(target)) o.editor.delete([target.id]);
+  };
+
+  const onPointerDown = (e: PointerEvent) => {
+    if (e.button !== 0 || o.panning() || pointerId !== null) return;
+    const { tool } = o.tools.getState();
+    const p = boardPoint(e);
+    const readOnly = o.editor.board.getState().readOnly;
+    if (readOnly && tool !== 'select') return;
+    pointerId = e.pointerId;
+    o.surface.setPointerCapture(e.pointerId);
+    o.surface.focus({ preventScroll: true });
+    switch (tool) {
+      case 'select': {
+        const target = hit(p);
+        if (!target) {
+          o.editor.select([]);
+          gesture = { kind: 'none' };
+          return;
+        }
+        o.editor.select([target.id]);
+        if (e.detail >= 2 && (target.shape.kind === 'text' || target.shape.kind === 'sticky') && !o.editor.refusalFor(target)) {
+          o.startTextEdit({ elementId: target.id, kind: target.shape.kind, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text });
+          gesture = { kind: 'none' };
+          return;
+        }
+        // Refused at once when someone else holds it (outlined in their colour): nothing moves.
+        const refusal = o.editor.beginDrag(target.id, p);
+        gesture = refusal ? { kind: 'none' } : { kind: 'drag-element' };
+        o.surface.dataset.refused = refusal ?? '';
+        return;
+      }
+      case 'pen':
+        gesture = { kind: 'pen', samples: [sample(e)] };
+        return;
+      case 'rect':
+      case 'ellipse':
+      case 'line':
+      case 'arrow':
+        gesture = { kind: 'shape', tool, start: p };
+        return;
+      case 'text':
+      case 'sticky': {
+        const target = hit(p);
+        if (target && target.shape.kind === tool && !o.editor.refusalFor(target)) {
+          o.startTextEdit({ elementId: target.id, kind: tool, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text });
+        } else {
+          o.startTextEdit({ elementId: null, kind: tool, at: p, text: '' });
+        }
+        gesture = { kind: 'none' };
+        return;
+      }
+      case 'eraser':
+        gesture = { kind: 'erase' };
+        erase(p);
+        return;
+    }
+  };
+
+  const onPointerMove = (e: PointerEvent) => {
+    if (e.pointerId !== pointerId) return;
+    switch (gesture.kind) {
+      case 'drag-element':
+        o.editor.moveDrag(boardPoint(e));
+        return;
+      case 'pen': {
+        const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [e];
+        for (const c of events.length > 0 ? events : [e]) gesture.samples.push(sample(c));
+        const { style } = o.tools.getState();
+        o.draft.setState({ shape: penShapeFromSamples(gesture.samples, style.stroke, style.strokeWidth) });
+        return;
+      }
+      case 'shape': {
+        const state = o.tools.getState();
+        o.draft.setState({ shape: shapeFromDrag(gesture.tool, gesture.start, boardPoint(e), { ...state.style, fill: fillFor(state) }, e.shiftKey) });
+        return;
+      }
+      case 'erase':
+        erase(boardPoint(e));
+        return;
+      case 'none':
+        return;
+    }
+  };
+
+  const finish = (e: PointerEvent, cancelled: boolean) => {
+    if (e.pointerId !== pointerId) return;
+    pointerId = null;
+    const g = gesture;
+    gesture = { kind: 'none' };
+    delete o.surface.dataset.refused;
+    o.draft.setState({ shape: null });
+    switch (g.kind) {
+      case 'drag-element':
+        o.editor.endDrag();
+        return;
+      case 'pen': {
+        if (cancelled) return;
+        const { style } = o.tools.getState();
+        const shape = penShapeFromSamples(g.samples, style.stroke, style.strokeWidth);
+        if (shape) o.editor.create(shape);
+        return;
+      }
+      case 'shape': {
+        if (cancelled) return;
+        const state = o.tools.getState();
+        const shape = shapeFromDrag(g.tool, g.start, boardPoint(e), { ...state.style, fill: fillFor(state) }, e.shiftKey);
+        if (!isTooSmall(shape)) {
+          const id = o.editor.create(shape);
+          if (id) o.editor.select([id]);
+        }
+        return;
+      }
+      case 'erase':
+      case 'none':
+        return;
+    }
+  };
+  const onPointerUp = (e: PointerEvent) => finish(e, false);
+  const onPointerCancel = (e: PointerEvent) => finish(e, true);
+
+  o.surface.addEventListener('pointerdown', onPointerDown);
+  o.surface.addEventListener('pointermove', onPointerMove);
+  o.surface.addEventListener('pointerup', onPointerUp);
+  o.surface.addEventListener('pointercancel', onPointerCancel);
+  return () => {
+    o.surface.removeEventListener('pointerdown', onPointerDown);
+    o.surface.removeEventListener('pointermove', onPointerMove);
+    o.surface.removeEventListener('pointerup', onPointerUp);
+    o.surface.removeEventListener('pointercancel', onPointerCancel);
+  };
+}

@@ -1,0 +1,72 @@
+import type { ElementShape } from '@wb/protocol';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Point, ToolStyle } from '../elements/geometry.ts';
+
+export type Tool = 'select' | 'pen' | 'rect' | 'ellipse' | 'line' | 'arrow' | 'text' | 'sticky' | 'eraser';
+
+/** Every tool with its label and single-key shortcut, in toolbar order (shown in the UI). */
+export const TOOLS: ReadonlyArray<{ readonly tool: Tool; readonly label: string; readonly key: string }> = [
+  { tool: 'select', label: 'Select and move', key: 'V' },
+  { tool: 'pen', label: 'Pen', key: 'P' },
+  { tool: 'rect', label: 'Rectangle', key: 'R' },
+  { tool: 'ellipse', label: 'Ellipse', key: 'O' },
+  { tool: 'line', label: 'Line', key: 'L' },
+  { tool: 'arrow', label: 'Arrow', key: 'A' },
+  { tool: 'text', label: 'Text', key: 'T' },
+  { tool: 'sticky', label: 'Sticky note', key: 'S' },
+  { tool: 'eraser', label: 'Eraser', key: 'E' },
+];
+
+/** Colours chosen for contrast on the light board; names are what a screen reader says. */
+export const COLORS: ReadonlyArray<{ readonly value: string; readonly name: string }> = [
+  { value: '#1e1e1e', name: 'Black' },
+  { value: '#e03131', name: 'Red' },
+  { value: '#2f9e44', name: 'Green' },
+  { value: '#1971c2', name: 'Blue' },
+  { value: '#f08c00', name: 'Orange' },
+  { value: '#9c36b5', name: 'Purple' },
+];
+
+export const STROKE_WIDTHS: ReadonlyArray<{ readonly value: number; readonly name: string }> = [
+  { value: 2, name: 'Thin' },
+  { value: 4, name: 'Medium' },
+  { value: 8, name: 'Thick' },
+];
+
+export interface ToolState {
+  readonly tool: Tool;
+  readonly style: ToolStyle;
+  /** Shapes are filled with a light tint of the stroke colour. */
+  readonly filled: boolean;
+}
+
+export function createToolStore(): StoreApi<ToolState> {
+  return createStore<ToolState>(() => ({ tool: 'select', style: { stroke: '#1e1e1e', fill: 'transparent', strokeWidth: 2 }, filled: false }));
+}
+
+/** The fill a shape tool uses: transparent, or the stroke colour mixed with white. */
+export function fillFor(state: ToolState): string {
+  if (!state.filled) return 'transparent';
+  return tint(state.style.stroke, 0.8);
+}
+
+function tint(hex: string, amount: number): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  const mix = (c: number) => Math.round(c + (255 - c) * amount).toString(16).padStart(2, '0');
+  return `#${mix((n >> 16) & 255)}${mix((n >> 8) & 255)}${mix(n & 255)}`;
+}
+
+/** A shape being drawn (not yet an element): fast-changing, drawn from a subscription. */
+export interface DraftView {
+  readonly shape: ElementShape | null;
+}
+
+/** A text box or sticky note being typed into. */
+export interface TextEdit {
+  /** The element being edited, or null for a new one. */
+  readonly elementId: string | null;
+  readonly kind: 'text' | 'sticky';
+  /** Top-left in board coordinates. */
+  readonly at: Point;
+  readonly text: string;
+}

@@ -1,0 +1,568 @@
+import type {
+  Ack,
+  BoardLockRequest,
+  BreakLockRequest,
+  CreateElementRequest,
+  DeleteElementRequest,
+  Element,
+  ElementReply,
+  ElementShape,
+  LockAcquireRequest,
+  LockGrant,
+  LockMove,
+  LockReleaseRequest,
+  PinElementRequest,
+  ProtocolError,
+  Role,
+  UpdateElementRequest,
+} from '@wb/protocol';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { randomId } from '../session/randomId.ts';
+import type { RoomState } from '../sync/roomState.ts';
+import type { DragTarget } from '../sync/syncEngine.ts';
+import { EditQueue, isFinalRefusal, type EditRequest } from './editQueue.ts';
+import { clampCoordinate, inDrawingOrder, moveShapeTo, type Point } from './geometry.ts';
+import { History, type Step } from './history.ts';
+
+/** What the editor needs from the socket. A rejected promise means "not delivered": try again later. */
+export interface EditorTransport {
+  isConnected(): boolean;
+  createElement(request: CreateElementRequest): Promise<Ack<ElementReply>>;
+  updateElement(request: UpdateElementRequest): Promise<Ack<ElementReply>>;
+  deleteElement(request: DeleteElementRequest): Promise<Ack<ElementReply>>;
+  acquireLock(request: LockAcquireRequest): Promise<Ack<{ grant: LockGrant }>>;
+  /** Volatile: dropped rather than queued when the socket is busy. */
+  moveLocked(move: LockMove): void;
+  releaseLock(request: LockReleaseRequest): Promise<Ack<ElementReply>>;
+  pinElement(request: PinElementRequest): Promise<Ack<ElementReply>>;
+  breakLock(request: BreakLockRequest): Promise<Ack<ElementReply>>;
+  lockBoard(request: BoardLockRequest): Promise<Ack<{ locked: boolean }>>;
+}
+
+/** What React reads: changes when an element, the selection or the edit status changes. */
+export interface BoardView {
+  readonly elements: ReadonlyMap<string, Element>;
+  /** The same elements in drawing order. */
+  readonly ordered: readonly Element[];
+  readonly selection: ReadonlySet<string>;
+  readonly unsynced: number;
+  readonly canUndo: boolean;
+  readonly canRedo: boolean;
+  readonly boardLocked: boolean;
+  /** Students cannot change a locked board. */
+  readonly readOnly: boolean;
+  /** The last thing worth telling the person (a refused edit), with a serial so repeats show. */
+  readonly notice: { readonly text: string; readonly serial: number } | null;
+}
+
+/** A drag in progress drawn ahead of the room state: where the element's (x, y) is now. */
+export interface DragPreview {
+  readonly x: number;
+  readonly y: number;
+  readonly userId: string;
+  readonly own: boolean;
+}
+
+/** Fast-changing: read through `subscribe` into the DOM, never through React renders. */
+export interface MotionView {
+  readonly previews: ReadonlyMap<string, DragPreview>;
+}
+
+export type DragRefusal = 'locked' | 'pinned' | 'read_only' | 'missing';
+
+/** lock.move packets at most every 33 ms (~30 Hz), like cursors. */
+export const LOCK_MOVE_MS = 33;
+/**
+ * While the pointer is held still the last move is repeated this often (ms), so the server keeps
+ * extending the lock: a grant's first term is short (about 2 s) and only moves extend it.
+ */
+const LOCK_KEEPALIVE_MS = 500;
+/** After a retryable failure the queue is tried again after this long (ms). */
+const RETRY_MS = 1_000;
+
+type OwnDrag =
+  | { phase: 'acquiring'; elementId: string; requestId: string; origin: Point; grab: Point; pointer: Point; ended: boolean; before: ElementShape }
+  | { phase: 'dragging'; elementId: string; generation: number; origin: Point; grab: Point; pointer: Point; moved: boolean; before: ElementShape }
+  /** Offline or teacher-less fallback: no lock to take, so the drop becomes an ordinary edit. */
+  | { phase: 'local'; elementId: string; origin: Point; grab: Point; pointer: Point; moved: boolean; before: ElementShape };
+
+/**
+ * The shell of drawing: own edits through the optimistic queue, undo/redo, drag locks and the
+ * teacher's controls. It holds no React; React and the board layers subscribe to its stores.
+ */
+export class BoardEditor {
+  readonly board: StoreApi<BoardView>;
+  readonly motion: StoreApi<MotionView>;
+  private readonly queue: EditQueue;
+  private readonly history = new History();
+  private confirmed: RoomState | null = null;
+  private remoteDrags: ReadonlyMap<string, DragTarget> = new Map();
+  private drag: OwnDrag | null = null;
+  /** A release in flight: its preview stays until the answer, so the element does not jump back. */
+  private releasing: { elementId: string; x: number; y: number } | null = null;
+  private sending = false;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private moveTimer: ReturnType<typeof setTimeout> | undefined;
+  private keepaliveTimer: ReturnType<typeof setInterval> | undefined;
+  private lastMoveAt = 0;
+  private noticeSerial = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly self: { userId: string; sessionId: string; role: Role },
+    private readonly transport: EditorTransport,
+  ) {
+    this.queue = new EditQueue(self.userId);
+    this.board = createStore<BoardView>(() => ({
+      elements: new Map(),
+      ordered: [],
+      selection: new Set(),
+      unsynced: 0,
+      canUndo: false,
+      canRedo: false,
+      boardLocked: false,
+      readOnly: false,
+      notice: null,
+    }));
+    this.motion = createStore<MotionView>(() => ({ previews: new Map() }));
+  }
+
+  get isTeacher(): boolean {
+    return this.self.role === 'teacher';
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.moveTimer);
+    clearInterval(this.keepaliveTimer);
+  }
+
+  // ------------------------------------------------------------------ inputs from the room client
+
+  /** The confirmed room state changed (an event, a snapshot). */
+  stateChanged(state: RoomState | null): void {
+    this.confirmed = state;
+    if (state) this.queue.settle(state);
+    // Our own drag ends if the lock we were granted is gone (broken by the teacher, expired).
+    const drag = this.drag;
+    if (drag?.phase === 'dragging' && state) {
+      const lock = state.elements.get(drag.elementId)?.lock;
+      if (lock && (lock.sessionId !== this.self.sessionId || lock.generation !== drag.generation)) this.abandonDrag('Your drag ended: the lock was taken over.');
+      else if (!state.elements.has(drag.elementId)) this.abandonDrag('The element you were moving was deleted.');
+    }
+    this.publishBoard();
+    this.publishMotion();
+  }
+
+  dragsChanged(drags: ReadonlyMap<string, DragTarget>): void {
+    this.remoteDrags = drags;
+    this.publishMotion();
+  }
+
+  /** The state is live on a socket: send what waited. */
+  connectionLive(): void {
+    this.pump();
+  }
+
+  /** The socket closed: an in-flight edit's fate is unknown, so it goes again (same request id). */
+  connectionLost(): void {
+    this.queue.requeueInFlight();
+    this.sending = false;
+    // A lock dies with our presence; the drop becomes an ordinary edit instead.
+    const drag = this.drag;
+    if (drag && drag.phase !== 'local') {
+      clearInterval(this.keepaliveTimer);
+      this.drag = { phase: 'local', elementId: drag.elementId, origin: drag.origin, grab: drag.grab, pointer: drag.pointer, moved: drag.phase === 'dragging' ? drag.moved : false, before: drag.before };
+    }
+    this.publishBoard();
+  }
+
+  // ------------------------------------------------------------------ edits
+
+  select(ids: Iterable<string>): void {
+    this.board.setState({ selection: new Set(ids) });
+  }
+
+  /** Adds a new element; returns its id, or null when the board is read-only or the queue full. */
+  create(shape: ElementShape): string | null {
+    if (this.readOnly()) return this.refuseReadOnly();
+    const id = crypto.randomUUID ? crypto.randomUUID() : uuidFallback();
+    if (!this.enqueue({ kind: 'create', requestId: randomId(), id, shape })) return null;
+    this.history.record([{ id, before: null, after: shape }]);
+    this.publishBoard();
+    return id;
+  }
+
+  /** Changes elements' shapes (style, text, a move without a lock). */
+  update(changes: ReadonlyArray<{ id: string; shape: ElementShape }>): void {
+    if (this.readOnly()) {
+      this.refuseReadOnly();
+      return;
+    }
+    const recorded: Array<{ id: string; before: ElementShape; after: ElementShape }> = [];
+    for (const { id, shape } of changes) {
+      const current = this.view().get(id);
+      if (!current || this.refusalFor(current)) continue;
+      if (this.applyUpdate(id, shape)) recorded.push({ id, before: current.shape, after: shape });
+    }
+    this.history.record(recorded);
+    this.publishBoard();
+  }
+
+  delete(ids: Iterable<string>): void {
+    if (this.readOnly()) {
+      this.refuseReadOnly();
+      return;
+    }
+    const recorded: Array<{ id: string; before: ElementShape; after: null }> = [];
+    for (const id of ids) {
+      const current = this.view().get(id);
+      if (!current || this.refusalFor(current)) continue;
+      if (this.enqueue({ kind: 'delete', requestId: randomId(), id })) recorded.push({ id, before: current.shape, after: null });
+    }
+    this.history.record(recorded);
+    const selection = new Set(this.board.getState().selection);
+    for (const r of recorded) selection.delete(r.id);
+    this.board.setState({ selection });
+    this.publishBoard();
+  }
+
+  undo(): void {
+    if (this.readOnly()) return;
+    const steps = this.history.undo();
+    if (steps) this.perform(steps);
+  }
+
+  redo(): void {
+    if (this.readOnly()) return;
+    const steps = this.history.redo();
+    if (steps) this.perform(steps);
+  }
+
+  /** Why this person cannot move or change the element right now, or null. */
+  refusalFor(element: Element): DragRefusal | null {
+    if (this.readOnly()) return 'read_only';
+    if (element.pinned && !this.isTeacher) return 'pinned';
+    if (element.lock && element.lock.sessionId !== this.self.sessionId) return 'locked';
+    return null;
+  }
+
+  // ------------------------------------------------------------------ drags under a lock
+
+  /**
+   * Pointer-down on an element. Refused at once, without a request, when someone else holds it,
+   * it is pinned or the board is read-only: no flicker, no jump. Otherwise the lock is asked for;
+   * the element moves only once it is granted.
+   */
+  beginDrag(elementId: string, pointer: Point): DragRefusal | null {
+    const element = this.view().get(elementId);
+    if (!element) return 'missing';
+    const refusal = this.refusalFor(element);
+    if (refusal) return refusal;
+    this.cancelDragTimers();
+    const origin = { x: element.shape.x, y: element.shape.y };
+    if (!this.transport.isConnected()) {
+      this.drag = { phase: 'local', elementId, origin, grab: pointer, pointer, moved: false, before: element.shape };
+      return null;
+    }
+    const requestId = randomId();
+    this.drag = { phase: 'acquiring', elementId, requestId, origin, grab: pointer, pointer, ended: false, before: element.shape };
+    this.transport.acquireLock({ requestId, elementId }).then(
+      (reply) => this.onGrant(requestId, reply),
+      () => this.onGrant(requestId, null),
+    );
+    return null;
+  }
+
+  moveDrag(pointer: Point): void {
+    const drag = this.drag;
+    if (!drag) return;
+    drag.pointer = pointer;
+    if (drag.phase === 'acquiring') return;
+    drag.moved = drag.moved || pointer.x !== drag.grab.x || pointer.y !== drag.grab.y;
+    this.publishMotion();
+    if (drag.phase === 'dragging') this.scheduleMove();
+  }
+
+  endDrag(): void {
+    const drag = this.drag;
+    if (!drag) return;
+    if (drag.phase === 'acquiring') {
+      drag.ended = true; // finished when the grant (or refusal) arrives
+      return;
+    }
+    this.drag = null;
+    this.cancelDragTimers();
+    const at = this.dragPosition(drag);
+    const element = this.view().get(drag.elementId);
+    if (drag.phase === 'local') {
+      if (drag.moved && element) this.update([{ id: drag.elementId, shape: moveShapeTo(element.shape, at.x, at.y) }]);
+      this.publishMotion();
+      return;
+    }
+    this.release(drag.elementId, drag.generation, drag.moved && element ? moveShapeTo(element.shape, at.x, at.y) : undefined, drag.before);
+  }
+
+  /** The element being dragged by us, if any (the layer outlines it in our colour). */
+  get draggingId(): string | null {
+    return this.drag?.elementId ?? null;
+  }
+
+  // ------------------------------------------------------------------ teacher controls
+
+  async setPinned(elementId: string, pinned: boolean): Promise<void> {
+    await this.simpleRequest(() => this.transport.pinElement({ requestId: randomId(), elementId, pinned }));
+  }
+
+  async breakLock(elementId: string): Promise<void> {
+    await this.simpleRequest(() => this.transport.breakLock({ requestId: randomId(), elementId }));
+  }
+
+  async setBoardLocked(locked: boolean): Promise<void> {
+    await this.simpleRequest(() => this.transport.lockBoard({ requestId: randomId(), locked }));
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private view(): ReadonlyMap<string, Element> {
+    return this.board.getState().elements;
+  }
+
+  private readOnly(): boolean {
+    return (this.confirmed?.boardLocked ?? false) && !this.isTeacher;
+  }
+
+  private refuseReadOnly(): null {
+    this.notify('The teacher has locked the board. You can look, but not change it.');
+    return null;
+  }
+
+  private applyUpdate(id: string, shape: ElementShape): boolean {
+    const confirmed = this.confirmed;
+    if (!confirmed) return false;
+    const base = this.queue.baseFor(id, confirmed);
+    if (base === null) return false;
+    return this.enqueue({ kind: 'update', requestId: randomId(), id, shape, base });
+  }
+
+  private enqueue(op: Parameters<EditQueue['enqueue']>[0]): boolean {
+    if (!this.queue.enqueue(op)) {
+      this.notify('Too many unsynced changes. Wait for the connection to come back before drawing more.');
+      return false;
+    }
+    this.pump();
+    return true;
+  }
+
+  private perform(steps: readonly Step[]): void {
+    for (const step of steps) {
+      const current = this.view().get(step.id);
+      if (step.to === null) {
+        if (current && !this.refusalFor(current)) this.enqueue({ kind: 'delete', requestId: randomId(), id: step.id });
+      } else if (!current) {
+        // Deleted (by us or anyone): deletions are final, so it comes back as a new element.
+        const id = crypto.randomUUID ? crypto.randomUUID() : uuidFallback();
+        if (this.enqueue({ kind: 'create', requestId: randomId(), id, shape: step.to })) this.history.alias(step.id, id);
+      } else if (!this.refusalFor(current) && current.shape.kind === step.to.kind) {
+        this.applyUpdate(step.id, step.to);
+      }
+    }
+    this.publishBoard();
+  }
+
+  /** Sends queued edits one at a time while connected. */
+  private pump(): void {
+    if (this.sending || this.stopped || !this.transport.isConnected()) return;
+    const request = this.queue.nextToSend();
+    if (!request) return;
+    this.sending = true;
+    this.publishBoard();
+    this.send(request).then(
+      (reply) => this.onEditReply(request, reply),
+      () => this.onEditReply(request, null),
+    );
+  }
+
+  private send(request: EditRequest): Promise<Ack<ElementReply>> {
+    switch (request.kind) {
+      case 'create':
+        return this.transport.createElement({ requestId: request.requestId, id: request.id, shape: request.shape });
+      case 'update':
+        return this.transport.updateElement({ requestId: request.requestId, id: request.id, baseVersion: request.baseVersion, shape: request.shape });
+      case 'delete':
+        return this.transport.deleteElement({ requestId: request.requestId, id: request.id });
+    }
+  }
+
+  private onEditReply(request: EditRequest, reply: Ack<ElementReply> | null): void {
+    this.sending = false;
+    if (this.stopped) return;
+    if (reply?.ok) {
+      this.queue.acknowledged(request.requestId, reply.element.version);
+      if (this.confirmed) this.queue.settle(this.confirmed);
+    } else if (reply && isFinalRefusal(reply.error.code)) {
+      const dropped = this.queue.refused(request.requestId);
+      this.notify(refusalText(reply.error, dropped.length));
+    } else {
+      // Not delivered, rate limited or unavailable: the same request goes again.
+      this.queue.unsent(request.requestId);
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => this.pump(), RETRY_MS);
+      this.publishBoard();
+      return;
+    }
+    this.publishBoard();
+    this.pump();
+  }
+
+  private onGrant(requestId: string, reply: Ack<{ grant: LockGrant }> | null): void {
+    const drag = this.drag;
+    if (!drag || drag.phase !== 'acquiring' || drag.requestId !== requestId) {
+      // A grant for a drag we gave up on: hand the lock straight back.
+      if (reply?.ok) void this.transport.releaseLock({ requestId: randomId(), elementId: reply.grant.elementId, generation: reply.grant.generation }).catch(() => undefined);
+      return;
+    }
+    if (!reply?.ok) {
+      this.drag = null;
+      if (reply?.error.code === 'locked') this.notify('Someone else is moving this.');
+      else if (reply) this.notify(refusalText(reply.error, 1));
+      this.publishMotion();
+      return;
+    }
+    const { generation } = reply.grant;
+    const moved = drag.pointer.x !== drag.grab.x || drag.pointer.y !== drag.grab.y;
+    const dragging: OwnDrag = { phase: 'dragging', elementId: drag.elementId, generation, origin: drag.origin, grab: drag.grab, pointer: drag.pointer, moved, before: drag.before };
+    this.drag = dragging;
+    // The first move confirms the grant arrived; the server then extends the short first term.
+    this.sendMove();
+    this.keepaliveTimer = setInterval(() => this.sendMove(), LOCK_KEEPALIVE_MS);
+    this.publishMotion();
+    if (drag.ended) this.endDrag();
+  }
+
+  private release(elementId: string, generation: number, shape: ElementShape | undefined, before: ElementShape): void {
+    if (shape) this.releasing = { elementId, x: shape.x, y: shape.y };
+    this.publishMotion();
+    const request: LockReleaseRequest = shape ? { requestId: randomId(), elementId, generation, shape } : { requestId: randomId(), elementId, generation };
+    const settle = (reply: Ack<ElementReply> | null) => {
+      if (this.releasing?.elementId === elementId) this.releasing = null;
+      if (reply?.ok && shape) {
+        this.queue.acceptedElsewhere(reply.element);
+        this.history.record([{ id: elementId, before, after: shape }]);
+      } else if (reply && !reply.ok && shape) {
+        // stale_generation: the lock ended before the drop; the element stays where the room says.
+        this.notify(reply.error.code === 'stale_generation' ? 'Your move did not apply: the element was released before you let go.' : refusalText(reply.error, 1));
+      }
+      this.publishBoard();
+      this.publishMotion();
+    };
+    this.transport.releaseLock(request).then(settle, () => {
+      // Not delivered: the lock lapses on the server by itself; an offline drop becomes an edit.
+      if (shape) this.update([{ id: elementId, shape }]);
+      settle(null);
+    });
+  }
+
+  private abandonDrag(text: string): void {
+    this.drag = null;
+    this.cancelDragTimers();
+    this.notify(text);
+  }
+
+  private cancelDragTimers(): void {
+    clearTimeout(this.moveTimer);
+    this.moveTimer = undefined;
+    clearInterval(this.keepaliveTimer);
+  }
+
+  private scheduleMove(): void {
+    if (this.moveTimer !== undefined) return;
+    const wait = this.lastMoveAt + LOCK_MOVE_MS - Date.now();
+    if (wait <= 0) this.sendMove();
+    else
+      this.moveTimer = setTimeout(() => {
+        this.moveTimer = undefined;
+        this.sendMove();
+      }, wait);
+  }
+
+  private sendMove(): void {
+    const drag = this.drag;
+    if (drag?.phase !== 'dragging') return;
+    const at = this.dragPosition(drag);
+    this.lastMoveAt = Date.now();
+    this.transport.moveLocked({ elementId: drag.elementId, generation: drag.generation, x: at.x, y: at.y });
+  }
+
+  private dragPosition(drag: OwnDrag): Point {
+    return { x: clampCoordinate(drag.origin.x + drag.pointer.x - drag.grab.x), y: clampCoordinate(drag.origin.y + drag.pointer.y - drag.grab.y) };
+  }
+
+  private async simpleRequest(call: () => Promise<Ack<unknown>>): Promise<void> {
+    try {
+      const reply = await call();
+      if (!reply.ok) this.notify(refusalText(reply.error, 1));
+    } catch {
+      this.notify('The server did not answer. Try again.');
+    }
+  }
+
+  private notify(text: string): void {
+    this.noticeSerial += 1;
+    this.board.setState({ notice: { text, serial: this.noticeSerial } });
+  }
+
+  private publishBoard(): void {
+    const state = this.confirmed;
+    const elements = state ? this.queue.view(state) : new Map<string, Element>();
+    const prev = this.board.getState();
+    const selection = [...prev.selection].filter((id) => elements.has(id));
+    this.board.setState({
+      elements,
+      ordered: elements === prev.elements ? prev.ordered : inDrawingOrder(elements.values()),
+      selection: selection.length === prev.selection.size ? prev.selection : new Set(selection),
+      unsynced: this.queue.unsynced,
+      canUndo: this.history.canUndo,
+      canRedo: this.history.canRedo,
+      boardLocked: state?.boardLocked ?? false,
+      readOnly: this.readOnly(),
+    });
+  }
+
+  private publishMotion(): void {
+    const previews = new Map<string, DragPreview>();
+    for (const [elementId, d] of this.remoteDrags) previews.set(elementId, { x: d.x, y: d.y, userId: d.userId, own: false });
+    if (this.releasing) previews.set(this.releasing.elementId, { x: this.releasing.x, y: this.releasing.y, userId: this.self.userId, own: true });
+    const drag = this.drag;
+    if (drag && drag.phase !== 'acquiring' && drag.moved) previews.set(drag.elementId, { ...this.dragPosition(drag), userId: this.self.userId, own: true });
+    const prev = this.motion.getState().previews;
+    if (prev.size === 0 && previews.size === 0) return;
+    this.motion.setState({ previews });
+  }
+}
+
+function refusalText(error: ProtocolError, count: number): string {
+  const what = count > 1 ? `${count} changes were` : 'Your change was';
+  switch (error.code) {
+    case 'conflict':
+      return `${what} not saved: someone changed the element first.`;
+    case 'locked':
+      return `${what} not saved: someone else is moving the element.`;
+    case 'forbidden':
+      return `${what} not allowed (the element is pinned or the board is locked).`;
+    case 'not_found':
+      return `${what} not saved: the element was deleted.`;
+    default:
+      return `${what} not saved: ${error.message}`;
+  }
+}
+
+/** RFC 4122 version 4 from getRandomValues: crypto.randomUUID needs a secure context. */
+function uuidFallback(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
