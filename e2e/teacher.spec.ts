@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { cursorOf, joinLesson, rosterEntry, startLesson } from './support.ts';
 
-test('a teacher removes a student, who sees "removed" and can no longer act; the teacher downloads the attendance CSV', async ({ browser }) => {
+test('a teacher removes a student, who sees "removed" and can no longer act; the teacher downloads the attendance CSV and restores her', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
   const ana = await joinLesson(browser, teacher.code, 'Ana');
   const bo = await joinLesson(browser, teacher.code, '=Bo');
@@ -55,4 +55,10 @@ test('a teacher removes a student, who sees "removed" and can no longer act; the
   expect(lines.find((l) => l.startsWith('Ana,'))).toMatch(/,revoked,.*,membership_revoked,removed,\d+$/);
   // A name that looks like a formula is neutralised.
   expect(lines.some((l) => l.startsWith("'=Bo,"))).toBe(true);
+
+  // Restoring lets Ana back in: the roster no longer shows her as removed, on every screen.
+  await report.getByRole('button', { name: 'Close' }).click();
+  await rosterEntry(teacher.page, 'Ana').getByRole('button', { name: 'Restore Ana' }).click();
+  await expect(rosterEntry(teacher.page, 'Ana')).toHaveAttribute('data-state', 'gone');
+  await expect(rosterEntry(bo.page, 'Ana')).toHaveAttribute('data-state', 'gone');
 });

@@ -135,6 +135,12 @@ export const RoomEvent = z.discriminatedUnion('kind', [
     kind: z.literal('member.revoked'),
     payload: z.object({ userId: UserId, by: UserId, reason: z.string().nullable() }),
   }),
+  /** The teacher let a removed member back in: they may join again (their old sessions stay closed). */
+  z.object({
+    ...eventBase,
+    kind: z.literal('member.restored'),
+    payload: z.object({ userId: UserId, by: UserId }),
+  }),
   z.object({ ...eventBase, kind: z.literal('element.created'), payload: z.object({ element: Element }) }),
   /** Any accepted change: shape, pin, or a drag's final position. Carries the whole element. */
   z.object({ ...eventBase, kind: z.literal('element.updated'), payload: z.object({ element: Element }) }),

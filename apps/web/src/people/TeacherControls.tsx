@@ -1,6 +1,6 @@
 import type { SessionGrant } from '@wb/protocol';
 import { useMemo, useState, type ReactNode } from 'react';
-import { revokeMember } from '../api/teacherApi.ts';
+import { restoreMember, revokeMember } from '../api/teacherApi.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 import { AttendanceReport } from './AttendanceReport.tsx';
 import { RemoveMemberDialog } from './RemoveMemberDialog.tsx';
@@ -23,14 +23,32 @@ export function useTeacherControls(grant: SessionGrant): TeacherControls {
   const isTeacher = grant.role === 'teacher';
   const [removing, setRemoving] = useState<RosterEntry | null>(null);
   const [reportOpen, setReportOpen] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
 
   const roster = useMemo<RosterControls | undefined>(
-    () => (isTeacher ? { onRemove: (entry) => setRemoving(entry) } : undefined),
-    [isTeacher],
+    () =>
+      isTeacher
+        ? {
+            onRemove: (entry) => setRemoving(entry),
+            // Restoring only lets them join again, so it needs no confirmation.
+            onRestore: (entry) => {
+              setFailure(null);
+              restoreMember(grant.token, grant.room.code, entry.userId).catch((error: unknown) =>
+                setFailure(error instanceof Error ? error.message : 'Could not restore this student.'),
+              );
+            },
+          }
+        : undefined,
+    [isTeacher, grant.token, grant.room.code],
   );
 
   const dialogs = (
     <>
+      {failure && (
+        <p className="teacher-failure panel" role="alert">
+          {failure}
+        </p>
+      )}
       {removing && (
         <RemoveMemberDialog
           displayName={removing.displayName}

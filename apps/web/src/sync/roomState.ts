@@ -58,6 +58,7 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
       return [...state.presence.values()].filter((p) => p.userId === event.payload.userId).map((p) => p.sessionId);
     }
     case 'member.joined':
+    case 'member.restored':
     case 'presence.opened':
     case 'element.created':
     case 'element.updated':
@@ -133,6 +134,16 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       const departures = new Map(state.departures);
       departures.set(userId, 'revoked');
       return { ...next, members, presence, departures };
+    }
+    case 'member.restored': {
+      const { userId } = event.payload;
+      const member = state.members.get(userId);
+      const members = new Map(state.members);
+      if (member) members.set(userId, { ...member, status: 'active' });
+      // The removal is undone: they are simply not here until they join again.
+      const departures = new Map(state.departures);
+      if (departures.get(userId) === 'revoked') departures.delete(userId);
+      return { ...next, members, departures };
     }
     case 'element.created':
     case 'element.updated': {

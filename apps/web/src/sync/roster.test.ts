@@ -23,6 +23,7 @@ const table: Row[] = [
   ['revoked membership wins over a lingering lease', [[ALICE_S, true]], null, true, 'removed'],
   ['a later presence wins over an old departure', [[ALICE_S, true]], 'signed_out', false, 'live'],
   ['never connected is gone', [], null, false, 'gone'],
+  ['a restored member (revoked departure, active membership) is not removed', [], 'revoked', false, 'gone'],
 ];
 
 test.each(table)('roster: %s', (_name, sessions, departure, revoked, expected) => {

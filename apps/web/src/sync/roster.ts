@@ -36,13 +36,17 @@ export function deriveRoster(state: RoomState): RosterEntry[] {
   const entries: RosterEntry[] = [];
   for (const member of state.members.values()) {
     const counts = sessionsByUser.get(member.userId);
+    // A snapshot names a member's last attendance fact; a revocation since undone (restored) is
+    // no longer how they left, so an active member is never shown as removed.
+    const recorded = state.departures.get(member.userId) ?? null;
+    const departure = recorded === 'revoked' && member.status === 'active' ? null : recorded;
     entries.push({
       userId: member.userId,
       displayName: member.displayName,
       role: member.role,
-      state: rosterStateOf(member.status === 'revoked', counts, state.departures.get(member.userId)),
+      state: rosterStateOf(member.status === 'revoked', counts, departure ?? undefined),
       sessions: counts?.total ?? 0,
-      departure: state.departures.get(member.userId) ?? null,
+      departure,
     });
   }
   return entries.sort(

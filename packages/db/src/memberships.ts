@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import type { Role, RoomEvent } from '@wb/protocol';
+import type { Clock } from './clock.ts';
+import { appendRoomEvent } from './roomLog.ts';
+import { int, rows, type Db } from './sql.ts';
+
+export type RestoreMemberResult =
+  | { decision: 'restored'; events: RoomEvent[] }
+  | { decision: 'not_revoked' | 'not_a_member' };
+
+/**
+ * Lets a revoked member back in: the one transition out of `revoked`, written as one conditional
+ * UPDATE on `status = 'revoked'` (I3), so a retried or duplicated restore changes nothing. Their
+ * sessions stay closed (a revocation closed them for good); they join again with their member
+ * key and are the same member. The room hears `member.restored`.
+ */
+export async function restoreMember(
+  db: Db,
+  clock: Clock,
+  input: { roomId: string; userId: string; by: string },
+): Promise<RestoreMemberResult> {
+  return db.transaction(async (tx) => {
+    const [target] = await rows<{ role: Role }>(
+      tx,
+      sql`SELECT role FROM memberships
+          WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid FOR UPDATE`,
+    );
+    if (!target) return { decision: 'not_a_member' as const };
+    const restored = await rows<{ user_id: string }>(
+      tx,
+      sql`UPDATE memberships SET status = 'active', revoked_by = NULL, revoked_at = NULL, revoke_reason = NULL
+          WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid AND status = 'revoked'
+          RETURNING user_id`,
+    );
+    if (restored.length === 0) return { decision: 'not_revoked' as const };
+    // Named by the revision it will have (the room row is locked from here on, so it is exact):
+    // unique, and each revocation can be undone only once anyway by the conditional UPDATE.
+    const [room] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${input.roomId}::uuid FOR UPDATE`);
+    const eventId = `member.restored:${input.userId}:${int(room!.revision) + 1}`;
+    const event = await appendRoomEvent(tx, clock, input.roomId, 'member.restored', eventId, { userId: input.userId, by: input.by });
+    return { decision: 'restored' as const, events: [event] };
+  });
+}
