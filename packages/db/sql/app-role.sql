@@ -23,6 +23,8 @@ GRANT USAGE ON SCHEMA public TO wb_app;
 -- Presence, membership, sessions and the room log change in place: conditional UPDATEs and
 -- DELETEs are how the store decides (I3). The sweeper prunes room_events (I10).
 GRANT SELECT, INSERT, UPDATE, DELETE ON rooms, memberships, sessions, presence_leases, room_events, elements, applied_requests TO wb_app;
+-- Teacher accounts and their signed-in sessions (migration 0003): sign-up, sign-in, sign-out.
+GRANT SELECT, INSERT, UPDATE ON teachers, teacher_sessions TO wb_app;
 
 -- Attendance is append-only (I6): read and append, nothing else. The REVOKE makes a rerun correct
 -- even where someone granted more by hand.

@@ -21,6 +21,33 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+/** Teacher accounts: email and an argon2id password hash (the password itself is never stored). */
+export const teachers = pgTable('teachers', {
+  id: uuid('id').primaryKey(),
+  /** Stored lowercased: one account per address, however it is typed. */
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  displayName: text('display_name').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Signed-in browsers of a teacher account (the cookie's token, stored only as a sha256 hash). */
+export const teacherSessions = pgTable(
+  'teacher_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    teacherId: uuid('teacher_id')
+      .notNull()
+      .references(() => teachers.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    status: text('status', { enum: ['open', 'closed'] }).notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [index('teacher_sessions_teacher').on(t.teacherId)],
+);
+
 export const rooms = pgTable('rooms', {
   id: uuid('id').primaryKey(),
   code: text('code').notNull().unique(),
@@ -31,6 +58,8 @@ export const rooms = pgTable('rooms', {
   /** Teacher control: students may not change the board while it is locked. */
   boardLocked: boolean('board_locked').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The account that owns the room; null for a room started without an account. */
+  teacherId: uuid('teacher_id').references(() => teachers.id),
 });
 
 export const memberships = pgTable(
