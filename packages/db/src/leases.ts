@@ -156,6 +156,11 @@ export interface RenewOutcome {
   priorRevision: number | null;
   /** Stored revision after this renewal. */
   revision: number;
+  /**
+   * The room's revision in the database when the renewal was decided: a client behind it missed
+   * an event (a lost packet, a Redis outage between nodes) and resyncs, whatever the relay did.
+   */
+  roomRevision: number | null;
 }
 
 /**
@@ -195,6 +200,7 @@ export async function renewLeases(
     prior_request_id: string | null;
     renewed: unknown;
     authorized: boolean;
+    room_revision: unknown;
   }>(
     executor,
     sql`WITH req AS (
@@ -219,17 +225,24 @@ export async function renewLeases(
           RETURNING l.session_id, l.revision
         )
         SELECT req.session_id, req.request_id, cur.revision AS prior, cur.last_request_id AS prior_request_id,
-               upd.revision AS renewed, auth.session_id IS NOT NULL AS authorized
+               upd.revision AS renewed, auth.session_id IS NOT NULL AS authorized, r.revision AS room_revision
         FROM req
         LEFT JOIN cur ON cur.session_id = req.session_id
         LEFT JOIN upd ON upd.session_id = req.session_id
-        LEFT JOIN auth ON auth.session_id = req.session_id`,
+        LEFT JOIN auth ON auth.session_id = req.session_id
+        LEFT JOIN sessions s ON s.id = req.session_id
+        LEFT JOIN rooms r ON r.id = s.room_id`,
   );
   const bySession = new Map(decided.map((d) => [d.session_id, d]));
   const outcomes = round.map((request): RenewOutcome => {
     const d = bySession.get(request.sessionId);
     const prior = d?.prior == null ? null : int(d.prior);
-    const base = { sessionId: request.sessionId, requestId: request.requestId, priorRevision: prior };
+    const base = {
+      sessionId: request.sessionId,
+      requestId: request.requestId,
+      priorRevision: prior,
+      roomRevision: d?.room_revision == null ? null : int(d.room_revision),
+    };
     if (d?.renewed != null) return { ...base, decision: 'accepted', revision: int(d.renewed) };
     const stored = prior ?? 0;
     if (!d?.authorized) return { ...base, decision: 'not_a_member', revision: stored };

@@ -359,12 +359,15 @@ export function storeContract(harness: StoreHarness): void {
         const renew = async (revision: number, id: string) =>
           (await store.renewLeases([{ sessionId: seat.sessionId, revision, requestId: id }], LEASE_TTL_MS))[0];
 
+        const roomRevision = (await store.loadRoomSnapshot(seat.roomId))!.revision;
         expect(await renew(12, 'req-twelve')).toEqual({
           sessionId: seat.sessionId,
           requestId: 'req-twelve',
           decision: 'accepted',
           priorRevision: 10,
           revision: 12,
+          // Every decision tells the room's durable revision: a client behind it resyncs.
+          roomRevision,
         });
         expect(await renew(12, 'req-twelve')).toMatchObject({ decision: 'already_applied', priorRevision: 12, revision: 12 });
         expect(await renew(12, 'req-other-twelve')).toMatchObject({ decision: 'ignored_old_revision', revision: 12 });

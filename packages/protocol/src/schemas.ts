@@ -141,6 +141,8 @@ export const RoomEvent = z.discriminatedUnion('kind', [
     kind: z.literal('member.restored'),
     payload: z.object({ userId: UserId, by: UserId }),
   }),
+  /** The room's own facts changed: renamed, or archived (then every session of it is closed). */
+  z.object({ ...eventBase, kind: z.literal('room.updated'), payload: RoomInfo }),
   z.object({ ...eventBase, kind: z.literal('element.created'), payload: z.object({ element: Element }) }),
   /** Any accepted change: shape, pin, or a drag's final position. Carries the whole element. */
   z.object({ ...eventBase, kind: z.literal('element.updated'), payload: z.object({ element: Element }) }),
@@ -226,6 +228,11 @@ export const LeaseRenewResult = z.object({
   decision: LeaseDecision,
   /** The stored revision after the decision. */
   revision: Revision,
+  /**
+   * The room's revision in the database at that moment: a client whose applied revision stays
+   * below it lost an event and resyncs (this works even while the relay between nodes is down).
+   */
+  roomRevision: Revision.optional(),
 });
 export type LeaseRenewResult = z.infer<typeof LeaseRenewResult>;
 

@@ -227,14 +227,15 @@ export function attachRealtime(
           },
           'lease renewal decision',
         );
+        const roomRevision = outcome.roomRevision === null ? {} : { roomRevision: outcome.roomRevision };
         switch (outcome.decision) {
           case 'accepted':
             data.leaseRevision = Math.max(data.leaseRevision, outcome.revision);
             data.leaseLive = true;
-            return { decision: outcome.decision, revision: outcome.revision };
+            return { decision: outcome.decision, revision: outcome.revision, ...roomRevision };
           case 'already_applied':
           case 'ignored_old_revision':
-            return { decision: outcome.decision, revision: outcome.revision };
+            return { decision: outcome.decision, revision: outcome.revision, ...roomRevision };
           case 'no_lease': {
             // The lease expired (or a database crash took the UNLOGGED table) while this client
             // was alive after all: open a fresh lease, recorded as a reconnect.
