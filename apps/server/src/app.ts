@@ -221,6 +221,14 @@ async function attachRedis(realtime: Realtime, url: string, http: FastifyInstanc
     client.on('error', (error: unknown) => http.log.warn({ err: String(error) }, 'redis adapter connection problem'));
   }
   await Promise.all([pub.connect(), sub.connect()]);
+  // While Redis is down the adapter's publishes reject; each node keeps serving its own clients
+  // and a publish failure must not become an unhandled rejection that ends the process.
+  const publish = pub.publish.bind(pub);
+  pub.publish = ((...args: Parameters<typeof publish>) =>
+    publish(...args).catch((error: unknown) => {
+      http.log.warn({ err: String(error) }, 'redis publish failed; other nodes catch up by revision');
+      return 0;
+    })) as typeof pub.publish;
   realtime.io.adapter(createAdapter(pub, sub));
   realtime.publisher.clustered = true;
   return [pub, sub];
