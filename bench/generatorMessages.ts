@@ -1,0 +1,147 @@
+/**
+ * The IPC contract between the benchmark's orchestrator (run.ts) and the load-generator process.
+ * The generator runs in its own process so that its CPU is neither the server's nor hidden in it.
+ */
+import type { LatencySummary } from './latencyHistogram.ts';
+
+export type TargetKind = 'product' | 'bare';
+
+export interface GeneratorCommands {
+  /** Joins (product) or names (bare) enough rooms of `usersPerRoom` clients. */
+  setup: { params: { rooms: number }; result: { rooms: number; users: number; ms: number } };
+  /** Connects every client of the first `rooms` rooms and waits until each is live. */
+  connect: { params: { rooms: number; withLastRevision?: boolean }; result: ConnectResult };
+  disconnect: { params: Record<string, never>; result: { closed: number } };
+  cursorLoad: { params: CursorLoadParams; result: CursorLoadResult };
+  ghost: { params: GhostParams; result: GhostResult };
+  churn: { params: ChurnParams; result: ChurnResult };
+  storm: { params: { rooms: number; timeoutMs: number }; result: StormResult };
+  /** The generator's own CPU and event-loop delay since the last call. */
+  selfStats: { params: Record<string, never>; result: SelfStats };
+}
+
+export type CommandName = keyof GeneratorCommands;
+
+export interface CommandMessage<N extends CommandName = CommandName> {
+  kind: 'command';
+  id: number;
+  name: N;
+  params: GeneratorCommands[N]['params'];
+}
+
+export type GeneratorMessage =
+  | { kind: 'ready' }
+  | { kind: 'reply'; id: number; ok: true; result: unknown }
+  | { kind: 'reply'; id: number; ok: false; error: string }
+  /** A moment the orchestrator samples the server at (window start and end). */
+  | { kind: 'mark'; name: string };
+
+export interface ConnectResult {
+  connected: number;
+  failed: number;
+  ms: number;
+  errors: string[];
+  snapshots: number;
+  replays: number;
+}
+
+export interface CursorLoadParams {
+  rooms: number;
+  hz: number;
+  warmupMs: number;
+  windowMs: number;
+  drainMs: number;
+  /** 'all': every client moves (the capacity load); 'one': one mover per room (a quiet room). */
+  movers: 'all' | 'one';
+}
+
+export interface SelfStats {
+  /** Cores used by the generator process (1.0 = one core busy). */
+  cores: number;
+  eventLoopP99Ms: number;
+}
+
+export interface CursorLoadResult {
+  senders: number;
+  receiversPerUpdate: number;
+  intended: number;
+  sent: number;
+  /** volatile packets the client library dropped because the transport was not writable. */
+  discardedByClient: number;
+  /** (update, receiver) pairs that should have arrived. */
+  expected: number;
+  received: number;
+  /** Not received, but a newer update from the same sender reached that receiver within 100 ms. */
+  supersededInTime: number;
+  supersededLate: number;
+  duplicates: number;
+  latency: LatencySummary;
+  /** Cursor messages (product: batches) received per second per client. */
+  messagesPerClientPerSec: number;
+  generator: SelfStats;
+  notices: number;
+  disconnects: number;
+}
+
+export interface GhostParams {
+  rooms: number;
+  closesPerRoom: number;
+  rounds: number;
+  hz: number;
+  /** Give up on a lid close after this long (a bounded loop). */
+  timeoutMs: number;
+}
+
+export interface GhostSample {
+  /** From the client's last accepted renewal (its ack) to the first / last observer's removal. */
+  firstMs: number;
+  lastMs: number;
+  observers: number;
+}
+
+export interface GhostResult {
+  closes: number;
+  observed: number;
+  timedOut: number;
+  samples: GhostSample[];
+  /** presence.expired deliveries per (observer, expired lease): must be 1. */
+  duplicateExpiries: number;
+}
+
+export interface ChurnParams {
+  rooms: number;
+  windowMs: number;
+  warmupMs: number;
+  /** Share of users that disconnect and reconnect per minute. */
+  churnPerMinute: number;
+  /** Clients whose lid closes during the window: their leases must expire exactly once each. */
+  lidCloses: number;
+}
+
+export interface ChurnResult {
+  users: number;
+  reconnects: number;
+  reconnectFailures: number;
+  renewalAcks: Record<string, number>;
+  renewalErrors: number;
+  /** Leases that expired although their client kept answering (must be 0). */
+  falseEvictions: number;
+  lidCloses: number;
+  /** Distinct presence.expired events seen for the lid-closed sessions. */
+  expiredEventsForClosed: number;
+  /** Deliveries of an already-seen expiry event id to the same observer. */
+  duplicateDeliveries: number;
+}
+
+export interface StormResult {
+  clients: number;
+  live: number;
+  failed: number;
+  /** From the moment every socket dropped to the moment each one had welcome + sync again. */
+  allLiveMs: number;
+  p50Ms: number;
+  p99Ms: number;
+  snapshots: number;
+  replays: number;
+  errors: string[];
+}

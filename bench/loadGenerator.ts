@@ -1,0 +1,764 @@
+/**
+ * The load-generator process: simulated classrooms speaking the product's protocol (HTTP join,
+ * authenticated socket, lease renewals answered from the `lease.due` handler, volatile cursor
+ * packets at 30 Hz with a random phase), or the bare relay's minimal one. Started by run.ts with
+ * `fork`; takes commands over IPC (generatorMessages.ts) and reports its own CPU, so a saturated
+ * generator is never mistaken for a saturated server.
+ *
+ * Latency is measured on one clock: the sender stamps `t` (performance.timeOrigin + now) and the
+ * receiver is in this same process. Each packet also carries its sender's index in the room (x)
+ * and a per-sender sequence number (y), so every receiver can tell a lost update from one that a
+ * newer position replaced (the product's batcher keeps only the latest position per tick).
+ */
+import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import {
+  ClientEvent,
+  PROTOCOL_VERSION,
+  ServerEvent,
+  type Ack,
+  type CursorBatch,
+  type LeaseDue,
+  type LeaseRenewResult,
+  type RoomEvent,
+  type SessionGrant,
+  type SyncMessage,
+  type Welcome,
+} from '@wb/protocol';
+import { openSocket, type BenchSocket, type ClientKind } from './benchSocket.ts';
+import type {
+  ChurnParams,
+  ChurnResult,
+  CommandMessage,
+  CommandName,
+  ConnectResult,
+  CursorLoadParams,
+  CursorLoadResult,
+  GeneratorCommands,
+  GeneratorMessage,
+  GhostParams,
+  GhostResult,
+  GhostSample,
+  SelfStats,
+  StormResult,
+  TargetKind,
+} from './generatorMessages.ts';
+import { LatencyHistogram, percentileOf } from './latencyHistogram.ts';
+
+const TARGET_URL = requiredEnv('BENCH_TARGET_URL');
+const TARGET_KIND = requiredEnv('BENCH_TARGET_KIND') as TargetKind;
+const CLIENT_KIND: ClientKind = process.env.BENCH_CLIENT === 'socket.io' ? 'socket.io' : 'wire';
+export const USERS_PER_ROOM = 31;
+/** A replaced update counts as delivered only if its replacement arrived within this budget. */
+const SUPERSEDE_BUDGET_MS = 100;
+const CONNECT_TIMEOUT_MS = 20_000;
+/** Sockets connecting at once in an ordinary connect (the storm connects all at once on purpose). */
+const CONNECT_CONCURRENCY = 50;
+
+const clock = (): number => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+}
+
+/** The bare relay forwards the sender's packet as is. */
+interface BarePacket {
+  x: number;
+  y: number;
+  t: number;
+}
+
+interface ConnectOutcome {
+  ok: boolean;
+  ms: number;
+  error?: string;
+  sync?: SyncMessage['kind'];
+}
+
+/** One simulated person in one browser tab. */
+class Client {
+  socket: BenchSocket | null = null;
+  live = false;
+  /** A closed laptop lid: the socket stays open but nothing is answered or sent. */
+  lidClosed = false;
+  closingOnPurpose = false;
+  lastRevision = 0;
+  leaseRevision = 0;
+  /** When the last accepted renewal (or the welcome) was acknowledged. */
+  lastLeaseAckAt = 0;
+  renewCounter = 0;
+  seq = 0;
+  nextDue = 0;
+  lastSeqFrom = new Int32Array(USERS_PER_ROOM).fill(-1);
+  grant: SessionGrant | null = null;
+
+  constructor(
+    readonly room: number,
+    readonly local: number,
+  ) {}
+
+  get global(): number {
+    return this.room * USERS_PER_ROOM + this.local;
+  }
+}
+
+/** Counters a scenario can read; reset by each scenario. */
+class Counters {
+  renewalAcks: Record<string, number> = {};
+  renewalErrors = 0;
+  notices = 0;
+  unexpectedDisconnects = 0;
+  expiredEvents = new Map<string, { sessionId: string; observers: Set<Client>; firstAt: number; lastAt: number }>();
+  duplicateExpiryDeliveries = 0;
+  noLeaseSessions = new Set<string>();
+}
+
+/** Per-point accounting of a cursor load (see the file comment for x/y/t). */
+class CursorAccounting {
+  readonly hist = new LatencyHistogram();
+  readonly stamps: Float64Array[];
+  sent = 0;
+  discardedByClient = 0;
+  received = 0;
+  supersededInTime = 0;
+  supersededLate = 0;
+  duplicates = 0;
+  messagesInWindow = 0;
+  sentBySender: Uint32Array;
+  windowStart = Number.POSITIVE_INFINITY;
+  windowEnd = Number.POSITIVE_INFINITY;
+
+  constructor(senders: number, maxSeq: number) {
+    this.stamps = Array.from({ length: senders }, () => new Float64Array(maxSeq));
+    this.sentBySender = new Uint32Array(senders);
+  }
+
+  inWindow(stamp: number): boolean {
+    return stamp >= this.windowStart && stamp < this.windowEnd;
+  }
+
+  onReceive(receiver: Client, senderLocal: number, seq: number, stamp: number, now: number): void {
+    if (senderLocal === receiver.local || senderLocal < 0 || senderLocal >= USERS_PER_ROOM) return;
+    const last = receiver.lastSeqFrom[senderLocal] ?? -1;
+    if (seq <= last) {
+      if (this.inWindow(stamp)) this.duplicates += 1;
+      return;
+    }
+    const stamps = this.stamps[receiver.room * USERS_PER_ROOM + senderLocal];
+    if (stamps) {
+      for (let missing = last + 1; missing < seq; missing++) {
+        const missingStamp = stamps[missing] ?? 0;
+        if (!this.inWindow(missingStamp)) continue;
+        if (now - missingStamp <= SUPERSEDE_BUDGET_MS) this.supersededInTime += 1;
+        else this.supersededLate += 1;
+      }
+    }
+    receiver.lastSeqFrom[senderLocal] = seq;
+    if (this.inWindow(stamp)) {
+      this.received += 1;
+      this.hist.record(now - stamp);
+    }
+  }
+}
+
+class Fleet {
+  readonly rooms: Client[][] = [];
+  counters = new Counters();
+  accounting: CursorAccounting | null = null;
+  private cpuMark = process.cpuUsage();
+  private wallMark = performance.now();
+  private readonly loopDelay = monitorEventLoopDelay({ resolution: 5 });
+
+  constructor() {
+    this.loopDelay.enable();
+  }
+
+  selfStats(reset = true): SelfStats {
+    const cpu = process.cpuUsage(this.cpuMark);
+    const wall = performance.now() - this.wallMark;
+    const stats = {
+      cores: wall > 0 ? (cpu.user + cpu.system) / 1000 / wall : 0,
+      eventLoopP99Ms: this.loopDelay.percentile(99) / 1e6,
+    };
+    if (reset) {
+      this.cpuMark = process.cpuUsage();
+      this.wallMark = performance.now();
+      this.loopDelay.reset();
+    }
+    return stats;
+  }
+
+  clientsOf(rooms: number): Client[] {
+    return this.rooms.slice(0, rooms).flat();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Setup: sessions over HTTP (product) or plain room names (bare relay)
+
+  async setup(rooms: number): Promise<GeneratorCommands['setup']['result']> {
+    const started = performance.now();
+    const missing: number[] = [];
+    for (let r = this.rooms.length; r < rooms; r++) missing.push(r);
+    // A few rooms at a time: each room joins from its own loopback address (the server limits
+    // joins per address, as it should), and PGlite serialises writes anyway.
+    await runLimited(missing, 4, async (r) => {
+      const clients = Array.from({ length: USERS_PER_ROOM }, (_, local) => new Client(r, local));
+      if (TARGET_KIND === 'product') await joinRoom(r, clients);
+      this.rooms[r] = clients;
+    });
+    return { rooms: this.rooms.length, users: this.rooms.length * USERS_PER_ROOM, ms: performance.now() - started };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Connecting
+
+  async connect(rooms: number, withLastRevision = false): Promise<ConnectResult> {
+    const started = performance.now();
+    const pending = this.clientsOf(rooms).filter((c) => !c.live);
+    const outcomes = await runLimited(pending, CONNECT_CONCURRENCY, (c) => this.connectClient(c, withLastRevision));
+    return summariseConnects(outcomes, performance.now() - started);
+  }
+
+  connectClient(client: Client, withLastRevision: boolean): Promise<ConnectOutcome> {
+    this.closeSocket(client);
+    client.lidClosed = false;
+    client.closingOnPurpose = false;
+    const started = performance.now();
+    return new Promise<ConnectOutcome>((resolve) => {
+      let settled = false;
+      const settle = (outcome: Omit<ConnectOutcome, 'ms'>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ ...outcome, ms: performance.now() - started });
+      };
+      const timer = setTimeout(() => settle({ ok: false, error: 'timeout' }), CONNECT_TIMEOUT_MS);
+      const onConnectError = (payload: unknown) => {
+        const error = payload as { message?: string; data?: { code?: string } };
+        settle({ ok: false, error: error.data?.code ?? error.message ?? 'connect_error' });
+      };
+      if (TARGET_KIND === 'bare') {
+        const socket = openSocket(CLIENT_KIND, { url: TARGET_URL, auth: { room: `room-${client.room}` }, timeoutMs: CONNECT_TIMEOUT_MS });
+        client.socket = socket;
+        socket.on('connect', () => {
+          client.live = true;
+          settle({ ok: true });
+        });
+        socket.on('connect_error', onConnectError);
+        socket.on('cursor', (payload) => {
+          const packet = payload as BarePacket;
+          this.onCursor(client, packet.x, packet.y, packet.t);
+        });
+        socket.on('disconnect', () => this.onDisconnect(client));
+        return;
+      }
+      const grant = client.grant;
+      if (!grant) return settle({ ok: false, error: 'no session' });
+      const auth = {
+        token: grant.token,
+        protocol: PROTOCOL_VERSION,
+        ...(withLastRevision && client.lastRevision > 0 ? { lastRevision: client.lastRevision } : {}),
+      };
+      const socket = openSocket(CLIENT_KIND, { url: TARGET_URL, auth, timeoutMs: CONNECT_TIMEOUT_MS });
+      client.socket = socket;
+      socket.on('connect_error', onConnectError);
+      // Payloads are the server's, already validated there; the generator trusts their shape.
+      socket.on(ServerEvent.WELCOME, (payload) => {
+        client.leaseRevision = (payload as Welcome).leaseRevision;
+        client.lastLeaseAckAt = clock();
+      });
+      socket.on(ServerEvent.SYNC, (payload) => {
+        const sync = payload as SyncMessage;
+        client.lastRevision = Math.max(client.lastRevision, syncRevision(sync));
+        client.live = true;
+        settle({ ok: true, sync: sync.kind });
+      });
+      socket.on(ServerEvent.ROOM_EVENT, (payload) => this.onRoomEvent(client, payload as RoomEvent));
+      socket.on(ServerEvent.LEASE_DUE, (payload) => this.onLeaseDue(client, socket, payload as LeaseDue));
+      socket.on(ServerEvent.CURSORS, (payload) => this.onBatch(client, payload as CursorBatch));
+      socket.on(ServerEvent.NOTICE, () => {
+        this.counters.notices += 1;
+      });
+      socket.on('disconnect', () => this.onDisconnect(client));
+    });
+  }
+
+  closeSocket(client: Client): void {
+    const socket = client.socket;
+    if (!socket) return;
+    client.closingOnPurpose = true;
+    client.live = false;
+    socket.close();
+    client.socket = null;
+  }
+
+  disconnectAll(): number {
+    let closed = 0;
+    for (const client of this.rooms.flat()) {
+      if (client.socket) closed += 1;
+      this.closeSocket(client);
+    }
+    return closed;
+  }
+
+  private onDisconnect(client: Client): void {
+    client.live = false;
+    if (!client.closingOnPurpose) this.counters.unexpectedDisconnects += 1;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Inbound product events
+
+  private onLeaseDue(client: Client, socket: BenchSocket, due: LeaseDue): void {
+    // A closed lid answers nothing: that is exactly what the sweeper must notice.
+    if (client.lidClosed) return;
+    client.renewCounter += 1;
+    const requestId = `renew-${client.global}-${client.renewCounter}`;
+    socket.emit(ClientEvent.LEASE_RENEW, { revision: due.revision + 1, requestId }, (payload) => {
+      const reply = payload as Ack<LeaseRenewResult>;
+      if (!reply.ok) {
+        this.counters.renewalErrors += 1;
+        return;
+      }
+      this.counters.renewalAcks[reply.decision] = (this.counters.renewalAcks[reply.decision] ?? 0) + 1;
+      if (reply.decision === 'no_lease' && client.grant) this.counters.noLeaseSessions.add(client.grant.sessionId);
+      if (reply.decision === 'accepted' || reply.decision === 'no_lease') client.lastLeaseAckAt = clock();
+      client.leaseRevision = Math.max(client.leaseRevision, reply.revision);
+    });
+  }
+
+  private onRoomEvent(client: Client, event: RoomEvent): void {
+    client.lastRevision = Math.max(client.lastRevision, event.revision);
+    if (event.kind !== 'presence.expired') return;
+    const at = clock();
+    let seen = this.counters.expiredEvents.get(event.eventId);
+    if (!seen) {
+      seen = { sessionId: event.payload.sessionId, observers: new Set(), firstAt: at, lastAt: at };
+      this.counters.expiredEvents.set(event.eventId, seen);
+    }
+    if (seen.observers.has(client)) {
+      this.counters.duplicateExpiryDeliveries += 1;
+      return;
+    }
+    seen.observers.add(client);
+    seen.lastAt = at;
+  }
+
+  private onBatch(client: Client, batch: CursorBatch): void {
+    const accounting = this.accounting;
+    if (!accounting) return;
+    const now = clock();
+    if (now >= accounting.windowStart && now < accounting.windowEnd) accounting.messagesInWindow += 1;
+    for (const entry of batch.cursors) {
+      if (entry.t !== undefined) accounting.onReceive(client, entry.x, entry.y, entry.t, now);
+    }
+  }
+
+  private onCursor(client: Client, x: number, y: number, t: number): void {
+    const accounting = this.accounting;
+    if (!accounting) return;
+    const now = clock();
+    if (now >= accounting.windowStart && now < accounting.windowEnd) accounting.messagesInWindow += 1;
+    accounting.onReceive(client, x, y, t, now);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Cursor motion: one scheduler for every mover (a timer per client would cost more than the
+  // sends and drift independently).
+
+  startMotion(movers: Client[], hz: number, accounting: CursorAccounting | null): () => void {
+    const period = 1000 / hz;
+    const start = clock();
+    for (const mover of movers) {
+      mover.seq = 0;
+      mover.nextDue = start + Math.random() * period;
+    }
+    const timer = setInterval(() => {
+      const now = clock();
+      for (const mover of movers) {
+        if (now < mover.nextDue) continue;
+        // Behind by more than a period (a busy generator): skip the missed slots rather than
+        // burst, so the shortfall shows up as a lower sent ratio.
+        while (now - mover.nextDue >= period) mover.nextDue += period;
+        mover.nextDue += period;
+        if (mover.lidClosed || !mover.live || !mover.socket) continue;
+        this.send(mover, now, accounting);
+      }
+    }, 2);
+    return () => clearInterval(timer);
+  }
+
+  private send(mover: Client, now: number, accounting: CursorAccounting | null): void {
+    const socket = mover.socket;
+    if (!socket) return;
+    const seq = mover.seq++;
+    // Stamp before sending: a synchronous receive path must find the stamp already recorded.
+    const stamps = accounting?.stamps[mover.global];
+    if (stamps && seq < stamps.length) stamps[seq] = now;
+    const sent = socket.emitVolatile(ClientEvent.CURSOR, { x: mover.local, y: seq, t: now });
+    if (!accounting) return;
+    if (!sent) {
+      // Never sent: receivers must not count it as lost.
+      if (stamps && seq < stamps.length) stamps[seq] = 0;
+      if (accounting.inWindow(now)) accounting.discardedByClient += 1;
+      return;
+    }
+    if (accounting.inWindow(now)) {
+      accounting.sent += 1;
+      accounting.sentBySender[mover.global] = (accounting.sentBySender[mover.global] ?? 0) + 1;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Scenarios
+
+  async cursorLoad(params: CursorLoadParams): Promise<CursorLoadResult> {
+    const clients = this.clientsOf(params.rooms);
+    for (const c of clients) c.lastSeqFrom.fill(-1);
+    const movers = params.movers === 'all' ? clients : clients.filter((c) => c.local === 1);
+    const totalMs = params.warmupMs + params.windowMs + params.drainMs;
+    const maxSeq = Math.ceil((totalMs / 1000) * params.hz) + 16;
+    const accounting = new CursorAccounting(this.rooms.length * USERS_PER_ROOM, maxSeq);
+    this.accounting = accounting;
+    this.counters = new Counters();
+    const start = clock();
+    accounting.windowStart = start + params.warmupMs;
+    accounting.windowEnd = accounting.windowStart + params.windowMs;
+    const stop = this.startMotion(movers, params.hz, accounting);
+    await sleep(params.warmupMs);
+    this.selfStats(true);
+    mark('windowStart');
+    await sleep(params.windowMs);
+    mark('windowEnd');
+    const generator = this.selfStats(true);
+    await sleep(params.drainMs);
+    stop();
+    // Stragglers: anything later than this is far past the 100 ms budget anyway.
+    await sleep(300);
+    this.accounting = null;
+
+    const receiversPerUpdate = USERS_PER_ROOM - 1;
+    let expected = 0;
+    for (const mover of movers) expected += (accounting.sentBySender[mover.global] ?? 0) * receiversPerUpdate;
+    return {
+      senders: movers.length,
+      receiversPerUpdate,
+      intended: Math.round(movers.length * (params.windowMs / 1000) * params.hz),
+      sent: accounting.sent,
+      discardedByClient: accounting.discardedByClient,
+      expected,
+      received: accounting.received,
+      supersededInTime: accounting.supersededInTime,
+      supersededLate: accounting.supersededLate,
+      duplicates: accounting.duplicates,
+      latency: accounting.hist.summary(),
+      messagesPerClientPerSec: accounting.messagesInWindow / clients.length / (params.windowMs / 1000),
+      generator,
+      notices: this.counters.notices,
+      disconnects: this.counters.unexpectedDisconnects,
+    };
+  }
+
+  async ghost(params: GhostParams): Promise<GhostResult> {
+    const connected = await this.connect(params.rooms);
+    if (connected.failed > 0) throw new Error(`ghost: ${connected.failed} clients could not connect`);
+    this.counters = new Counters();
+    const clients = this.clientsOf(params.rooms);
+    const stop = this.startMotion(clients, params.hz, null);
+    const samples: GhostSample[] = [];
+    let closes = 0;
+    let timedOut = 0;
+    try {
+      for (let round = 0; round < params.rounds; round++) {
+        // Let everyone renew at least once after the previous round's wake-ups.
+        await sleep(4_000);
+        const closers = this.rooms
+          .slice(0, params.rooms)
+          .flatMap((room) => shuffle(room.filter((c) => c.local !== 0)).slice(0, params.closesPerRoom));
+        // Lids close at random moments within a renewal interval, as real ones would.
+        await Promise.all(
+          closers.map(async (c) => {
+            await sleep(Math.random() * 3_000);
+            c.lidClosed = true;
+          }),
+        );
+        closes += closers.length;
+        const observersPerRoom = USERS_PER_ROOM - params.closesPerRoom;
+        const deadline = performance.now() + params.timeoutMs;
+        const removedEverywhere = (c: Client) => {
+          const event = this.findExpiry(c);
+          return event !== undefined && event.observers.size >= observersPerRoom;
+        };
+        while (performance.now() < deadline && !closers.every(removedEverywhere)) await sleep(100);
+        for (const c of closers) {
+          const event = this.findExpiry(c);
+          if (!event || event.observers.size < observersPerRoom) {
+            timedOut += 1;
+            continue;
+          }
+          samples.push({
+            firstMs: event.firstAt - c.lastLeaseAckAt,
+            lastMs: event.lastAt - c.lastLeaseAckAt,
+            observers: event.observers.size,
+          });
+        }
+        // The lids open: a reconnect, which opens a new lease.
+        await runLimited(closers, CONNECT_CONCURRENCY, (c) => this.connectClient(c, true));
+        this.counters.expiredEvents.clear();
+      }
+    } finally {
+      stop();
+    }
+    return { closes, observed: samples.length, timedOut, samples, duplicateExpiries: this.counters.duplicateExpiryDeliveries };
+  }
+
+  private findExpiry(client: Client) {
+    const sessionId = client.grant?.sessionId;
+    for (const event of this.counters.expiredEvents.values()) if (event.sessionId === sessionId) return event;
+    return undefined;
+  }
+
+  async churn(params: ChurnParams): Promise<ChurnResult> {
+    const connected = await this.connect(params.rooms);
+    if (connected.failed > 0) throw new Error(`churn: ${connected.failed} clients could not connect`);
+    const clients = this.clientsOf(params.rooms);
+    await sleep(params.warmupMs);
+    this.counters = new Counters();
+    mark('windowStart');
+    const closers = shuffle(clients.filter((c) => c.local !== 0)).slice(0, params.lidCloses);
+    for (const c of closers) c.lidClosed = true;
+    const closedSessions = new Set(closers.map((c) => c.grant?.sessionId));
+
+    let reconnects = 0;
+    let reconnectFailures = 0;
+    const inFlight = new Set<Promise<void>>();
+    const everyMs = 60_000 / Math.max(1, params.churnPerMinute * clients.length);
+    const windowEnd = performance.now() + params.windowMs;
+    while (performance.now() < windowEnd) {
+      await sleep(everyMs);
+      const candidates = clients.filter((c) => c.live && !c.lidClosed);
+      const victim = candidates[Math.floor(Math.random() * candidates.length)];
+      if (!victim) continue;
+      this.closeSocket(victim);
+      // A reload or a wifi blip: back well within the lease term, with the last revision applied.
+      const task = (async () => {
+        await sleep(500 + Math.random() * 3_500);
+        const outcome = await this.connectClient(victim, true);
+        if (outcome.ok) reconnects += 1;
+        else reconnectFailures += 1;
+      })();
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+    }
+    mark('windowEnd');
+    await Promise.all(inFlight);
+
+    let falseEvictions = 0;
+    let expiredEventsForClosed = 0;
+    for (const event of this.counters.expiredEvents.values()) {
+      if (closedSessions.has(event.sessionId)) expiredEventsForClosed += 1;
+      else falseEvictions += 1;
+    }
+    for (const sessionId of this.counters.noLeaseSessions) if (!closedSessions.has(sessionId)) falseEvictions += 1;
+    // Open the lids again so the next scenario starts from live clients.
+    await runLimited(closers, CONNECT_CONCURRENCY, (c) => this.connectClient(c, true));
+    return {
+      users: clients.length,
+      reconnects,
+      reconnectFailures,
+      renewalAcks: this.counters.renewalAcks,
+      renewalErrors: this.counters.renewalErrors,
+      falseEvictions,
+      lidCloses: closers.length,
+      expiredEventsForClosed,
+      duplicateDeliveries: this.counters.duplicateExpiryDeliveries,
+    };
+  }
+
+  async storm(rooms: number, timeoutMs: number): Promise<StormResult> {
+    const clients = this.clientsOf(rooms);
+    for (const c of clients) this.closeSocket(c);
+    mark('stormStart');
+    const started = performance.now();
+    // Everyone at once, on purpose: that is the storm. Bounded by the connect timeout.
+    const outcomes = await Promise.race([
+      Promise.all(clients.map((c) => this.connectClient(c, true))),
+      sleep(timeoutMs).then(() => null),
+    ]);
+    const allLiveMs = performance.now() - started;
+    mark('stormEnd');
+    if (!outcomes) {
+      return { clients: clients.length, live: clients.filter((c) => c.live).length, failed: 0, allLiveMs, p50Ms: NaN, p99Ms: NaN, snapshots: 0, replays: 0, errors: ['timeout'] };
+    }
+    const summary = summariseConnects(outcomes, allLiveMs);
+    const times = outcomes.filter((o) => o.ok).map((o) => o.ms);
+    return {
+      clients: clients.length,
+      live: summary.connected,
+      failed: summary.failed,
+      allLiveMs,
+      p50Ms: percentileOf(times, 50),
+      p99Ms: percentileOf(times, 99),
+      snapshots: summary.snapshots,
+      replays: summary.replays,
+      errors: summary.errors,
+    };
+  }
+}
+
+function syncRevision(sync: SyncMessage): number {
+  if (sync.kind === 'snapshot') return sync.snapshot.revision;
+  const last = sync.events[sync.events.length - 1];
+  return last ? last.revision : sync.fromRevision;
+}
+
+function summariseConnects(outcomes: ConnectOutcome[], ms: number): ConnectResult {
+  const errors = new Map<string, number>();
+  for (const o of outcomes) if (!o.ok) errors.set(o.error ?? 'unknown', (errors.get(o.error ?? 'unknown') ?? 0) + 1);
+  return {
+    connected: outcomes.filter((o) => o.ok).length,
+    failed: outcomes.filter((o) => !o.ok).length,
+    ms,
+    errors: [...errors].map(([error, count]) => `${error} x${count}`),
+    snapshots: outcomes.filter((o) => o.sync === 'snapshot').length,
+    replays: outcomes.filter((o) => o.sync === 'replay').length,
+  };
+}
+
+function shuffle<T>(items: T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+async function runLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+// -----------------------------------------------------------------------------------------------
+// HTTP join, from one loopback address per room (the server rate-limits joins per address)
+
+function sourceAddress(room: number): string {
+  return `127.0.${1 + Math.floor(room / 250)}.${1 + (room % 250)}`;
+}
+
+function postJson(path: string, body: unknown, localAddress: string): Promise<{ status: number; body: unknown }> {
+  const url = new URL(path, TARGET_URL);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        timeout: 15_000,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
+          } catch {
+            resolve({ status: res.statusCode ?? 0, body: text });
+          }
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`POST ${path} timed out`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function joinRoom(room: number, clients: Client[]): Promise<void> {
+  const from = sourceAddress(room);
+  const memberKey = () => randomBytes(18).toString('base64url');
+  const [teacher, ...students] = clients;
+  if (!teacher) return;
+  const created = await postJson('/api/rooms', { teacherName: `Teacher ${room}`, memberKey: memberKey() }, from);
+  if (created.status !== 201) throw new Error(`create room ${room}: ${created.status} ${JSON.stringify(created.body)}`);
+  teacher.grant = created.body as SessionGrant;
+  const code = teacher.grant.room.code;
+  for (const student of students) {
+    const joined = await postJson(
+      `/api/rooms/${code}/join`,
+      { displayName: `Student ${room}-${student.local}`, memberKey: memberKey() },
+      from,
+    );
+    if (joined.status !== 200) throw new Error(`join room ${room}: ${joined.status} ${JSON.stringify(joined.body)}`);
+    student.grant = joined.body as SessionGrant;
+  }
+}
+
+// -----------------------------------------------------------------------------------------------
+// IPC
+
+function send(message: GeneratorMessage): void {
+  process.send?.(message);
+}
+
+function mark(name: string): void {
+  send({ kind: 'mark', name });
+}
+
+const fleet = new Fleet();
+
+async function handle(message: CommandMessage): Promise<unknown> {
+  const name: CommandName = message.name;
+  switch (name) {
+    case 'setup':
+      return fleet.setup((message as CommandMessage<'setup'>).params.rooms);
+    case 'connect': {
+      const { rooms, withLastRevision } = (message as CommandMessage<'connect'>).params;
+      return fleet.connect(rooms, withLastRevision ?? false);
+    }
+    case 'disconnect': {
+      const closed = fleet.disconnectAll();
+      // Let the server process the closes before the next point starts.
+      await sleep(500);
+      return { closed };
+    }
+    case 'cursorLoad':
+      return fleet.cursorLoad((message as CommandMessage<'cursorLoad'>).params);
+    case 'ghost':
+      return fleet.ghost((message as CommandMessage<'ghost'>).params);
+    case 'churn':
+      return fleet.churn((message as CommandMessage<'churn'>).params);
+    case 'storm': {
+      const { rooms, timeoutMs } = (message as CommandMessage<'storm'>).params;
+      return fleet.storm(rooms, timeoutMs);
+    }
+    case 'selfStats':
+      return fleet.selfStats(true);
+  }
+}
+
+process.on('message', (message: CommandMessage) => {
+  handle(message).then(
+    (result) => send({ kind: 'reply', id: message.id, ok: true, result }),
+    (error: unknown) => send({ kind: 'reply', id: message.id, ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+  );
+});
+// The orchestrator going away must not leave a generator holding hundreds of sockets.
+process.on('disconnect', () => process.exit(0));
+send({ kind: 'ready' });

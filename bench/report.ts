@@ -1,0 +1,92 @@
+/** Markdown tables of a benchmark run: the same text goes to the console and into BENCHMARKS.md. */
+import type { PointResult } from './cursorCapacity.ts';
+import type { BenchReport } from './run.ts';
+
+const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const pct = (value: number, digits = 1) => (Number.isFinite(value) ? `${(value * 100).toFixed(digits)}%` : 'n/a');
+
+export function renderReport(report: BenchReport): string {
+  const out: string[] = [];
+  out.push(
+    `Run ${report.startedAt} (${report.command}, ${f(report.durationS, 0)} s) on ${report.machine.cores} cores (${report.machine.cpuModel}), ` +
+      `Node ${report.machine.node}; product database: ${report.database}; generator client: ${report.client}; ` +
+      `load average at start ${report.machine.loadAverageStart.map((v) => v.toFixed(2)).join(' ')}, at end ${report.machine.loadAverageEnd.map((v) => v.toFixed(2)).join(' ')}.`,
+  );
+
+  if (report.capacity) {
+    const c = report.capacity;
+    out.push('', `### Cursor fan-out (31-user rooms, 30 Hz, window ${report.timing.windowMs / 1000} s after ${report.timing.warmupMs / 1000} s warm-up, ${report.timing.repeats}x per point)`, '');
+    out.push(
+      `Capacity: **product ${c.capacityRooms.product} rooms (${c.capacityRooms.product * 31} users)**, bare relay ${c.capacityRooms.bare} rooms ` +
+        `(${c.capacityRooms.bare * 31} users); ratio ${Number.isFinite(c.ratio) ? `${f(c.ratio, 2)}x` : 'n/a (bare relay passed no point)'}. ` +
+        `Product: ${c.stoppedAt.product}; bare relay: ${c.stoppedAt.bare}.`,
+      '',
+    );
+    out.push(pointTable(c.points));
+    const cpu = (kind: 'product' | 'bare') => {
+      const passing = c.points.filter((p) => p.target === kind && p.rooms === 1);
+      return passing[0]?.serverCpuUsPerDelivered ?? Number.NaN;
+    };
+    out.push('', `Server CPU per delivered update at 1 room: product ${f(cpu('product'), 2)} µs, bare relay ${f(cpu('bare'), 2)} µs.`);
+  }
+
+  if (report.quietRoom) {
+    const q = report.quietRoom;
+    out.push('', '### Quiet room (one room on the server)', '');
+    out.push('| load | p50 ms | p95 ms | p99 ms | delivered | load avg 1m |', '|---|---:|---:|---:|---:|---:|');
+    if (q.allMove) out.push(`| 31 users all moving at 30 Hz | ${f(q.allMove.p50Ms)} | ${f(q.allMove.p95Ms)} | ${f(q.allMove.p99Ms)} | ${pct(q.allMove.delivery, 2)} | ${f(q.allMove.loadAverage1m, 2)} |`);
+    out.push(`| 1 of 31 moving at 30 Hz | ${f(q.oneMover.p50Ms)} | ${f(q.oneMover.p95Ms)} | ${f(q.oneMover.p99Ms)} | ${pct(q.oneMover.delivery, 2)} | ${f(q.oneMover.loadAverage1m, 2)} |`);
+  }
+
+  if (report.ghost) {
+    const g = report.ghost;
+    out.push('', '### Ghost time (lid closed: socket open, no renewals, no cursor)', '');
+    out.push('| lid closes | removed everywhere | p50 ms | p99 ms | max ms | target ms | first observer p50 ms | duplicate expiries | pass | load avg 1m |');
+    out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+    out.push(`| ${g.closes} | ${g.observed} | ${f(g.p50Ms, 0)} | ${f(g.p99Ms, 0)} | ${f(g.maxMs, 0)} | ${g.targetMs} | ${f(g.firstObserverP50Ms, 0)} | ${g.duplicateExpiries} | ${g.pass ? 'yes' : 'NO'} | ${f(g.loadAverage1m, 2)} |`);
+  }
+
+  if (report.churn) {
+    const c = report.churn;
+    out.push('', `### Presence churn (${c.users} users, 10% reconnect per minute, ${c.lidCloses} lids closed, ${f(c.windowS, 0)} s)`, '');
+    out.push('| renewals/s | renewal statements/s | renewals per statement | reconnects | false evictions | expiries per expired lease (server) | expiry events per expired lease (clients) | server cores | server RSS MB | pass | load avg 1m |');
+    out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+    out.push(
+      `| ${f(c.renewalsPerSec, 0)} | ${f(c.renewalStatementsPerSec, 1)} | ${f(c.renewalsPerStatement, 1)} | ${c.reconnects} (${c.reconnectFailures} failed) | ${c.falseEvictions} | ${f(c.expiriesPerExpiredLease, 2)} | ${f(c.expiryEventsPerExpiredLease, 2)} | ${f(c.serverCores, 2)} | ${f(c.serverRssMb, 0)} | ${c.pass ? 'yes' : 'NO'} | ${f(c.loadAverage1m, 2)} |`,
+    );
+  }
+
+  if (report.storm) {
+    const s = report.storm;
+    out.push('', `### Reconnect storm (${s.rooms} rooms, ${s.clients} clients drop and reconnect at once)`, '');
+    out.push('| all live again ms | per-client p50 ms | p99 ms | failed | snapshots | replays | server CPU s | server cores | server loop p99 ms | load avg 1m |');
+    out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    out.push(
+      `| ${f(s.allLiveMs, 0)} | ${f(s.p50Ms, 0)} | ${f(s.p99Ms, 0)} | ${s.failed}${s.errors.length ? ` (${s.errors.join(', ')})` : ''} | ${s.snapshots} | ${s.replays} | ${f(s.serverCpuSeconds, 2)} | ${f(s.serverCores, 2)} | ${f(s.serverEventLoopP99Ms, 0)} | ${f(s.loadAverage1m, 2)} |`,
+    );
+  }
+
+  if (report.memory) {
+    const m = report.memory;
+    out.push('', `### Memory with idle users (${m.users} connected, answering renewals, soak ${f(m.soakS, 0)} s)`, '');
+    out.push('| RSS fresh server MB | RSS before (all disconnected) MB | RSS connected MB | KB per user | growth over soak MB | samples MB | idle server cores | pass | load avg 1m |');
+    out.push('|---:|---:|---:|---:|---:|---|---:|---|---:|');
+    out.push(
+      `| ${f(m.freshRssMb, 0)} | ${f(m.rssBeforeMb, 0)} | ${f(m.rssConnectedMb, 0)} | ${f(m.kbPerUser, 0)} | ${f(m.growthMb, 1)} | ${m.rssSamplesMb.map((v) => v.toFixed(0)).join(', ')} | ${f(m.serverCoresIdle, 2)} | ${m.pass ? 'yes' : 'NO'} | ${f(m.loadAverage1m, 2)} |`,
+    );
+  }
+  return out.join('\n');
+}
+
+function pointTable(points: PointResult[]): string {
+  const rows = [
+    '| target | rooms | users | # | pass | p50 ms | p95 ms | p99 ms | sent | delivered (exact) | server cores | server RSS MB | server loop p99 ms | server µs/update | generator cores | load avg 1m |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const p of points) {
+    rows.push(
+      `| ${p.target} | ${p.rooms} | ${p.users} | ${p.repeat} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${f(p.p50Ms)} | ${f(p.p95Ms)} | ${f(p.p99Ms)} | ${pct(p.sentRatio)} | ${pct(p.delivery, 2)} (${pct(p.exactDelivery, 2)}) | ${f(p.serverCores, 2)} | ${f(p.serverRssMb, 0)} | ${f(p.serverEventLoopP99Ms, 0)} | ${f(p.serverCpuUsPerDelivered, 2)} | ${f(p.generatorCores, 2)}${p.generatorSaturated ? ' (saturated)' : ''} | ${f(p.loadAverage1m, 2)} |`,
+    );
+  }
+  return rows.join('\n');
+}

@@ -1,0 +1,226 @@
+/**
+ * `pnpm bench` (short, under 5 minutes) and `pnpm bench --full` (the whole sweep): the realtime
+ * benchmarks of issue 9. Starts the servers under test and one load-generator process per server,
+ * runs the scenarios in order, prints markdown tables and writes JSON to bench/results/.
+ *
+ * Options: --full; --only=capacity,quiet,ghost,churn,storm,memory (a subset, for development);
+ * --points=1,2,4 (capacity points); --cpu-prof (profile the product server of the capacity sweep
+ * into bench/results/profiles/); --postgres=<url> (the product on a real Postgres database that
+ * this run creates and drops, instead of PGlite); --client=socket.io (the generator on
+ * socket.io-client instead of its wire client, see benchSocket.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { capacitySweep, measurePoint, PASS, formatPointLine, type CapacityResult, type PointResult, type Timing } from './cursorCapacity.ts';
+import { GeneratorHandle } from './generatorHandle.ts';
+import { ghostTime, type GhostTimeResult } from './ghostTime.ts';
+import { idleMemory, type IdleMemoryResult } from './idleMemory.ts';
+import { presenceChurn, type PresenceChurnResult } from './presenceChurn.ts';
+import { loadAverage } from './procStats.ts';
+import { reconnectStorm, type ReconnectStormResult } from './reconnectStorm.ts';
+import { repoRoot, ServerUnderTest } from './serverUnderTest.ts';
+import { renderReport } from './report.ts';
+
+const SCENARIOS = ['capacity', 'quiet', 'ghost', 'churn', 'storm', 'memory'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(`--${name}`);
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const full = flag('full');
+const only = new Set((option('only')?.split(',') ?? SCENARIOS) as Scenario[]);
+const LEASE_TTL_MS = 9_000;
+const SWEEP_INTERVAL_MS = 1_000;
+
+/** Every duration and count below is bounded; the short profile fits in under five minutes. */
+const profile = full
+  ? {
+      points: [1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48],
+      timing: { warmupMs: 5_000, windowMs: 20_000, drainMs: 1_000, repeats: 2 } satisfies Timing,
+      ghost: { rooms: 4, closesPerRoom: 5, rounds: 5 },
+      churn: { rooms: 17, warmupMs: 5_000, windowMs: 120_000, lidCloses: 10 },
+      storm: { rooms: 16, timeoutMs: 120_000 },
+      memory: { rooms: 33, settleMs: 10_000, soakMs: 600_000, sampleEveryMs: 30_000 },
+    }
+  : {
+      points: [1, 2, 4, 8, 16, 24, 32],
+      timing: { warmupMs: 2_000, windowMs: 5_000, drainMs: 500, repeats: 1 } satisfies Timing,
+      ghost: { rooms: 2, closesPerRoom: 5, rounds: 1 },
+      churn: { rooms: 17, warmupMs: 3_000, windowMs: 20_000, lidCloses: 5 },
+      storm: { rooms: 16, timeoutMs: 60_000 },
+      memory: { rooms: 33, settleMs: 3_000, soakMs: 15_000, sampleEveryMs: 5_000 },
+    };
+// The generator's client: the wire client by default, socket.io-client to cross-check it.
+if (option('client') === 'socket.io') process.env.BENCH_CLIENT = 'socket.io';
+const points = option('points')?.split(',').map(Number) ?? profile.points;
+
+export interface BenchReport {
+  name: string;
+  command: string;
+  startedAt: string;
+  finishedAt: string;
+  durationS: number;
+  client: string;
+  machine: { cores: number; cpuModel: string; memoryGb: number; node: string; loadAverageStart: number[]; loadAverageEnd: number[] };
+  database: string;
+  passRule: typeof PASS;
+  timing: Timing;
+  capacity?: CapacityResult;
+  quietRoom?: { allMove: PointResult | null; oneMover: PointResult };
+  ghost?: GhostTimeResult;
+  churn?: PresenceChurnResult;
+  storm?: ReconnectStormResult;
+  memory?: IdleMemoryResult;
+  errors: string[];
+}
+
+function log(line: string): void {
+  console.log(`[${new Date().toISOString().slice(11, 19)} load ${loadAverage()[0].toFixed(2)}] ${line}`);
+}
+
+async function withProductDatabase<T>(work: (env: Record<string, string>, label: string) => Promise<T>): Promise<T> {
+  const adminUrl = option('postgres');
+  if (!adminUrl) return work({}, 'PGlite (embedded, in the server process)');
+  // A scratch database per run, created and dropped here; never one somebody else uses.
+  const name = `wb_bench_${process.pid}_${Date.now()}`;
+  const psql = (sql: string) => execFileSync('psql', [adminUrl, '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: 'pipe' });
+  psql(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await work({ DATABASE_URL: url.toString() }, `PostgreSQL on loopback (${url.host})`);
+  } finally {
+    psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const report: BenchReport = {
+    name: full ? 'realtime-full' : 'realtime',
+    command: `pnpm bench${args.length ? ` ${args.join(' ')}` : ''}`,
+    startedAt: started.toISOString(),
+    client: process.env.BENCH_CLIENT === 'socket.io' ? 'socket.io-client' : 'wire (ws)',
+    finishedAt: '',
+    durationS: 0,
+    machine: {
+      cores: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      loadAverageStart: loadAverage(),
+      loadAverageEnd: [],
+    },
+    database: '',
+    passRule: PASS,
+    timing: profile.timing,
+    errors: [],
+  };
+  log(`${report.command}: ${report.machine.cores} cores, Node ${process.version}, scenarios ${[...only].join(', ')}`);
+
+  await withProductDatabase(async (databaseEnv, databaseLabel) => {
+    report.database = databaseLabel;
+    // One product server for the whole run: its start (PGlite init and migrations) takes
+    // 10-30 s on this machine, and the sessions joined for one scenario serve the next. Default
+    // lease settings throughout (the ghost-time target is term + sweep).
+    const profileDir = join(repoRoot, 'bench/results/profiles');
+    if (flag('cpu-prof')) mkdirSync(profileDir, { recursive: true });
+    const product = await ServerUnderTest.start('product', {
+      env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) },
+      nodeFlags: flag('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    });
+    const freshRss = product.sample().rssBytes / 2 ** 20;
+    const productGenerator = await GeneratorHandle.start(product);
+    const attempt = async (name: string, work: () => Promise<void>) => {
+      try {
+        await work();
+      } catch (error) {
+        report.errors.push(`${name}: ${String(error)}`);
+        log(`${name} failed: ${String(error)}`);
+        await productGenerator.call('disconnect', {}).catch(() => undefined);
+      }
+    };
+    try {
+      if (only.has('capacity')) {
+        const bare = await ServerUnderTest.start('bare');
+        const bareGenerator = await GeneratorHandle.start(bare);
+        try {
+          await attempt('capacity', async () => {
+            log(`capacity sweep: points ${points.join(', ')}; window ${profile.timing.windowMs / 1000} s x ${profile.timing.repeats}`);
+            report.capacity = await capacitySweep(
+              { product: { generator: productGenerator, server: product }, bare: { generator: bareGenerator, server: bare } },
+              points,
+              profile.timing,
+              log,
+            );
+          });
+        } finally {
+          await bareGenerator.stop();
+          await bare.stop();
+        }
+      }
+      if (only.has('quiet')) {
+        await attempt('quiet', async () => {
+          log('quiet room: one room, one mover');
+          const oneMover = await measurePoint(productGenerator, product, 1, { ...profile.timing, repeats: 1 }, 1, 'one');
+          log(formatPointLine(oneMover));
+          const allMove = report.capacity?.points.find((p) => p.target === 'product' && p.rooms === 1) ?? null;
+          report.quietRoom = { allMove, oneMover };
+        });
+      }
+      if (only.has('ghost')) {
+        await attempt('ghost', async () => {
+          log(`ghost time: ${profile.ghost.rooms * profile.ghost.closesPerRoom * profile.ghost.rounds} lid closes`);
+          report.ghost = await ghostTime(productGenerator, { ...profile.ghost, leaseTtlMs: LEASE_TTL_MS, sweepMs: SWEEP_INTERVAL_MS });
+          log(`ghost: p50 ${report.ghost.p50Ms.toFixed(0)} p99 ${report.ghost.p99Ms.toFixed(0)} max ${report.ghost.maxMs.toFixed(0)} ms (target ${report.ghost.targetMs})`);
+        });
+      }
+      if (only.has('churn')) {
+        await attempt('churn', async () => {
+          log(`presence churn: ${profile.churn.rooms * 31} users, ${profile.churn.windowMs / 1000} s`);
+          report.churn = await presenceChurn(productGenerator, product, { ...profile.churn, leaseTtlMs: LEASE_TTL_MS, sweepMs: SWEEP_INTERVAL_MS });
+          log(`churn: ${report.churn.renewalsPerSec.toFixed(0)} renewals/s, ${report.churn.renewalStatementsPerSec.toFixed(1)} statements/s, false evictions ${report.churn.falseEvictions}, expiries/lease ${report.churn.expiriesPerExpiredLease}`);
+        });
+      }
+      if (only.has('storm')) {
+        await attempt('storm', async () => {
+          log(`reconnect storm: ${profile.storm.rooms} rooms`);
+          report.storm = await reconnectStorm(productGenerator, product, profile.storm);
+          log(`storm: all live in ${report.storm.allLiveMs.toFixed(0)} ms, ${report.storm.snapshots} snapshots, ${report.storm.replays} replays, failed ${report.storm.failed}`);
+        });
+      }
+      if (only.has('memory')) {
+        await attempt('memory', async () => {
+          log(`idle memory: ${profile.memory.rooms * 31} users, soak ${profile.memory.soakMs / 1000} s`);
+          report.memory = await idleMemory(productGenerator, product, { ...profile.memory, freshRssMb: freshRss });
+          log(`memory: ${report.memory.rssConnectedMb.toFixed(0)} MB with ${report.memory.users} users, growth ${report.memory.growthMb.toFixed(1)} MB`);
+        });
+      }
+    } finally {
+      await productGenerator.stop();
+      await product.stop();
+    }
+  });
+
+  const finished = new Date();
+  report.finishedAt = finished.toISOString();
+  report.durationS = (finished.getTime() - started.getTime()) / 1000;
+  report.machine.loadAverageEnd = loadAverage();
+  const resultsDir = join(repoRoot, 'bench/results');
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${report.name}-${report.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\n${renderReport(report)}`);
+  console.log(`\nJSON: ${file.slice(repoRoot.length + 1)} (${report.durationS.toFixed(0)} s)`);
+  if (report.errors.length) {
+    console.log(`Errors:\n${report.errors.map((e) => `  - ${e}`).join('\n')}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

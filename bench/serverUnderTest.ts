@@ -1,0 +1,125 @@
+/**
+ * A server process under test: the product (apps/server on a fresh PGlite directory, or on a
+ * scratch Postgres database) or the bare relay. Started with spawn so its pid is the Node process
+ * itself, whose CPU and RSS are read from /proc without costing it anything.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readProc, type ProcSample } from './procStats.ts';
+
+export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+
+export type ServerKind = 'product' | 'bare';
+
+export interface ServerOptions {
+  /** Extra environment for the product (LEASE_TTL_MS, CURSOR_TICK_MS, ...). */
+  env?: Record<string, string>;
+  /** e.g. ['--cpu-prof', '--cpu-prof-dir=...'] to see where the server's time goes. */
+  nodeFlags?: string[];
+}
+
+export class ServerUnderTest {
+  private constructor(
+    readonly kind: ServerKind,
+    readonly url: string,
+    private readonly child: ChildProcess,
+    private readonly dataDir: string | null,
+    readonly output: string[],
+  ) {}
+
+  get pid(): number {
+    const pid = this.child.pid;
+    if (pid === undefined) throw new Error('server has no pid');
+    return pid;
+  }
+
+  static async start(kind: ServerKind, options: ServerOptions = {}): Promise<ServerUnderTest> {
+    const dataDir = kind === 'product' ? mkdtempSync(join(tmpdir(), 'wb-bench-pglite-')) : null;
+    const script = kind === 'product' ? 'apps/server/src/main.ts' : 'bench/bareRelay.ts';
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...(dataDir ? { PGLITE_DIR: dataDir } : {}),
+      ...options.env,
+    };
+    // The server under test must not inherit a DATABASE_URL meant for something else.
+    if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
+    const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${kind} server did not start in 60 s:\n${output.join('')}`)), 60_000);
+      const onData = (chunk: Buffer) => {
+        const text = chunk.toString('utf8');
+        // Keep a bounded tail of the server's output for error reports.
+        output.push(text);
+        if (output.length > 200) output.shift();
+        const found = /running: (http:\/\/[^\s]+)/.exec(output.join(''));
+        if (found?.[1]) {
+          clearTimeout(timer);
+          resolveUrl(found[1]);
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${kind} server exited with ${code}:\n${output.join('')}`));
+      });
+    });
+    return new ServerUnderTest(kind, url, child, dataDir, output);
+  }
+
+  sample(): ProcSample {
+    return readProc(this.pid);
+  }
+
+  /** Event-loop delay p99 (ms) since the previous read: both servers reset their monitor on read. */
+  async eventLoopP99Ms(): Promise<number> {
+    if (this.kind === 'bare') {
+      const body = (await (await fetch(`${this.url}/lag`)).json()) as { p99Seconds: number };
+      return body.p99Seconds * 1000;
+    }
+    const metrics = await this.metrics();
+    return (metrics.get('wb_nodejs_eventloop_lag_p99_seconds') ?? Number.NaN) * 1000;
+  }
+
+  /** The product's /metrics as name{labels} -> value. */
+  async metrics(): Promise<Map<string, number>> {
+    if (this.kind !== 'product') return new Map();
+    const text = await (await fetch(`${this.url}/metrics`)).text();
+    const values = new Map<string, number>();
+    for (const line of text.split('\n')) {
+      if (line.startsWith('#') || !line.trim()) continue;
+      const space = line.lastIndexOf(' ');
+      values.set(line.slice(0, space), Number(line.slice(space + 1)));
+    }
+    return values;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null) {
+      const exited = new Promise<void>((resolveExit) => this.child.once('exit', () => resolveExit()));
+      this.child.kill('SIGTERM');
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 12_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Sum of a metric over all its label sets (e.g. wb_lease_renewals_total{decision=...}). */
+export function metricTotal(metrics: Map<string, number>, name: string): number {
+  let total = 0;
+  for (const [key, value] of metrics) if (key === name || key.startsWith(`${name}{`)) total += value;
+  return total;
+}
