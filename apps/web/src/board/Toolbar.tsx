@@ -95,6 +95,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
   const ordered = () => editor.board.getState().ordered;
 
   return (
+    <>
     <div className="toolbar panel" role="toolbar" aria-label="Drawing tools" aria-orientation="vertical" data-testid="toolbar">
       <div className="toolbar-group" role="group" aria-label="Tools">
         {TOOLS.map((t) => (
@@ -157,9 +158,14 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
           ↷<kbd aria-hidden="true">⇧Z</kbd>
         </button>
         <button type="button" className="tool-button" aria-label="Delete selection (Delete)" title="Delete selection (Delete)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
-          🗑<kbd aria-hidden="true">Del</kbd>
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
+            <path d="M3 5h12M7 5V3h4v2M5 5l1 10h6l1-10" />
+          </svg>
+          <kbd aria-hidden="true">Del</kbd>
         </button>
       </div>
+    </div>
+    <div className="board-actions panel" role="toolbar" aria-label="Board actions">
       <div className="toolbar-group" role="group" aria-label="Export">
         <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title)} aria-label="Export board as PNG" title="Export as PNG">
           PNG
@@ -192,6 +198,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
         </div>
       )}
     </div>
+    </>
   );
 }
 

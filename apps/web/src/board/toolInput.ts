@@ -13,6 +13,8 @@ type Gesture =
   | { kind: 'shape'; tool: 'rect' | 'ellipse' | 'line' | 'arrow'; start: Point }
   | { kind: 'pen'; samples: PenSample[] }
   | { kind: 'erase' }
+  /** A text box or sticky note opens on pointer-up, once focus has settled. */
+  | { kind: 'text'; edit: TextEdit }
   | { kind: 'none' };
 
 interface ToolInputOptions {
@@ -72,8 +74,8 @@ export function attachToolInput(o: ToolInputOptions): () => void {
         }
         o.editor.select([target.id]);
         if (e.detail >= 2 && (target.shape.kind === 'text' || target.shape.kind === 'sticky') && !o.editor.refusalFor(target)) {
-          o.startTextEdit({ elementId: target.id, kind: target.shape.kind, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text });
-          gesture = { kind: 'none' };
+          e.preventDefault();
+          gesture = { kind: 'text', edit: { elementId: target.id, kind: target.shape.kind, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text } };
           return;
         }
         // Refused at once when someone else holds it (outlined in their colour): nothing moves.
@@ -93,13 +95,14 @@ export function attachToolInput(o: ToolInputOptions): () => void {
         return;
       case 'text':
       case 'sticky': {
+        // No focus change on this press: the text field about to open must keep the focus.
+        e.preventDefault();
         const target = hit(p);
-        if (target && target.shape.kind === tool && !o.editor.refusalFor(target)) {
-          o.startTextEdit({ elementId: target.id, kind: tool, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text });
-        } else {
-          o.startTextEdit({ elementId: null, kind: tool, at: p, text: '' });
-        }
-        gesture = { kind: 'none' };
+        const edit: TextEdit =
+          target && target.shape.kind === tool && !o.editor.refusalFor(target)
+            ? { elementId: target.id, kind: tool, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text }
+            : { elementId: null, kind: tool, at: p, text: '' };
+        gesture = { kind: 'text', edit };
         return;
       }
       case 'eraser':
@@ -130,6 +133,7 @@ export function attachToolInput(o: ToolInputOptions): () => void {
       case 'erase':
         erase(boardPoint(e));
         return;
+      case 'text':
       case 'none':
         return;
     }
@@ -163,6 +167,9 @@ export function attachToolInput(o: ToolInputOptions): () => void {
         }
         return;
       }
+      case 'text':
+        if (!cancelled) o.startTextEdit(g.edit);
+        return;
       case 'erase':
       case 'none':
         return;

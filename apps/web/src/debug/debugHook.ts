@@ -26,6 +26,8 @@ export interface WbDebug {
   board(): string | null;
   roster(): RosterEntry[];
   stats(): SyncStats;
+  /** Confirmed elements (from the room's events), in no particular order. */
+  elements(): Array<{ id: string; kind: string; version: number; x: number; y: number; pinned: boolean; lockedBy: string | null }>;
 }
 
 declare global {
@@ -53,6 +55,16 @@ export function installDebugHook(engine: SyncEngine, connection: () => Connectio
     board: () => (engine.state ? serializeBoard(engine.state) : null),
     roster: () => (engine.state ? deriveRoster(engine.state).map((e) => ({ ...e })) : []),
     stats: () => ({ ...engine.stats }),
+    elements: () =>
+      [...(engine.state?.elements.values() ?? [])].map((e) => ({
+        id: e.id,
+        kind: e.shape.kind,
+        version: e.version,
+        x: e.shape.x,
+        y: e.shape.y,
+        pinned: e.pinned,
+        lockedBy: e.lock?.userId ?? null,
+      })),
   };
   window.__wb = Object.freeze(hook);
   return () => {
