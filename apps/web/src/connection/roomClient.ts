@@ -21,12 +21,17 @@ import { signOut as signOutOverHttp } from '../api/roomsApi.ts';
 import { installDebugHook } from '../debug/debugHook.ts';
 import { randomId } from '../session/randomId.ts';
 import type { RoomState } from '../sync/roomState.ts';
+import { ActivityTracker, sameSet } from '../sync/activity.ts';
 import { deriveRoster, type RosterEntry } from '../sync/roster.ts';
 import { SyncEngine, type CursorTarget, type SyncPhase } from '../sync/syncEngine.ts';
 import { initialConnectionState, transition, type ConnectionEvent, type ConnectionState } from './connectionMachine.ts';
 
 /** Cursor packets at most every 33 ms (~30 Hz): smooth with interpolation, light on the wire. */
 export const CURSOR_SYNC_MS = 33;
+/** How often idleness is re-judged (ms): a minute's threshold needs no finer grain. */
+const ACTIVITY_CHECK_MS = 5_000;
+/** Local input re-sends our cursor at most this often (ms), so others see we are active. */
+const ACTIVITY_PING_MS = 10_000;
 /** How often time-based sync rules (gap hold, lost sync reply) are checked (ms). */
 const SYNC_TICK_MS = 250;
 /** A sync.request or sign-out reply later than this is treated as lost (ms). */
@@ -42,6 +47,8 @@ export interface RoomView {
   readonly state: RoomState | null;
   readonly roster: readonly RosterEntry[];
   readonly welcome: Welcome | null;
+  /** Present users with no input for a minute (changes at most every ACTIVITY_CHECK_MS). */
+  readonly idle: ReadonlySet<string>;
 }
 
 /** Fast-changing: read through `subscribe` into the DOM, never through React renders. */
@@ -68,6 +75,10 @@ export class RoomClient {
   private retries = 0;
   private lastCursorSentAt = 0;
   private pendingCursor: CursorUpdate | null = null;
+  private lastCursor: { x: number; y: number } | null = null;
+  private lastActivityPingAt = 0;
+  private readonly activity = new ActivityTracker();
+  private activityTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   /** Set while leaving on purpose: the server's "session ended" is then our own doing. */
   private signingOut = false;
@@ -81,6 +92,7 @@ export class RoomClient {
       state: null,
       roster: [],
       welcome: null,
+      idle: new Set(),
     }));
     this.cursors = createStore<CursorView>(() => ({ targets: new Map() }));
     this.editor = new BoardEditor({ userId: grant.userId, sessionId: grant.sessionId, role: grant.role }, this.transport());
@@ -113,12 +125,22 @@ export class RoomClient {
         if (this.engine.phase === 'resyncing') this.dispatch({ type: 'sync.lost' });
       }
       if (Object.keys(patch).length > 0) this.view.setState(patch);
-      if (changes.has('cursors')) this.cursors.setState({ targets: new Map(this.engine.cursors) });
+      if (changes.has('cursors')) {
+        this.cursors.setState({ targets: new Map(this.engine.cursors) });
+        for (const c of this.engine.cursors.values()) this.activity.noteActivity(c.userId, c.receivedAt);
+      }
       if (changes.has('drags')) this.editor.dragsChanged(new Map(this.engine.drags));
       if (changes.has('phase') && this.engine.phase === 'live') this.editor.connectionLive();
     });
     this.wireSocket();
     this.tickTimer = setInterval(() => this.engine.tick(Date.now()), SYNC_TICK_MS);
+    this.activityTimer = setInterval(() => this.judgeIdle(), ACTIVITY_CHECK_MS);
+    const onInput = () => this.noteLocalInput();
+    const inputs = ['pointerdown', 'pointermove', 'keydown', 'wheel'] as const;
+    for (const type of inputs) window.addEventListener(type, onInput, { passive: true, capture: true });
+    this.cleanups.push(() => {
+      for (const type of inputs) window.removeEventListener(type, onInput, { capture: true });
+    });
     const onOnline = () => this.dispatch({ type: 'network.online' });
     const onOffline = () => this.dispatch({ type: 'network.offline' });
     window.addEventListener('online', onOnline);
@@ -135,6 +157,7 @@ export class RoomClient {
     this.stopped = true;
     this.editor.stop();
     clearInterval(this.tickTimer);
+    clearInterval(this.activityTimer);
     clearTimeout(this.retryTimer);
     clearTimeout(this.cursorTimer);
     for (const cleanup of this.cleanups.splice(0)) cleanup();
@@ -146,6 +169,8 @@ export class RoomClient {
   sendCursor(x: number, y: number): void {
     const clamp = (v: number) => Math.max(-MAX_COORDINATE, Math.min(MAX_COORDINATE, Math.round(v * 10) / 10));
     this.pendingCursor = { x: clamp(x), y: clamp(y), t: Date.now() };
+    this.lastCursor = { x, y };
+    this.lastActivityPingAt = Date.now();
     if (this.cursorTimer !== undefined) return;
     const wait = this.lastCursorSentAt + CURSOR_SYNC_MS - Date.now();
     if (wait <= 0) this.flushCursor();
@@ -261,6 +286,25 @@ export class RoomClient {
       if (reply.ok) this.engine.receiveSync(reply.sync, Date.now());
       else if (isFatalErrorCode(reply.error.code)) this.endSession(reply.error);
     });
+  }
+
+  /**
+   * Any local input counts as activity. Pointer moves over the board already send cursor packets;
+   * other input (typing, a click in a panel) re-sends the last cursor now and then, so the others'
+   * idle clocks see it (the packet's arrival is the signal; its stamp is diagnostics only, I2).
+   */
+  private noteLocalInput(): void {
+    const now = Date.now();
+    this.activity.noteActivity(this.grant.userId, now);
+    if (this.lastCursor && now - this.lastActivityPingAt >= ACTIVITY_PING_MS) this.sendCursor(this.lastCursor.x, this.lastCursor.y);
+  }
+
+  private judgeIdle(): void {
+    const state = this.engine.state;
+    const now = Date.now();
+    if (state) this.activity.notePresent([...state.presence.values()].filter((p) => p.connected).map((p) => p.userId), now);
+    const idle = this.activity.idleUsers(now);
+    if (!sameSet(idle, this.view.getState().idle)) this.view.setState({ idle });
   }
 
   /** The editor's way to the server: acknowledged requests time out as "not delivered". */

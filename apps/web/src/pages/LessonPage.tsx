@@ -41,6 +41,7 @@ export function LessonPage({ grant, onRejoin }: LessonPageProps) {
 function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: SessionGrant; onRejoin: () => void }) {
   const connection = useStore(client.view, (v) => v.connection);
   const roster = useStore(client.view, (v) => v.roster);
+  const idle = useStore(client.view, (v) => v.idle);
   const title = useStore(client.view, (v) => v.state?.room.title ?? grant.room.title);
   const [leaving, setLeaving] = useState(false);
   const [peopleOpen, setPeopleOpen] = useState(() => window.matchMedia('(min-width: 720px)').matches);
@@ -97,7 +98,7 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
 
       <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label="Lesson panel">
         {isTeacher && <InvitePanel code={grant.room.code} />}
-        <RosterPanel roster={roster} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
+        <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
           controls={teacher.roster} />
       </aside>
 

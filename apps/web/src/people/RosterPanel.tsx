@@ -18,6 +18,8 @@ interface RosterPanelProps {
   stale: boolean;
   /** Teacher actions on students; absent for students, who never see them. */
   controls?: RosterControls;
+  /** Present users with no input for a minute: shown as idle, not hidden. */
+  idle?: ReadonlySet<string>;
 }
 
 export interface RosterControls {
@@ -26,7 +28,7 @@ export interface RosterControls {
   onRestore?: (entry: RosterEntry) => void;
 }
 
-export function RosterPanel({ roster, selfUserId, stale, controls }: RosterPanelProps) {
+export function RosterPanel({ roster, selfUserId, stale, controls, idle }: RosterPanelProps) {
   const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
   return (
     <section className={`panel roster${stale ? ' roster-stale' : ''}`} aria-labelledby="roster-heading" aria-busy={stale}>
@@ -45,6 +47,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls }: RosterPanel
               data-testid="roster-entry"
               data-user-id={entry.userId}
               data-state={entry.state}
+              data-idle={entry.state === 'live' && idle?.has(entry.userId) ? 'true' : undefined}
             >
               {/* Initials come from CSS (attr) so the entry's text is just the name and its state. */}
               <span className="avatar" style={{ background: colorForUser(entry.userId) }} data-initials={initials(entry.displayName)} aria-hidden="true" />
@@ -56,6 +59,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls }: RosterPanel
               <span className="roster-state">
                 <span className="state-dot" aria-hidden="true" />
                 {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
+                {entry.state === 'live' && idle?.has(entry.userId) && <span className="roster-idle"> · idle</span>}
                 {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
               </span>
               {controls && entry.role === 'student' && (
