@@ -22,6 +22,7 @@ import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
+import { registerTeacherRoutes } from './http/teacherRoutes.ts';
 import { registerRoutes } from './http/routes.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { attachRealtime, type Realtime } from './realtime/socketServer.ts';
@@ -112,6 +113,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   registerRoutes(http, { store, config, publisher: realtime.publisher });
   registerAttendanceRoutes(http, { store });
   registerMemberRoutes(http, { store, publisher: realtime.publisher });
+  registerTeacherRoutes(http, { store, publisher: realtime.publisher });
 
   const sweeper = new Sweeper(
     store,

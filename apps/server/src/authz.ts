@@ -4,7 +4,8 @@
  * same conditional write, so a revocation that commits first always wins.
  */
 import type { Store } from '@wb/db';
-import { ErrorCode, type ProtocolError, type Role } from '@wb/protocol';
+import { ErrorCode, type ProtocolError, type Role, type TeacherAccount } from '@wb/protocol';
+import { teacherTokenFrom } from './http/teacherCookie.ts';
 import { hashSecret } from './tokens.ts';
 
 export interface Actor {
@@ -48,4 +49,22 @@ export function mayTeach(actor: Actor, roomId: string): ProtocolError | null {
   if (actor.roomId !== roomId) return { code: ErrorCode.FORBIDDEN, message: 'This session belongs to another room.' };
   if (actor.role !== 'teacher') return { code: ErrorCode.FORBIDDEN, message: 'Only the teacher can do this.' };
   return null;
+}
+
+export type TeacherResult = { ok: true; teacher: TeacherAccount; tokenHash: string } | { ok: false; error: ProtocolError };
+
+const teacherRefusals = {
+  unknown: { code: ErrorCode.NOT_AUTHENTICATED, message: 'Sign in to your teacher account first.' },
+  closed: { code: ErrorCode.SESSION_CLOSED, message: 'You signed out. Sign in again.' },
+  expired: { code: ErrorCode.TOKEN_EXPIRED, message: 'Your sign-in has expired. Sign in again.' },
+} as const;
+
+/** Resolves the teacher-account cookie to the signed-in teacher, or says why it cannot. */
+export async function teacherFromCookie(store: Store, cookieHeader: string | undefined): Promise<TeacherResult> {
+  const token = teacherTokenFrom(cookieHeader);
+  if (!token) return { ok: false, error: teacherRefusals.unknown };
+  const tokenHash = hashSecret(token);
+  const found = await store.authenticateTeacherSession(tokenHash);
+  if (found.decision !== 'ok') return { ok: false, error: teacherRefusals[found.decision] };
+  return { ok: true, teacher: found.teacher, tokenHash };
 }

@@ -52,13 +52,21 @@ export type CreateRoomResult =
 export async function createRoom(
   db: Db,
   clock: Clock,
-  input: { code: string; title: string; teacherName: string; memberKeyHash: string },
+  input: {
+    code: string;
+    title: string;
+    teacherName: string;
+    memberKeyHash: string;
+    /** The signed-in account that owns the room; absent for a room started without one. */
+    teacherId?: string | null;
+  },
 ): Promise<CreateRoomResult> {
   return db.transaction(async (tx) => {
     const roomId = randomUUID();
     const inserted = await rows<RoomRow>(
       tx,
-      sql`INSERT INTO rooms (id, code, title, created_at) VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()})
+      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id)
+          VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.teacherId ?? null}::uuid)
           ON CONFLICT (code) DO NOTHING RETURNING id, code, title, status`,
     );
     const room = inserted[0];

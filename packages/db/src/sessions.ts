@@ -74,9 +74,11 @@ export async function authenticateSession(
   );
   if (!row) return { decision: 'unknown' };
   if (row.member_status === 'revoked') return { decision: 'revoked' };
+  // Before `closed`: archiving closes every session, and the reason the person should hear is
+  // that the lesson ended, not that their session did.
+  if (row.room_status !== 'open') return { decision: 'archived' };
   if (row.session_status !== 'open') return { decision: 'closed' };
   if (row.expired) return { decision: 'expired' };
-  if (row.room_status !== 'open') return { decision: 'archived' };
   return {
     decision: 'ok',
     session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },

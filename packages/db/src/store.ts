@@ -36,6 +36,17 @@ import {
 import { eventsAfter, findRoomEvent, pruneRoomLog } from './roomLog.ts';
 import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers } from './rooms.ts';
 import { restoreMember } from './memberships.ts';
+import {
+  archiveRoom,
+  authenticateTeacherSession,
+  closeTeacherSession,
+  createTeacher,
+  findTeacherCredentials,
+  findTeacherRoom,
+  listTeacherRooms,
+  openTeacherSession,
+  renameRoom,
+} from './teachers.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
 
@@ -77,6 +88,16 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     findRoomEvent: (eventId: string) => findRoomEvent(db, eventId),
     listAttendance: (roomId: string) => listAttendance(db, roomId),
     loadAttendanceReport: (roomId: string) => loadAttendanceReport(db, clock, roomId),
+
+    createTeacher: (input: Parameters<typeof createTeacher>[2]) => createTeacher(db, clock, input),
+    findTeacherCredentials: (email: string) => findTeacherCredentials(db, email),
+    openTeacherSession: (input: Parameters<typeof openTeacherSession>[2]) => openTeacherSession(db, clock, input),
+    authenticateTeacherSession: (tokenHash: string) => authenticateTeacherSession(db, clock, tokenHash),
+    closeTeacherSession: (tokenHash: string) => closeTeacherSession(db, clock, tokenHash),
+    listTeacherRooms: (teacherId: string) => listTeacherRooms(db, teacherId),
+    findTeacherRoom: (teacherId: string, code: string) => findTeacherRoom(db, teacherId, code),
+    renameRoom: (input: Parameters<typeof renameRoom>[2]) => renameRoom(db, clock, input),
+    archiveRoom: (input: Parameters<typeof archiveRoom>[2]) => archiveRoom(db, clock, input),
 
     createElement: (actor: EditActor, input: Parameters<typeof createElement>[3]) => createElement(db, clock, actor, input),
     updateElement: (actor: EditActor, input: Parameters<typeof updateElement>[3]) => updateElement(db, clock, actor, input),

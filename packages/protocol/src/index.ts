@@ -6,3 +6,4 @@ export * from './events.ts';
 export * from './color.ts';
 export * from './parse.ts';
 export * from './attendanceReport.ts';
+export * from './teacherAccounts.ts';

@@ -11,7 +11,7 @@ import {
 } from '@wb/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { actorFromBearer, mayTeach } from '../authz.ts';
+import { actorFromBearer, mayTeach, teacherFromCookie } from '../authz.ts';
 import type { Config } from '../config.ts';
 import type { RoomPublisher } from '../realtime/roomPublisher.ts';
 import { hashSecret, newRoomCode, newSessionToken } from '../tokens.ts';
@@ -46,8 +46,12 @@ export function registerRoutes(
   app.post('/api/rooms', { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request, reply) => {
     const body = parsePacket(CreateRoomRequest, request.body);
     if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    // Signed in: the room belongs to the account. Not signed in (or the cookie expired): the room
+    // still starts, without an owner, as for a teacher trying the app on a laptop.
+    const account = await teacherFromCookie(store, request.headers.cookie);
     for (let attempt = 0; attempt < 5; attempt++) {
       const created = await store.createRoom({
+        teacherId: account.ok ? account.teacher.id : null,
         code: newRoomCode(),
         title: body.value.title ?? `${body.value.teacherName}'s lesson`,
         teacherName: body.value.teacherName,

@@ -78,6 +78,13 @@ export class RoomPublisher {
           this.endSockets(sessionChannel(event.payload.sessionId), ErrorCode.SESSION_CLOSED, message);
           break;
         }
+        case 'room.updated': {
+          // An archived lesson is over for everyone in it; its sessions' closes follow.
+          if (event.payload.status === 'archived') {
+            this.endSockets(roomChannel(event.roomId), ErrorCode.ROOM_ARCHIVED, 'This lesson has been archived.');
+          }
+          break;
+        }
         case 'member.revoked': {
           this.cursors.forgetUser(event.roomId, event.payload.userId);
           const reason = event.payload.reason ? ` Reason: ${event.payload.reason}` : '';

@@ -59,6 +59,7 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
     }
     case 'member.joined':
     case 'member.restored':
+    case 'room.updated':
     case 'presence.opened':
     case 'element.created':
     case 'element.updated':
@@ -135,6 +136,9 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       departures.set(userId, 'revoked');
       return { ...next, members, presence, departures };
     }
+    case 'room.updated':
+      // Renamed or archived; an archive's session closes arrive as their own events.
+      return { ...next, room: event.payload };
     case 'member.restored': {
       const { userId } = event.payload;
       const member = state.members.get(userId);

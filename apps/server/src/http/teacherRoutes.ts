@@ -1,0 +1,135 @@
+import { hash, verify } from '@node-rs/argon2';
+import type { Store } from '@wb/db';
+import {
+  ErrorCode,
+  RenameRoomRequest,
+  RoomCode,
+  SignInRequest,
+  SignUpRequest,
+  parsePacket,
+  type TeacherAccount,
+  type TeacherRoomList,
+} from '@wb/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { teacherFromCookie, type TeacherResult } from '../authz.ts';
+import type { RoomPublisher } from '../realtime/roomPublisher.ts';
+import { newSessionToken, hashSecret } from '../tokens.ts';
+import { sendError } from './errors.ts';
+import { TEACHER_SESSION_TTL_MS, setTeacherCookie, teacherTokenFrom } from './teacherCookie.ts';
+
+/**
+ * Sign-in is what a guesser would hammer: 10 tries a minute per address and account lets a
+ * teacher mistype and makes an online guess at a 10-character password hopeless. Keyed by the
+ * account too, so a staff room behind one school address is not locked out by one person; the
+ * key needs the parsed body, hence the preHandler hook.
+ */
+const SIGN_IN_LIMIT = {
+  max: 10,
+  timeWindow: '1 minute',
+  hook: 'preHandler',
+  keyGenerator: (request: FastifyRequest) => {
+    const body = request.body as { email?: unknown } | null;
+    const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase().slice(0, 254) : '';
+    return `${request.ip}|${email}`;
+  },
+} as const;
+/** Per address: a training session of a whole staff behind one school address fits in a minute. */
+const SIGN_UP_LIMIT = { max: 30, timeWindow: '1 minute' } as const;
+
+/**
+ * Teacher accounts (docs/protocol.md, "Teacher accounts"): sign-up, sign-in, sign-out, and the
+ * teacher's rooms. Passwords are hashed with argon2id (@node-rs/argon2's defaults: 19 MiB,
+ * 2 passes, OWASP's recommendation); a session is an httpOnly cookie.
+ */
+export function registerTeacherRoutes(app: FastifyInstance, deps: { store: Store; publisher: RoomPublisher }): void {
+  const { store, publisher } = deps;
+  // Verified against when the email is unknown, so a wrong address costs as long as a wrong
+  // password and the timing does not tell which addresses have accounts.
+  const decoyHash = hash('decoy password, never anyone’s');
+
+  async function signIn(request: FastifyRequest, reply: FastifyReply, teacher: TeacherAccount): Promise<TeacherAccount> {
+    const token = newSessionToken();
+    await store.openTeacherSession({ teacherId: teacher.id, tokenHash: hashSecret(token), ttlMs: TEACHER_SESSION_TTL_MS });
+    setTeacherCookie(request, reply, token);
+    reply.header('cache-control', 'no-store');
+    return teacher;
+  }
+
+  /** The signed-in teacher, or null after sending the refusal. */
+  async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<Extract<TeacherResult, { ok: true }> | null> {
+    const found = await teacherFromCookie(store, request.headers.cookie);
+    if (found.ok) return found;
+    sendError(reply, found.error.code, found.error.message);
+    return null;
+  }
+
+  const roomCodeOf = (request: FastifyRequest) => parsePacket(RoomCode, (request.params as { code?: unknown }).code);
+
+  app.post('/api/teacher/sign-up', { config: { rateLimit: SIGN_UP_LIMIT } }, async (request, reply) => {
+    const body = parsePacket(SignUpRequest, request.body);
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    const created = await store.createTeacher({
+      email: body.value.email,
+      passwordHash: await hash(body.value.password),
+      displayName: body.value.displayName,
+    });
+    if (created.decision === 'email_taken') {
+      return sendError(reply, ErrorCode.CONFLICT, 'An account with this email already exists. Sign in instead.');
+    }
+    return reply.code(201).send(await signIn(request, reply, created.teacher));
+  });
+
+  app.post('/api/teacher/sign-in', { config: { rateLimit: SIGN_IN_LIMIT } }, async (request, reply) => {
+    const body = parsePacket(SignInRequest, request.body);
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    const found = await store.findTeacherCredentials(body.value.email);
+    const matches = await verify(found?.passwordHash ?? (await decoyHash), body.value.password).catch(() => false);
+    if (!found || !matches) return sendError(reply, ErrorCode.NOT_AUTHENTICATED, 'That email and password do not match an account.');
+    return signIn(request, reply, found.teacher);
+  });
+
+  app.post('/api/teacher/sign-out', async (request, reply) => {
+    const token = teacherTokenFrom(request.headers.cookie);
+    if (token) await store.closeTeacherSession(hashSecret(token));
+    setTeacherCookie(request, reply, null);
+    return { ok: true };
+  });
+
+  app.get('/api/teacher/me', async (request, reply) => {
+    const found = await signedIn(request, reply);
+    if (!found) return reply;
+    reply.header('cache-control', 'no-store');
+    return found.teacher;
+  });
+
+  app.get('/api/teacher/rooms', async (request, reply) => {
+    const found = await signedIn(request, reply);
+    if (!found) return reply;
+    const list: TeacherRoomList = { rooms: await store.listTeacherRooms(found.teacher.id) };
+    return reply.header('cache-control', 'no-store').send(list);
+  });
+
+  app.post('/api/teacher/rooms/:code/rename', async (request, reply) => {
+    const found = await signedIn(request, reply);
+    if (!found) return reply;
+    const code = roomCodeOf(request);
+    if (!code.ok) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    const body = parsePacket(RenameRoomRequest, request.body);
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    const renamed = await store.renameRoom({ teacherId: found.teacher.id, code: code.value, title: body.value.title });
+    if (renamed.decision === 'not_found') return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    if (renamed.decision === 'renamed') publisher.publish(renamed.events);
+    return { ok: true, decision: renamed.decision, room: renamed.room };
+  });
+
+  app.post('/api/teacher/rooms/:code/archive', async (request, reply) => {
+    const found = await signedIn(request, reply);
+    if (!found) return reply;
+    const code = roomCodeOf(request);
+    if (!code.ok) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    const archived = await store.archiveRoom({ teacherId: found.teacher.id, code: code.value });
+    if (archived.decision === 'not_found') return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    if (archived.decision === 'archived') publisher.publish(archived.events);
+    return { ok: true, decision: archived.decision, room: archived.room };
+  });
+}

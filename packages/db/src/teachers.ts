@@ -1,0 +1,225 @@
+/**
+ * Teacher accounts, their signed-in sessions, and the room lifecycle a teacher owns (rename,
+ * archive). Passwords arrive here already hashed (argon2id, by the server): the store never sees
+ * a password. Every state change is one conditional write (I3).
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { MAX_LISTED_ROOMS, type RoomEvent, type RoomInfo, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
+import { appendAttendance } from './attendance.ts';
+import type { Clock } from './clock.ts';
+import { appendRoomEvent } from './roomLog.ts';
+import { date, int, rows, type Db, type Executor, type Tx } from './sql.ts';
+
+interface TeacherRow {
+  id: string;
+  email: string;
+  display_name: string;
+}
+
+const toAccount = (r: TeacherRow): TeacherAccount => ({ id: r.id, email: r.email, displayName: r.display_name });
+
+export type CreateTeacherResult = { decision: 'created'; teacher: TeacherAccount } | { decision: 'email_taken' };
+
+/** A new account; an address already registered is a decision, not an error. */
+export async function createTeacher(
+  executor: Executor,
+  clock: Clock,
+  input: { email: string; passwordHash: string; displayName: string },
+): Promise<CreateTeacherResult> {
+  const [row] = await rows<TeacherRow>(
+    executor,
+    sql`INSERT INTO teachers (id, email, password_hash, display_name, created_at)
+        VALUES (${randomUUID()}::uuid, ${input.email.toLowerCase()}, ${input.passwordHash}, ${input.displayName}, ${clock.now()})
+        ON CONFLICT (email) DO NOTHING
+        RETURNING id, email, display_name`,
+  );
+  return row ? { decision: 'created', teacher: toAccount(row) } : { decision: 'email_taken' };
+}
+
+/** The account and its password hash, for the server to verify a sign-in against. */
+export async function findTeacherCredentials(
+  executor: Executor,
+  email: string,
+): Promise<{ teacher: TeacherAccount; passwordHash: string } | null> {
+  const [row] = await rows<TeacherRow & { password_hash: string }>(
+    executor,
+    sql`SELECT id, email, display_name, password_hash FROM teachers WHERE email = ${email.toLowerCase()}`,
+  );
+  return row ? { teacher: toAccount(row), passwordHash: row.password_hash } : null;
+}
+
+/** Opens a signed-in session; the caller keeps the token, the store only its hash. */
+export async function openTeacherSession(
+  executor: Executor,
+  clock: Clock,
+  input: { teacherId: string; tokenHash: string; ttlMs: number },
+): Promise<{ id: string; expiresAt: Date }> {
+  const id = randomUUID();
+  const [row] = await rows<{ expires_at: unknown }>(
+    executor,
+    sql`INSERT INTO teacher_sessions (id, teacher_id, token_hash, created_at, expires_at)
+        VALUES (${id}::uuid, ${input.teacherId}::uuid, ${input.tokenHash}, ${clock.now()},
+                ${clock.now()} + ${input.ttlMs}::int8 * interval '1 millisecond')
+        RETURNING expires_at`,
+  );
+  return { id, expiresAt: date(row!.expires_at) };
+}
+
+export type AuthenticateTeacherResult =
+  | { decision: 'ok'; teacher: TeacherAccount; sessionId: string }
+  | { decision: 'unknown' | 'closed' | 'expired' };
+
+export async function authenticateTeacherSession(
+  executor: Executor,
+  clock: Clock,
+  tokenHash: string,
+): Promise<AuthenticateTeacherResult> {
+  const [row] = await rows<TeacherRow & { session_id: string; status: string; expired: boolean }>(
+    executor,
+    sql`SELECT t.id, t.email, t.display_name, s.id AS session_id, s.status, s.expires_at <= ${clock.now()} AS expired
+        FROM teacher_sessions s JOIN teachers t ON t.id = s.teacher_id
+        WHERE s.token_hash = ${tokenHash}`,
+  );
+  if (!row) return { decision: 'unknown' };
+  if (row.status !== 'open') return { decision: 'closed' };
+  if (row.expired) return { decision: 'expired' };
+  return { decision: 'ok', teacher: toAccount(row), sessionId: row.session_id };
+}
+
+/** Signs a browser out: conditional on the session being open, so a second call changes nothing. */
+export async function closeTeacherSession(
+  executor: Executor,
+  clock: Clock,
+  tokenHash: string,
+): Promise<{ decision: 'closed' | 'already_closed' }> {
+  const closed = await rows<{ id: string }>(
+    executor,
+    sql`UPDATE teacher_sessions SET status = 'closed', closed_at = ${clock.now()}
+        WHERE token_hash = ${tokenHash} AND status = 'open' RETURNING id`,
+  );
+  return { decision: closed.length > 0 ? 'closed' : 'already_closed' };
+}
+
+interface RoomRow {
+  id: string;
+  code: string;
+  title: string;
+  status: 'open' | 'archived';
+  created_at: unknown;
+}
+
+const toRoomInfo = (r: RoomRow): RoomInfo => ({ id: r.id, code: r.code, title: r.title, status: r.status });
+
+/** The account's rooms, newest first, bounded (I10). */
+export async function listTeacherRooms(executor: Executor, teacherId: string): Promise<TeacherRoom[]> {
+  const found = await rows<RoomRow>(
+    executor,
+    sql`SELECT id, code, title, status, created_at FROM rooms WHERE teacher_id = ${teacherId}::uuid
+        ORDER BY created_at DESC, id LIMIT ${MAX_LISTED_ROOMS}`,
+  );
+  return found.map((r) => ({ ...toRoomInfo(r), createdAt: date(r.created_at).toISOString() }));
+}
+
+/** A room by code, only if this account owns it. */
+export async function findTeacherRoom(executor: Executor, teacherId: string, code: string): Promise<RoomInfo | null> {
+  const [row] = await rows<RoomRow>(
+    executor,
+    sql`SELECT id, code, title, status, created_at FROM rooms WHERE code = ${code} AND teacher_id = ${teacherId}::uuid`,
+  );
+  return row ? toRoomInfo(row) : null;
+}
+
+/** The id of the event at the revision it will get: the caller holds the room row's lock. */
+async function nextEventId(tx: Tx, roomId: string, prefix: string): Promise<string> {
+  const [room] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${roomId}::uuid FOR UPDATE`);
+  return `${prefix}:${roomId}:${int(room!.revision) + 1}`;
+}
+
+export type RenameRoomResult =
+  | { decision: 'renamed'; room: RoomInfo; events: RoomEvent[] }
+  | { decision: 'unchanged'; room: RoomInfo }
+  | { decision: 'not_found' };
+
+/** Renames a room the account owns; everyone in it hears `room.updated`. */
+export async function renameRoom(
+  db: Db,
+  clock: Clock,
+  input: { teacherId: string; code: string; title: string },
+): Promise<RenameRoomResult> {
+  return db.transaction(async (tx) => {
+    const [updated] = await rows<RoomRow>(
+      tx,
+      sql`UPDATE rooms SET title = ${input.title}
+          WHERE code = ${input.code} AND teacher_id = ${input.teacherId}::uuid AND title <> ${input.title}
+          RETURNING id, code, title, status, created_at`,
+    );
+    if (!updated) {
+      const room = await findTeacherRoom(tx, input.teacherId, input.code);
+      return room ? { decision: 'unchanged' as const, room } : { decision: 'not_found' as const };
+    }
+    const room = toRoomInfo(updated);
+    const event = await appendRoomEvent(tx, clock, room.id, 'room.updated', await nextEventId(tx, room.id, 'room.renamed'), room);
+    return { decision: 'renamed' as const, room, events: [event] };
+  });
+}
+
+export type ArchiveRoomResult =
+  | { decision: 'archived'; room: RoomInfo; events: RoomEvent[] }
+  | { decision: 'already_archived'; room: RoomInfo }
+  | { decision: 'not_found' };
+
+/**
+ * Archives a room the account owns: the one transition out of `open`, conditional on it. In the
+ * same transaction every open session of the room is closed by the server (`session.closed`,
+ * attendance `session_closed`) and its leases go, so the lesson's record ends where the lesson
+ * did. Joins and handshakes are refused from then on (`room_archived`); the report stays readable.
+ */
+export async function archiveRoom(
+  db: Db,
+  clock: Clock,
+  input: { teacherId: string; code: string },
+): Promise<ArchiveRoomResult> {
+  return db.transaction(async (tx) => {
+    const [updated] = await rows<RoomRow>(
+      tx,
+      sql`UPDATE rooms SET status = 'archived'
+          WHERE code = ${input.code} AND teacher_id = ${input.teacherId}::uuid AND status = 'open'
+          RETURNING id, code, title, status, created_at`,
+    );
+    if (!updated) {
+      const room = await findTeacherRoom(tx, input.teacherId, input.code);
+      return room ? { decision: 'already_archived' as const, room } : { decision: 'not_found' as const };
+    }
+    const room = toRoomInfo(updated);
+    const events = [await appendRoomEvent(tx, clock, room.id, 'room.updated', await nextEventId(tx, room.id, 'room.archived'), room)];
+    // Session rows before lease rows: the store's lock order (docs/store.md).
+    const closed = await rows<{ id: string; user_id: string }>(
+      tx,
+      sql`UPDATE sessions SET status = 'closed', closed_at = ${clock.now()}, closed_reason = 'server'
+          WHERE room_id = ${room.id}::uuid AND status = 'open'
+          RETURNING id, user_id`,
+    );
+    await tx.execute(sql`DELETE FROM presence_leases WHERE room_id = ${room.id}::uuid`);
+    for (const session of closed) {
+      const eventId = `session.closed:${session.id}`;
+      events.push(
+        await appendRoomEvent(tx, clock, room.id, 'session.closed', eventId, {
+          sessionId: session.id,
+          userId: session.user_id,
+          reason: 'server',
+        }),
+      );
+      await appendAttendance(tx, clock, {
+        eventId,
+        roomId: room.id,
+        userId: session.user_id,
+        sessionId: session.id,
+        kind: 'session_closed',
+        requestId: null,
+        detail: { cause: 'room_archived' },
+      });
+    }
+    return { decision: 'archived' as const, room, events };
+  });
+}
