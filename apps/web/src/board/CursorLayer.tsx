@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { CursorView } from '../connection/roomClient.ts';
 import { isSettled, smoothToward } from './cursorSmoothing.ts';
+import { labelTextColor } from './labelColor.ts';
 import { boardToScreen, type Point, type Viewport } from './viewport.ts';
 
 interface DrawnCursor {
@@ -116,6 +117,7 @@ function createCursor(sessionId: string, userId: string, name: string): DrawnCur
   el.dataset.userId = userId;
   el.dataset.sessionId = sessionId;
   el.style.setProperty('--cursor-color', color);
+  el.style.setProperty('--cursor-text', labelTextColor(color));
   // The arrow is static markup; the name goes in as text, never as HTML.
   el.innerHTML =
     '<svg class="cursor-arrow" width="18" height="22" viewBox="0 0 18 22" aria-hidden="true">' +

@@ -4,6 +4,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { BoardView, MotionView } from '../elements/boardEditor.ts';
 import { shapeSvg, escapeXml } from '../elements/elementSvg.ts';
 import { shapeBounds } from '../elements/geometry.ts';
+import { labelTextColor } from './labelColor.ts';
 import type { DraftView } from './toolState.ts';
 import type { Viewport } from './viewport.ts';
 
@@ -140,7 +141,7 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
             `<g data-testid="lock-outline" data-element-id="${e.id}" data-user-id="${e.lock.userId}">` +
               `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="${4 * px}" fill="none" stroke="${color}" stroke-width="${2 * px}"/>` +
               `<rect x="${x}" y="${y - 20 * px}" width="${Math.max(40, name.length * 7 + 14) * px}" height="${18 * px}" rx="${4 * px}" fill="${color}"/>` +
-              `<text x="${x + 7 * px}" y="${y - 7 * px}" font-size="${12 * px}" font-weight="600" font-family="system-ui, sans-serif" fill="#ffffff">${name}</text></g>`,
+              `<text x="${x + 7 * px}" y="${y - 7 * px}" font-size="${12 * px}" font-weight="600" font-family="system-ui, sans-serif" fill="${labelTextColor(color)}">${name}</text></g>`,
           );
         } else if (selected) {
           parts.push(

@@ -112,7 +112,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
             data-tool={t.tool}
           >
             <ToolIcon tool={t.tool} />
-            <kbd aria-hidden="true">{t.key}</kbd>
+            <kbd data-key={t.key} />
           </button>
         ))}
       </div>
@@ -151,17 +151,24 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
         </button>
       </div>
       <div className="toolbar-group" role="group" aria-label="Edit">
+        {/* Shortcut hints are drawn by CSS from data-key; each button's name says the shortcut in words. */}
         <button type="button" className="tool-button" aria-label={`Undo (${MOD}Z)`} title={`Undo (${MOD}Z)`} aria-keyshortcuts="Control+Z" disabled={!canUndo || readOnly} onClick={() => editor.undo()}>
-          ↶<kbd aria-hidden="true">{MOD}Z</kbd>
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M6 4L3 7l3 3M3 7h8a4 4 0 010 8H8" />
+          </svg>
+          <kbd data-key={`${MOD}Z`} />
         </button>
-        <button type="button" className="tool-button" aria-label={`Redo (${MOD}Shift+Z)`} title={`Redo (${MOD}Shift+Z)`} aria-keyshortcuts="Control+Shift+Z" disabled={!canRedo || readOnly} onClick={() => editor.redo()}>
-          ↷<kbd aria-hidden="true">⇧Z</kbd>
+        <button type="button" className="tool-button" aria-label={`Redo (${MOD}Y)`} title={`Redo (${MOD}Y or ${MOD}Shift+Z)`} aria-keyshortcuts="Control+Y Control+Shift+Z" disabled={!canRedo || readOnly} onClick={() => editor.redo()}>
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M12 4l3 3-3 3M15 7H7a4 4 0 000 8h3" />
+          </svg>
+          <kbd data-key={`${MOD}Y`} />
         </button>
-        <button type="button" className="tool-button" aria-label="Delete selection (Delete)" title="Delete selection (Delete)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
+        <button type="button" className="tool-button" aria-label="Delete selection (Del)" title="Delete selection (Delete or Backspace)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
             <path d="M3 5h12M7 5V3h4v2M5 5l1 10h6l1-10" />
           </svg>
-          <kbd aria-hidden="true">Del</kbd>
+          <kbd data-key="Del" />
         </button>
       </div>
     </div>
