@@ -107,3 +107,19 @@ describe('undo and redo of own actions', () => {
     expect(h.canRedo).toBe(false);
   });
 });
+
+test('I1: a delete acknowledged before the create event arrives does not let the element flash back', () => {
+  const q = new EditQueue(SELF);
+  q.enqueue({ kind: 'create', requestId: 'r1', id: E1, shape: rect(1) });
+  q.nextToSend();
+  q.acknowledged('r1', 1);
+  q.enqueue({ kind: 'delete', requestId: 'r2', id: E1 });
+  q.nextToSend();
+  q.acknowledged('r2', 2);
+  q.settle(confirmed()); // neither event has arrived
+  expect(q.view(confirmed()).has(E1)).toBe(false);
+  q.settle(confirmed([el(1, 1)])); // the create event
+  expect(q.view(confirmed([el(1, 1)])).has(E1)).toBe(false);
+  q.settle(confirmed([], [E1])); // the delete event
+  expect(q.size).toBe(0);
+});

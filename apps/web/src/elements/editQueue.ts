@@ -168,11 +168,16 @@ export class EditQueue {
 
   /** Forgets acknowledged edits the confirmed state now shows. */
   settle(confirmed: ConfirmedElements): void {
-    this.entries = this.entries.filter((e) => {
+    this.entries = this.entries.filter((e, index) => {
       if (e.status !== 'acked' || e.ackedVersion === null) return true;
       if (confirmed.tombstones.has(e.op.id)) return false;
       const current = confirmed.elements.get(e.op.id);
-      if (e.op.kind === 'delete') return current !== undefined && current.version < e.ackedVersion;
+      if (e.op.kind === 'delete') {
+        // Absent and not about to be drawn by an earlier edit of ours (a create whose event has not
+        // come yet): settled. Otherwise it waits for the tombstone, or the element would flash back.
+        const earlier = this.entries.slice(0, index).some((o) => o.op.id === e.op.id);
+        return current !== undefined || earlier;
+      }
       return !current || current.version < e.ackedVersion;
     });
   }

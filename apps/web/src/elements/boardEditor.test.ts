@@ -1,0 +1,180 @@
+import type { Ack, Element, ElementReply, LockGrant, LockMove, LockReleaseRequest, UpdateElementRequest } from '@wb/protocol';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { applyRoomEvent, stateFromSnapshot, type RoomState } from '../sync/roomState.ts';
+import { ALICE, ALICE_S, BOB, BOB_S, EL1, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
+import { BoardEditor, type EditorTransport } from './boardEditor.ts';
+
+/** A transport whose replies the test decides; every request is recorded. */
+function fakeTransport() {
+  const calls: Array<{ kind: string; request: unknown }> = [];
+  const moves: LockMove[] = [];
+  let connected = true;
+  let nextGrant: Ack<{ grant: LockGrant }> | null = null;
+  let nextRelease: Ack<ElementReply> | null = null;
+  const pending: Array<() => void> = [];
+  const reply = <T,>(kind: string, request: unknown, answer: () => Ack<T>) => {
+    calls.push({ kind, request });
+    return new Promise<Ack<T>>((resolve) => pending.push(() => resolve(answer())));
+  };
+  const echo = (request: { id: string; shape?: Element['shape'] }, version: number): Ack<ElementReply> => ({
+    ok: true,
+    element: element(request.id, version, request.shape ?? rect()),
+  });
+  const transport: EditorTransport = {
+    isConnected: () => connected,
+    createElement: (r) => reply('create', r, () => echo(r, 1)),
+    updateElement: (r: UpdateElementRequest) => reply('update', r, () => echo(r, r.baseVersion + 1)),
+    deleteElement: (r) => reply('delete', r, () => echo({ id: r.id }, 9)),
+    acquireLock: (r) => reply('acquire', r, () => nextGrant ?? { ok: true, grant: { elementId: r.elementId, generation: 7, expiresInMs: 2_000 } }),
+    moveLocked: (m) => moves.push(m),
+    releaseLock: (r: LockReleaseRequest) =>
+      reply('release', r, () => nextRelease ?? { ok: true, element: element(r.elementId, 3, r.shape ?? rect()) }),
+    pinElement: (r) => reply('pin', r, () => echo({ id: r.elementId }, 2)),
+    breakLock: (r) => reply('break', r, () => echo({ id: r.elementId }, 2)),
+    lockBoard: (r) => reply('board', r, () => ({ ok: true, locked: r.locked })),
+  };
+  return {
+    transport,
+    calls,
+    moves,
+    /** Deliver every reply waiting so far, then let promise callbacks run. */
+    async flush() {
+      for (const deliver of pending.splice(0)) deliver();
+      await vi.advanceTimersByTimeAsync(0);
+    },
+    setConnected: (c: boolean) => (connected = c),
+    grantWith: (a: Ack<{ grant: LockGrant }>) => (nextGrant = a),
+    releaseWith: (a: Ack<ElementReply>) => (nextRelease = a),
+  };
+}
+
+function setup(state: RoomState, role: 'teacher' | 'student' = 'student') {
+  const t = fakeTransport();
+  const editor = new BoardEditor({ userId: ALICE, sessionId: ALICE_S, role }, t.transport);
+  editor.stateChanged(state);
+  return { editor, ...t };
+}
+
+const withRect = () => applyRoomEvent(stateFromSnapshot(snapshot()), created(11, element(EL1, 2, rect(100, 100))));
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('drags under a lock', () => {
+  test('refused at once, without a request, while someone else holds the lock (no flicker, no jump)', () => {
+    const { editor, calls } = setup(applyRoomEvent(withRect(), granted(12, EL1, 4, BOB_S, BOB)));
+    expect(editor.beginDrag(EL1, { x: 110, y: 110 })).toBe('locked');
+    editor.moveDrag({ x: 200, y: 200 });
+    editor.endDrag();
+    expect(calls).toEqual([]);
+    expect(editor.motion.getState().previews.size).toBe(0);
+  });
+
+  test('a pinned element refuses a student and lets the teacher ask for the lock', () => {
+    const pinned = applyRoomEvent(stateFromSnapshot(snapshot()), created(11, element(EL1, 2, rect(), { pinned: true })));
+    expect(setup(pinned).editor.beginDrag(EL1, { x: 1, y: 1 })).toBe('pinned');
+    const teacher = setup(pinned, 'teacher');
+    expect(teacher.editor.beginDrag(EL1, { x: 1, y: 1 })).toBeNull();
+    expect(teacher.calls.map((c) => c.kind)).toEqual(['acquire']);
+  });
+
+  test('nothing moves before the grant; then moves carry its generation and pointer-up commits the final shape', async () => {
+    const { editor, calls, moves, flush } = setup(withRect());
+    editor.beginDrag(EL1, { x: 110, y: 110 });
+    editor.moveDrag({ x: 130, y: 120 });
+    expect(editor.motion.getState().previews.size).toBe(0);
+    await flush(); // the grant arrives: the element jumps forward to the pointer, never back
+    expect(editor.motion.getState().previews.get(EL1)).toMatchObject({ x: 120, y: 110, own: true });
+    expect(moves.at(-1)).toEqual({ elementId: EL1, generation: 7, x: 120, y: 110 });
+    editor.moveDrag({ x: 150, y: 160 });
+    await vi.advanceTimersByTimeAsync(40);
+    expect(moves.at(-1)).toMatchObject({ generation: 7, x: 140, y: 150 });
+    editor.endDrag();
+    expect(calls.at(-1)).toMatchObject({ kind: 'release', request: { elementId: EL1, generation: 7, shape: { x: 140, y: 150 } } });
+    await flush();
+    // Acknowledged: drawn at the committed position until the room event arrives.
+    expect(editor.board.getState().elements.get(EL1)?.shape).toMatchObject({ x: 140, y: 150 });
+    expect(editor.board.getState().canUndo).toBe(true);
+  });
+
+  test('a still pointer keeps the lock alive with repeated moves', async () => {
+    const { editor, moves, flush } = setup(withRect());
+    editor.beginDrag(EL1, { x: 110, y: 110 });
+    await flush();
+    const before = moves.length;
+    await vi.advanceTimersByTimeAsync(1_600);
+    expect(moves.length - before).toBeGreaterThanOrEqual(3);
+    editor.endDrag();
+  });
+
+  test('I4: a stale_generation release leaves the element where the room says', async () => {
+    const { editor, flush, releaseWith } = setup(withRect());
+    releaseWith({ ok: false, error: { code: 'stale_generation', message: 'lock ended' } });
+    editor.beginDrag(EL1, { x: 110, y: 110 });
+    await flush();
+    editor.moveDrag({ x: 300, y: 300 });
+    editor.endDrag();
+    await flush();
+    expect(editor.motion.getState().previews.size).toBe(0);
+    expect(editor.board.getState().elements.get(EL1)?.shape).toMatchObject({ x: 100, y: 100 });
+    expect(editor.board.getState().notice?.text).toMatch(/did not apply/);
+  });
+
+  test('a lost race for the lock (locked) moves nothing and says who has it', async () => {
+    const { editor, flush, grantWith, calls } = setup(withRect());
+    grantWith({ ok: false, error: { code: 'locked', message: 'held' } });
+    editor.beginDrag(EL1, { x: 110, y: 110 });
+    editor.moveDrag({ x: 200, y: 200 });
+    await flush();
+    editor.endDrag();
+    expect(editor.motion.getState().previews.size).toBe(0);
+    expect(calls.map((c) => c.kind)).toEqual(['acquire']);
+  });
+
+  test('offline, a drop becomes an ordinary queued edit against the version seen', async () => {
+    const { editor, calls, setConnected, flush } = setup(withRect());
+    setConnected(false);
+    editor.beginDrag(EL1, { x: 110, y: 110 });
+    editor.moveDrag({ x: 120, y: 130 });
+    editor.endDrag();
+    expect(calls).toEqual([]);
+    expect(editor.board.getState().unsynced).toBe(1);
+    setConnected(true);
+    editor.connectionLive();
+    expect(calls[0]).toMatchObject({ kind: 'update', request: { id: EL1, baseVersion: 2, shape: { x: 110, y: 120 } } });
+    await flush();
+    expect(editor.board.getState().unsynced).toBe(0);
+  });
+});
+
+describe('read-only board', () => {
+  test('a locked board refuses student edits at once and tells them', () => {
+    const locked = { ...withRect(), boardLocked: true };
+    const { editor, calls } = setup(locked);
+    expect(editor.create(rect())).toBeNull();
+    expect(editor.beginDrag(EL1, { x: 110, y: 110 })).toBe('read_only');
+    expect(calls).toEqual([]);
+    expect(editor.board.getState().readOnly).toBe(true);
+  });
+
+  test('the teacher still edits a locked board', () => {
+    const { editor, calls } = setup({ ...withRect(), boardLocked: true }, 'teacher');
+    expect(editor.create(rect())).not.toBeNull();
+    expect(calls.map((c) => c.kind)).toEqual(['create']);
+  });
+});
+
+describe('undo and redo as new acknowledged edits', () => {
+  test('undo of a create deletes it; redo re-creates it under a new id', async () => {
+    const { editor, calls, flush } = setup(withRect());
+    const id = editor.create(rect(5, 5));
+    await flush();
+    editor.undo();
+    expect(calls.at(-1)).toMatchObject({ kind: 'delete', request: { id } });
+    await flush();
+    editor.redo();
+    const last = calls.at(-1);
+    expect(last?.kind).toBe('create');
+    expect((last?.request as { id: string }).id).not.toBe(id);
+  });
+});
