@@ -3,7 +3,7 @@ import type { BoardEditor } from '../elements/boardEditor.ts';
 import { isTooSmall, shapeFromDrag, topmostAt, type Point } from '../elements/geometry.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import { fillFor, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
-import { screenToBoard, type Viewport } from './viewport.ts';
+import { panBy, screenToBoard, zoomAt, type Viewport } from './viewport.ts';
 
 /** How close (screen px) a pointer must come to an element's ink to hit it. */
 const HIT_SLOP_PX = 6;
@@ -37,6 +37,19 @@ interface ToolInputOptions {
 export function attachToolInput(o: ToolInputOptions): () => void {
   let gesture: Gesture = { kind: 'none' };
   let pointerId: number | null = null;
+  /** Touch points down now, in surface pixels: two of them pan and pinch-zoom instead of drawing. */
+  const touches = new Map<number, Point>();
+  let pinch: { center: Point; distance: number } | null = null;
+
+  const local = (e: { clientX: number; clientY: number }): Point => {
+    const rect = o.surface.getBoundingClientRect();
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+  };
+  const pinchOf = (): { center: Point; distance: number } | null => {
+    const [a, b] = [...touches.values()];
+    if (!a || !b) return null;
+    return { center: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, distance: Math.hypot(a.x - b.x, a.y - b.y) };
+  };
 
   const boardPoint = (e: { clientX: number; clientY: number }): Point => {
     const rect = o.surface.getBoundingClientRect();
@@ -56,6 +69,16 @@ export function attachToolInput(o: ToolInputOptions): () => void {
   };
 
   const onPointerDown = (e: PointerEvent) => {
+    if (e.pointerType === 'touch') {
+      touches.set(e.pointerId, local(e));
+      if (touches.size === 2) {
+        // A second finger: whatever the first one started was the start of a pinch, not a stroke.
+        if (pointerId !== null) abandon();
+        pinch = pinchOf();
+        return;
+      }
+      if (touches.size > 2) return;
+    }
     if (e.button !== 0 || o.panning() || pointerId !== null) return;
     const { tool } = o.tools.getState();
     const p = boardPoint(e);
@@ -113,6 +136,17 @@ export function attachToolInput(o: ToolInputOptions): () => void {
   };
 
   const onPointerMove = (e: PointerEvent) => {
+    if (e.pointerType === 'touch' && touches.has(e.pointerId)) {
+      touches.set(e.pointerId, local(e));
+      const next = pinch ? pinchOf() : null;
+      if (pinch && next) {
+        const vp = o.viewport.getState();
+        const panned = panBy(vp, next.center.x - pinch.center.x, next.center.y - pinch.center.y);
+        o.viewport.setState(pinch.distance > 0 ? zoomAt(panned, next.center, next.distance / pinch.distance) : panned, true);
+        pinch = next;
+        return;
+      }
+    }
     if (e.pointerId !== pointerId) return;
     switch (gesture.kind) {
       case 'drag-element':
@@ -175,8 +209,27 @@ export function attachToolInput(o: ToolInputOptions): () => void {
         return;
     }
   };
-  const onPointerUp = (e: PointerEvent) => finish(e, false);
-  const onPointerCancel = (e: PointerEvent) => finish(e, true);
+  /** Drops the gesture in progress as if cancelled: nothing is created, a drag is let go. */
+  const abandon = () => {
+    const g = gesture;
+    gesture = { kind: 'none' };
+    pointerId = null;
+    o.draft.setState({ shape: null });
+    if (g.kind === 'drag-element') o.editor.endDrag();
+  };
+  const lift = (e: PointerEvent) => {
+    if (e.pointerType !== 'touch') return;
+    touches.delete(e.pointerId);
+    if (touches.size < 2) pinch = null;
+  };
+  const onPointerUp = (e: PointerEvent) => {
+    lift(e);
+    finish(e, false);
+  };
+  const onPointerCancel = (e: PointerEvent) => {
+    lift(e);
+    finish(e, true);
+  };
 
   o.surface.addEventListener('pointerdown', onPointerDown);
   o.surface.addEventListener('pointermove', onPointerMove);
