@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { HomePage } from './pages/HomePage.tsx';
 import { RoomPage } from './pages/RoomPage.tsx';
 import { parseRoute, usePathname } from './routing.ts';
+import { TeacherPage } from './teacher/TeacherPage.tsx';
 
 export function App() {
   const route = parseRoute(usePathname());
@@ -12,6 +13,8 @@ export function App() {
   switch (route.page) {
     case 'home':
       return <HomePage />;
+    case 'teacher':
+      return <TeacherPage />;
     case 'room':
       // Keyed by code: moving to another room starts from a clean page, not a reused one.
       return <RoomPage key={route.code} code={route.code} />;

@@ -1,10 +1,15 @@
 import { useSyncExternalStore } from 'react';
 
-/** The app has two pages; a router library would cost more than it saves. */
-export type Route = { readonly page: 'home' } | { readonly page: 'room'; readonly code: string } | { readonly page: 'not_found' };
+/** The app has three pages; a router library would cost more than it saves. */
+export type Route =
+  | { readonly page: 'home' }
+  | { readonly page: 'teacher' }
+  | { readonly page: 'room'; readonly code: string }
+  | { readonly page: 'not_found' };
 
 export function parseRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { page: 'home' };
+  if (pathname === '/teacher' || pathname === '/teacher/') return { page: 'teacher' };
   const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
   if (room?.[1]) return { page: 'room', code: decodeURIComponent(room[1]).toUpperCase() };
   return { page: 'not_found' };

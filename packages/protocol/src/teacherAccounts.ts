@@ -42,3 +42,11 @@ export const MAX_LISTED_ROOMS = 200;
 
 export const RenameRoomRequest = z.strictObject({ title: RoomTitle });
 export type RenameRoomRequest = z.infer<typeof RenameRoomRequest>;
+
+/** What rename and archive answer: the decision and the room as it is now. */
+export const RoomChangeReply = z.object({
+  ok: z.literal(true),
+  decision: z.enum(['renamed', 'unchanged', 'archived', 'already_archived']),
+  room: RoomInfo,
+});
+export type RoomChangeReply = z.infer<typeof RoomChangeReply>;

@@ -7,6 +7,7 @@ import {
   SignInRequest,
   SignUpRequest,
   parsePacket,
+  type RoomChangeReply,
   type TeacherAccount,
   type TeacherRoomList,
 } from '@wb/protocol';
@@ -119,7 +120,8 @@ export function registerTeacherRoutes(app: FastifyInstance, deps: { store: Store
     const renamed = await store.renameRoom({ teacherId: found.teacher.id, code: code.value, title: body.value.title });
     if (renamed.decision === 'not_found') return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
     if (renamed.decision === 'renamed') publisher.publish(renamed.events);
-    return { ok: true, decision: renamed.decision, room: renamed.room };
+    const answer: RoomChangeReply = { ok: true, decision: renamed.decision, room: renamed.room };
+    return answer;
   });
 
   app.post('/api/teacher/rooms/:code/archive', async (request, reply) => {
@@ -130,6 +132,7 @@ export function registerTeacherRoutes(app: FastifyInstance, deps: { store: Store
     const archived = await store.archiveRoom({ teacherId: found.teacher.id, code: code.value });
     if (archived.decision === 'not_found') return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
     if (archived.decision === 'archived') publisher.publish(archived.events);
-    return { ok: true, decision: archived.decision, room: archived.room };
+    const answer: RoomChangeReply = { ok: true, decision: archived.decision, room: archived.room };
+    return answer;
   });
 }

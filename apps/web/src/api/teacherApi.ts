@@ -29,23 +29,35 @@ export function restoreMember(token: string, code: string, userId: string): Prom
   return call(memberPath(code, userId, 'restore'), { method: 'POST', body: '{}', headers: bearer(token) }, MembershipReply);
 }
 
-export function getAttendanceReport(token: string, code: string): Promise<AttendanceReport> {
-  return call(`/api/rooms/${encodeURIComponent(code)}/attendance/report`, { method: 'GET', headers: bearer(token) }, AttendanceReport);
+/**
+ * Who asks for a report: the teacher's session in the room (bearer token, while the room is
+ * open), or the signed-in account that owns the room (its cookie; also for archived lessons).
+ */
+export type ReportSource = { kind: 'room'; token: string; code: string } | { kind: 'account'; code: string };
+
+const reportPath = (source: ReportSource, suffix: 'report' | 'report.csv') =>
+  source.kind === 'room'
+    ? `/api/rooms/${encodeURIComponent(source.code)}/attendance/${suffix}`
+    : `/api/teacher/rooms/${encodeURIComponent(source.code)}/attendance/${suffix}`;
+const reportHeaders = (source: ReportSource): Record<string, string> => (source.kind === 'room' ? bearer(source.token) : {});
+
+export function getAttendanceReport(source: ReportSource): Promise<AttendanceReport> {
+  return call(reportPath(source, 'report'), { method: 'GET', headers: reportHeaders(source) }, AttendanceReport);
 }
 
 /**
- * Fetches the CSV with the bearer token (a plain link cannot carry it) and hands it to the
- * browser as a download named by the server's content-disposition.
+ * Fetches the CSV (with the bearer token, which a plain link cannot carry, or the account's
+ * cookie) and hands it to the browser as a download named by the server's content-disposition.
  */
-export async function downloadAttendanceCsv(token: string, code: string): Promise<void> {
+export async function downloadAttendanceCsv(source: ReportSource): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(`/api/rooms/${encodeURIComponent(code)}/attendance/report.csv`, { headers: bearer(token) });
+    response = await fetch(reportPath(source, 'report.csv'), { headers: reportHeaders(source) });
   } catch {
     throw new ApiError(0, ErrorCode.UNAVAILABLE, 'Cannot reach the server. Check your connection and try again.');
   }
   if (!response.ok) throw errorFrom(response.status, await response.json().catch(() => null));
-  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `attendance-${code}.csv`;
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `attendance-${source.code}.csv`;
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;

@@ -15,6 +15,9 @@ export function HomePage() {
         <Logo />
         <h1>Classroom whiteboard</h1>
         <p className="lede">One board for the whole class. Share a code, and everyone sees each other live.</p>
+        <p className="muted">
+          Teachers: <a href="/teacher">sign in to keep your lessons and their attendance</a> (optional).
+        </p>
       </header>
       <div className="home-cards">
         <StartLessonCard />

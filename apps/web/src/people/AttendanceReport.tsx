@@ -1,15 +1,14 @@
 import type { AttendanceReport as Report, StudentAttendance } from '@wb/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { downloadAttendanceCsv, getAttendanceReport } from '../api/teacherApi.ts';
+import { downloadAttendanceCsv, getAttendanceReport, type ReportSource } from '../api/teacherApi.ts';
 import { endingText, formatClock, formatDuration } from './attendanceFormat.ts';
 import './teacher.css';
 
 type Load = { status: 'loading' } | { status: 'loaded'; report: Report } | { status: 'failed'; message: string };
 
 interface AttendanceReportProps {
-  /** Reads the report and the CSV: a teacher's bearer token for this room. */
-  token: string;
-  code: string;
+  /** Who reads the report and the CSV: the room's teacher session or the owning account. */
+  source: ReportSource;
   onClose: () => void;
 }
 
@@ -17,18 +16,18 @@ interface AttendanceReportProps {
  * The lesson's attendance, computed by the server from the append-only attendance facts. Opened
  * as a modal over the board; reloads on demand, since it is a record, not a live view.
  */
-export function AttendanceReport({ token, code, onClose }: AttendanceReportProps) {
+export function AttendanceReport({ source, onClose }: AttendanceReportProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [downloadError, setDownloadError] = useState<string | null>(null);
 
   const refresh = useCallback(() => {
     setLoad({ status: 'loading' });
-    getAttendanceReport(token, code).then(
+    getAttendanceReport(source).then(
       (report) => setLoad({ status: 'loaded', report }),
       (error: unknown) => setLoad({ status: 'failed', message: error instanceof Error ? error.message : 'Could not load the report.' }),
     );
-  }, [token, code]);
+  }, [source]);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -39,7 +38,7 @@ export function AttendanceReport({ token, code, onClose }: AttendanceReportProps
   const download = async () => {
     setDownloadError(null);
     try {
-      await downloadAttendanceCsv(token, code);
+      await downloadAttendanceCsv(source);
     } catch (error) {
       setDownloadError(error instanceof Error ? error.message : 'Could not download the CSV.');
     }
@@ -48,7 +47,9 @@ export function AttendanceReport({ token, code, onClose }: AttendanceReportProps
   return (
     <dialog ref={ref} className="dialog attendance-dialog" aria-labelledby="attendance-title" onCancel={onClose} data-testid="attendance-report">
       <div className="attendance-head">
-        <h2 id="attendance-title">Attendance</h2>
+        <h2 id="attendance-title">
+          Attendance{load.status === 'loaded' && <span className="muted"> · {load.report.room.title}</span>}
+        </h2>
         <div className="actions">
           <button type="button" className="button button-secondary" onClick={refresh}>
             Refresh

@@ -42,6 +42,9 @@ export function useTeacherControls(grant: SessionGrant): TeacherControls {
     [isTeacher, grant.token, grant.room.code],
   );
 
+  // Stable while the grant is: the report reloads only when asked.
+  const reportSource = useMemo(() => ({ kind: 'room' as const, token: grant.token, code: grant.room.code }), [grant.token, grant.room.code]);
+
   const dialogs = (
     <>
       {failure && (
@@ -58,7 +61,7 @@ export function useTeacherControls(grant: SessionGrant): TeacherControls {
           onClose={() => setRemoving(null)}
         />
       )}
-      {reportOpen && <AttendanceReport token={grant.token} code={grant.room.code} onClose={() => setReportOpen(false)} />}
+      {reportOpen && <AttendanceReport source={reportSource} onClose={() => setReportOpen(false)} />}
     </>
   );
 

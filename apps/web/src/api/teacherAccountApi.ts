@@ -1,0 +1,46 @@
+import { RoomChangeReply, TeacherAccount, TeacherRoomList, type SignInRequest, type SignUpRequest } from '@wb/protocol';
+import { ApiError, call, type Schema } from './roomsApi.ts';
+
+/**
+ * The teacher-account API. The session is an httpOnly cookie the browser sends by itself on
+ * same-origin requests; page scripts never see it.
+ */
+
+export function signUp(request: SignUpRequest): Promise<TeacherAccount> {
+  return call('/api/teacher/sign-up', { method: 'POST', body: JSON.stringify(request) }, TeacherAccount);
+}
+
+export function signIn(request: SignInRequest): Promise<TeacherAccount> {
+  return call('/api/teacher/sign-in', { method: 'POST', body: JSON.stringify(request) }, TeacherAccount);
+}
+
+const Ok: Schema<{ ok: true }> = {
+  safeParse: (input) =>
+    typeof input === 'object' && input !== null && 'ok' in input && input.ok === true ? { success: true, data: { ok: true } } : { success: false },
+};
+
+export async function signOutTeacher(): Promise<void> {
+  await call('/api/teacher/sign-out', { method: 'POST', body: '{}' }, Ok);
+}
+
+/** The signed-in teacher, or null when this browser is not signed in (or the sign-in ended). */
+export async function currentTeacher(): Promise<TeacherAccount | null> {
+  try {
+    return await call('/api/teacher/me', { method: 'GET' }, TeacherAccount);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export async function listMyRooms(): Promise<TeacherRoomList['rooms']> {
+  return (await call('/api/teacher/rooms', { method: 'GET' }, TeacherRoomList)).rooms;
+}
+
+export function renameMyRoom(code: string, title: string): Promise<RoomChangeReply> {
+  return call(`/api/teacher/rooms/${encodeURIComponent(code)}/rename`, { method: 'POST', body: JSON.stringify({ title }) }, RoomChangeReply);
+}
+
+export function archiveMyRoom(code: string): Promise<RoomChangeReply> {
+  return call(`/api/teacher/rooms/${encodeURIComponent(code)}/archive`, { method: 'POST', body: '{}' }, RoomChangeReply);
+}

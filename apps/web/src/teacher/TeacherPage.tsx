@@ -1,0 +1,318 @@
+import { DisplayName, Email, Password, RoomTitle, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { ApiError, createRoom } from '../api/roomsApi.ts';
+import { archiveMyRoom, currentTeacher, listMyRooms, renameMyRoom, signIn, signOutTeacher, signUp } from '../api/teacherAccountApi.ts';
+import type { ReportSource } from '../api/teacherApi.ts';
+import { Field } from '../pages/Field.tsx';
+import { Logo } from '../pages/HomePage.tsx';
+import { AttendanceReport } from '../people/AttendanceReport.tsx';
+import { roomPath, navigate } from '../routing.ts';
+import { saveGrant } from '../session/grantStorage.ts';
+import { memberKey } from '../session/memberKey.ts';
+import '../people/teacher.css';
+import './teacherPage.css';
+
+type Account = { status: 'loading' } | { status: 'signed_out' } | { status: 'signed_in'; teacher: TeacherAccount } | { status: 'failed'; message: string };
+
+const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : fallback);
+
+/** `/teacher`: sign in or up, then the teacher's lessons, past and present. */
+export function TeacherPage() {
+  const [account, setAccount] = useState<Account>({ status: 'loading' });
+
+  useEffect(() => {
+    document.title = 'Your lessons · Classroom whiteboard';
+    let cancelled = false;
+    currentTeacher().then(
+      (teacher) => !cancelled && setAccount(teacher ? { status: 'signed_in', teacher } : { status: 'signed_out' }),
+      (error: unknown) => !cancelled && setAccount({ status: 'failed', message: messageOf(error, 'Could not reach the server.') }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  return (
+    <main className="home teacher-page">
+      <header className="home-header">
+        <a href="/" aria-label="Classroom whiteboard start page">
+          <Logo />
+        </a>
+        <h1>Your lessons</h1>
+        {account.status === 'signed_in' && (
+          <p className="lede">
+            Signed in as <span className="teacher-name">{account.teacher.displayName}</span> ({account.teacher.email}){' '}
+            <button type="button" className="link-button" onClick={async () => {
+              await signOutTeacher().catch(() => {});
+              setAccount({ status: 'signed_out' });
+            }}>
+              Sign out
+            </button>
+          </p>
+        )}
+      </header>
+      {account.status === 'loading' && <p className="muted">Loading…</p>}
+      {account.status === 'failed' && <p className="form-error" role="alert">{account.message}</p>}
+      {account.status === 'signed_out' && <SignInCards onSignedIn={(teacher) => setAccount({ status: 'signed_in', teacher })} />}
+      {account.status === 'signed_in' && <Dashboard teacher={account.teacher} />}
+    </main>
+  );
+}
+
+function SignInCards({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => void }) {
+  return (
+    <div className="home-cards">
+      <SignInCard onSignedIn={onSignedIn} />
+      <SignUpCard onSignedIn={onSignedIn} />
+    </div>
+  );
+}
+
+function SignInCard({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onSignedIn(await signIn({ email, password }));
+    } catch (failure) {
+      setError(messageOf(failure, 'Could not sign in. Try again.'));
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="sign-in-heading">
+      <h2 id="sign-in-heading">Sign in</h2>
+      <form onSubmit={submit} noValidate>
+        <Field label="Email" name="email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" value={password}
+          onChange={(e) => setPassword(e.target.value)} />
+        {error && <p className="form-error" role="alert">{error}</p>}
+        <button type="submit" className="button button-primary button-wide" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function SignUpCard({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => void }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ name?: string; email?: string; password?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const checks = { name: DisplayName.safeParse(name), email: Email.safeParse(email), password: Password.safeParse(password) };
+    const found = {
+      ...(checks.name.success ? {} : { name: checks.name.error.issues[0]?.message ?? 'Check your name' }),
+      ...(checks.email.success ? {} : { email: checks.email.error.issues[0]?.message ?? 'Check the email' }),
+      ...(checks.password.success ? {} : { password: checks.password.error.issues[0]?.message ?? 'Check the password' }),
+    };
+    setErrors(found);
+    if (!checks.name.success || !checks.email.success || !checks.password.success) return;
+    setBusy(true);
+    try {
+      onSignedIn(await signUp({ displayName: checks.name.data, email: checks.email.data, password: checks.password.data }));
+    } catch (failure) {
+      setErrors({ form: messageOf(failure, 'Could not create the account. Try again.') });
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="sign-up-heading">
+      <h2 id="sign-up-heading">Create a teacher account</h2>
+      <p className="card-lede">Keep your lessons and their attendance in one place. Students never need an account.</p>
+      <form onSubmit={submit} noValidate>
+        <Field label="Your name" name="displayName" autoComplete="name" value={name} maxLength={40} onChange={(e) => setName(e.target.value)}
+          error={errors.name ?? null} />
+        <Field label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)}
+          error={errors.email ?? null} />
+        <Field label="Password" name="password" type="password" autoComplete="new-password" hint="At least 10 characters."
+          value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password ?? null} />
+        {errors.form && <p className="form-error" role="alert">{errors.form}</p>}
+        <button type="submit" className="button button-secondary button-wide" disabled={busy}>
+          {busy ? 'Creating…' : 'Create account'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+type Rooms = { status: 'loading' } | { status: 'loaded'; rooms: TeacherRoom[] } | { status: 'failed'; message: string };
+
+function Dashboard({ teacher }: { teacher: TeacherAccount }) {
+  const [rooms, setRooms] = useState<Rooms>({ status: 'loading' });
+  const [reportCode, setReportCode] = useState<string | null>(null);
+  const [archiving, setArchiving] = useState<TeacherRoom | null>(null);
+
+  const reload = useCallback(() => {
+    listMyRooms().then(
+      (list) => setRooms({ status: 'loaded', rooms: list }),
+      (error: unknown) => setRooms({ status: 'failed', message: messageOf(error, 'Could not load your lessons.') }),
+    );
+  }, []);
+  useEffect(reload, [reload]);
+
+  const reportSource = useMemo<ReportSource | null>(() => (reportCode ? { kind: 'account', code: reportCode } : null), [reportCode]);
+
+  return (
+    <>
+      <NewLessonCard teacher={teacher} />
+      <section className="card teacher-rooms" aria-labelledby="rooms-heading">
+        <h2 id="rooms-heading">Lessons</h2>
+        {rooms.status === 'loading' && <p className="muted">Loading…</p>}
+        {rooms.status === 'failed' && <p className="form-error" role="alert">{rooms.message}</p>}
+        {rooms.status === 'loaded' && rooms.rooms.length === 0 && <p className="muted">No lessons yet. Start one above.</p>}
+        {rooms.status === 'loaded' && rooms.rooms.length > 0 && (
+          <table className="attendance-table">
+            <thead>
+              <tr>
+                <th scope="col">Lesson</th>
+                <th scope="col">Code</th>
+                <th scope="col">Started</th>
+                <th scope="col">Status</th>
+                <th scope="col"><span className="visually-hidden">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {rooms.rooms.map((room) => (
+                <RoomRow key={room.id} room={room} onChanged={reload} onReport={() => setReportCode(room.code)} onArchive={() => setArchiving(room)} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {reportSource && <AttendanceReport source={reportSource} onClose={() => setReportCode(null)} />}
+      {archiving && (
+        <ArchiveDialog room={archiving} onClose={() => setArchiving(null)} onArchived={() => {
+          setArchiving(null);
+          reload();
+        }} />
+      )}
+    </>
+  );
+}
+
+function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
+  const [title, setTitle] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const trimmed = title.trim();
+    const parsed = trimmed ? RoomTitle.safeParse(trimmed) : null;
+    if (parsed && !parsed.success) {
+      setError('A title is at most 80 characters, without control characters');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      // The account's cookie goes with the request, so the new room is this account's.
+      const grant = await createRoom({ teacherName: teacher.displayName, memberKey: memberKey(), ...(parsed?.success ? { title: parsed.data } : {}) });
+      saveGrant(grant);
+      navigate(roomPath(grant.room.code));
+    } catch (failure) {
+      setError(messageOf(failure, 'Could not start the lesson. Try again.'));
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="new-lesson-heading">
+      <h2 id="new-lesson-heading">Start a lesson</h2>
+      <form onSubmit={submit} noValidate className="inline-form">
+        <Field label="Lesson title (optional)" name="title" value={title} maxLength={80} placeholder="e.g. Fractions, week 3"
+          onChange={(e) => setTitle(e.target.value)} error={error} />
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Starting…' : 'Start lesson'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function RoomRow({ room, onChanged, onReport, onArchive }: { room: TeacherRoom; onChanged: () => void; onReport: () => void; onArchive: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(room.title);
+  const [error, setError] = useState<string | null>(null);
+  const rename = async (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = RoomTitle.safeParse(title);
+    if (!parsed.success) {
+      setError('A title is 1 to 80 characters, without control characters');
+      return;
+    }
+    try {
+      await renameMyRoom(room.code, parsed.data);
+      setEditing(false);
+      setError(null);
+      onChanged();
+    } catch (failure) {
+      setError(messageOf(failure, 'Could not rename the lesson.'));
+    }
+  };
+  return (
+    <tr data-testid="teacher-room" data-code={room.code}>
+      <th scope="row">
+        {editing ? (
+          <form onSubmit={rename} className="inline-form">
+            <input aria-label={`New title for ${room.title}`} value={title} maxLength={80} onChange={(e) => setTitle(e.target.value)} autoFocus />
+            <button type="submit" className="roster-action">Save</button>
+            <button type="button" className="roster-action" onClick={() => setEditing(false)}>Cancel</button>
+            {error && <span className="form-error" role="alert">{error}</span>}
+          </form>
+        ) : (
+          <span className="attendance-name">{room.title}</span>
+        )}
+      </th>
+      <td><span className="code-chip code-chip-small">{room.code}</span></td>
+      <td>{new Date(room.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+      <td>{room.status === 'open' ? 'Open' : 'Archived'}</td>
+      <td className="teacher-room-actions">
+        {room.status === 'open' && <a className="roster-action" href={roomPath(room.code)}>Open</a>}
+        <button type="button" className="roster-action" onClick={onReport}>Attendance</button>
+        {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>Rename</button>}
+        {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>Archive</button>}
+      </td>
+    </tr>
+  );
+}
+
+function ArchiveDialog({ room, onClose, onArchived }: { room: TeacherRoom; onClose: () => void; onArchived: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  const archive = async () => {
+    setBusy(true);
+    try {
+      await archiveMyRoom(room.code);
+      onArchived();
+    } catch (failure) {
+      setError(messageOf(failure, 'Could not archive the lesson.'));
+      setBusy(false);
+    }
+  };
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="archive-title" onCancel={onClose}>
+      <h2 id="archive-title">
+        Archive <span className="dialog-name">{room.title}</span>?
+      </h2>
+      <p>Everyone still in it is disconnected and nobody can join again. Its attendance stays here.</p>
+      {error && <p className="form-error" role="alert">{error}</p>}
+      <div className="actions">
+        <button type="button" className="button button-danger" onClick={archive} disabled={busy}>{busy ? 'Archiving…' : 'Archive'}</button>
+        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+      </div>
+    </dialog>
+  );
+}
