@@ -66,6 +66,25 @@ if ('skip' in target) {
       ]);
     });
 
+    it('runs the teacher-account, restore, archive and report operations as the app role', async () => {
+      const clock = new FrozenClock(CLOCK_START);
+      const store = createStore(app, clock);
+      const created = await store.createTeacher({ email: `role-${Date.now()}@school.example`, passwordHash: 'stub', displayName: 'T' });
+      if (created.decision !== 'created') throw new Error(created.decision);
+      const teacherId = created.teacher.id;
+      await store.openTeacherSession({ teacherId, tokenHash: `role-${Date.now()}`, ttlMs: 60_000 });
+      const room = await store.createRoom({ code: `R${Date.now()}`, title: 'Role', teacherName: 'T', memberKeyHash: `k${Date.now()}`, teacherId });
+      if (room.decision !== 'created') throw new Error(room.decision);
+      const seat = await seatStudent(store, { roomId: room.room.id, teacherId: room.member.userId });
+      await leaseAt(store, seat, 1);
+      await store.revokeMember({ roomId: seat.roomId, userId: seat.userId, by: seat.teacherId, reason: null, requestId: null });
+      expect(await store.restoreMember({ roomId: seat.roomId, userId: seat.userId, by: seat.teacherId })).toMatchObject({ decision: 'restored' });
+      expect(await store.renameRoom({ teacherId, code: room.room.code, title: 'Renamed' })).toMatchObject({ decision: 'renamed' });
+      expect(await store.archiveRoom({ teacherId, code: room.room.code })).toMatchObject({ decision: 'archived' });
+      expect(await store.listTeacherRooms(teacherId)).toHaveLength(1);
+      expect((await store.loadAttendanceReport(seat.roomId))?.students).toHaveLength(1);
+    });
+
     it.each([
       ['UPDATE', sql`UPDATE attendance SET kind = 'signed_out'`],
       ['DELETE', sql`DELETE FROM attendance`],
