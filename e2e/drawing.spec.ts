@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
+import { elementsOf, hashOf, sessionsOf } from './boardHook.ts';
 import { joinLesson, startLesson } from './support.ts';
 
 /** A point on the board, in page pixels, `x`/`y` from the board's top-left corner. */
@@ -21,8 +22,6 @@ async function pickTool(page: Page, name: RegExp) {
   await page.getByRole('toolbar', { name: 'Drawing tools' }).getByRole('button', { name }).click();
 }
 
-const elementsOf = (page: Page) => page.evaluate(() => window.__wb?.elements() ?? []);
-const hashOf = (page: Page) => page.evaluate(() => window.__wb?.boardHash() ?? null);
 
 /** Both screens applied the same board (same events or snapshot). */
 async function expectSameBoard(a: Page, b: Page) {
@@ -127,13 +126,12 @@ test('a reload keeps the session and the board', async ({ browser }) => {
   await pickTool(student.page, /^Arrow/);
   await drag(student.page, [300, 200], [420, 300]);
   await expect.poll(async () => (await elementsOf(teacher.page)).length).toBe(1);
-  const before = await student.page.evaluate(() => window.__wb?.state().presence);
+  const before = await sessionsOf(student.page);
   const hash = await hashOf(teacher.page);
   await student.page.reload();
   await expect(student.page.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
   await expect.poll(() => hashOf(student.page)).toBe(hash);
   await expect(student.page.locator('[data-testid="element"][data-kind="arrow"]')).toHaveCount(1);
   // The same session (I7): no new presence appeared for the reload.
-  const after = await student.page.evaluate(() => window.__wb?.state().presence);
-  expect((after as Array<{ sessionId: string }>).map((p) => p.sessionId).sort()).toEqual((before as Array<{ sessionId: string }>).map((p) => p.sessionId).sort());
+  expect(await sessionsOf(student.page)).toEqual(before);
 });

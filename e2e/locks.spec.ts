@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { elementsOf, hashOf } from './boardHook.ts';
 import { joinLesson, startLesson } from './support.ts';
 
 async function at(page: Page, x: number, y: number) {
@@ -6,8 +7,6 @@ async function at(page: Page, x: number, y: number) {
   return { x: box.x + x, y: box.y + y };
 }
 
-const elementsOf = (page: Page) => page.evaluate(() => window.__wb?.elements() ?? []);
-const hashOf = (page: Page) => page.evaluate(() => window.__wb?.boardHash() ?? null);
 
 async function drawFilledRect(page: Page, from: [number, number], to: [number, number]) {
   await page.getByRole('button', { name: /^Fill shapes/ }).click();
