@@ -1,10 +1,10 @@
 import { expect, type Browser, type Page } from '@playwright/test';
 
 /** A teacher starts a lesson from the start page; returns their page and the room code. */
-export async function startLesson(browser: Browser, teacherName = 'Ms Rivera') {
+export async function startLesson(browser: Browser, teacherName = 'Ms Rivera', origin = '') {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto('/');
+  await page.goto(`${origin}/`);
   await page.getByLabel('Your name').fill(teacherName);
   await page.getByRole('button', { name: 'Start lesson' }).click();
   await page.waitForURL(/\/r\/[A-Z2-9]{6}$/);
@@ -15,10 +15,10 @@ export async function startLesson(browser: Browser, teacherName = 'Ms Rivera') {
 }
 
 /** A student opens the join link, types a name and joins. */
-export async function joinLesson(browser: Browser, code: string, name: string) {
+export async function joinLesson(browser: Browser, code: string, name: string, origin = '') {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`/r/${code}`);
+  await page.goto(`${origin}/r/${code}`);
   await page.getByLabel('Your name').fill(name);
   await page.getByRole('button', { name: 'Join lesson' }).click();
   await expectLive(page);

@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+/** Lease and lock timings of the drill: short, so a lid closes and is noticed within seconds. */
+export const DRILL_TIMINGS = {
+  LEASE_TTL_MS: 4_000,
+  LEASE_RENEW_MS: 1_000,
+  SWEEP_INTERVAL_MS: 250,
+  LOCK_FIRST_TERM_MS: 2_000,
+  LOCK_TTL_MS: 4_000,
+} as const;
+
+export type DrillDatabase = 'postgres' | 'pglite';
+
+/** Why the drill cannot run on real Postgres here, or null. On CI a missing Postgres fails. */
+export function postgresSkipReason(): string | null {
+  if (process.env.TEST_DATABASE_URL) return null;
+  if (process.env.CI) throw new Error('CI is set but TEST_DATABASE_URL is not: the drill must run on real Postgres on CI.');
+  return 'TEST_DATABASE_URL is not set';
+}
+
+export interface DrillServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A real server process in test mode (fault-injection hooks on) on a fresh database: a new
+ * Postgres database on TEST_DATABASE_URL's server, or a new embedded PGlite directory.
+ */
+export async function startDrillServer(database: DrillDatabase): Promise<DrillServer> {
+  const port = await freePort();
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    WB_TEST_HOOKS: '1',
+    NODE_ENV: 'test',
+    ...Object.fromEntries(Object.entries(DRILL_TIMINGS).map(([k, v]) => [k, String(v)])),
+  };
+  let cleanup: () => Promise<void>;
+  if (database === 'postgres') {
+    const name = `wb_drill_${randomBytes(5).toString('hex')}`;
+    await admin(`CREATE DATABASE ${name}`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+    cleanup = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-drill-'));
+    env.PGLITE_DIR = join(dir, 'pglite');
+    delete env.DATABASE_URL;
+    cleanup = async () => rmSync(dir, { recursive: true, force: true });
+  }
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4_000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`drill server exited (${child.exitCode}): ${stderr}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`drill server did not become healthy: ${stderr}`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((done) => child.once('exit', done));
+      }
+      await cleanup();
+    },
+  };
+}
