@@ -113,7 +113,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   registerRoutes(http, { store, config, publisher: realtime.publisher });
   registerAttendanceRoutes(http, { store });
   registerMemberRoutes(http, { store, publisher: realtime.publisher });
-  registerTeacherRoutes(http, { store, publisher: realtime.publisher });
+  registerTeacherRoutes(http, { store, config, publisher: realtime.publisher });
 
   const sweeper = new Sweeper(
     store,

@@ -135,6 +135,24 @@ for (const { kind, skip } of kinds) {
       expect([anonymousList.status, anonymousList.body.error?.code]).toEqual([401, ErrorCode.NOT_AUTHENTICATED]);
     });
 
+    test('the owning account enters its lesson as its teacher from any browser; nobody else can', async () => {
+      const mine = await signUp();
+      const other = await signUp('Mr Other');
+      const grant = await createRoomAs(mine.cookie);
+      const entered = await call('POST', `/api/teacher/rooms/${grant.room.code}/enter`, { body: {}, cookie: mine.cookie });
+      expect(entered.status).toBe(200);
+      expect(entered.body).toMatchObject({ role: 'teacher', userId: grant.userId, room: { code: grant.room.code } });
+      expect(entered.body.sessionId).not.toBe(grant.sessionId);
+      const t = client(app, String(entered.body.token));
+      expect((await t.ready()).welcome.role).toBe('teacher');
+
+      const foreign = await call('POST', `/api/teacher/rooms/${grant.room.code}/enter`, { body: {}, cookie: other.cookie });
+      expect([foreign.status, foreign.body.error?.code]).toEqual([404, ErrorCode.ROOM_NOT_FOUND]);
+      await call('POST', `/api/teacher/rooms/${grant.room.code}/archive`, { body: {}, cookie: mine.cookie });
+      const archived = await call('POST', `/api/teacher/rooms/${grant.room.code}/enter`, { body: {}, cookie: mine.cookie });
+      expect([archived.status, archived.body.error?.code]).toEqual([409, ErrorCode.ROOM_ARCHIVED]);
+    });
+
     test('rename reaches everyone in the room; another account cannot rename it', async () => {
       const mine = await signUp();
       const other = await signUp('Mr Other');

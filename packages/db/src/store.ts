@@ -46,6 +46,7 @@ import {
   listTeacherRooms,
   openTeacherSession,
   renameRoom,
+  roomTeacherMember,
 } from './teachers.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
@@ -98,6 +99,7 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     findTeacherRoom: (teacherId: string, code: string) => findTeacherRoom(db, teacherId, code),
     renameRoom: (input: Parameters<typeof renameRoom>[2]) => renameRoom(db, clock, input),
     archiveRoom: (input: Parameters<typeof archiveRoom>[2]) => archiveRoom(db, clock, input),
+    roomTeacherMember: (roomId: string) => roomTeacherMember(db, roomId),
 
     createElement: (actor: EditActor, input: Parameters<typeof createElement>[3]) => createElement(db, clock, actor, input),
     updateElement: (actor: EditActor, input: Parameters<typeof updateElement>[3]) => updateElement(db, clock, actor, input),

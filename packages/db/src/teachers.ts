@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { MAX_LISTED_ROOMS, type RoomEvent, type RoomInfo, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
+import { MAX_LISTED_ROOMS, type Member, type RoomEvent, type RoomInfo, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
@@ -128,6 +128,19 @@ export async function findTeacherRoom(executor: Executor, teacherId: string, cod
     sql`SELECT id, code, title, status, created_at FROM rooms WHERE code = ${code} AND teacher_id = ${teacherId}::uuid`,
   );
   return row ? toRoomInfo(row) : null;
+}
+
+/**
+ * The room's teacher membership (the one made with the room), for the owning account to enter
+ * its own lesson from any browser as its teacher, not as a new student.
+ */
+export async function roomTeacherMember(executor: Executor, roomId: string): Promise<Member | null> {
+  const [row] = await rows<{ user_id: string; display_name: string; status: 'active' | 'revoked' }>(
+    executor,
+    sql`SELECT user_id, display_name, status FROM memberships
+        WHERE room_id = ${roomId}::uuid AND role = 'teacher' ORDER BY created_at, user_id LIMIT 1`,
+  );
+  return row ? { userId: row.user_id, displayName: row.display_name, role: 'teacher', status: row.status } : null;
 }
 
 /** The id of the event at the revision it will get: the caller holds the room row's lock. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Store } from '@wb/db';
 import {
@@ -8,11 +9,13 @@ import {
   SignUpRequest,
   parsePacket,
   type RoomChangeReply,
+  type SessionGrant,
   type TeacherAccount,
   type TeacherRoomList,
 } from '@wb/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { teacherFromCookie, type TeacherResult } from '../authz.ts';
+import type { Config } from '../config.ts';
 import type { RoomPublisher } from '../realtime/roomPublisher.ts';
 import { newSessionToken, hashSecret } from '../tokens.ts';
 import { sendError } from './errors.ts';
@@ -42,7 +45,10 @@ const SIGN_UP_LIMIT = { max: 30, timeWindow: '1 minute' } as const;
  * teacher's rooms. Passwords are hashed with argon2id (@node-rs/argon2's defaults: 19 MiB,
  * 2 passes, OWASP's recommendation); a session is an httpOnly cookie.
  */
-export function registerTeacherRoutes(app: FastifyInstance, deps: { store: Store; publisher: RoomPublisher }): void {
+export function registerTeacherRoutes(
+  app: FastifyInstance,
+  deps: { store: Store; publisher: RoomPublisher; config: Config },
+): void {
   const { store, publisher } = deps;
   // Verified against when the email is unknown, so a wrong address costs as long as a wrong
   // password and the timing does not tell which addresses have accounts.
@@ -108,6 +114,27 @@ export function registerTeacherRoutes(app: FastifyInstance, deps: { store: Store
     if (!found) return reply;
     const list: TeacherRoomList = { rooms: await store.listTeacherRooms(found.teacher.id) };
     return reply.header('cache-control', 'no-store').send(list);
+  });
+
+  app.post('/api/teacher/rooms/:code/enter', async (request, reply) => {
+    const found = await signedIn(request, reply);
+    if (!found) return reply;
+    const code = roomCodeOf(request);
+    const room = code.ok ? await store.findTeacherRoom(found.teacher.id, code.value) : null;
+    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    if (room.status !== 'open') return sendError(reply, ErrorCode.ROOM_ARCHIVED, 'This lesson has been archived.');
+    const member = await store.roomTeacherMember(room.id);
+    if (!member) return sendError(reply, ErrorCode.NOT_FOUND, 'This lesson has no teacher membership.');
+    const token = newSessionToken();
+    const session = await store.openSession({
+      id: randomUUID(),
+      roomId: room.id,
+      userId: member.userId,
+      tokenHash: hashSecret(token),
+      ttlMs: deps.config.SESSION_TTL_MS,
+    });
+    const grant: SessionGrant = { token, sessionId: session.id, userId: member.userId, role: 'teacher', displayName: member.displayName, room };
+    return reply.header('cache-control', 'no-store').send(grant);
   });
 
   app.post('/api/teacher/rooms/:code/rename', async (request, reply) => {

@@ -1,4 +1,4 @@
-import { RoomChangeReply, TeacherAccount, TeacherRoomList, type SignInRequest, type SignUpRequest } from '@wb/protocol';
+import { RoomChangeReply, SessionGrant, TeacherAccount, TeacherRoomList, type SignInRequest, type SignUpRequest } from '@wb/protocol';
 import { ApiError, call, type Schema } from './roomsApi.ts';
 
 /**
@@ -43,4 +43,9 @@ export function renameMyRoom(code: string, title: string): Promise<RoomChangeRep
 
 export function archiveMyRoom(code: string): Promise<RoomChangeReply> {
   return call(`/api/teacher/rooms/${encodeURIComponent(code)}/archive`, { method: 'POST', body: '{}' }, RoomChangeReply);
+}
+
+/** A teacher session in one of the account's open lessons, from any browser. */
+export function enterMyRoom(code: string): Promise<SessionGrant> {
+  return call(`/api/teacher/rooms/${encodeURIComponent(code)}/enter`, { method: 'POST', body: '{}' }, SessionGrant);
 }

@@ -1,7 +1,7 @@
 import { DisplayName, Email, Password, RoomTitle, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ApiError, createRoom } from '../api/roomsApi.ts';
-import { archiveMyRoom, currentTeacher, listMyRooms, renameMyRoom, signIn, signOutTeacher, signUp } from '../api/teacherAccountApi.ts';
+import { archiveMyRoom, currentTeacher, enterMyRoom, listMyRooms, renameMyRoom, signIn, signOutTeacher, signUp } from '../api/teacherAccountApi.ts';
 import type { ReportSource } from '../api/teacherApi.ts';
 import { Field } from '../pages/Field.tsx';
 import { Logo } from '../pages/HomePage.tsx';
@@ -241,6 +241,15 @@ function RoomRow({ room, onChanged, onReport, onArchive }: { room: TeacherRoom; 
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(room.title);
   const [error, setError] = useState<string | null>(null);
+  // As this lesson's teacher, from whichever browser: joining by link would make a new student.
+  const open = async () => {
+    try {
+      saveGrant(await enterMyRoom(room.code));
+      navigate(roomPath(room.code));
+    } catch (failure) {
+      setError(messageOf(failure, 'Could not open the lesson.'));
+    }
+  };
   const rename = async (e: FormEvent) => {
     e.preventDefault();
     const parsed = RoomTitle.safeParse(title);
@@ -268,14 +277,17 @@ function RoomRow({ room, onChanged, onReport, onArchive }: { room: TeacherRoom; 
             {error && <span className="form-error" role="alert">{error}</span>}
           </form>
         ) : (
-          <span className="attendance-name">{room.title}</span>
+          <>
+            <span className="attendance-name">{room.title}</span>
+            {error && <span className="form-error" role="alert"> {error}</span>}
+          </>
         )}
       </th>
       <td><span className="code-chip code-chip-small">{room.code}</span></td>
       <td>{new Date(room.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</td>
       <td>{room.status === 'open' ? 'Open' : 'Archived'}</td>
       <td className="teacher-room-actions">
-        {room.status === 'open' && <a className="roster-action" href={roomPath(room.code)}>Open</a>}
+        {room.status === 'open' && <button type="button" className="roster-action" onClick={open}>Open</button>}
         <button type="button" className="roster-action" onClick={onReport}>Attendance</button>
         {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>Rename</button>}
         {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>Archive</button>}
