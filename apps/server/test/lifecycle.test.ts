@@ -1,6 +1,7 @@
 import { FrozenClock } from '@wb/db';
 import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '@wb/db/testing';
-import { ErrorCode } from '@wb/protocol';
+import { randomUUID } from 'node:crypto';
+import { ClientEvent, ErrorCode } from '@wb/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { TestClient, createRoom, joinAs, startTestServer } from './support.ts';
 
@@ -58,6 +59,50 @@ for (const { kind, skip } of kinds) {
         expect(again.welcome.sessionId).toBe(student.sessionId);
         const facts = await second.store.listAttendance(teacher.room.id);
         expect(facts.filter((f) => f.sessionId === student.sessionId).map((f) => f.kind)).toEqual(['joined']);
+      } finally {
+        await second.close();
+      }
+    });
+
+    test('I8: a drag in flight when the server restarts keeps its lock through the grace and then commits', async () => {
+      const clock = new FrozenClock(new Date('2030-03-05T10:00:00Z'));
+      const env = { LOCK_FIRST_TERM_MS: '2000', LOCK_TTL_MS: '5000' };
+      const first = await startTestServer(testDb.database, { clock, env });
+      await first.sweeper.pass();
+      const teacher = await createRoom(first);
+      const student = await joinAs(first, teacher.room.code, 'Drag');
+      const s = client(first, student.token);
+      await s.ready();
+      const shape = { kind: 'rect', x: 0, y: 0, w: 10, h: 10, stroke: '#000000', fill: 'transparent', strokeWidth: 1 } as const;
+      const created = await s.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_CREATE, {
+        requestId: `req-${randomUUID()}`,
+        id: randomUUID(),
+        shape,
+      });
+      if (!created.ok) throw new Error('create failed');
+      const grant = await s.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_ACQUIRE, {
+        requestId: `req-${randomUUID()}`,
+        elementId: created.element.id,
+      });
+      if (!grant.ok) throw new Error('acquire failed');
+
+      await first.close();
+      clock.advance(60_000); // far past the lock's term: the server, not the holder, was away
+      const second = await startTestServer(testDb.database, { clock, env });
+      try {
+        await second.sweeper.pass(); // grace (I8) for leases and locks
+        await second.sweeper.pass(); // a real sweep: nothing in flight has expired
+        const held = (await second.store.loadRoomSnapshot(teacher.room.id))!.elements[0]!;
+        expect(held.lock).toMatchObject({ sessionId: student.sessionId, generation: grant.grant.generation });
+        const back = client(second, student.token);
+        await back.ready();
+        const committed = await back.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_RELEASE, {
+          requestId: `req-${randomUUID()}`,
+          elementId: created.element.id,
+          generation: grant.grant.generation,
+          shape: { ...shape, x: 40, y: 30 },
+        });
+        expect(committed).toMatchObject({ ok: true, element: { version: 2, shape: { x: 40, y: 30 }, lock: null } });
       } finally {
         await second.close();
       }
