@@ -116,9 +116,11 @@ for (const { kind, skip } of kinds) {
       const t = client(app, teacher.token);
       const { welcome } = await t.ready();
       const next = welcome.leaseRevision + 1;
-      expect(await t.renew(next, 'renew-000001')).toEqual({ ok: true, decision: 'accepted', revision: next });
-      expect(await t.renew(next, 'renew-000001')).toEqual({ ok: true, decision: 'already_applied', revision: next });
-      expect(await t.renew(next, 'renew-000002')).toEqual({ ok: true, decision: 'ignored_old_revision', revision: next });
+      // Every answer also tells the room's revision in the database (a client behind it resyncs).
+      const roomRevision = (await app.store.loadRoomSnapshot(teacher.room.id))!.revision;
+      expect(await t.renew(next, 'renew-000001')).toEqual({ ok: true, decision: 'accepted', revision: next, roomRevision });
+      expect(await t.renew(next, 'renew-000001')).toEqual({ ok: true, decision: 'already_applied', revision: next, roomRevision });
+      expect(await t.renew(next, 'renew-000002')).toEqual({ ok: true, decision: 'ignored_old_revision', revision: next, roomRevision });
       expect(await t.renew(next - 1, 'renew-000003')).toMatchObject({ decision: 'ignored_old_revision' });
       const bad = await t.renew(-1, 'renew-000004');
       expect(bad).toMatchObject({ ok: false, error: { code: ErrorCode.BAD_REQUEST } });
