@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { openDatabase, type Database } from '@wb/db';
 import { openTestDatabase, postgresUnavailableReason, type TestDatabase } from '@wb/db/testing';
-import { ClientEvent } from '@wb/protocol';
+import { ClientEvent, type RoomEvent } from '@wb/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { TestClient, createRoom, joinAs, startTestServer } from './support.ts';
@@ -113,7 +113,7 @@ describe.skipIf(skip !== null)(`Redis down between two nodes${skip ? ` (skipped:
     if (!replay.ok) throw new Error(`sync.request refused: ${JSON.stringify(replay)}`);
     const sync = replay.sync;
     if (sync.kind !== 'replay') throw new Error(`expected a replay, got a ${sync.kind}`);
-    expect(sync.events.map((e) => e.kind)).toContain('element.created');
+    expect(sync.events.map((e: RoomEvent) => e.kind)).toContain('element.created');
 
     // Redis returns on the same port: cross-node delivery resumes.
     redis = await startRedis(port);
