@@ -23,7 +23,18 @@ export default defineConfig({
         },
       },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts', 'apps/web/test/**/*.test.ts'] } },
-      { test: { name: 'repo', include: ['test/**/*.test.ts'] } },
+      { test: { name: 'repo', include: ['test/**/*.test.ts'], exclude: ['test/faults/**', '**/node_modules/**'] } },
+      {
+        // pnpm test:faults: real server processes under injected faults (docs/reliability.md).
+        test: {
+          name: 'faults',
+          include: ['test/faults/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          // Each file spawns server processes: one file at a time on a 2-core machine.
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });
