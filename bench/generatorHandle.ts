@@ -28,11 +28,12 @@ export class GeneratorHandle {
     });
   }
 
-  static async start(target: ServerUnderTest): Promise<GeneratorHandle> {
+  /** `env`: extra settings for the generator (BENCH_ROOM_ADDRESS_OFFSET for a second one). */
+  static async start(target: ServerUnderTest, env: Record<string, string> = {}): Promise<GeneratorHandle> {
     const child = fork(`${repoRoot}/bench/loadGenerator.ts`, [], {
       cwd: repoRoot,
       execArgv: ['--import', 'tsx'],
-      env: { ...process.env, BENCH_TARGET_URL: target.url, BENCH_TARGET_KIND: target.kind },
+      env: { ...process.env, ...env, BENCH_TARGET_URL: target.url, BENCH_TARGET_KIND: target.kind },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     await new Promise<void>((resolve, reject) => {

@@ -16,6 +16,10 @@ export interface GeneratorCommands {
   ghost: { params: GhostParams; result: GhostResult };
   churn: { params: ChurnParams; result: ChurnResult };
   storm: { params: { rooms: number; timeoutMs: number }; result: StormResult };
+  /** Lock contention in one room of connected clients (lockWorkload.ts). */
+  locks: { params: LockWorkloadParams; result: LockWorkloadResult };
+  /** Signs every client of the first `rooms` rooms out, so their leases end now instead of expiring later. */
+  signOut: { params: { rooms: number }; result: { signedOut: number; failed: number } };
   /** The generator's own CPU and event-loop delay since the last call. */
   selfStats: { params: Record<string, never>; result: SelfStats };
 }
@@ -144,4 +148,91 @@ export interface StormResult {
   snapshots: number;
   replays: number;
   errors: string[];
+}
+
+export interface LockWorkloadParams {
+  /** The generator's room index whose clients take part (all of them, teacher included). */
+  room: number;
+  elements: number;
+  windowMs: number;
+  /** Students that hold a grant silently until it is taken over, then commit late (stale). */
+  laggards: number;
+  movesPerDrag: number;
+  /** Bound on every acknowledged request; a lost ack is counted as `timeout`. */
+  ackTimeoutMs: number;
+  /** How long a laggard waits for someone else's newer grant before it gives up on that one. */
+  takeoverTimeoutMs: number;
+}
+
+export interface LockWorkloadResult {
+  users: number;
+  elements: number;
+  laggards: number;
+  elapsedS: number;
+  acquires: number;
+  grants: number;
+  grantsPerSec: number;
+  /** Refused acquires by error code (`timeout` for a lost ack). */
+  refusals: Record<string, number>;
+  /** lock.acquire from emit to ack: all answers, grants only, refusals only. */
+  acquireRtt: LatencySummary;
+  grantRtt: LatencySummary;
+  refusalRtt: LatencySummary;
+  /** Honest pointer-ups (lock.release with the final shape), emit to ack. */
+  releaseRtt: LatencySummary;
+  movesSent: number;
+  releasesApplied: number;
+  releaseRefusals: Record<string, number>;
+  /** The same (element, generation) acknowledged as a grant to two different sessions: must be 0. */
+  doubleGrants: number;
+  /** The same (element, generation) acknowledged twice to one session (fresh request ids: expect 0). */
+  duplicateGrantAcks: number;
+  watchers: number;
+  grantEventsPerWatcher: { min: number; max: number };
+  /** lock.granted in revision order whose generation did not exceed the element's previous one (summed over watchers): must be 0. */
+  generationRegressions: number;
+  /** The same in arrival order. */
+  arrivalOrderInversions: number;
+  /** (acknowledged grant, watcher) pairs with no lock.granted at that watcher. */
+  missedGrantEvents: number;
+  grantEventSessionMismatches: number;
+  grantEventsWithoutAck: number;
+  duplicateEventDeliveries: number;
+  stale: {
+    /** Laggard grants taken over by a newer generation (each then commits late). */
+    takeovers: number;
+    commitsSent: number;
+    /** Refused with stale_generation, as they must be. */
+    rejected: number;
+    /** Applied: must be 0. */
+    accepted: number;
+    otherRefusals: Record<string, number>;
+    movesSent: number;
+    /** (stale move, receiver) pairs that came back in a cursor batch: must be 0. */
+    movesRelayed: number;
+    /** element.updated deliveries carrying a laggard's marker position: must be 0. */
+    updatesSeen: number;
+    /** Laggard grants nobody took over before the window ended (released without a shape). */
+    abandoned: number;
+    /** Outcomes of those shapeless releases by code (`ok` when the lock was still theirs). */
+    abandonedReleases: Record<string, number>;
+  };
+  /** (drag entry, receiver) pairs of honest moves, and those older than the receiver's latest grant. */
+  dragEntriesSeen: number;
+  lateDragEntries: number;
+  /** Commits whose ack was lost: the final-state check cannot be exact when this is not 0. */
+  uncertainCommits: number;
+  finalState: {
+    checked: number;
+    missing: number;
+    /** Elements not where their last acknowledged commit put them. */
+    positionMismatches: number;
+    /** Elements whose version is not created version + acknowledged commits. */
+    versionMismatches: number;
+    /** Elements at a laggard's marker position: must be 0. */
+    staleMarkerFound: number;
+    stillLocked: number;
+    details: string[];
+  };
+  generator?: SelfStats;
 }

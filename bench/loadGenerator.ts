@@ -40,15 +40,24 @@ import type {
   GhostParams,
   GhostResult,
   GhostSample,
+  LockWorkloadParams,
+  LockWorkloadResult,
   SelfStats,
   StormResult,
   TargetKind,
 } from './generatorMessages.ts';
 import { LatencyHistogram, percentileOf } from './latencyHistogram.ts';
+import { LockWorkload } from './lockWorkload.ts';
 
 const TARGET_URL = requiredEnv('BENCH_TARGET_URL');
 const TARGET_KIND = requiredEnv('BENCH_TARGET_KIND') as TargetKind;
 const CLIENT_KIND: ClientKind = process.env.BENCH_CLIENT === 'socket.io' ? 'socket.io' : 'wire';
+/**
+ * Added to the room index when choosing the room's loopback source address: a second generator
+ * on the same server (the lock benchmark's) must not share addresses with the first one, or
+ * their joins would add up against the server's per-address join limit.
+ */
+const ROOM_ADDRESS_OFFSET = Number(process.env.BENCH_ROOM_ADDRESS_OFFSET ?? 0);
 export const USERS_PER_ROOM = 31;
 /** A replaced update counts as delivered only if its replacement arrived within this budget. */
 const SUPERSEDE_BUDGET_MS = 100;
@@ -169,6 +178,8 @@ class Fleet {
   readonly rooms: Client[][] = [];
   counters = new Counters();
   accounting: CursorAccounting | null = null;
+  /** The lock workload while it runs: it sees every room event and cursor batch of its room. */
+  lockWorkload: LockWorkload | null = null;
   private cpuMark = process.cpuUsage();
   private wallMark = performance.now();
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 5 });
@@ -333,6 +344,7 @@ class Fleet {
 
   private onRoomEvent(client: Client, event: RoomEvent): void {
     client.lastRevision = Math.max(client.lastRevision, event.revision);
+    this.lockWorkload?.onRoomEvent(client, event);
     if (event.kind !== 'presence.expired') return;
     const at = clock();
     let seen = this.counters.expiredEvents.get(event.eventId);
@@ -349,6 +361,7 @@ class Fleet {
   }
 
   private onBatch(client: Client, batch: CursorBatch): void {
+    this.lockWorkload?.onBatch(client, batch);
     const accounting = this.accounting;
     if (!accounting) return;
     const now = clock();
@@ -579,6 +592,42 @@ class Fleet {
     };
   }
 
+  async locks(params: LockWorkloadParams): Promise<LockWorkloadResult> {
+    const clients = this.rooms[params.room];
+    if (!clients) throw new Error(`locks: room ${params.room} is not set up`);
+    const workload = new LockWorkload(clients, params);
+    this.lockWorkload = workload;
+    this.selfStats(true);
+    try {
+      const result = await workload.run();
+      return { ...result, generator: this.selfStats(true) };
+    } finally {
+      this.lockWorkload = null;
+    }
+  }
+
+  async signOut(rooms: number): Promise<{ signedOut: number; failed: number }> {
+    const clients = this.clientsOf(rooms).filter((c) => c.live && c.socket);
+    const outcomes = await runLimited(clients, CONNECT_CONCURRENCY, (c) =>
+      new Promise<boolean>((resolve) => {
+        const socket = c.socket;
+        if (!socket) {
+          resolve(false);
+          return;
+        }
+        // The server ends the session and disconnects the socket: that close is on purpose.
+        c.closingOnPurpose = true;
+        const timer = setTimeout(() => resolve(false), 10_000);
+        socket.emit(ClientEvent.SIGN_OUT, {}, (payload) => {
+          clearTimeout(timer);
+          resolve((payload as Ack<Record<string, never>>).ok);
+        });
+      }),
+    );
+    for (const c of clients) this.closeSocket(c);
+    return { signedOut: outcomes.filter(Boolean).length, failed: outcomes.filter((ok) => !ok).length };
+  }
+
   async storm(rooms: number, timeoutMs: number): Promise<StormResult> {
     const clients = this.clientsOf(rooms);
     for (const c of clients) this.closeSocket(c);
@@ -654,7 +703,8 @@ async function runLimited<T, R>(items: readonly T[], limit: number, work: (item:
 // -----------------------------------------------------------------------------------------------
 // HTTP join, from one loopback address per room (the server rate-limits joins per address)
 
-function sourceAddress(room: number): string {
+function sourceAddress(index: number): string {
+  const room = index + ROOM_ADDRESS_OFFSET;
   return `127.0.${1 + Math.floor(room / 250)}.${1 + (room % 250)}`;
 }
 
@@ -748,6 +798,10 @@ async function handle(message: CommandMessage): Promise<unknown> {
       const { rooms, timeoutMs } = (message as CommandMessage<'storm'>).params;
       return fleet.storm(rooms, timeoutMs);
     }
+    case 'locks':
+      return fleet.locks((message as CommandMessage<'locks'>).params);
+    case 'signOut':
+      return fleet.signOut((message as CommandMessage<'signOut'>).params.rooms);
     case 'selfStats':
       return fleet.selfStats(true);
   }

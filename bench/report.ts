@@ -38,6 +38,34 @@ export function renderReport(report: BenchReport): string {
     out.push(`| 1 of 31 moving at 30 Hz | ${f(q.oneMover.p50Ms)} | ${f(q.oneMover.p95Ms)} | ${f(q.oneMover.p99Ms)} | ${pct(q.oneMover.delivery, 2)} | ${f(q.oneMover.loadAverage1m, 2)} |`);
   }
 
+  if (report.locks) {
+    const l = report.locks;
+    out.push('', `### Lock contention (31 users, ${l.params.elements} elements, ${l.params.laggards} laggards committing late, ${f(l.params.windowMs / 1000, 0)} s per run)`, '');
+    out.push(
+      '| run | pass | grants | grants/s | acquire p50 ms | acquire p99 ms | grant p50 ms | grant p99 ms | refused acquires | release p50 ms | release p99 ms | double grants | generation regressions (watchers) | stale commits rejected / sent | stale applied | stale moves relayed | final state | server cores | server loop p99 ms | generator cores | load avg 1m |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|',
+    );
+    for (const p of [l.alone, l.underLoad]) {
+      if (!p) continue;
+      const w = p.workload;
+      const refused = Object.entries(w.refusals).map(([code, n]) => `${code} ${n}`).join(', ') || 'none';
+      const fs = w.finalState;
+      const finalState =
+        fs.positionMismatches + fs.versionMismatches + fs.staleMarkerFound + fs.missing === 0
+          ? `${fs.checked}/${w.elements} at last commit`
+          : `${fs.positionMismatches} misplaced, ${fs.versionMismatches} bad version, ${fs.staleMarkerFound} stale, ${fs.missing} missing`;
+      out.push(
+        `| ${p.label}${p.label === 'under cursor load' ? ` (${l.params.cursorRooms} x 31 users at 30 Hz)` : ''} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${w.grants} | ${f(w.grantsPerSec)} | ${f(w.acquireRtt.p50)} | ${f(w.acquireRtt.p99)} | ${f(w.grantRtt.p50)} | ${f(w.grantRtt.p99)} | ${refused} | ${f(w.releaseRtt.p50)} | ${f(w.releaseRtt.p99)} | ${w.doubleGrants} | ${w.generationRegressions} (${w.watchers}) | ${w.stale.rejected} / ${w.stale.commitsSent} | ${w.stale.accepted} | ${w.stale.movesRelayed} of ${w.stale.movesSent} sent | ${finalState} | ${f(p.serverCores, 2)} | ${f(p.serverEventLoopP99Ms, 0)} | ${f(w.generator?.cores ?? Number.NaN, 2)} | ${f(p.loadAverage1m, 2)} |`,
+      );
+    }
+    // The same cursor load measured just before without the lock room, then during the lock run.
+    const cursorRows = [l.cursorBaseline, l.cursorPoint].filter((p): p is PointResult => p !== null);
+    if (cursorRows.length > 0) {
+      out.push('', `Cursor load (${l.params.cursorRooms} rooms of 31 users at 30 Hz), rows: ${l.cursorBaseline ? 'without locks (just before), ' : ''}${l.cursorPoint ? 'during the lock run' : ''}:`, '');
+      out.push(pointTable(cursorRows));
+    }
+  }
+
   if (report.ghost) {
     const g = report.ghost;
     out.push('', '### Ghost time (lid closed: socket open, no renewals, no cursor)', '');

@@ -3,7 +3,7 @@
  * benchmarks of issue 9. Starts the servers under test and one load-generator process per server,
  * runs the scenarios in order, prints markdown tables and writes JSON to bench/results/.
  *
- * Options: --full; --only=capacity,quiet,ghost,churn,storm,memory (a subset, for development);
+ * Options: --full; --only=capacity,quiet,locks,ghost,churn,storm,memory (a subset, for development);
  * --points=1,2,4 (capacity points); --cpu-prof (profile the product server of the capacity sweep
  * into bench/results/profiles/); --postgres=<url> (the product on a real Postgres database that
  * this run creates and drops, instead of PGlite); --client=socket.io (the generator on
@@ -18,12 +18,13 @@ import { GeneratorHandle } from './generatorHandle.ts';
 import { ghostTime, type GhostTimeResult } from './ghostTime.ts';
 import { idleMemory, type IdleMemoryResult } from './idleMemory.ts';
 import { presenceChurn, type PresenceChurnResult } from './presenceChurn.ts';
+import { lockContention, type LockContentionResult } from './lockContention.ts';
 import { loadAverage } from './procStats.ts';
 import { reconnectStorm, type ReconnectStormResult } from './reconnectStorm.ts';
 import { repoRoot, ServerUnderTest } from './serverUnderTest.ts';
 import { renderReport } from './report.ts';
 
-const SCENARIOS = ['capacity', 'quiet', 'ghost', 'churn', 'storm', 'memory'] as const;
+const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -39,6 +40,7 @@ const profile = full
   ? {
       points: [1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48],
       timing: { warmupMs: 5_000, windowMs: 20_000, drainMs: 1_000, repeats: 2 } satisfies Timing,
+      locks: { windowMs: 20_000, elements: 10, laggards: 5, cursorRooms: 4 },
       ghost: { rooms: 4, closesPerRoom: 5, rounds: 5 },
       churn: { rooms: 17, warmupMs: 5_000, windowMs: 120_000, lidCloses: 10 },
       storm: { rooms: 16, timeoutMs: 120_000 },
@@ -47,6 +49,8 @@ const profile = full
   : {
       points: [1, 2, 4, 8, 16, 24, 32],
       timing: { warmupMs: 2_000, windowMs: 5_000, drainMs: 500, repeats: 1 } satisfies Timing,
+      // Two 8 s lock runs, a 4 s cursor baseline and setup: about 45 s on this machine.
+      locks: { windowMs: 8_000, elements: 10, laggards: 5, cursorRooms: 4 },
       ghost: { rooms: 2, closesPerRoom: 5, rounds: 1 },
       churn: { rooms: 17, warmupMs: 3_000, windowMs: 20_000, lidCloses: 5 },
       storm: { rooms: 16, timeoutMs: 60_000 },
@@ -69,6 +73,7 @@ export interface BenchReport {
   timing: Timing;
   capacity?: CapacityResult;
   quietRoom?: { allMove: PointResult | null; oneMover: PointResult };
+  locks?: LockContentionResult;
   ghost?: GhostTimeResult;
   churn?: PresenceChurnResult;
   storm?: ReconnectStormResult;
@@ -168,6 +173,16 @@ async function main(): Promise<void> {
           log(formatPointLine(oneMover));
           const allMove = report.capacity?.points.find((p) => p.target === 'product' && p.rooms === 1) ?? null;
           report.quietRoom = { allMove, oneMover };
+        });
+      }
+      if (only.has('locks')) {
+        await attempt('locks', async () => {
+          const l = profile.locks;
+          log(`lock contention: 31 users, ${l.elements} elements, ${l.laggards} laggards, ${l.windowMs / 1000} s alone, then under ${l.cursorRooms} rooms of cursor load`);
+          report.locks = await lockContention(product, productGenerator, l, log);
+          const failed = [report.locks.alone, report.locks.underLoad].filter((p) => p && !p.pass);
+          for (const phase of failed) if (phase) report.errors.push(`locks ${phase.label}: ${phase.failedBecause.join('; ')}`);
+          for (const error of report.locks.errors) report.errors.push(`locks: ${error}`);
         });
       }
       if (only.has('ghost')) {
