@@ -1,14 +1,7 @@
-import { FrozenClock } from '@wb/db';
-import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '@wb/db/testing';
 import { AttendanceReport, ErrorCode } from '@wb/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
-import { TestClient, createRoom, joinAs, post, startTestServer } from './support.ts';
-
-const kinds: { kind: TestDatabaseKind; skip: string | null }[] = [
-  { kind: 'pglite', skip: null },
-  { kind: 'postgres', skip: postgresUnavailableReason() },
-];
+import { createRoom, describeOnEachDatabase, joinAs, post } from './support.ts';
 
 const MIN = 60_000;
 
@@ -17,96 +10,77 @@ async function get(url: string, token?: string) {
   return { status: response.status, type: response.headers.get('content-type'), response };
 }
 
-for (const { kind, skip } of kinds) {
-  describe.skipIf(skip !== null)(`attendance report routes on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
-    let testDb: TestDatabase;
-    let app: App;
-    const clock = new FrozenClock(new Date('2030-01-06T08:00:00Z'));
-    const clients: TestClient[] = [];
-    const client = (...args: ConstructorParameters<typeof TestClient>) => {
-      const c = new TestClient(...args);
-      clients.push(c);
-      return c;
-    };
+describeOnEachDatabase('attendance report routes', {}, (suite) => {
+  const { client, clock } = suite;
+  let app: App;
+  beforeAll(() => {
+    app = suite.app;
+  });
 
-    beforeAll(async () => {
-      testDb = await openTestDatabase(kind);
-      app = await startTestServer(testDb.database, { clock });
-      await app.sweeper.pass();
-    });
-    afterEach(() => {
-      for (const c of clients.splice(0)) c.close();
-    });
-    afterAll(async () => {
-      await app?.close();
-      await testDb?.drop();
-    });
+  test('the teacher gets the report as JSON and as CSV, with how each interval ended', async () => {
+    const teacher = await createRoom(app);
+    const ana = await joinAs(app, teacher.room.code, '=HYPERLINK("http://x","win")');
+    const bo = await joinAs(app, teacher.room.code, 'Bo');
+    const a = client(app, ana.token);
+    const b = client(app, bo.token);
+    await Promise.all([a.ready(), b.ready()]);
+    clock.advance(5 * MIN);
+    expect((await post(`${app.url}/api/session/sign-out`, {}, ana.token)).status).toBe(200);
+    const revoke = await post(`${app.url}/api/rooms/${teacher.room.code}/members/${bo.userId}/revoke`, {}, teacher.token);
+    expect(revoke.status).toBe(200);
 
-    test('the teacher gets the report as JSON and as CSV, with how each interval ended', async () => {
-      const teacher = await createRoom(app);
-      const ana = await joinAs(app, teacher.room.code, '=HYPERLINK("http://x","win")');
-      const bo = await joinAs(app, teacher.room.code, 'Bo');
-      const a = client(app, ana.token);
-      const b = client(app, bo.token);
-      await Promise.all([a.ready(), b.ready()]);
-      clock.advance(5 * MIN);
-      expect((await post(`${app.url}/api/session/sign-out`, {}, ana.token)).status).toBe(200);
-      const revoke = await post(`${app.url}/api/rooms/${teacher.room.code}/members/${bo.userId}/revoke`, {}, teacher.token);
-      expect(revoke.status).toBe(200);
+    const json = await get(`${app.url}/api/rooms/${teacher.room.code}/attendance/report`, teacher.token);
+    expect(json.status).toBe(200);
+    const report = AttendanceReport.parse(await json.response.json());
+    expect(report.room.code).toBe(teacher.room.code);
+    // Sorted by name: '=' sorts before letters.
+    expect(report.students.map((s) => [s.displayName, s.membership, s.connectedMs])).toEqual([
+      ['=HYPERLINK("http://x","win")', 'active', 5 * MIN],
+      ['Bo', 'revoked', 5 * MIN],
+    ]);
+    expect(report.students.flatMap((s) => s.sessions.flatMap((x) => x.intervals.map((i) => i.endedBy)))).toEqual([
+      'signed_out',
+      'membership_revoked',
+    ]);
 
-      const json = await get(`${app.url}/api/rooms/${teacher.room.code}/attendance/report`, teacher.token);
-      expect(json.status).toBe(200);
-      const report = AttendanceReport.parse(await json.response.json());
-      expect(report.room.code).toBe(teacher.room.code);
-      // Sorted by name: '=' sorts before letters.
-      expect(report.students.map((s) => [s.displayName, s.membership, s.connectedMs])).toEqual([
-        ['=HYPERLINK("http://x","win")', 'active', 5 * MIN],
-        ['Bo', 'revoked', 5 * MIN],
-      ]);
-      expect(report.students.flatMap((s) => s.sessions.flatMap((x) => x.intervals.map((i) => i.endedBy)))).toEqual([
-        'signed_out',
-        'membership_revoked',
-      ]);
+    const csv = await get(`${app.url}/api/rooms/${teacher.room.code}/attendance/report.csv`, teacher.token);
+    expect(csv.status).toBe(200);
+    expect(csv.type).toBe('text/csv; charset=utf-8');
+    expect(csv.response.headers.get('content-disposition')).toMatch(
+      new RegExp(`^attachment; filename="attendance-${teacher.room.code}-2030-01-06\\.csv"$`),
+    );
+    const lines = (await csv.response.text()).trimEnd().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/x"",""win""\)",/);
+    expect(lines[1]).toContain(',signed_out,signed out,300');
+    expect(lines[2]).toMatch(/^Bo,.*,membership_revoked,removed,300$/);
+  });
 
-      const csv = await get(`${app.url}/api/rooms/${teacher.room.code}/attendance/report.csv`, teacher.token);
-      expect(csv.status).toBe(200);
-      expect(csv.type).toBe('text/csv; charset=utf-8');
-      expect(csv.response.headers.get('content-disposition')).toMatch(
-        new RegExp(`^attachment; filename="attendance-${teacher.room.code}-2030-01-06\\.csv"$`),
-      );
-      const lines = (await csv.response.text()).trimEnd().split('\r\n');
-      expect(lines).toHaveLength(3);
-      expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/x"",""win""\)",/);
-      expect(lines[1]).toContain(',signed_out,signed out,300');
-      expect(lines[2]).toMatch(/^Bo,.*,membership_revoked,removed,300$/);
-    });
-
-    test('authorization: a student cannot read the report of their own room', async () => {
-      const teacher = await createRoom(app);
-      const student = await joinAs(app, teacher.room.code, 'Cy');
-      for (const path of ['report', 'report.csv']) {
-        const refused = await get(`${app.url}/api/rooms/${teacher.room.code}/attendance/${path}`, student.token);
-        expect(refused.status).toBe(403);
-        expect(await refused.response.json()).toMatchObject({ error: { code: ErrorCode.FORBIDDEN } });
-      }
-    });
-
-    test('authorization: a teacher cannot read the report of another teacher’s room', async () => {
-      const mine = await createRoom(app, 'Mr A');
-      const theirs = await createRoom(app, 'Ms B');
-      const refused = await get(`${app.url}/api/rooms/${theirs.room.code}/attendance/report`, mine.token);
+  test('authorization: a student cannot read the report of their own room', async () => {
+    const teacher = await createRoom(app);
+    const student = await joinAs(app, teacher.room.code, 'Cy');
+    for (const path of ['report', 'report.csv']) {
+      const refused = await get(`${app.url}/api/rooms/${teacher.room.code}/attendance/${path}`, student.token);
       expect(refused.status).toBe(403);
       expect(await refused.response.json()).toMatchObject({ error: { code: ErrorCode.FORBIDDEN } });
-    });
-
-    test('no token is not_authenticated; an unknown room is room_not_found', async () => {
-      const teacher = await createRoom(app);
-      const anonymous = await get(`${app.url}/api/rooms/${teacher.room.code}/attendance/report.csv`);
-      expect(anonymous.status).toBe(401);
-      expect(await anonymous.response.json()).toMatchObject({ error: { code: ErrorCode.NOT_AUTHENTICATED } });
-      const missing = await get(`${app.url}/api/rooms/ZZZZZZ/attendance/report`, teacher.token);
-      expect(missing.status).toBe(404);
-      expect(await missing.response.json()).toMatchObject({ error: { code: ErrorCode.ROOM_NOT_FOUND } });
-    });
+    }
   });
-}
+
+  test('authorization: a teacher cannot read the report of another teacher’s room', async () => {
+    const mine = await createRoom(app, 'Mr A');
+    const theirs = await createRoom(app, 'Ms B');
+    const refused = await get(`${app.url}/api/rooms/${theirs.room.code}/attendance/report`, mine.token);
+    expect(refused.status).toBe(403);
+    expect(await refused.response.json()).toMatchObject({ error: { code: ErrorCode.FORBIDDEN } });
+  });
+
+  test('no token is not_authenticated; an unknown room is room_not_found', async () => {
+    const teacher = await createRoom(app);
+    const anonymous = await get(`${app.url}/api/rooms/${teacher.room.code}/attendance/report.csv`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.response.json()).toMatchObject({ error: { code: ErrorCode.NOT_AUTHENTICATED } });
+    const missing = await get(`${app.url}/api/rooms/ZZZZZZ/attendance/report`, teacher.token);
+    expect(missing.status).toBe(404);
+    expect(await missing.response.json()).toMatchObject({ error: { code: ErrorCode.ROOM_NOT_FOUND } });
+  });
+});

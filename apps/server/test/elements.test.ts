@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { FrozenClock } from '@wb/db';
-import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '@wb/db/testing';
 import { ClientEvent, ErrorCode, type ElementShape } from '@wb/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
-import { TestClient, createRoom, joinAs, post, startTestServer } from './support.ts';
+import { TestClient, createRoom, describeOnEachDatabase, joinAs, post } from './support.ts';
 
 const LOCK_FIRST_TERM_MS = 2_000;
 const LOCK_TTL_MS = 5_000;
@@ -20,234 +18,209 @@ const rect = (x: number, y: number): ElementShape => ({
 });
 const rid = () => `req-${randomUUID()}`;
 
-const kinds: { kind: TestDatabaseKind; skip: string | null }[] = [
-  { kind: 'pglite', skip: null },
-  { kind: 'postgres', skip: postgresUnavailableReason() },
-];
+const env = { LOCK_FIRST_TERM_MS: String(LOCK_FIRST_TERM_MS), LOCK_TTL_MS: String(LOCK_TTL_MS) };
 
-for (const { kind, skip } of kinds) {
-  describe.skipIf(skip !== null)(`elements and drag locks on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
-    let testDb: TestDatabase;
-    let app: App;
-    const clock = new FrozenClock(new Date('2030-04-01T09:00:00Z'));
-    const clients: TestClient[] = [];
-    const client = (...args: ConstructorParameters<typeof TestClient>) => {
-      const c = new TestClient(...args);
-      clients.push(c);
-      return c;
-    };
-
-    beforeAll(async () => {
-      testDb = await openTestDatabase(kind);
-      app = await startTestServer(testDb.database, {
-        clock,
-        env: { LOCK_FIRST_TERM_MS: String(LOCK_FIRST_TERM_MS), LOCK_TTL_MS: String(LOCK_TTL_MS) },
-      });
-      await app.sweeper.pass(); // restart grace (I8), so later passes are real sweeps
-    });
-    afterEach(() => {
-      for (const c of clients.splice(0)) c.close();
-    });
-    afterAll(async () => {
-      await app?.close();
-      await testDb?.drop();
-    });
-
-    async function classroom() {
-      const teacher = await createRoom(app);
-      const ana = await joinAs(app, teacher.room.code, 'Ana');
-      const ben = await joinAs(app, teacher.room.code, 'Ben');
-      const t = client(app, teacher.token);
-      const a = client(app, ana.token);
-      const b = client(app, ben.token);
-      await Promise.all([t.ready(), a.ready(), b.ready()]);
-      return { teacher, ana, ben, t, a, b };
-    }
-
-    const create = (c: TestClient, shape: ElementShape, id = randomUUID()) =>
-      c.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_CREATE, { requestId: rid(), id, shape });
-    const acquire = (c: TestClient, elementId: string, requestId = rid()) =>
-      c.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_ACQUIRE, { requestId, elementId });
-    const release = (c: TestClient, elementId: string, generation: number, shape?: ElementShape) =>
-      c.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_RELEASE, {
-        requestId: rid(),
-        elementId,
-        generation,
-        ...(shape ? { shape } : {}),
-      });
-
-    test('an element created by one client reaches every screen once, and a retried create is idempotent', async () => {
-      const { t, a } = await classroom();
-      const id = randomUUID();
-      const first = await create(a, rect(10, 20), id);
-      expect(first).toMatchObject({ ok: true, element: { id, version: 1, shape: rect(10, 20), lock: null } });
-      const again = await create(a, rect(10, 20), id);
-      expect(again).toMatchObject({ ok: true, element: { id, version: 1 } });
-      await t.until(() => t.eventsOfKind('element.created').find((e) => e.payload.element.id === id), 'element.created');
-      expect(t.eventsOfKind('element.created').filter((e) => e.payload.element.id === id)).toHaveLength(1);
-      // Someone else cannot take over an id.
-      expect(await create(t, rect(0, 0), id)).toMatchObject({ ok: false, error: { code: ErrorCode.CONFLICT } });
-    });
-
-    test('updates apply only against the current version; a deletion is a tombstone nothing resurrects', async () => {
-      const { teacher, t, a, b } = await classroom();
-      const created = await create(a, rect(0, 0));
-      if (!created.ok) throw new Error('create failed');
-      const id = created.element.id;
-      const update = (c: TestClient, baseVersion: number, shape: ElementShape) =>
-        c.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_UPDATE, { requestId: rid(), id, baseVersion, shape });
-      expect(await update(b, 1, rect(5, 5))).toMatchObject({ ok: true, element: { version: 2 } });
-      expect(await update(a, 1, rect(9, 9))).toMatchObject({ ok: false, error: { code: ErrorCode.CONFLICT } });
-      const deleted = await b.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_DELETE, { requestId: rid(), id });
-      expect(deleted).toMatchObject({ ok: true, element: { version: 3 } });
-      expect(await update(a, 3, rect(1, 1))).toMatchObject({ ok: false, error: { code: ErrorCode.NOT_FOUND } });
-      expect(await create(a, rect(0, 0), id)).toMatchObject({ ok: false, error: { code: ErrorCode.NOT_FOUND } });
-      await t.until(() => t.eventsOfKind('element.deleted').find((e) => e.payload.elementId === id), 'element.deleted');
-      const snapshot = await app.store.loadRoomSnapshot(teacher.room.id);
-      expect(snapshot?.elements.find((e) => e.id === id)).toBeUndefined();
-    });
-
-    test('locks: one holder at a time, idempotent acquire, drags fan out only under the current generation', async () => {
-      const { t, a, b } = await classroom();
-      const created = await create(a, rect(0, 0));
-      if (!created.ok) throw new Error('create failed');
-      const id = created.element.id;
-      const requestId = rid();
-      const grant = await acquire(a, id, requestId);
-      if (!grant.ok) throw new Error(`acquire failed: ${JSON.stringify(grant)}`);
-      expect(grant.grant).toMatchObject({ elementId: id, expiresInMs: LOCK_FIRST_TERM_MS });
-      const g = grant.grant.generation;
-      // A retried request gets the same grant back, not a second one.
-      expect(await acquire(a, id, requestId)).toMatchObject({ ok: true, grant: { generation: g } });
-      expect(await acquire(b, id)).toMatchObject({ ok: false, error: { code: ErrorCode.LOCKED } });
-      await t.until(() => t.eventsOfKind('lock.granted').find((e) => e.payload.elementId === id), 'lock.granted');
-      expect(t.eventsOfKind('lock.granted').filter((e) => e.payload.elementId === id)).toHaveLength(1);
-
-      a.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g, x: 40, y: 50 });
-      const drag = await t.until(
-        () => t.received.cursors.flatMap((batch) => batch.drags ?? []).find((d) => d.elementId === id),
-        'the drag at the teacher',
-      );
-      expect(drag).toMatchObject({ generation: g, x: 40, y: 50 });
-      // A move naming another generation, or from someone who does not hold the lock, is dropped.
-      b.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g, x: 999, y: 999 });
-      a.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g + 7, x: 888, y: 888 });
-      a.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g, x: 60, y: 70 });
-      await t.until(
-        () => t.received.cursors.flatMap((batch) => batch.drags ?? []).find((d) => d.elementId === id && d.x === 60),
-        'the second genuine move',
-      );
-      const seen = t.received.cursors.flatMap((batch) => batch.drags ?? []).filter((d) => d.elementId === id);
-      expect(seen.some((d) => d.x === 999 || d.x === 888)).toBe(false);
-
-      const done = await release(a, id, g, rect(60, 70));
-      expect(done).toMatchObject({ ok: true, element: { version: 2, shape: rect(60, 70), lock: null } });
-      // The former holder's late commit is refused and the element stays where it is (I4).
-      expect(await release(a, id, g, rect(500, 500))).toMatchObject({ ok: false, error: { code: ErrorCode.STALE_GENERATION } });
-      const next = await acquire(b, id);
-      expect(next).toMatchObject({ ok: true, grant: { generation: g + 1 } });
-      a.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g, x: 777, y: 777 });
-      b.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g + 1, x: 1, y: 2 });
-      await t.until(
-        () => t.received.cursors.flatMap((batch) => batch.drags ?? []).find((d) => d.elementId === id && d.generation === g + 1),
-        'the new holder move',
-      );
-      expect(t.received.cursors.flatMap((batch) => batch.drags ?? []).some((d) => d.x === 777)).toBe(false);
-      const released = await t.until(
-        () => t.eventsOfKind('lock.released').find((e) => e.payload.elementId === id && e.payload.generation === g),
-        'lock.released',
-      );
-      expect(released.payload.reason).toBe('released');
-    });
-
-    test('a lock ends on its own timeout, and when its holder\'s presence lease expires', async () => {
-      const { t, a, b, ana } = await classroom();
-      const one = await create(a, rect(0, 0));
-      const two = await create(a, rect(200, 0));
-      if (!one.ok || !two.ok) throw new Error('create failed');
-      // Held but never confirmed by a move: the short first term ends it.
-      const grant = await acquire(b, one.element.id);
-      if (!grant.ok) throw new Error('acquire failed');
-      clock.advance(LOCK_FIRST_TERM_MS + 1);
-      await app.sweeper.pass();
-      const expired = await t.until(
-        () => t.eventsOfKind('lock.released').find((e) => e.payload.elementId === one.element.id),
-        'the lock timeout',
-      );
-      expect(expired.payload.reason).toBe('expired');
-      expect(await acquire(a, one.element.id)).toMatchObject({ ok: true, grant: { generation: grant.grant.generation + 1 } });
-
-      // Ana holds the second element, then her laptop lid closes: her lease expiry frees it.
-      const held = await acquire(a, two.element.id);
-      if (!held.ok) throw new Error('acquire failed');
-      const leaseTtl = 120_000;
-      clock.advance(leaseTtl + 1);
-      await app.sweeper.pass();
-      const gone = await t.until(
-        () => t.eventsOfKind('lock.released').find((e) => e.payload.elementId === two.element.id),
-        'the holder-gone release',
-      );
-      expect(['holder_gone', 'expired']).toContain(gone.payload.reason);
-      const expiry = t.eventsOfKind('presence.expired').find((e) => e.payload.userId === ana.userId);
-      expect(expiry).toBeDefined();
-      expect((await app.store.loadRoomSnapshot(expiry!.roomId))?.elements.find((e) => e.id === two.element.id)?.lock).toBeNull();
-    });
-
-    test('teacher controls: pin refuses students, break frees a lock, a locked board is read-only for students', async () => {
-      const { t, a, b } = await classroom();
-      const created = await create(a, rect(0, 0));
-      if (!created.ok) throw new Error('create failed');
-      const id = created.element.id;
-      const held = await acquire(b, id);
-      if (!held.ok) throw new Error('acquire failed');
-      expect(await a.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_BREAK, { requestId: rid(), elementId: id })).toMatchObject({
-        ok: false,
-        error: { code: ErrorCode.FORBIDDEN },
-      });
-      expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_BREAK, { requestId: rid(), elementId: id })).toMatchObject({
-        ok: true,
-      });
-      expect(await release(b, id, held.grant.generation, rect(9, 9))).toMatchObject({ ok: false, error: { code: ErrorCode.STALE_GENERATION } });
-
-      const pinned = await t.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_PIN, { requestId: rid(), elementId: id, pinned: true });
-      expect(pinned).toMatchObject({ ok: true, element: { pinned: true } });
-      expect(await acquire(a, id)).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
-      expect(await acquire(t, id)).toMatchObject({ ok: true });
-
-      expect(await a.socket.timeout(10_000).emitWithAck(ClientEvent.BOARD_LOCK, { requestId: rid(), locked: true })).toMatchObject({
-        ok: false,
-        error: { code: ErrorCode.FORBIDDEN },
-      });
-      expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.BOARD_LOCK, { requestId: rid(), locked: true })).toEqual({
-        ok: true,
-        locked: true,
-      });
-      await a.until(() => a.eventsOfKind('board.locked').find((e) => e.payload.locked), 'board.locked');
-      expect(await create(a, rect(1, 1))).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
-      expect(await create(t, rect(1, 1))).toMatchObject({ ok: true });
-    });
-
-    test('a revoked student\'s packets in flight are rejected and their lock is freed', async () => {
-      const { teacher, ana, t, a } = await classroom();
-      const created = await create(a, rect(0, 0));
-      if (!created.ok) throw new Error('create failed');
-      const held = await acquire(a, created.element.id);
-      if (!held.ok) throw new Error('acquire failed');
-      // Queue a create and a commit, then revoke before the server answers them.
-      const inFlight = [create(a, rect(3, 3)), release(a, created.element.id, held.grant.generation, rect(400, 400))];
-      await post(`${app.url}/api/rooms/${teacher.room.code}/members/${ana.userId}/revoke`, {}, teacher.token);
-      const answers = await Promise.allSettled(inFlight);
-      await t.until(() => t.eventsOfKind('member.revoked').find((e) => e.payload.userId === ana.userId), 'member.revoked');
-      const snapshot = await app.store.loadRoomSnapshot(teacher.room.id);
-      const element = snapshot!.elements.find((e) => e.id === created.element.id)!;
-      expect(element.lock).toBeNull();
-      // Whatever the order, nothing Ana sent is applied after the revocation committed.
-      const revokedAt = t.eventsOfKind('member.revoked').find((e) => e.payload.userId === ana.userId)!.revision;
-      const afterRevocation = t.received['room.event'].filter(
-        (e) => e.revision > revokedAt && (e.kind === 'element.created' || e.kind === 'element.updated'),
-      );
-      expect(afterRevocation).toEqual([]);
-      expect(answers).toHaveLength(2);
-    });
+describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T09:00:00Z'), env }, (suite) => {
+  const { client, clock } = suite;
+  let app: App;
+  beforeAll(() => {
+    app = suite.app;
   });
-}
+
+  async function classroom() {
+    const teacher = await createRoom(app);
+    const ana = await joinAs(app, teacher.room.code, 'Ana');
+    const ben = await joinAs(app, teacher.room.code, 'Ben');
+    const t = client(app, teacher.token);
+    const a = client(app, ana.token);
+    const b = client(app, ben.token);
+    await Promise.all([t.ready(), a.ready(), b.ready()]);
+    return { teacher, ana, ben, t, a, b };
+  }
+
+  const create = (c: TestClient, shape: ElementShape, id = randomUUID()) =>
+    c.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_CREATE, { requestId: rid(), id, shape });
+  const acquire = (c: TestClient, elementId: string, requestId = rid()) =>
+    c.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_ACQUIRE, { requestId, elementId });
+  const release = (c: TestClient, elementId: string, generation: number, shape?: ElementShape) =>
+    c.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_RELEASE, {
+      requestId: rid(),
+      elementId,
+      generation,
+      ...(shape ? { shape } : {}),
+    });
+
+  test('an element created by one client reaches every screen once, and a retried create is idempotent', async () => {
+    const { t, a } = await classroom();
+    const id = randomUUID();
+    const first = await create(a, rect(10, 20), id);
+    expect(first).toMatchObject({ ok: true, element: { id, version: 1, shape: rect(10, 20), lock: null } });
+    const again = await create(a, rect(10, 20), id);
+    expect(again).toMatchObject({ ok: true, element: { id, version: 1 } });
+    await t.until(() => t.eventsOfKind('element.created').find((e) => e.payload.element.id === id), 'element.created');
+    expect(t.eventsOfKind('element.created').filter((e) => e.payload.element.id === id)).toHaveLength(1);
+    // Someone else cannot take over an id.
+    expect(await create(t, rect(0, 0), id)).toMatchObject({ ok: false, error: { code: ErrorCode.CONFLICT } });
+  });
+
+  test('updates apply only against the current version; a deletion is a tombstone nothing resurrects', async () => {
+    const { teacher, t, a, b } = await classroom();
+    const created = await create(a, rect(0, 0));
+    if (!created.ok) throw new Error('create failed');
+    const id = created.element.id;
+    const update = (c: TestClient, baseVersion: number, shape: ElementShape) =>
+      c.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_UPDATE, { requestId: rid(), id, baseVersion, shape });
+    expect(await update(b, 1, rect(5, 5))).toMatchObject({ ok: true, element: { version: 2 } });
+    expect(await update(a, 1, rect(9, 9))).toMatchObject({ ok: false, error: { code: ErrorCode.CONFLICT } });
+    const deleted = await b.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_DELETE, { requestId: rid(), id });
+    expect(deleted).toMatchObject({ ok: true, element: { version: 3 } });
+    expect(await update(a, 3, rect(1, 1))).toMatchObject({ ok: false, error: { code: ErrorCode.NOT_FOUND } });
+    expect(await create(a, rect(0, 0), id)).toMatchObject({ ok: false, error: { code: ErrorCode.NOT_FOUND } });
+    await t.until(() => t.eventsOfKind('element.deleted').find((e) => e.payload.elementId === id), 'element.deleted');
+    const snapshot = await app.store.loadRoomSnapshot(teacher.room.id);
+    expect(snapshot?.elements.find((e) => e.id === id)).toBeUndefined();
+  });
+
+  test('locks: one holder at a time, idempotent acquire, drags fan out only under the current generation', async () => {
+    const { t, a, b } = await classroom();
+    const created = await create(a, rect(0, 0));
+    if (!created.ok) throw new Error('create failed');
+    const id = created.element.id;
+    const requestId = rid();
+    const grant = await acquire(a, id, requestId);
+    if (!grant.ok) throw new Error(`acquire failed: ${JSON.stringify(grant)}`);
+    expect(grant.grant).toMatchObject({ elementId: id, expiresInMs: LOCK_FIRST_TERM_MS });
+    const g = grant.grant.generation;
+    // A retried request gets the same grant back, not a second one.
+    expect(await acquire(a, id, requestId)).toMatchObject({ ok: true, grant: { generation: g } });
+    expect(await acquire(b, id)).toMatchObject({ ok: false, error: { code: ErrorCode.LOCKED } });
+    await t.until(() => t.eventsOfKind('lock.granted').find((e) => e.payload.elementId === id), 'lock.granted');
+    expect(t.eventsOfKind('lock.granted').filter((e) => e.payload.elementId === id)).toHaveLength(1);
+
+    a.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g, x: 40, y: 50 });
+    const drag = await t.until(
+      () => t.received.cursors.flatMap((batch) => batch.drags ?? []).find((d) => d.elementId === id),
+      'the drag at the teacher',
+    );
+    expect(drag).toMatchObject({ generation: g, x: 40, y: 50 });
+    // A move naming another generation, or from someone who does not hold the lock, is dropped.
+    b.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g, x: 999, y: 999 });
+    a.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g + 7, x: 888, y: 888 });
+    a.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g, x: 60, y: 70 });
+    await t.until(
+      () => t.received.cursors.flatMap((batch) => batch.drags ?? []).find((d) => d.elementId === id && d.x === 60),
+      'the second genuine move',
+    );
+    const seen = t.received.cursors.flatMap((batch) => batch.drags ?? []).filter((d) => d.elementId === id);
+    expect(seen.some((d) => d.x === 999 || d.x === 888)).toBe(false);
+
+    const done = await release(a, id, g, rect(60, 70));
+    expect(done).toMatchObject({ ok: true, element: { version: 2, shape: rect(60, 70), lock: null } });
+    // The former holder's late commit is refused and the element stays where it is (I4).
+    expect(await release(a, id, g, rect(500, 500))).toMatchObject({ ok: false, error: { code: ErrorCode.STALE_GENERATION } });
+    const next = await acquire(b, id);
+    expect(next).toMatchObject({ ok: true, grant: { generation: g + 1 } });
+    a.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g, x: 777, y: 777 });
+    b.socket.emit(ClientEvent.LOCK_MOVE, { elementId: id, generation: g + 1, x: 1, y: 2 });
+    await t.until(
+      () => t.received.cursors.flatMap((batch) => batch.drags ?? []).find((d) => d.elementId === id && d.generation === g + 1),
+      'the new holder move',
+    );
+    expect(t.received.cursors.flatMap((batch) => batch.drags ?? []).some((d) => d.x === 777)).toBe(false);
+    const released = await t.until(
+      () => t.eventsOfKind('lock.released').find((e) => e.payload.elementId === id && e.payload.generation === g),
+      'lock.released',
+    );
+    expect(released.payload.reason).toBe('released');
+  });
+
+  test('a lock ends on its own timeout, and when its holder\'s presence lease expires', async () => {
+    const { t, a, b, ana } = await classroom();
+    const one = await create(a, rect(0, 0));
+    const two = await create(a, rect(200, 0));
+    if (!one.ok || !two.ok) throw new Error('create failed');
+    // Held but never confirmed by a move: the short first term ends it.
+    const grant = await acquire(b, one.element.id);
+    if (!grant.ok) throw new Error('acquire failed');
+    clock.advance(LOCK_FIRST_TERM_MS + 1);
+    await app.sweeper.pass();
+    const expired = await t.until(
+      () => t.eventsOfKind('lock.released').find((e) => e.payload.elementId === one.element.id),
+      'the lock timeout',
+    );
+    expect(expired.payload.reason).toBe('expired');
+    expect(await acquire(a, one.element.id)).toMatchObject({ ok: true, grant: { generation: grant.grant.generation + 1 } });
+
+    // Ana holds the second element, then her laptop lid closes: her lease expiry frees it.
+    const held = await acquire(a, two.element.id);
+    if (!held.ok) throw new Error('acquire failed');
+    const leaseTtl = 120_000;
+    clock.advance(leaseTtl + 1);
+    await app.sweeper.pass();
+    const gone = await t.until(
+      () => t.eventsOfKind('lock.released').find((e) => e.payload.elementId === two.element.id),
+      'the holder-gone release',
+    );
+    expect(['holder_gone', 'expired']).toContain(gone.payload.reason);
+    const expiry = t.eventsOfKind('presence.expired').find((e) => e.payload.userId === ana.userId);
+    expect(expiry).toBeDefined();
+    expect((await app.store.loadRoomSnapshot(expiry!.roomId))?.elements.find((e) => e.id === two.element.id)?.lock).toBeNull();
+  });
+
+  test('teacher controls: pin refuses students, break frees a lock, a locked board is read-only for students', async () => {
+    const { t, a, b } = await classroom();
+    const created = await create(a, rect(0, 0));
+    if (!created.ok) throw new Error('create failed');
+    const id = created.element.id;
+    const held = await acquire(b, id);
+    if (!held.ok) throw new Error('acquire failed');
+    expect(await a.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_BREAK, { requestId: rid(), elementId: id })).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.FORBIDDEN },
+    });
+    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_BREAK, { requestId: rid(), elementId: id })).toMatchObject({
+      ok: true,
+    });
+    expect(await release(b, id, held.grant.generation, rect(9, 9))).toMatchObject({ ok: false, error: { code: ErrorCode.STALE_GENERATION } });
+
+    const pinned = await t.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_PIN, { requestId: rid(), elementId: id, pinned: true });
+    expect(pinned).toMatchObject({ ok: true, element: { pinned: true } });
+    expect(await acquire(a, id)).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
+    expect(await acquire(t, id)).toMatchObject({ ok: true });
+
+    expect(await a.socket.timeout(10_000).emitWithAck(ClientEvent.BOARD_LOCK, { requestId: rid(), locked: true })).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.FORBIDDEN },
+    });
+    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.BOARD_LOCK, { requestId: rid(), locked: true })).toEqual({
+      ok: true,
+      locked: true,
+    });
+    await a.until(() => a.eventsOfKind('board.locked').find((e) => e.payload.locked), 'board.locked');
+    expect(await create(a, rect(1, 1))).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
+    expect(await create(t, rect(1, 1))).toMatchObject({ ok: true });
+  });
+
+  test('a revoked student\'s packets in flight are rejected and their lock is freed', async () => {
+    const { teacher, ana, t, a } = await classroom();
+    const created = await create(a, rect(0, 0));
+    if (!created.ok) throw new Error('create failed');
+    const held = await acquire(a, created.element.id);
+    if (!held.ok) throw new Error('acquire failed');
+    // Queue a create and a commit, then revoke before the server answers them.
+    const inFlight = [create(a, rect(3, 3)), release(a, created.element.id, held.grant.generation, rect(400, 400))];
+    await post(`${app.url}/api/rooms/${teacher.room.code}/members/${ana.userId}/revoke`, {}, teacher.token);
+    const answers = await Promise.allSettled(inFlight);
+    await t.until(() => t.eventsOfKind('member.revoked').find((e) => e.payload.userId === ana.userId), 'member.revoked');
+    const snapshot = await app.store.loadRoomSnapshot(teacher.room.id);
+    const element = snapshot!.elements.find((e) => e.id === created.element.id)!;
+    expect(element.lock).toBeNull();
+    // Whatever the order, nothing Ana sent is applied after the revocation committed.
+    const revokedAt = t.eventsOfKind('member.revoked').find((e) => e.payload.userId === ana.userId)!.revision;
+    const afterRevocation = t.received['room.event'].filter(
+      (e) => e.revision > revokedAt && (e.kind === 'element.created' || e.kind === 'element.updated'),
+    );
+    expect(afterRevocation).toEqual([]);
+    expect(answers).toHaveLength(2);
+  });
+});

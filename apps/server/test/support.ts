@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock, Database } from '@wb/db';
+import { FrozenClock, type Clock, type Database } from '@wb/db';
+import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '@wb/db/testing';
 import {
   ClientEvent,
   PROTOCOL_VERSION,
@@ -11,6 +12,7 @@ import {
   type SessionGrant,
 } from '@wb/protocol';
 import { io as connectSocket, type Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { startApp, type App } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 
@@ -147,5 +149,69 @@ export class TestClient {
 
   close(): void {
     this.socket.disconnect();
+  }
+}
+
+/** The databases every server suite runs on: PGlite always, real Postgres when TEST_DATABASE_URL is set. */
+export function databaseKinds(): { kind: TestDatabaseKind; skip: string | null }[] {
+  return [
+    { kind: 'pglite', skip: null },
+    { kind: 'postgres', skip: postgresUnavailableReason() },
+  ];
+}
+
+export interface ServerSuite {
+  readonly kind: TestDatabaseKind;
+  /** The suite's server; set once its `beforeAll` ran. */
+  readonly app: App;
+  /** Time as every store operation of the suite sees it (I2): tests move it, nothing else does. */
+  readonly clock: FrozenClock;
+  /** A client closed after the test that opened it. */
+  client(...args: ConstructorParameters<typeof TestClient>): TestClient;
+}
+
+/**
+ * One suite, run on each database: a fresh database, a server over it with a frozen clock (its
+ * first sweeper pass, the restart grace, already done so later passes are real sweeps) and a
+ * pool of clients closed after each test.
+ */
+export function describeOnEachDatabase(
+  title: string,
+  options: { start?: Date; env?: Record<string, string> },
+  body: (suite: ServerSuite) => void,
+): void {
+  for (const { kind, skip } of databaseKinds()) {
+    describe.skipIf(skip !== null)(`${title} on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
+      let testDb: TestDatabase | undefined;
+      let app: App | undefined;
+      const clock = new FrozenClock(options.start ?? new Date('2030-01-06T08:00:00Z'));
+      const clients: TestClient[] = [];
+      const suite: ServerSuite = {
+        kind,
+        get app() {
+          if (!app) throw new Error('the suite server is not started yet');
+          return app;
+        },
+        clock,
+        client: (...args) => {
+          const c = new TestClient(...args);
+          clients.push(c);
+          return c;
+        },
+      };
+      beforeAll(async () => {
+        testDb = await openTestDatabase(kind);
+        app = await startTestServer(testDb.database, { clock, ...(options.env ? { env: options.env } : {}) });
+        await app.sweeper.pass();
+      });
+      afterEach(() => {
+        for (const c of clients.splice(0)) c.close();
+      });
+      afterAll(async () => {
+        await app?.close();
+        await testDb?.drop();
+      });
+      body(suite);
+    });
   }
 }
