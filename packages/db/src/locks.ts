@@ -109,7 +109,9 @@ export async function extendLock(
 
 /**
  * Pointer-up: releases the lock and writes the final shape in one statement, only where the
- * generation still holds (a former holder's late commit is `stale_generation`, I4).
+ * generation still holds (a former holder's late commit is `stale_generation`, I4). As with a
+ * lease renewal, a commit arriving after the term but before anyone swept or took the lock still
+ * wins: the generation decides, and exactly one of commit and compare-and-release can succeed.
  */
 export async function releaseLock(
   db: Db,
