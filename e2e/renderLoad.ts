@@ -1,0 +1,152 @@
+/**
+ * Render load: a student's board with 2,000 elements while 30 other people move their cursors,
+ * measured as frame intervals in headless Chromium, idle and while panning. Not a test (nothing
+ * asserts): a measurement for BENCHMARKS.md ("Web rendering").
+ *
+ *   pnpm build
+ *   PORT=3313 PGLITE_DIR=$(mktemp -d)/pglite node --import tsx apps/server/src/main.ts &
+ *   node --import tsx e2e/renderLoad.ts          # BASE_URL=http://127.0.0.1:3313 ELEMENTS=2000 CURSORS=30
+ *
+ * Everything runs on one machine (server, 30 cursor sockets, the browser), so the numbers are an
+ * upper bound on a classroom laptop's frame times, not a typical one.
+ */
+import { createRequire } from 'node:module';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chromium } from '@playwright/test';
+import type { ElementShape, SessionGrant } from '@wb/protocol';
+
+// socket.io-client is the web app's dependency; borrow it rather than add a second copy here.
+const requireFromWeb = createRequire(new URL('../apps/web/package.json', import.meta.url));
+// A minimal local view of the client: the module resolves from apps/web, not from e2e's types.
+interface LoadSocket {
+  on(event: string, listener: (arg: { revision: number }) => void): void;
+  once(event: string, listener: (arg: unknown) => void): void;
+  emit(event: string, payload: unknown, ack: () => void): void;
+  emitWithAck(event: string, payload: unknown): Promise<unknown>;
+  volatile: { emit(event: string, payload: unknown): void };
+  disconnect(): void;
+}
+const { io } = requireFromWeb('socket.io-client') as { io: (url: string, options: Record<string, unknown>) => LoadSocket };
+
+const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:3313';
+const ELEMENTS = Number(process.env.ELEMENTS ?? 2_000);
+const CURSORS = Number(process.env.CURSORS ?? 30);
+/** Under the server's per-socket budget (90 events/s): creates are acknowledged requests. */
+const CREATES_PER_SECOND = 80;
+const SAMPLE_MS = 5_000;
+
+const memberKey = () => randomBytes(24).toString('base64url');
+
+async function post<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+function connect(grant: SessionGrant) {
+  const socket = io(BASE, { path: '/socket.io', transports: ['websocket'], auth: { token: grant.token, protocol: 1 }, forceNew: true });
+  // Renew from the prompt, as the app does, or the lease lapses mid-measurement.
+  socket.on('lease.due', (due: { revision: number }) => socket.emit('lease.renew', { revision: due.revision + 1, requestId: randomBytes(12).toString('base64url') }, () => undefined));
+  return new Promise<LoadSocket>((resolve, reject) => {
+    socket.once('sync', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+function shapeFor(i: number): ElementShape {
+  const x = (i % 50) * 60 - 1_200;
+  const y = Math.floor(i / 50) * 50 - 800;
+  const stroke = '#1971c2';
+  switch (i % 6) {
+    case 0:
+      return { kind: 'rect', x, y, w: 40, h: 30, stroke, fill: 'transparent', strokeWidth: 2 };
+    case 1:
+      return { kind: 'ellipse', x, y, w: 40, h: 30, stroke, fill: '#d0ebff', strokeWidth: 2 };
+    case 2:
+      return { kind: 'arrow', x, y, dx: 40, dy: 25, stroke, strokeWidth: 2 };
+    case 3:
+      return { kind: 'pen', x, y, points: Array.from({ length: 60 }, (_, k) => [k * 0.7, Math.sin(k / 5) * 10, 0.5] as [number, number, number]), stroke, strokeWidth: 3 };
+    case 4:
+      return { kind: 'text', x, y, w: 50, h: 30, text: `n${i}`, stroke, fontSize: 14 };
+    default:
+      return { kind: 'sticky', x, y, w: 45, h: 40, text: `note ${i}`, fill: '#fff3a8' };
+  }
+}
+
+async function main() {
+  const teacher = await post<SessionGrant>('/api/rooms', { teacherName: 'Load teacher', memberKey: memberKey() });
+  const code = teacher.room.code;
+  const teacherSocket = await connect(teacher);
+  const started = Date.now();
+  for (let i = 0; i < ELEMENTS; i++) {
+    const reply = (await teacherSocket.emitWithAck('element.create', { requestId: randomBytes(12).toString('base64url'), id: randomUUID(), shape: shapeFor(i) })) as { ok: boolean; error?: { code: string } };
+    if (!reply.ok) throw new Error(`create ${i}: ${reply.error?.code}`);
+    const due = started + ((i + 1) * 1_000) / CREATES_PER_SECOND - Date.now();
+    if (due > 0) await new Promise((r) => setTimeout(r, due));
+  }
+  console.log(`created ${ELEMENTS} elements in ${((Date.now() - started) / 1_000).toFixed(1)} s`);
+
+  const movers: LoadSocket[] = [];
+  for (let i = 0; i < CURSORS; i++) {
+    const grant = await post<SessionGrant>(`/api/rooms/${code}/join`, { displayName: `Mover ${i}`, memberKey: memberKey() });
+    movers.push(await connect(grant));
+  }
+  let t = 0;
+  const cursorTimer = setInterval(() => {
+    t += 0.033;
+    movers.forEach((s, i) => s.volatile.emit('cursor', { x: Math.round(Math.cos(t + i) * 400 + i * 10), y: Math.round(Math.sin(t * 1.3 + i) * 300) }));
+  }, 33);
+
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${BASE}/r/${code}`);
+  await page.getByLabel('Your name').fill('Viewer');
+  await page.getByRole('button', { name: 'Join lesson' }).click();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="element"]').length >= n, ELEMENTS, { timeout: 60_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="cursor"]').length >= n, CURSORS, { timeout: 30_000 });
+  const drawn = await page.evaluate(() => document.querySelectorAll('[data-testid="element"]').length);
+
+  // The sampler goes to the page as source text: tsx would wrap a function literal in helpers
+  // (`__name`) that do not exist in the page.
+  const samplerSource = `(duration) => new Promise((resolve) => {
+    const intervals = [];
+    let longTasks = 0;
+    const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
+    observer.observe({ type: 'longtask', buffered: false });
+    let last = performance.now();
+    const end = last + duration;
+    const frame = (now) => {
+      intervals.push(now - last);
+      last = now;
+      if (now < end) { requestAnimationFrame(frame); return; }
+      observer.disconnect();
+      const sorted = [...intervals].sort((a, b) => a - b);
+      const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+      resolve({ frames: intervals.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0, over: intervals.filter((v) => v > 25).length, longTasks });
+    };
+    requestAnimationFrame(frame);
+  })`;
+  type Sample = { frames: number; p50: number; p95: number; max: number; over: number; longTasks: number };
+  const sample = (ms: number) => page.evaluate(`(${samplerSource})(${ms})`) as Promise<Sample>;
+
+  const idle = await sample(SAMPLE_MS);
+  const board = (await page.getByTestId('board').boundingBox())!;
+  await page.mouse.move(board.x + 600, board.y + 400);
+  const panning = sample(SAMPLE_MS);
+  const panUntil = Date.now() + SAMPLE_MS;
+  for (let k = 0; Date.now() < panUntil; k++) await page.mouse.wheel(k % 40 < 20 ? 15 : -15, 10 * Math.sin(k / 7));
+  const pan = await panning;
+  const fmt = (s: Sample) => `${s.frames} frames, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms, ${s.over} frames > 25 ms, ${s.longTasks} long tasks`;
+  console.log(`elements drawn: ${drawn}, cursors: ${CURSORS}`);
+  console.log(`idle (cursors moving): ${fmt(idle)}`);
+  console.log(`panning (wheel every frame, cursors moving): ${fmt(pan)}`);
+
+  clearInterval(cursorTimer);
+  await browser.close();
+  for (const s of [teacherSocket, ...movers]) s.disconnect();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
