@@ -146,7 +146,11 @@ async function main() {
   for (const s of [teacherSocket, ...movers]) s.disconnect();
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+// Open sockets and the browser would keep the process alive after a failure: exit explicitly.
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

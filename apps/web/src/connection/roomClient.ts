@@ -238,6 +238,8 @@ export class RoomClient {
       // a late renewal would let the lease lapse while the student is still here.
       socket.emit(ClientEvent.LEASE_RENEW, { revision: due.revision + 1, requestId: randomId() }, (reply) => {
         if (!reply.ok && isFatalErrorCode(reply.error.code)) this.endSession(reply.error);
+        // The database's room revision at the renewal: the same lost-event check, across nodes.
+        else if (reply.ok && reply.roomRevision !== undefined) this.engine.receiveRoomRevision(reply.roomRevision, Date.now());
       });
     });
     socket.on(ServerEvent.SESSION_ENDED, (error) => this.endSession(error));
