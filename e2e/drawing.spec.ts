@@ -29,6 +29,9 @@ async function expectSameBoard(a: Page, b: Page) {
 }
 
 test('each element kind drawn by the teacher appears on a student screen; undo and redo travel too', async ({ browser }) => {
+  // Seven drawings, two screens, undo, redo and the eraser: about 30 s alone, past the default
+  // 60 s on a loaded two-core machine.
+  test.setTimeout(120_000);
   const teacher = await startLesson(browser, 'Ms Rivera');
   const student = await joinLesson(browser, teacher.code, 'Ana');
   const page = teacher.page;
