@@ -1,0 +1,94 @@
+/**
+ * Race: a renewal committing at the instant of expiry, on two real Postgres connections. The sweeper
+ * has read the lease at revision r as expired (the clock is 1 ms before, at, or 1 ms after its term
+ * end); at the same moment the session renews to r + 1 on another connection. Exactly one of the two
+ * may win (I3, I5): a renewal that was accepted is never followed by the expiry of the revision it
+ * replaced, so no live session is expired.
+ */
+import { FrozenClock, createStore, openDatabase, type Database, type Store } from '@wb/db';
+import { afterAll, describe, expect, test } from 'vitest';
+import { CLOCK_START, LEASE_TTL_MS, leaseAt, requestId, seatStudent } from '../../packages/db/test/fixtures.ts';
+import { reportFigures } from './support/results.ts';
+import { createScratchDatabase, postgresSkipReason, type ScratchDatabase } from './support/serverProcess.ts';
+
+const RUNS = Number(process.env.FAULTS_RACE_RUNS ?? 10_000);
+/** Independent sessions racing side by side, each on its own pair of connections' turns. */
+const LANES = 4;
+const skip = postgresSkipReason();
+
+describe.skipIf(skip !== null)(`renewal at the instant of expiry on two Postgres connections${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  const databases: Database[] = [];
+  let scratch: ScratchDatabase | null = null;
+  afterAll(async () => {
+    for (const d of databases) await d.close().catch(() => {});
+    await scratch?.drop().catch(() => {});
+  });
+
+  test(`${RUNS} runs of renew vs expire: live sessions expired = 0, exactly one winner every run`, async () => {
+    scratch = await createScratchDatabase();
+    const clock = new FrozenClock(CLOCK_START);
+    const open = async () => {
+      const d = await openDatabase({ kind: 'postgres', url: scratch!.url, poolSize: LANES + 1 });
+      databases.push(d);
+      return d;
+    };
+    const renewer: Store = createStore(await open(), clock);
+    const sweeper: Store = createStore(await open(), clock);
+    const lanes = await Promise.all(
+      Array.from({ length: LANES }, async () => {
+        const seat = await seatStudent(renewer);
+        await leaseAt(renewer, seat, 1);
+        return { seat, revision: 1 };
+      }),
+    );
+    const tally = { runs: 0, renewWon: 0, expireWon: 0, both: 0, neither: 0, reopened: 0 };
+    const started = Date.now();
+    for (let round = 0; round * LANES < RUNS; round++) {
+      // Every lease was last written a whole term ago, give or take a millisecond.
+      clock.advance(LEASE_TTL_MS + ((round % 3) - 1));
+      await Promise.all(
+        lanes.map(async (lane) => {
+          if (tally.runs >= RUNS) return;
+          tally.runs++;
+          const lease = { roomId: lane.seat.roomId, userId: lane.seat.userId, sessionId: lane.seat.sessionId, revision: lane.revision };
+          const [renewal, expiry] = await Promise.all([
+            renewer.renewLeases([{ sessionId: lane.seat.sessionId, revision: lane.revision + 1, requestId: requestId('race') }], LEASE_TTL_MS),
+            sweeper.deleteLeaseIfRevision(lease),
+          ]);
+          const accepted = renewal[0]?.decision === 'accepted';
+          if (accepted && expiry.won) tally.both++;
+          else if (accepted) tally.renewWon++;
+          else if (expiry.won) tally.expireWon++;
+          else tally.neither++;
+          if (accepted) lane.revision += 1;
+          if (expiry.won || !accepted) {
+            const opened = await renewer.openLease({ sessionId: lane.seat.sessionId, ttlMs: LEASE_TTL_MS, requestId: requestId('reopen') });
+            if (opened.decision === 'not_a_member') throw new Error('seat lost its membership');
+            tally.reopened++;
+            lane.revision = opened.lease.revision;
+          }
+        }),
+      );
+      // Renewed and reopened leases now end a whole term from this instant.
+    }
+    const expiries = (
+      await Promise.all(lanes.map((lane) => renewer.listAttendance(lane.seat.roomId)))
+    ).flat().filter((f) => f.kind === 'lease_expired');
+    const perRevision = new Map<string, number>();
+    for (const f of expiries) perRevision.set(f.eventId, (perRevision.get(f.eventId) ?? 0) + 1);
+    const duplicates = [...perRevision.values()].filter((n) => n > 1).length;
+    reportFigures('renewal at the instant of expiry', {
+      'live sessions expired': tally.both,
+      'runs with no winner': tally.neither,
+      runs: tally.runs,
+      'renewal won': tally.renewWon,
+      'expiry won': tally.expireWon,
+      'expiries recorded / duplicated': `${expiries.length} / ${duplicates}`,
+      'wall time (s)': Math.round((Date.now() - started) / 100) / 10,
+    });
+    expect(tally.both).toBe(0);
+    expect(tally.neither).toBe(0);
+    expect(tally.expireWon).toBe(expiries.length);
+    expect(duplicates).toBe(0);
+  });
+});
