@@ -81,14 +81,15 @@ describe.skipIf(skip !== null)(`one node's clock 5 min off (real Postgres)${skip
     const renewing = [t, a, b];
     const renewingExpired = renewing.filter((x) => at(x.sessionId, 'lease_expired').length > 0).length;
     const early = silent.filter((s) => s.afterMs < FAULT_TIMINGS.LEASE_TTL_MS).length;
-    const late = silent.filter((s) => s.afterMs > FAULT_TIMINGS.LEASE_TTL_MS + 2_000).length;
+    // A 5 min skew would be off by minutes; 5 s of slack absorbs a loaded machine's late sweeps.
+    const late = silent.filter((s) => s.afterMs > FAULT_TIMINGS.LEASE_TTL_MS + 5_000).length;
     const duplicates = silent.filter((s) => s.expiries !== 1).length;
     const wrong = renewingExpired + early + late + duplicates;
     reportFigures('one node clock 5 min off', {
       'wrong expiries': wrong,
       'renewing students expired': renewingExpired,
       'silent students expired early': early,
-      'silent students expired late (> term + 2 s)': late,
+      'silent students expired late (> term + 5 s)': late,
       'silent students not expired exactly once': duplicates,
       'silent students: term by the database clock (ms)': silent.map((s) => `${s.who} ${s.afterMs}`).join(', '),
       'renewals accepted on the node ahead / behind': `${[t, a, t2, a2].flatMap((x) => x.renewals).filter((r) => r.reply.ok).length} / ${b.renewals.filter((r) => r.reply.ok).length}`,

@@ -183,6 +183,7 @@ describe('fuzzed socket events against a real server process', () => {
     const tally = { runs: 0, withoutAck: 0, refusedAsBadRequest: 0, invalidAccepted: 0, unclear: 0, unanswered: 0, socketsLost: 0, crashes: 0, accepted: 0, domainRefusals: 0 };
     const codes = new Map<string, number>();
     const perEvent = new Map<string, number>();
+    const seed = Number(process.env.FAULTS_FUZZ_SEED ?? Date.now() % 2 ** 31);
     await fc.assert(
       fc.asyncProperty(cases, async (c) => {
         // Over 64 KB the transport closes the connection by design (the 2 MB test below): not this test's subject.
@@ -219,7 +220,7 @@ describe('fuzzed socket events against a real server process', () => {
         if (server.child.exitCode !== null) tally.crashes++;
         return ping?.ok === true && server.child.exitCode === null;
       }),
-      { numRuns: RUNS, endOnFailure: true, seed: Number(process.env.FAULTS_FUZZ_SEED ?? Date.now() % 2 ** 31) },
+      { numRuns: RUNS, endOnFailure: true, seed },
     );
 
     const snapshot = await storedSnapshot(server.url, teacher.grant);
@@ -236,6 +237,7 @@ describe('fuzzed socket events against a real server process', () => {
       'sockets lost': tally.socketsLost,
       'disconnects': disconnects.join('; ') || 'none',
       runs: tally.runs,
+      seed,
       'volatile or ack-less packets': tally.withoutAck,
       'refused as bad_request': tally.refusedAsBadRequest,
       'accepted (valid packets)': tally.accepted,
