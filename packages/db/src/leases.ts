@@ -377,3 +377,38 @@ export async function listPresence(executor: Executor, roomId: string): Promise<
     connected: r.connected,
   }));
 }
+
+/**
+ * After a database crash the UNLOGGED lease table comes back empty (I6), so a student whose lid
+ * closed during the outage would never be expired: a ghost. The attendance log still says who was
+ * present: every open session whose last fact is `joined` or `reconnected` but which holds no lease
+ * gets one back, unconnected, above its floor, with a full term (I8). If its client returns it
+ * resumes the lease; if not, the sweeper expires it as usual and everyone sees it go.
+ */
+export async function restoreLostLeases(executor: Executor, clock: Clock, ttlMs: number): Promise<number> {
+  const restored = await rows<{ n: unknown }>(
+    executor,
+    sql`WITH last AS (
+          SELECT DISTINCT ON (a.session_id) a.session_id, a.kind
+          FROM attendance a JOIN sessions s ON s.id = a.session_id AND s.status = 'open'
+          ORDER BY a.session_id, a.seq DESC
+        ),
+        restored AS (
+          INSERT INTO presence_leases (room_id, user_id, session_id, revision, expires_at, last_request_id, connected)
+          SELECT s.room_id, s.user_id, s.id, s.lease_floor + 1, ${expiryAfter(clock, ttlMs)}, NULL, false
+          FROM sessions s JOIN last ON last.session_id = s.id
+          JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id AND m.status = 'active'
+          WHERE last.kind IN ('joined', 'reconnected')
+            AND NOT EXISTS (SELECT 1 FROM presence_leases l WHERE l.session_id = s.id)
+          ON CONFLICT DO NOTHING
+          RETURNING session_id, revision
+        ),
+        floors AS (
+          UPDATE sessions s SET lease_floor = greatest(s.lease_floor, r.revision)
+          FROM restored r WHERE s.id = r.session_id
+          RETURNING 1
+        )
+        SELECT count(*) AS n FROM restored`,
+  );
+  return int(restored[0]?.n ?? 0);
+}

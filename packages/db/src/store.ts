@@ -6,6 +6,7 @@ import {
   deleteLeaseIfRevision,
   findExpiredLeases,
   graceLeases,
+  restoreLostLeases,
   listPresence,
   openLease,
   renewLeases,
@@ -80,6 +81,7 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     deleteLeaseIfRevision: (lease: Pick<Lease, 'roomId' | 'userId' | 'sessionId' | 'revision'>, requestId?: string) =>
       deleteLeaseIfRevision(db, clock, lease, requestId ?? null),
     graceLeases: (ttlMs: number) => graceLeases(db, clock, ttlMs),
+    restoreLostLeases: (ttlMs: number) => restoreLostLeases(db, clock, ttlMs),
     setLeaseConnected: (sessionId: string, connected: boolean) => setLeaseConnected(db, sessionId, connected),
     listPresence: (roomId: string) => listPresence(db, roomId),
 

@@ -134,7 +134,13 @@ export class Sweeper {
         if (this.needsGrace) {
           const graced = await this.store.graceLeases(this.options.leaseTtlMs);
           const gracedLocks = await this.store.graceLocks(this.options.lockTtlMs);
-          this.log.info({ graced, graced_locks: gracedLocks }, 'restart grace: in-flight leases and locks extended to a full term');
+          // A crash may have emptied the UNLOGGED lease table: give back the leases attendance
+          // says were held, so a client that never returns is still expired (no ghost).
+          const restored = await this.store.restoreLostLeases(this.options.leaseTtlMs);
+          this.log.info(
+            { graced, graced_locks: gracedLocks, restored },
+            'restart grace: in-flight leases and locks extended to a full term, lost leases restored',
+          );
           this.needsGrace = false;
         }
         const result = await sweepExpiredLeases(this.store, this.publish, this.log, { batch: this.options.batch });
