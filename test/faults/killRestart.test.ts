@@ -14,7 +14,6 @@ import { attendance, createRect, drag, rect, storedSnapshot } from './support/bo
 import { FaultClient, createRoom, joinRoom, requestId } from './support/client.ts';
 import { reportFigures } from './support/results.ts';
 import {
-  FAULT_TIMINGS,
   createScratchDatabase,
   killAll,
   postgresSkipReason,
@@ -22,6 +21,8 @@ import {
   waitFor,
   type ServerProcessOptions,
 } from './support/serverProcess.ts';
+
+const LEASE_TTL_MS = 8_000;
 
 const kinds = [
   { kind: 'postgres', skip: postgresSkipReason() },
@@ -55,7 +56,10 @@ for (const { kind, skip } of kinds) {
         cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
         where = { pgliteDir: join(dir, 'pglite') };
       }
-      const first = await spawnServer(where);
+      // An 8 s term (the drill's is 4 s): returning clients get a whole term after the restart to
+      // reconnect, which a loaded 2-core CI machine needs.
+      const timings = { LEASE_TTL_MS: String(LEASE_TTL_MS), LOCK_TTL_MS: String(LEASE_TTL_MS) };
+      const first = await spawnServer({ ...where, env: timings });
       const teacherGrant = await createRoom(first.url);
       const ana = await joinRoom(first.url, teacherGrant.room.code, 'Ana'); // comes back after the restart
       const ben = await joinRoom(first.url, teacherGrant.room.code, 'Ben'); // never comes back
@@ -88,9 +92,9 @@ for (const { kind, skip } of kinds) {
       await first.kill9();
       const killedAt = Date.now();
       // Away longer than a whole lease term (bounded): every stored lease and lock is past its expiry.
-      await new Promise((done) => setTimeout(done, FAULT_TIMINGS.LEASE_TTL_MS + 1_000));
+      await new Promise((done) => setTimeout(done, LEASE_TTL_MS + 1_000));
 
-      const second = await spawnServer(where);
+      const second = await spawnServer({ ...where, env: timings });
       const restartedAt = Date.now();
       const lastSeen = t.lastRevision();
       const t2 = connect(second.url, teacherGrant, { lastRevision: lastSeen });
@@ -127,14 +131,10 @@ for (const { kind, skip } of kinds) {
         'Ben’s lock to end',
         20_000,
       );
-      if (kind === 'postgres') {
-        await waitFor(() => t2.events('presence.expired').some((e) => e.payload.sessionId === ben.sessionId), 'Ben’s single expiry', 20_000);
-      } else {
-        // On the embedded database the kill is also a database crash: the UNLOGGED lease table is
-        // reset by crash recovery (I6), so Ben's lease is gone without an expiry. Wait one term and
-        // a sweep more (bounded) and count what happened.
-        await new Promise((done) => setTimeout(done, FAULT_TIMINGS.LEASE_TTL_MS + 1_000));
-      }
+      // On the embedded database the kill is also a database crash, which may empty the UNLOGGED
+      // lease table (I6); the restart grace restores the leases attendance says were held, so Ben
+      // is still expired once, a term after the restart, on both databases.
+      await waitFor(() => t2.events('presence.expired').some((e) => e.payload.sessionId === ben.sessionId), 'Ben’s single expiry', 30_000);
       const benExpiredAfterMs = Date.now() - restartedAt;
 
       const snapshot = await storedSnapshot(second.url, teacherGrant);
@@ -164,9 +164,8 @@ for (const { kind, skip } of kinds) {
         'absent student expired after restart (ms)': benExpiredAfterMs,
         'server away (ms)': restartedAt - killedAt,
         'attendance reconnects caused by the kill': reconnectsFromCrash,
-        // Embedded database only: the absent student's lease vanished with the crash, so no expiry
-        // reached the screens that resumed by replay and his attendance interval stays open.
-        'ghosts left by the crash-wiped lease table': kind === 'pglite' && benPresentOnTeacherScreen ? 1 : 0,
+        // The absent student still shown present: no expiry reached the screens that resumed by replay.
+        ghosts: benPresentOnTeacherScreen ? 1 : 0,
       });
       expect(resumed).toBe(true);
       expect(anaDragOutcome).toBe('resumed and committed');
@@ -174,12 +173,11 @@ for (const { kind, skip } of kinds) {
       expect(massExpiries).toBe(0);
       expect(lost).toBe(0);
       expect(['holder_gone', 'expired']).toContain(benLockEnd.payload.reason);
-      if (kind === 'postgres') {
-        expect(expiredSessions.filter((s) => s === ben.sessionId)).toHaveLength(1);
-        expect(reconnectsFromCrash).toBe(0);
-        // Graced a full term from the restart, never expired at the first sweep.
-        expect(benExpiredAfterMs).toBeGreaterThanOrEqual(FAULT_TIMINGS.LEASE_TTL_MS - 1_500);
-      }
+      expect(benPresentOnTeacherScreen).toBe(false);
+      expect(expiredSessions.filter((s) => s === ben.sessionId)).toHaveLength(1);
+      // Graced a full term from the restart, never expired at the first sweep.
+      expect(benExpiredAfterMs).toBeGreaterThanOrEqual(LEASE_TTL_MS - 1_500);
+      if (kind === 'postgres') expect(reconnectsFromCrash).toBe(0);
       await second.stop();
     });
   });
