@@ -271,4 +271,17 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
     expect(acks.filter((a) => !a.ok && a.error.code === ErrorCode.RATE_LIMITED).length).toBeGreaterThan(0);
     expect(await t.renew(welcome.leaseRevision + 1, 'teacher-unaffected')).toMatchObject({ ok: true, decision: 'accepted' });
   });
+
+  test('a session token past its lifetime is refused at the handshake with token_expired, and the client is told', async () => {
+    const teacher = await createRoom(app);
+    const student = await joinAs(app, teacher.room.code, 'Late');
+    // SESSION_TTL_MS defaults to 12 h; the database clock decides (I2). Last test in this file:
+    // every later session would be created after the jump anyway.
+    clock.advance(12 * 3_600_000 + 1);
+    const late = client(app, student.token);
+    await late.until(() => late.connectError, 'refusal');
+    expect(late.connectError?.data?.code).toBe(ErrorCode.TOKEN_EXPIRED);
+    const signOut = await post<{ error: { code: string } }>(`${app.url}/api/session/sign-out`, {}, student.token);
+    expect(signOut.body.error.code).toBe(ErrorCode.TOKEN_EXPIRED);
+  });
 });
