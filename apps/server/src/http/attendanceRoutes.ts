@@ -1,9 +1,10 @@
 import type { Store } from '@wb/db';
 import { ErrorCode, RoomCode, parsePacket, type RoomInfo } from '@wb/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { actorFromBearer, mayTeach, teacherFromCookie } from '../authz.ts';
+import { teacherFromCookie } from '../authz.ts';
 import { attendanceCsv } from './attendanceCsv.ts';
 import { sendError } from './errors.ts';
+import { taughtRoom } from './teacherGuard.ts';
 
 /**
  * The teacher's attendance report, as JSON for the page and as CSV for a school's scripts.
@@ -13,27 +14,6 @@ import { sendError } from './errors.ts';
  */
 export function registerAttendanceRoutes(app: FastifyInstance, deps: { store: Store }): void {
   const { store } = deps;
-
-  /** The room named by `:code`, if the caller teaches it; otherwise the refusal is already sent. */
-  async function taughtRoom(request: FastifyRequest, reply: FastifyReply): Promise<RoomInfo | null> {
-    const found = await actorFromBearer(store, request.headers.authorization);
-    if (!found.ok) {
-      sendError(reply, found.error.code, found.error.message);
-      return null;
-    }
-    const code = parsePacket(RoomCode, (request.params as { code?: unknown }).code);
-    const room = code.ok ? await store.findRoomByCode(code.value) : null;
-    if (!room) {
-      sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
-      return null;
-    }
-    const refused = mayTeach(found.actor, room.id);
-    if (refused) {
-      sendError(reply, refused.code, refused.message);
-      return null;
-    }
-    return room;
-  }
 
   /** The room named by `:code`, if the signed-in account owns it; otherwise the refusal is sent. */
   async function ownedRoom(request: FastifyRequest, reply: FastifyReply): Promise<RoomInfo | null> {
@@ -63,7 +43,7 @@ export function registerAttendanceRoutes(app: FastifyInstance, deps: { store: St
 
   for (const [suffix, format] of [['report', 'json'], ['report.csv', 'csv']] as const) {
     app.get(`/api/rooms/:code/attendance/${suffix}`, async (request, reply) => {
-      const room = await taughtRoom(request, reply);
+      const room = (await taughtRoom(store, request, reply))?.room ?? null;
       return room ? sendReport(reply, room, format) : reply;
     });
     app.get(`/api/teacher/rooms/:code/attendance/${suffix}`, async (request, reply) => {

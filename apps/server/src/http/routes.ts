@@ -11,11 +11,12 @@ import {
 } from '@wb/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { actorFromBearer, mayTeach, teacherFromCookie } from '../authz.ts';
+import { actorFromBearer, teacherFromCookie } from '../authz.ts';
 import type { Config } from '../config.ts';
 import type { RoomPublisher } from '../realtime/roomPublisher.ts';
 import { hashSecret, newRoomCode, newSessionToken } from '../tokens.ts';
 import { sendError } from './errors.ts';
+import { taughtRoom } from './teacherGuard.ts';
 
 const RevokeRequest = z.strictObject({ reason: z.string().trim().max(200).optional() });
 
@@ -112,13 +113,9 @@ export function registerRoutes(
   });
 
   app.post('/api/rooms/:code/members/:userId/revoke', async (request, reply) => {
-    const found = await actorFromBearer(store, request.headers.authorization);
-    if (!found.ok) return sendError(reply, found.error.code, found.error.message);
-    const code = roomCodeOf(request.params);
-    const room = code.ok ? await store.findRoomByCode(code.value) : null;
-    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
-    const refused = mayTeach(found.actor, room.id);
-    if (refused) return sendError(reply, refused.code, refused.message);
+    const taught = await taughtRoom(store, request, reply);
+    if (!taught) return reply;
+    const { room, actor } = taught;
     const userId = parsePacket(UserId, (request.params as { userId?: unknown }).userId);
     if (!userId.ok) return sendError(reply, ErrorCode.NOT_FOUND, 'No such member.');
     const body = parsePacket(RevokeRequest, request.body ?? {});
@@ -126,7 +123,7 @@ export function registerRoutes(
     const revoked = await store.revokeMember({
       roomId: room.id,
       userId: userId.value,
-      by: found.actor.userId,
+      by: actor.userId,
       reason: body.value.reason ?? null,
       requestId: request.id,
     });
@@ -144,13 +141,9 @@ export function registerRoutes(
   });
 
   app.get('/api/rooms/:code/attendance', async (request, reply) => {
-    const found = await actorFromBearer(store, request.headers.authorization);
-    if (!found.ok) return sendError(reply, found.error.code, found.error.message);
-    const code = roomCodeOf(request.params);
-    const room = code.ok ? await store.findRoomByCode(code.value) : null;
-    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
-    const refused = mayTeach(found.actor, room.id);
-    if (refused) return sendError(reply, refused.code, refused.message);
+    const taught = await taughtRoom(store, request, reply);
+    if (!taught) return reply;
+    const { room } = taught;
     const facts = await store.listAttendance(room.id);
     return {
       room,
