@@ -59,7 +59,13 @@ export interface Authorized {
 
 /**
  * The acting session's right to change the room, read inside the caller's transaction: an open,
- * unexpired session of an active member of an open room. Revocation that committed first wins.
+ * unexpired session of an active member of an open room.
+ *
+ * The membership row is share-locked until the caller commits, and revocation takes it FOR UPDATE
+ * before anything else: an edit and a revocation of the same member serialize. An edit that read
+ * the membership first commits first (its room revision is below the revocation's); one that
+ * arrives while a revocation is in progress waits, re-reads the row as revoked and is refused.
+ * Nothing a member sent is ever applied at a revision after their revocation (I4).
  */
 export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor): Promise<Authorized | null> {
   const [row] = await rows<{ role: Role; board_locked: boolean }>(
@@ -68,7 +74,8 @@ export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
         JOIN rooms r ON r.id = s.room_id
         WHERE s.id = ${actor.sessionId}::uuid AND s.room_id = ${actor.roomId}::uuid AND s.user_id = ${actor.userId}::uuid
-          AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active' AND r.status = 'open'`,
+          AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active' AND r.status = 'open'
+        FOR SHARE OF m`,
   );
   return row ? { role: row.role, boardLocked: row.board_locked } : null;
 }
