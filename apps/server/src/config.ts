@@ -38,8 +38,10 @@ const schema = z
     LOCK_FIRST_TERM_MS: ms(2_000, 100),
     /** A confirmed drag lock lives this long without a move (holder alive but silent). */
     LOCK_TTL_MS: ms(5_000, 200),
-    /** Cursor batches per room go out at most this often (~30 Hz). */
+    /** Cursor batches per room go out at least this often, even on a busy node (~30 Hz). */
     CURSOR_TICK_MS: ms(33, 5),
+    /** ...and this often on a calm node (~80 Hz); the tick moves between the two with the event loop's load. */
+    CURSOR_TICK_MIN_MS: ms(12, 5),
     /** A session token is valid this long after it was issued (one school day by default). */
     SESSION_TTL_MS: z.coerce.number().int().min(60_000).max(30 * 24 * 3_600_000).default(12 * 3_600_000),
     /** Room events kept per room for reconnect replay; older reconnects get a snapshot. */
@@ -60,6 +62,10 @@ const schema = z
   .refine((c) => !(c.WB_TEST_HOOKS && c.NODE_ENV === 'production'), {
     message: 'the fault-injection hooks cannot be enabled in production',
     path: ['WB_TEST_HOOKS'],
+  })
+  .refine((c) => c.CURSOR_TICK_MIN_MS <= c.CURSOR_TICK_MS, {
+    message: 'CURSOR_TICK_MIN_MS must not exceed CURSOR_TICK_MS (set them equal for a fixed tick)',
+    path: ['CURSOR_TICK_MIN_MS'],
   })
   .refine((c) => c.LEASE_RENEW_MS * 2 <= c.LEASE_TTL_MS, {
     message: 'LEASE_RENEW_MS must be at most half of LEASE_TTL_MS, so one lost renewal does not evict anyone',

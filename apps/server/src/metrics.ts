@@ -31,6 +31,11 @@ export function createMetrics() {
       buckets: [1, 2, 4, 8, 16, 31, 64],
       registers: [registry],
     }),
+    cursorTick: new Gauge({
+      name: 'wb_cursor_tick_ms',
+      help: 'Current cursor batching tick in milliseconds (short when the event loop is calm, long when busy)',
+      registers: [registry],
+    }),
     refusedPackets: new Counter({
       name: 'wb_refused_packets_total',
       help: 'Socket packets refused, by error code',

@@ -10,6 +10,7 @@ describe('config', () => {
     expect(config.LEASE_TTL_MS).toBe(9_000);
     expect(config.LEASE_RENEW_MS).toBe(3_000);
     expect(config.SWEEP_INTERVAL_MS).toBe(1_000);
+    expect([config.CURSOR_TICK_MIN_MS, config.CURSOR_TICK_MS]).toEqual([12, 33]);
     expect(config.ALLOWED_ORIGINS).toEqual([]);
     expect(config.WB_TEST_HOOKS).toBe(false);
   });
@@ -19,6 +20,7 @@ describe('config', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
     expect(() => loadConfig({ ALLOWED_ORIGINS: 'not a url' })).toThrow(/ALLOWED_ORIGINS/);
     expect(() => loadConfig({ LEASE_TTL_MS: '4000', LEASE_RENEW_MS: '3000' })).toThrow(/LEASE_RENEW_MS/);
+    expect(() => loadConfig({ CURSOR_TICK_MS: '20', CURSOR_TICK_MIN_MS: '30' })).toThrow(/CURSOR_TICK_MIN_MS/);
   });
 
   test('a rejected URL is shown without its password', () => {

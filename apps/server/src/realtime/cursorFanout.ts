@@ -2,18 +2,24 @@ import type { CursorBatch, CursorEntry, DragEntry } from '@wb/protocol';
 
 /**
  * Per-room cursor batching (cursors are ephemeral: never stored). Each room keeps the latest
- * position per session (a newer packet supersedes an unsent one) and flushes on a tick of about
- * 30 Hz. A room that has been quiet for a whole tick flushes at once, so a lone cursor does not
- * wait. Relaying each packet on its own costs ~8x more per delivered update (see BENCHMARKS.md).
+ * position per session (a newer packet supersedes an unsent one) and flushes once per tick. The
+ * tick is read at each scheduling, so it can follow the node's load (see adaptiveTick.ts): about
+ * 80 Hz on a calm node, 30 Hz on a busy one. A room that has been quiet for a whole tick flushes
+ * at once, so a lone cursor does not wait. Relaying each packet on its own costs several times more
+ * per delivered update (see BENCHMARKS.md).
  */
 export class CursorFanout {
   private readonly rooms = new Map<string, RoomCursors>();
 
+  private readonly tickMs: () => number;
+
   constructor(
-    private readonly tickMs: number,
+    tick: number | (() => number),
     private readonly send: (roomId: string, batch: CursorBatch) => void,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.tickMs = typeof tick === 'number' ? () => tick : tick;
+  }
 
   push(roomId: string, entry: CursorEntry): void {
     const room = this.room(roomId);
@@ -45,13 +51,14 @@ export class CursorFanout {
   private schedule(roomId: string, room: RoomCursors): void {
     if (room.timer) return;
     const sinceLast = this.now() - room.lastFlush;
-    if (sinceLast >= this.tickMs) {
+    const tickMs = this.tickMs();
+    if (sinceLast >= tickMs) {
       this.flush(roomId, room);
     } else {
       room.timer = setTimeout(() => {
         room.timer = null;
         this.flush(roomId, room);
-      }, this.tickMs - sinceLast);
+      }, tickMs - sinceLast);
     }
   }
 

@@ -26,6 +26,7 @@ import type { OriginPolicy } from '../http/origin.ts';
 import type { TestHooks } from '../testHooks.ts';
 import { hashSecret } from '../tokens.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
+import { AdaptiveTick } from './adaptiveTick.ts';
 import { CursorFanout } from './cursorFanout.ts';
 import { registerElementHandlers } from './elementHandlers.ts';
 import { LockCache } from './lockCache.ts';
@@ -41,6 +42,8 @@ export const REPLAY_LIMIT = 500;
 const NOTICE_INTERVAL_MS = 1_000;
 /** Renewals queued on a node at most; past it the database is clearly not keeping up. */
 const MAX_PENDING_RENEWALS = 20_000;
+/** How often the event loop's utilization is sampled to set the cursor tick. */
+const TICK_SAMPLE_MS = 250;
 
 const refusedHandshake = (code: ErrorCodeT, message: string) => {
   const error = new Error(message) as Error & { data: ProtocolError };
@@ -89,7 +92,16 @@ export function attachRealtime(
     cors: { origin: (origin, callback) => callback(null, origins.allows(origin, undefined)) },
   });
 
-  const cursors = new CursorFanout(config.CURSOR_TICK_MS, (roomId, batch) => {
+  const tick = new AdaptiveTick({ minMs: config.CURSOR_TICK_MIN_MS, maxMs: config.CURSOR_TICK_MS });
+  let loopSample = performance.eventLoopUtilization();
+  const tickSampler = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    tick.observe(performance.eventLoopUtilization(now, loopSample).utilization);
+    loopSample = now;
+    metrics.cursorTick.set(tick.ms);
+  }, TICK_SAMPLE_MS);
+  tickSampler.unref();
+  const cursors = new CursorFanout(() => tick.ms, (roomId, batch) => {
     metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0));
     io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, batch);
   });
@@ -394,6 +406,7 @@ export function attachRealtime(
     publisher,
     renewals,
     async stop() {
+      clearInterval(tickSampler);
       cursors.stop();
       await renewals.stop();
     },
