@@ -1,24 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Member, Role, RoomEvent, RoomInfo } from '@wb/protocol';
+import type { Member, MembershipStatus, Role, RoomEvent, RoomInfo } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { rows, type Db, type Executor } from './sql.ts';
 
-interface RoomRow {
+export interface RoomRow {
   id: string;
   code: string;
   title: string;
   status: 'open' | 'archived';
+  require_approval: boolean;
 }
 
-const toRoom = (r: RoomRow): RoomInfo => ({ id: r.id, code: r.code, title: r.title, status: r.status });
+/** The columns `toRoom` reads, for every statement that returns a room. */
+export const roomColumns = sql`id, code, title, status, require_approval`;
+
+export const toRoom = (r: RoomRow): RoomInfo => ({
+  id: r.id,
+  code: r.code,
+  title: r.title,
+  status: r.status,
+  requireApproval: r.require_approval,
+});
 
 interface MemberRow {
   user_id: string;
   display_name: string;
   role: Role;
-  status: 'active' | 'revoked';
+  status: MembershipStatus;
 }
 
 export const toMember = (r: MemberRow): Member => ({
@@ -31,7 +41,7 @@ export const toMember = (r: MemberRow): Member => ({
 export async function findRoomByCode(executor: Executor, code: string): Promise<RoomInfo | null> {
   const [room] = await rows<RoomRow>(
     executor,
-    sql`SELECT id, code, title, status FROM rooms WHERE code = ${code}`,
+    sql`SELECT ${roomColumns} FROM rooms WHERE code = ${code}`,
   );
   return room ? toRoom(room) : null;
 }
@@ -39,7 +49,7 @@ export async function findRoomByCode(executor: Executor, code: string): Promise<
 export async function findRoomById(executor: Executor, roomId: string): Promise<RoomInfo | null> {
   const [room] = await rows<RoomRow>(
     executor,
-    sql`SELECT id, code, title, status FROM rooms WHERE id = ${roomId}::uuid`,
+    sql`SELECT ${roomColumns} FROM rooms WHERE id = ${roomId}::uuid`,
   );
   return room ? toRoom(room) : null;
 }
@@ -59,15 +69,18 @@ export async function createRoom(
     memberKeyHash: string;
     /** The signed-in account that owns the room; absent for a room started without one. */
     teacherId?: string | null;
+    /** Students wait in the lobby until admitted. */
+    requireApproval?: boolean;
   },
 ): Promise<CreateRoomResult> {
   return db.transaction(async (tx) => {
     const roomId = randomUUID();
     const inserted = await rows<RoomRow>(
       tx,
-      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id)
-          VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.teacherId ?? null}::uuid)
-          ON CONFLICT (code) DO NOTHING RETURNING id, code, title, status`,
+      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval)
+          VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.teacherId ?? null}::uuid,
+                  ${input.requireApproval ?? false})
+          ON CONFLICT (code) DO NOTHING RETURNING ${roomColumns}`,
     );
     const room = inserted[0];
     if (!room) return { decision: 'code_taken' as const };
@@ -85,11 +98,17 @@ export async function createRoom(
 
 export type JoinRoomResult =
   | { decision: 'joined' | 'returned'; member: Member; events: RoomEvent[] }
-  | { decision: 'revoked' | 'archived' | 'no_room' };
+  /** The room requires approval: the member (new, or already waiting) is `pending` in its lobby. */
+  | { decision: 'pending'; member: Member; events: RoomEvent[] }
+  | { decision: 'revoked' | 'denied' | 'archived' | 'no_room' };
 
 /**
  * Makes the holder of a member key a member of the room, or finds the member it already is.
- * A revoked member stays revoked: joining again does not restore them.
+ * A revoked member stays revoked and a denied one stays denied: joining again changes neither.
+ * In a room that requires approval a new student starts `pending` (the room hears
+ * `member.pending`); an already admitted member goes straight in. The setting is read without
+ * locking the room: a join that read it just before the teacher turned it on is admitted, as if it
+ * had come a moment earlier.
  */
 export async function joinRoom(
   db: Db,
@@ -97,21 +116,27 @@ export async function joinRoom(
   input: { roomId: string; displayName: string; memberKeyHash: string; role: Role },
 ): Promise<JoinRoomResult> {
   return db.transaction(async (tx) => {
-    const [room] = await rows<{ status: string }>(
+    const [room] = await rows<{ status: string; require_approval: boolean }>(
       tx,
-      sql`SELECT status FROM rooms WHERE id = ${input.roomId}::uuid`,
+      sql`SELECT status, require_approval FROM rooms WHERE id = ${input.roomId}::uuid`,
     );
     if (!room) return { decision: 'no_room' as const };
     if (room.status !== 'open') return { decision: 'archived' as const };
+    const status: MembershipStatus = room.require_approval && input.role === 'student' ? 'pending' : 'active';
     const inserted = await rows<MemberRow>(
       tx,
-      sql`INSERT INTO memberships (room_id, user_id, display_name, role, member_key_hash, created_at)
-          VALUES (${input.roomId}::uuid, ${randomUUID()}::uuid, ${input.displayName}, ${input.role}, ${input.memberKeyHash}, ${clock.now()})
+      sql`INSERT INTO memberships (room_id, user_id, display_name, role, status, member_key_hash, created_at)
+          VALUES (${input.roomId}::uuid, ${randomUUID()}::uuid, ${input.displayName}, ${input.role}, ${status},
+                  ${input.memberKeyHash}, ${clock.now()})
           ON CONFLICT (room_id, member_key_hash) DO NOTHING
           RETURNING user_id, display_name, role, status`,
     );
     if (inserted[0]) {
       const member = toMember(inserted[0]);
+      if (member.status === 'pending') {
+        const event = await appendRoomEvent(tx, clock, input.roomId, 'member.pending', `member.pending:${member.userId}:1`, member);
+        return { decision: 'pending' as const, member, events: [event] };
+      }
       const event = await appendRoomEvent(tx, clock, input.roomId, 'member.joined', `member.joined:${member.userId}:1`, member);
       return { decision: 'joined' as const, member, events: [event] };
     }
@@ -122,26 +147,22 @@ export async function joinRoom(
     );
     if (!existing) throw new Error('membership vanished inside its transaction');
     if (existing.status === 'revoked') return { decision: 'revoked' as const };
+    if (existing.status === 'denied') return { decision: 'denied' as const };
+    const decision = existing.status === 'pending' ? ('pending' as const) : ('returned' as const);
     if (existing.display_name === input.displayName) {
-      return { decision: 'returned' as const, member: toMember(existing), events: [] };
+      return { decision, member: toMember(existing), events: [] };
     }
-    // A returning student under a new name: everyone's roster learns it through the log.
+    // A returning student under a new name: everyone's roster (or the lobby) learns it through the log.
     const [renamed] = await rows<MemberRow>(
       tx,
       sql`UPDATE memberships SET display_name = ${input.displayName}
-          WHERE room_id = ${input.roomId}::uuid AND user_id = ${existing.user_id}::uuid AND status = 'active'
+          WHERE room_id = ${input.roomId}::uuid AND user_id = ${existing.user_id}::uuid AND status = ${existing.status}
           RETURNING user_id, display_name, role, status`,
     );
     const member = toMember(renamed!);
-    const event = await appendRoomEvent(
-      tx,
-      clock,
-      input.roomId,
-      'member.joined',
-      `member.joined:${member.userId}:${randomUUID()}`,
-      member,
-    );
-    return { decision: 'returned' as const, member, events: [event] };
+    const kind = member.status === 'pending' ? 'member.pending' : 'member.joined';
+    const event = await appendRoomEvent(tx, clock, input.roomId, kind, `${kind}:${member.userId}:${randomUUID()}`, member);
+    return { decision, member, events: [event] };
   });
 }
 

@@ -57,6 +57,8 @@ export const rooms = pgTable('rooms', {
   revision: bigint('revision', { mode: 'number' }).notNull().default(0),
   /** Teacher control: students may not change the board while it is locked. */
   boardLocked: boolean('board_locked').notNull().default(false),
+  /** Lobby: a student's join makes a `pending` membership the teacher admits or denies. */
+  requireApproval: boolean('require_approval').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** The account that owns the room; null for a room started without an account. */
   teacherId: uuid('teacher_id').references(() => teachers.id),
@@ -71,12 +73,17 @@ export const memberships = pgTable(
     userId: uuid('user_id').notNull(),
     displayName: text('display_name').notNull(),
     role: text('role', { enum: ['teacher', 'student'] }).notNull(),
-    status: text('status', { enum: ['active', 'revoked'] }).notNull().default('active'),
+    /** `pending` waits in the lobby; `denied` was declined from it (migration 0004's CHECK). */
+    status: text('status', { enum: ['active', 'revoked', 'pending', 'denied'] }).notNull().default('active'),
     /** sha256 of the browser-held member key: a returning browser is the same member. */
     memberKeyHash: text('member_key_hash').notNull(),
     revokedBy: uuid('revoked_by'),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokeReason: text('revoke_reason'),
+    /** The teacher who last admitted or denied this member from the lobby, and when. */
+    lobbyDecidedBy: uuid('lobby_decided_by'),
+    lobbyDecidedAt: timestamp('lobby_decided_at', { withTimezone: true }),
+    lobbyReason: text('lobby_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

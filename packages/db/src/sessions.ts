@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Member, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
+import type { Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
 import type { Clock } from './clock.ts';
 import { releaseLocksOfSessions } from './locks.ts';
@@ -37,7 +37,9 @@ export interface AuthenticatedSession {
 
 export type AuthenticateResult =
   | ({ decision: 'ok' } & AuthenticatedSession)
-  | { decision: 'unknown' | 'closed' | 'expired' | 'revoked' | 'archived' };
+  /** A usable session of a member waiting in the lobby: it may ask about its admission, nothing else. */
+  | ({ decision: 'pending' } & AuthenticatedSession)
+  | { decision: 'unknown' | 'closed' | 'expired' | 'revoked' | 'denied' | 'archived' };
 
 /**
  * Resolves a token hash to its session, member and room, checking every condition that makes it
@@ -57,16 +59,17 @@ export async function authenticateSession(
     expired: boolean;
     display_name: string;
     role: Role;
-    member_status: 'active' | 'revoked';
+    member_status: MembershipStatus;
     code: string;
     title: string;
     room_status: 'open' | 'archived';
+    require_approval: boolean;
   }>(
     executor,
     sql`SELECT s.id, s.room_id, s.user_id, s.status AS session_status, s.expires_at,
                s.expires_at <= ${clock.now()} AS expired,
                m.display_name, m.role, m.status AS member_status,
-               r.code, r.title, r.status AS room_status
+               r.code, r.title, r.status AS room_status, r.require_approval
         FROM sessions s
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
         JOIN rooms r ON r.id = s.room_id
@@ -74,16 +77,17 @@ export async function authenticateSession(
   );
   if (!row) return { decision: 'unknown' };
   if (row.member_status === 'revoked') return { decision: 'revoked' };
+  if (row.member_status === 'denied') return { decision: 'denied' };
   // Before `closed`: archiving closes every session, and the reason the person should hear is
   // that the lesson ended, not that their session did.
   if (row.room_status !== 'open') return { decision: 'archived' };
   if (row.session_status !== 'open') return { decision: 'closed' };
   if (row.expired) return { decision: 'expired' };
   return {
-    decision: 'ok',
+    decision: row.member_status === 'pending' ? 'pending' : 'ok',
     session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },
     member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status },
-    room: { id: row.room_id, code: row.code, title: row.title, status: row.room_status },
+    room: { id: row.room_id, code: row.code, title: row.title, status: row.room_status, requireApproval: row.require_approval },
   };
 }
 
@@ -141,7 +145,8 @@ export async function closeSession(
 
 export type RevokeMemberResult =
   | { decision: 'revoked'; events: RoomEvent[]; closedSessionIds: string[] }
-  | { decision: 'already_revoked' | 'not_a_member' | 'cannot_revoke_teacher' };
+  /** `not_admitted`: the member waits in the lobby or was denied from it; deny is the way to refuse them. */
+  | { decision: 'already_revoked' | 'not_a_member' | 'cannot_revoke_teacher' | 'not_admitted' };
 
 /**
  * Revokes a student's membership (durable), closes every open session of theirs and removes
@@ -160,6 +165,7 @@ export async function revokeMember(
     if (!target) return { decision: 'not_a_member' as const };
     if (target.role === 'teacher') return { decision: 'cannot_revoke_teacher' as const };
     if (target.status === 'revoked') return { decision: 'already_revoked' as const };
+    if (target.status !== 'active') return { decision: 'not_admitted' as const };
     await tx.execute(
       sql`UPDATE memberships SET status = 'revoked', revoked_by = ${input.by}::uuid, revoked_at = ${clock.now()},
                                  revoke_reason = ${input.reason}

@@ -37,6 +37,7 @@ import {
 import { eventsAfter, findRoomEvent, pruneRoomLog } from './roomLog.ts';
 import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers } from './rooms.ts';
 import { restoreMember } from './memberships.ts';
+import { admitAllPending, admitMember, denyMember, setRequireApproval, withdrawFromLobby } from './lobby.ts';
 import {
   archiveRoom,
   authenticateTeacherSession,
@@ -69,6 +70,12 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     listMembers: (roomId: string) => listMembers(db, roomId),
     revokeMember: (input: Parameters<typeof revokeMember>[2]) => revokeMember(db, clock, input),
     restoreMember: (input: Parameters<typeof restoreMember>[2]) => restoreMember(db, clock, input),
+
+    setRequireApproval: (input: Parameters<typeof setRequireApproval>[2]) => setRequireApproval(db, clock, input),
+    admitMember: (input: Parameters<typeof admitMember>[2]) => admitMember(db, clock, input),
+    admitAllPending: (input: Parameters<typeof admitAllPending>[2]) => admitAllPending(db, clock, input),
+    denyMember: (input: Parameters<typeof denyMember>[2]) => denyMember(db, clock, input),
+    withdrawFromLobby: (sessionId: string) => withdrawFromLobby(db, clock, { sessionId }),
 
     openSession: (input: Parameters<typeof openSession>[2]) => openSession(db, clock, input),
     authenticateSession: (tokenHash: string) => authenticateSession(db, clock, tokenHash),

@@ -5,10 +5,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { MAX_LISTED_ROOMS, type Member, type RoomEvent, type RoomInfo, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
+import {
+  MAX_LISTED_ROOMS,
+  type Member,
+  type MembershipStatus,
+  type RoomEvent,
+  type RoomInfo,
+  type TeacherAccount,
+  type TeacherRoom,
+} from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
+import { toRoom, type RoomRow as BaseRoomRow } from './rooms.ts';
 import { date, int, rows, type Db, type Executor, type Tx } from './sql.ts';
 
 interface TeacherRow {
@@ -101,21 +110,17 @@ export async function closeTeacherSession(
   return { decision: closed.length > 0 ? 'closed' : 'already_closed' };
 }
 
-interface RoomRow {
-  id: string;
-  code: string;
-  title: string;
-  status: 'open' | 'archived';
+interface RoomRow extends BaseRoomRow {
   created_at: unknown;
 }
 
-const toRoomInfo = (r: RoomRow): RoomInfo => ({ id: r.id, code: r.code, title: r.title, status: r.status });
+const toRoomInfo = toRoom;
 
 /** The account's rooms, newest first, bounded (I10). */
 export async function listTeacherRooms(executor: Executor, teacherId: string): Promise<TeacherRoom[]> {
   const found = await rows<RoomRow>(
     executor,
-    sql`SELECT id, code, title, status, created_at FROM rooms WHERE teacher_id = ${teacherId}::uuid
+    sql`SELECT id, code, title, status, require_approval, created_at FROM rooms WHERE teacher_id = ${teacherId}::uuid
         ORDER BY created_at DESC, id LIMIT ${MAX_LISTED_ROOMS}`,
   );
   return found.map((r) => ({ ...toRoomInfo(r), createdAt: date(r.created_at).toISOString() }));
@@ -125,7 +130,7 @@ export async function listTeacherRooms(executor: Executor, teacherId: string): P
 export async function findTeacherRoom(executor: Executor, teacherId: string, code: string): Promise<RoomInfo | null> {
   const [row] = await rows<RoomRow>(
     executor,
-    sql`SELECT id, code, title, status, created_at FROM rooms WHERE code = ${code} AND teacher_id = ${teacherId}::uuid`,
+    sql`SELECT id, code, title, status, require_approval, created_at FROM rooms WHERE code = ${code} AND teacher_id = ${teacherId}::uuid`,
   );
   return row ? toRoomInfo(row) : null;
 }
@@ -135,7 +140,7 @@ export async function findTeacherRoom(executor: Executor, teacherId: string, cod
  * its own lesson from any browser as its teacher, not as a new student.
  */
 export async function roomTeacherMember(executor: Executor, roomId: string): Promise<Member | null> {
-  const [row] = await rows<{ user_id: string; display_name: string; status: 'active' | 'revoked' }>(
+  const [row] = await rows<{ user_id: string; display_name: string; status: MembershipStatus }>(
     executor,
     sql`SELECT user_id, display_name, status FROM memberships
         WHERE room_id = ${roomId}::uuid AND role = 'teacher' ORDER BY created_at, user_id LIMIT 1`,
@@ -165,7 +170,7 @@ export async function renameRoom(
       tx,
       sql`UPDATE rooms SET title = ${input.title}
           WHERE code = ${input.code} AND teacher_id = ${input.teacherId}::uuid AND title <> ${input.title}
-          RETURNING id, code, title, status, created_at`,
+          RETURNING id, code, title, status, require_approval, created_at`,
     );
     if (!updated) {
       const room = await findTeacherRoom(tx, input.teacherId, input.code);
@@ -198,7 +203,7 @@ export async function archiveRoom(
       tx,
       sql`UPDATE rooms SET status = 'archived'
           WHERE code = ${input.code} AND teacher_id = ${input.teacherId}::uuid AND status = 'open'
-          RETURNING id, code, title, status, created_at`,
+          RETURNING id, code, title, status, require_approval, created_at`,
     );
     if (!updated) {
       const room = await findTeacherRoom(tx, input.teacherId, input.code);

@@ -13,6 +13,8 @@ export const FatalErrorCode = {
   ROOM_ARCHIVED: 'room_archived',
   ORIGIN_NOT_ALLOWED: 'origin_not_allowed',
   PROTOCOL_MISMATCH: 'protocol_mismatch',
+  /** The teacher declined this member from the lobby. */
+  ADMISSION_DENIED: 'admission_denied',
 } as const;
 export type FatalErrorCode = (typeof FatalErrorCode)[keyof typeof FatalErrorCode];
 
@@ -20,6 +22,11 @@ export const RetryableErrorCode = {
   RATE_LIMITED: 'rate_limited',
   UNAVAILABLE: 'unavailable',
   SERVER_RESTARTING: 'server_restarting',
+  /**
+   * The member waits in the lobby for the teacher's approval. Retryable, but not by backing off:
+   * wait on `GET /api/session/admission`, then connect once it answers `admitted`.
+   */
+  AWAITING_APPROVAL: 'awaiting_approval',
 } as const;
 export type RetryableErrorCode = (typeof RetryableErrorCode)[keyof typeof RetryableErrorCode];
 

@@ -10,7 +10,12 @@ export const MemberKey = z.string().min(22).max(64).regex(/^[A-Za-z0-9_-]+$/);
 export const Role = z.enum(['teacher', 'student']);
 export type Role = z.infer<typeof Role>;
 
-export const MembershipStatus = z.enum(['active', 'revoked']);
+/**
+ * `pending`: joined a room that requires approval and waits in the lobby (no socket, no board);
+ * `denied`: the teacher declined them from the lobby. Both are refused everywhere `active` is
+ * required; see docs/store.md for why `denied` is not `revoked`.
+ */
+export const MembershipStatus = z.enum(['active', 'revoked', 'pending', 'denied']);
 export type MembershipStatus = z.infer<typeof MembershipStatus>;
 
 /** Why a session ended: each has its own reconnect and attendance consequence. */
@@ -24,6 +29,8 @@ export const CreateRoomRequest = z.strictObject({
   teacherName: DisplayName,
   title: RoomTitle.optional(),
   memberKey: MemberKey,
+  /** Students wait in a lobby until the teacher admits them (default false). */
+  requireApproval: z.boolean().optional(),
 });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequest>;
 
@@ -38,8 +45,29 @@ export const RoomInfo = z.object({
   code: RoomCode,
   title: z.string(),
   status: z.enum(['open', 'archived']),
+  /** Joiners wait in the lobby until the teacher admits them. Absent from old clients' copies: false. */
+  requireApproval: z.boolean().default(false),
 });
 export type RoomInfo = z.infer<typeof RoomInfo>;
+
+/** A teacher's change of the room's settings (`POST /api/rooms/:code/settings`). */
+export const RoomSettingsRequest = z.strictObject({ requireApproval: z.boolean() });
+export type RoomSettingsRequest = z.infer<typeof RoomSettingsRequest>;
+
+/**
+ * Where a session's member stands with the room's lobby: `admitted` may connect; `pending` waits
+ * for the teacher; `denied` was declined and never gets in with this membership.
+ */
+export const Admission = z.enum(['admitted', 'pending', 'denied']);
+export type Admission = z.infer<typeof Admission>;
+
+/** `GET /api/session/admission`: the lobby's answer to a waiting student. */
+export const AdmissionStatus = z.object({ admission: Admission });
+export type AdmissionStatus = z.infer<typeof AdmissionStatus>;
+
+/** Body of a teacher's denial: an optional reason, shown to the student. */
+export const DenyMemberRequest = z.strictObject({ reason: z.string().trim().max(200).optional() });
+export type DenyMemberRequest = z.infer<typeof DenyMemberRequest>;
 
 /** What a successful create or join returns: the session token is shown to its owner only. */
 export const SessionGrant = z.object({
@@ -49,6 +77,8 @@ export const SessionGrant = z.object({
   role: Role,
   displayName: z.string(),
   room: RoomInfo,
+  /** `pending`: the room requires approval and the student waits in the lobby before connecting. */
+  admission: z.enum(['admitted', 'pending']).default('admitted'),
 });
 export type SessionGrant = z.infer<typeof SessionGrant>;
 
@@ -141,6 +171,22 @@ export const RoomEvent = z.discriminatedUnion('kind', [
     kind: z.literal('member.restored'),
     payload: z.object({ userId: UserId, by: UserId }),
   }),
+  /** A student asked to join a room that requires approval: they wait in the lobby (status `pending`). */
+  z.object({ ...eventBase, kind: z.literal('member.pending'), payload: Member }),
+  /** The teacher let a waiting student in: status `active`; they connect next. */
+  z.object({
+    ...eventBase,
+    kind: z.literal('member.admitted'),
+    payload: z.object({ userId: UserId, by: UserId }),
+  }),
+  /** The teacher declined a waiting student: status `denied`. */
+  z.object({
+    ...eventBase,
+    kind: z.literal('member.denied'),
+    payload: z.object({ userId: UserId, by: UserId, reason: z.string().nullable() }),
+  }),
+  /** A waiting student left the lobby (cancelled): the membership is gone. */
+  z.object({ ...eventBase, kind: z.literal('member.withdrawn'), payload: z.object({ userId: UserId }) }),
   /** The room's own facts changed: renamed, or archived (then every session of it is closed). */
   z.object({ ...eventBase, kind: z.literal('room.updated'), payload: RoomInfo }),
   z.object({ ...eventBase, kind: z.literal('element.created'), payload: z.object({ element: Element }) }),
