@@ -21,7 +21,9 @@ import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
+import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
+import { LobbyWaiters } from './realtime/lobbyWaiters.ts';
 import { registerTeacherRoutes } from './http/teacherRoutes.ts';
 import { registerRoutes } from './http/routes.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -113,6 +115,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   registerRoutes(http, { store, config, publisher: realtime.publisher });
   registerAttendanceRoutes(http, { store });
   registerMemberRoutes(http, { store, publisher: realtime.publisher });
+  const lobbyWaiters = new LobbyWaiters();
+  realtime.publisher.onEvent((event) => lobbyWaiters.onEvent(event));
+  registerLobbyRoutes(http, { store, publisher: realtime.publisher, waiters: lobbyWaiters });
   registerTeacherRoutes(http, { store, config, publisher: realtime.publisher });
 
   const sweeper = new Sweeper(
@@ -176,6 +181,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     close: () =>
       (closing ??= (async () => {
         await sweeper.stop();
+        // Waiting pages get their answer now and ask again (here after a restart, or another node).
+        lobbyWaiters.wakeAll();
         // Clients reconnect (here after a restart, or to another node) and keep their sessions;
         // their leases get the restart grace (I8) from whichever node sweeps next.
         realtime.io.local.emit(ServerEvent.NOTICE, {

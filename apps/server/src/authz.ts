@@ -23,17 +23,30 @@ const refusals = {
   closed: { code: ErrorCode.SESSION_CLOSED, message: 'This session has ended.' },
   expired: { code: ErrorCode.TOKEN_EXPIRED, message: 'This session has expired. Join the lesson again.' },
   revoked: { code: ErrorCode.MEMBERSHIP_REVOKED, message: 'The teacher removed you from this lesson.' },
+  denied: { code: ErrorCode.ADMISSION_DENIED, message: 'The teacher declined your request to join this lesson.' },
   archived: { code: ErrorCode.ROOM_ARCHIVED, message: 'This lesson has been archived.' },
+  pending: { code: ErrorCode.AWAITING_APPROVAL, message: 'Waiting for the teacher to let you in.' },
 } as const;
 
-/** Resolves `Authorization: Bearer <token>` to the acting session, or says why it cannot. */
-export async function actorFromBearer(store: Store, authorization: string | undefined): Promise<ActorResult> {
+/** Why a session's token is refused, by the store's decision: shared by HTTP and the socket handshake. */
+export const sessionRefusals: Readonly<Record<keyof typeof refusals, ProtocolError>> = refusals;
+
+export type SessionResult =
+  | { ok: true; admission: 'admitted' | 'pending'; actor: Actor }
+  | { ok: false; error: ProtocolError };
+
+/**
+ * Resolves `Authorization: Bearer <token>` to its session whether admitted or waiting in the
+ * lobby. Only the lobby's own routes (admission, leaving) may act for a waiting session.
+ */
+export async function sessionFromBearer(store: Store, authorization: string | undefined): Promise<SessionResult> {
   const token = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(authorization ?? '')?.[1];
   if (!token) return { ok: false, error: refusals.unknown };
   const found = await store.authenticateSession(hashSecret(token));
-  if (found.decision !== 'ok') return { ok: false, error: refusals[found.decision] };
+  if (found.decision !== 'ok' && found.decision !== 'pending') return { ok: false, error: refusals[found.decision] };
   return {
     ok: true,
+    admission: found.decision === 'ok' ? 'admitted' : 'pending',
     actor: {
       sessionId: found.session.id,
       userId: found.member.userId,
@@ -42,6 +55,14 @@ export async function actorFromBearer(store: Store, authorization: string | unde
       displayName: found.member.displayName,
     },
   };
+}
+
+/** Resolves `Authorization: Bearer <token>` to the acting session, or says why it cannot. A waiting member cannot act. */
+export async function actorFromBearer(store: Store, authorization: string | undefined): Promise<ActorResult> {
+  const found = await sessionFromBearer(store, authorization);
+  if (!found.ok) return found;
+  if (found.admission === 'pending') return { ok: false, error: refusals.pending };
+  return { ok: true, actor: found.actor };
 }
 
 /** Teacher actions: only a teacher of this very room. */

@@ -8,6 +8,8 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.TOKEN_EXPIRED]: 401,
   [ErrorCode.SESSION_CLOSED]: 401,
   [ErrorCode.MEMBERSHIP_REVOKED]: 403,
+  [ErrorCode.ADMISSION_DENIED]: 403,
+  [ErrorCode.AWAITING_APPROVAL]: 403,
   [ErrorCode.FORBIDDEN]: 403,
   [ErrorCode.ORIGIN_NOT_ALLOWED]: 403,
   [ErrorCode.ROOM_NOT_FOUND]: 404,

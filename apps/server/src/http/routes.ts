@@ -11,7 +11,7 @@ import {
 } from '@wb/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { actorFromBearer, teacherFromCookie } from '../authz.ts';
+import { sessionFromBearer, teacherFromCookie } from '../authz.ts';
 import type { Config } from '../config.ts';
 import type { RoomPublisher } from '../realtime/roomPublisher.ts';
 import { hashSecret, newRoomCode, newSessionToken } from '../tokens.ts';
@@ -30,6 +30,7 @@ export function registerRoutes(
   async function grantSession(
     room: SessionGrant['room'],
     member: { userId: string; role: SessionGrant['role']; displayName: string },
+    admission: SessionGrant['admission'] = 'admitted',
   ): Promise<SessionGrant> {
     const token = newSessionToken();
     const session = await store.openSession({
@@ -39,7 +40,7 @@ export function registerRoutes(
       tokenHash: hashSecret(token),
       ttlMs: config.SESSION_TTL_MS,
     });
-    return { token, sessionId: session.id, userId: member.userId, role: member.role, displayName: member.displayName, room };
+    return { token, sessionId: session.id, userId: member.userId, role: member.role, displayName: member.displayName, room, admission };
   }
 
   const roomCodeOf = (params: unknown) => parsePacket(RoomCode, (params as { code?: unknown }).code);
@@ -57,6 +58,7 @@ export function registerRoutes(
         title: body.value.title ?? `${body.value.teacherName}'s lesson`,
         teacherName: body.value.teacherName,
         memberKeyHash: hashSecret(body.value.memberKey),
+        requireApproval: body.value.requireApproval ?? false,
       });
       if (created.decision === 'code_taken') continue;
       deps.publisher.publish(created.events);
@@ -93,6 +95,12 @@ export function registerRoutes(
         return sendError(reply, ErrorCode.ROOM_ARCHIVED, 'This lesson has been archived.');
       case 'revoked':
         return sendError(reply, ErrorCode.MEMBERSHIP_REVOKED, 'The teacher removed you from this lesson.');
+      case 'denied':
+        return sendError(reply, ErrorCode.ADMISSION_DENIED, 'The teacher declined your request to join this lesson.');
+      case 'pending':
+        // A session for the lobby: it may wait on its admission or leave, and nothing else.
+        deps.publisher.publish(joined.events);
+        return grantSession(room, joined.member, 'pending');
       case 'joined':
       case 'returned':
         deps.publisher.publish(joined.events);
@@ -101,11 +109,19 @@ export function registerRoutes(
   });
 
   app.post('/api/session/sign-out', async (request, reply) => {
-    const found = await actorFromBearer(store, request.headers.authorization);
+    const found = await sessionFromBearer(store, request.headers.authorization);
     if (!found.ok) {
       // Signing out twice is not an error: the session is over either way.
       if (found.error.code === ErrorCode.SESSION_CLOSED) return { ok: true };
       return sendError(reply, found.error.code, found.error.message);
+    }
+    if (found.admission === 'pending') {
+      // Leaving the lobby withdraws the request; admitted meanwhile, it is an ordinary sign-out.
+      const withdrawn = await store.withdrawFromLobby(found.actor.sessionId);
+      if (withdrawn.decision === 'withdrawn') {
+        deps.publisher.publish(withdrawn.events);
+        return { ok: true };
+      }
     }
     const closed = await store.closeSession({ sessionId: found.actor.sessionId, reason: 'signed_out', requestId: request.id });
     if (closed.decision === 'closed') deps.publisher.publish(closed.events);
@@ -132,6 +148,8 @@ export function registerRoutes(
         return sendError(reply, ErrorCode.NOT_FOUND, 'No such member.');
       case 'cannot_revoke_teacher':
         return sendError(reply, ErrorCode.FORBIDDEN, 'A teacher cannot be removed.');
+      case 'not_admitted':
+        return sendError(reply, ErrorCode.CONFLICT, 'This student is waiting in the lobby or was declined: admit or deny them.');
       case 'already_revoked':
         return { ok: true, decision: revoked.decision };
       case 'revoked':

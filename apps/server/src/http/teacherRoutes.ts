@@ -133,7 +133,7 @@ export function registerTeacherRoutes(
       tokenHash: hashSecret(token),
       ttlMs: deps.config.SESSION_TTL_MS,
     });
-    const grant: SessionGrant = { token, sessionId: session.id, userId: member.userId, role: 'teacher', displayName: member.displayName, room };
+    const grant: SessionGrant = { token, sessionId: session.id, userId: member.userId, role: 'teacher', displayName: member.displayName, room, admission: 'admitted' };
     return reply.header('cache-control', 'no-store').send(grant);
   });
 

@@ -17,6 +17,8 @@ export class RoomPublisher {
   /** The newest revision this node has seen published per room (its own and other nodes'). */
   private readonly revisions = new Map<string, number>();
 
+  private readonly listeners = new Set<(event: RoomEvent) => void>();
+
   constructor(
     private readonly io: WbServer,
     private readonly cursors: CursorFanout,
@@ -30,6 +32,15 @@ export class RoomPublisher {
   /** Told to clients with each renewal prompt, so a client that lost the last event notices. */
   latestRevision(roomId: string): number | undefined {
     return this.revisions.get(roomId);
+  }
+
+  /**
+   * Called with every event applied on this node, its own and other nodes' (the lobby's waiters
+   * listen here). Returns the unsubscribe function.
+   */
+  onEvent(listener: (event: RoomEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   forgetRoom(roomId: string): void {
@@ -52,6 +63,7 @@ export class RoomPublisher {
   private applyLocally(events: readonly RoomEvent[]): void {
     for (const event of events) {
       if ((this.revisions.get(event.roomId) ?? -1) < event.revision) this.revisions.set(event.roomId, event.revision);
+      for (const listener of this.listeners) listener(event);
       switch (event.kind) {
         case 'lock.granted':
           this.locks.set(event.roomId, event.payload.elementId, event.payload.sessionId, event.payload.generation);
@@ -95,6 +107,12 @@ export class RoomPublisher {
           );
           break;
         }
+        // Lobby decisions touch no socket: a waiting or denied member never has one (the
+        // handshake refuses them); their waiting page hears it through the admission route.
+        case 'member.pending':
+        case 'member.admitted':
+        case 'member.denied':
+        case 'member.withdrawn':
         case 'member.joined':
         case 'presence.opened':
         case 'element.created':

@@ -56,7 +56,11 @@ const handshakeRefusals = {
   closed: [ErrorCode.SESSION_CLOSED, 'This session has ended. Join the lesson again.'],
   expired: [ErrorCode.TOKEN_EXPIRED, 'This session has expired. Join the lesson again.'],
   revoked: [ErrorCode.MEMBERSHIP_REVOKED, 'The teacher removed you from this lesson.'],
+  denied: [ErrorCode.ADMISSION_DENIED, 'The teacher declined your request to join this lesson.'],
   archived: [ErrorCode.ROOM_ARCHIVED, 'This lesson has been archived.'],
+  // Retryable, but by waiting on GET /api/session/admission: a waiting member gets no socket at all,
+  // so it cannot renew, send cursors, edit, lock or read the board.
+  pending: [ErrorCode.AWAITING_APPROVAL, 'Waiting for the teacher to let you in.'],
 } as const;
 
 export interface Realtime {
