@@ -17,8 +17,18 @@ export interface AckContext {
 }
 
 /**
+ * Every acknowledged request is answered within this long, even when the database never replies
+ * (packets dropped: the query neither fails nor returns). Past it the client is told `unavailable`
+ * and may retry with the same requestId (requests are idempotent); if the write lands later after
+ * all, its room event reaches every client as usual. Below the web client's own 5 s reply timeout,
+ * so it hears a retryable refusal rather than silence.
+ */
+export const REQUEST_DEADLINE_MS = 4_000;
+
+/**
  * Wraps an acknowledged handler: the handler returns the reply's fields or throws a Refusal;
- * anything else becomes a retryable `unavailable`. The server never throws at the socket.
+ * anything else, or no outcome within REQUEST_DEADLINE_MS, becomes a retryable `unavailable`.
+ * The server never throws at the socket, and answers each request exactly once.
  */
 export function acked<T>(
   context: AckContext,
@@ -27,16 +37,29 @@ export function acked<T>(
 ): (packet: unknown, ack: unknown) => void {
   return (packet, ack) => {
     if (typeof ack !== 'function') return context.missingAck(event);
-    const reply = ack as (reply: Ack<T>) => void;
+    let answered = false;
+    const reply = (value: Ack<T>) => {
+      if (answered) return;
+      answered = true;
+      clearTimeout(deadline);
+      (ack as (reply: Ack<T>) => void)(value);
+    };
+    const unavailable = { code: ErrorCode.UNAVAILABLE, message: 'The server could not complete this request. Retry.' } as const;
+    const deadline = setTimeout(() => {
+      context.failed(event, new Error(`no outcome within ${REQUEST_DEADLINE_MS} ms (database not answering)`));
+      reply({ ok: false, error: unavailable });
+    }, REQUEST_DEADLINE_MS);
+    deadline.unref();
     handler(packet).then(
       (value) => reply({ ok: true, ...value }),
       (error: unknown) => {
+        if (answered) return;
         if (error instanceof Refusal) {
           context.refused(error.error.code);
           return reply({ ok: false, error: error.error });
         }
         context.failed(event, error);
-        reply({ ok: false, error: { code: ErrorCode.UNAVAILABLE, message: 'The server could not complete this request. Retry.' } });
+        reply({ ok: false, error: unavailable });
       },
     );
   };
