@@ -174,6 +174,11 @@ export async function spawnServer(options: ServerProcessOptions): Promise<Server
 
 /** Children still running; `killAll` is the afterAll safety net of every fault file. */
 const live = new Set<ChildProcess>();
+/** Puts another child (a private redis-server) under `killAll`'s care. */
+export function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
 export async function killAll(): Promise<void> {
   await Promise.all(
     [...live].map(
