@@ -7,11 +7,16 @@
  *   PORT=3313 PGLITE_DIR=$(mktemp -d)/pglite node --import tsx apps/server/src/main.ts &
  *   node --import tsx e2e/renderLoad.ts          # BASE_URL=http://127.0.0.1:3313 ELEMENTS=2000 CURSORS=30
  *
+ * TRACE_DIR=/some/dir also writes a Chromium performance trace of each phase there (open it in
+ * DevTools' Performance panel) to see what a long frame spent its time on.
+ *
  * Everything runs on one machine (server, 30 cursor sockets, the browser), so the numbers are an
  * upper bound on a classroom laptop's frame times, not a typical one.
  */
 import { createRequire } from 'node:module';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import type { ElementShape, SessionGrant } from '@wb/protocol';
 
@@ -34,6 +39,9 @@ const CURSORS = Number(process.env.CURSORS ?? 30);
 /** Under the server's per-socket budget (90 events/s): creates are acknowledged requests. */
 const CREATES_PER_SECOND = 80;
 const SAMPLE_MS = 5_000;
+const TRACE_DIR = process.env.TRACE_DIR;
+/** The 1-minute load average: the machine is shared, so every figure carries it. */
+const load1 = () => loadavg()[0]!.toFixed(2);
 
 const memberKey = () => randomBytes(24).toString('base64url');
 
@@ -84,7 +92,7 @@ async function main() {
     const due = started + ((i + 1) * 1_000) / CREATES_PER_SECOND - Date.now();
     if (due > 0) await new Promise((r) => setTimeout(r, due));
   }
-  console.log(`created ${ELEMENTS} elements in ${((Date.now() - started) / 1_000).toFixed(1)} s`);
+  console.log(`created ${ELEMENTS} elements in ${((Date.now() - started) / 1_000).toFixed(1)} s (load ${load1()})`);
 
   const movers: LoadSocket[] = [];
   for (let i = 0; i < CURSORS; i++) {
@@ -102,9 +110,12 @@ async function main() {
   await page.goto(`${BASE}/r/${code}`);
   await page.getByLabel('Your name').fill('Viewer');
   await page.getByRole('button', { name: 'Join lesson' }).click();
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="element"]').length >= n, ELEMENTS, { timeout: 60_000 });
+  // The board applies all elements; only those near the viewport need to be in the DOM.
+  await page.waitForFunction((n) => (window as { __wb?: { elements(): unknown[] } }).__wb!.elements().length >= n, ELEMENTS, { timeout: 60_000, polling: 250 });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="element"]').length > 0, undefined, { timeout: 30_000 });
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="cursor"]').length >= n, CURSORS, { timeout: 30_000 });
-  const drawn = await page.evaluate(() => document.querySelectorAll('[data-testid="element"]').length);
+  const inDom = () => page.evaluate(() => document.querySelectorAll('[data-testid="element"]').length);
+  const drawnAtStart = await inDom();
 
   // The sampler goes to the page as source text: tsx would wrap a function literal in helpers
   // (`__name`) that do not exist in the page.
@@ -127,19 +138,36 @@ async function main() {
     requestAnimationFrame(frame);
   })`;
   type Sample = { frames: number; p50: number; p95: number; max: number; over: number; longTasks: number };
-  const sample = (ms: number) => page.evaluate(`(${samplerSource})(${ms})`) as Promise<Sample>;
+  type Measured = Sample & { load: string };
+  /** Samples frames while `drive` runs (or idles), with the load average at the end. */
+  const measure = async (phase: string, drive?: (until: number) => Promise<void>): Promise<Measured> => {
+    if (TRACE_DIR) await browser.startTracing(page, { path: join(TRACE_DIR, `${phase}.json`), screenshots: false });
+    const sampling = page.evaluate(`(${samplerSource})(${SAMPLE_MS})`) as Promise<Sample>;
+    if (drive) await drive(Date.now() + SAMPLE_MS);
+    const result = await sampling;
+    if (TRACE_DIR) await browser.stopTracing();
+    return { ...result, load: load1() };
+  };
 
-  const idle = await sample(SAMPLE_MS);
+  const idle = await measure('idle');
   const board = (await page.getByTestId('board').boundingBox())!;
   await page.mouse.move(board.x + 600, board.y + 400);
-  const panning = sample(SAMPLE_MS);
-  const panUntil = Date.now() + SAMPLE_MS;
-  for (let k = 0; Date.now() < panUntil; k++) await page.mouse.wheel(k % 40 < 20 ? 15 : -15, 10 * Math.sin(k / 7));
-  const pan = await panning;
-  const fmt = (s: Sample) => `${s.frames} frames, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms, ${s.over} frames > 25 ms, ${s.longTasks} long tasks`;
-  console.log(`elements drawn: ${drawn}, cursors: ${CURSORS}`);
+  const pan = await measure('pan', async (until) => {
+    for (let k = 0; Date.now() < until; k++) await page.mouse.wheel(k % 40 < 20 ? 15 : -15, 10 * Math.sin(k / 7));
+  });
+  const drawnAfterPan = await inDom();
+  // Ctrl+wheel is the zoom gesture (and what a trackpad pinch sends): out and back in.
+  const zoom = await measure('zoom', async (until) => {
+    await page.keyboard.down('Control');
+    for (let k = 0; Date.now() < until; k++) await page.mouse.wheel(0, k % 60 < 30 ? 8 : -8);
+    await page.keyboard.up('Control');
+  });
+  const fmt = (s: Measured) =>
+    `${s.frames} frames, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms, ${s.over} frames > 25 ms, ${s.longTasks} long tasks (load ${s.load})`;
+  console.log(`elements: ${ELEMENTS} on the board, ${drawnAtStart} in the DOM at start, ${drawnAfterPan} after panning; cursors: ${CURSORS}`);
   console.log(`idle (cursors moving): ${fmt(idle)}`);
   console.log(`panning (wheel every frame, cursors moving): ${fmt(pan)}`);
+  console.log(`zooming (ctrl+wheel every frame, cursors moving): ${fmt(zoom)}`);
 
   clearInterval(cursorTimer);
   await browser.close();

@@ -79,7 +79,10 @@ export function CursorLayer({ cursors, viewport, nameOf }: CursorLayerProps) {
             existing.userId = target.userId;
             existing.el.dataset.userId = target.userId;
           }
-          existing.label.textContent = nameOfRef.current(target.userId);
+          // Text is layout: setting it, even to the same string, dirties layout for the whole
+          // document on every cursor batch (30 Hz), so write it only when the name changed.
+          const name = nameOfRef.current(target.userId);
+          if (existing.label.textContent !== name) existing.label.textContent = name;
         } else {
           const c = createCursor(target.sessionId, target.userId, nameOfRef.current(target.userId));
           // A new cursor appears where it is, rather than flying in from the origin.

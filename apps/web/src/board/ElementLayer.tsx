@@ -4,9 +4,10 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { BoardView, MotionView } from '../elements/boardEditor.ts';
 import { shapeSvg, escapeXml } from '../elements/elementSvg.ts';
 import { shapeBounds } from '../elements/geometry.ts';
+import { containsRect, cullRect, elementsToDraw, visibleRect } from './culling.ts';
 import { labelTextColor } from './labelColor.ts';
 import type { DraftView } from './toolState.ts';
-import type { Viewport } from './viewport.ts';
+import { gestureTransform, type Viewport } from './viewport.ts';
 
 interface ElementLayerProps {
   viewport: StoreApi<Viewport>;
@@ -20,21 +21,43 @@ interface ElementLayerProps {
 interface DrawnElement {
   readonly g: SVGGElement;
   element: Element;
+  /** In the layer (not culled). A culled node is kept, detached, for when it comes back. */
+  mounted: boolean;
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
- * Board elements in one SVG group that carries the viewport transform, so elements never know
- * about pan or zoom. React renders only the empty groups; element nodes are created, updated and
- * removed from store subscriptions:
- * - an element's markup is rebuilt only when its shape object changed (the edit queue and the
- *   sync engine keep identities of unchanged elements), so 2,000 elements cost nothing per event;
- * - drags in progress (own and others') move a node by a transform from the motion store, without
- *   touching its markup or React;
+ * A pan or zoom gesture counts as settled after this long without a viewport change (ms): wheel
+ * events come every frame (~16 ms) and trackpads pause between strokes for less than this.
+ */
+const SETTLE_MS = 200;
+
+/**
+ * Mid-gesture re-culls draw this many screens around the view instead of the usual margin: a
+ * zoom-out grows the view on every wheel event, and re-culling on each one would rebuild the layer
+ * every frame. The settle trims back to the usual margin.
+ */
+const GESTURE_MARGIN_SCREENS = 1;
+
+
+/**
+ * Board elements as SVG, drawn so that a large board stays fast:
+ * - culling: only elements whose ink reaches into the view plus a margin are in the DOM
+ *   (culling.ts); hit tests and export read the store, so culled elements are still on the board;
+ * - gestures move a raster: the elements are drawn for one viewport (the SVG group's transform)
+ *   inside a composited plane, and a pan or zoom only changes the plane's CSS transform, which the
+ *   compositor applies without repainting. The drawing catches up when the gesture settles (a zoom
+ *   is redrawn crisp at its new scale) or, mid-gesture, when the view leaves the culled area;
+ * - React renders only the empty containers. An element's markup is rebuilt only when its shape
+ *   object changed and its attributes only when the element did (the edit queue and the sync
+ *   engine keep identities of unchanged elements), so a room event costs what it changed;
+ * - drags in progress (own and others') move a node by a transform from the motion store;
  * - lock outlines and the selection are a separate overlay group, redrawn when they change.
  */
 export function ElementLayer({ viewport, board, motion, draft, selfSessionId, nameOf }: ElementLayerProps) {
+  const layerRef = useRef<HTMLDivElement>(null);
+  const planeRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<SVGGElement>(null);
   const elementsRef = useRef<SVGGElement>(null);
   const draftRef = useRef<SVGGElement>(null);
@@ -43,20 +66,25 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
   nameOfRef.current = nameOf;
 
   useEffect(() => {
+    const container = layerRef.current;
+    const plane = planeRef.current;
     const root = rootRef.current;
     const layer = elementsRef.current;
     const draftGroup = draftRef.current;
     const overlay = overlayRef.current;
-    if (!root || !layer || !draftGroup || !overlay) return;
+    if (!container || !plane || !root || !layer || !draftGroup || !overlay) return;
     const drawn = new Map<string, DrawnElement>();
-    let zoom = viewport.getState().zoom;
+    let size = { w: container.clientWidth, h: container.clientHeight };
+    /** The viewport the SVG content is drawn for; the plane's CSS transform covers the rest. */
+    let drawnFor = viewport.getState();
+    /** The board area whose elements are all in the DOM. */
+    let culled = cullRect(drawnFor, size.w, size.h);
+    let settleTimer: ReturnType<typeof setTimeout> | undefined;
 
-    const place = ({ x, y, zoom: z }: Viewport) => {
-      root.setAttribute('transform', `matrix(${z} 0 0 ${z} ${x} ${y})`);
-      if (z !== zoom) {
-        zoom = z;
-        drawOverlay(); // labels and outlines keep their screen size
-      }
+    const drawFor = (vp: Viewport) => {
+      root.setAttribute('transform', `matrix(${vp.zoom} 0 0 ${vp.zoom} ${vp.x} ${vp.y})`);
+      plane.style.transform = '';
+      drawnFor = vp;
     };
 
     const offsetOf = (e: Element): { dx: number; dy: number } | null => {
@@ -64,10 +92,11 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       return p ? { dx: p.x - e.shape.x, dy: p.y - e.shape.y } : null;
     };
 
-    const drawElements = ({ ordered }: BoardView) => {
+    const drawElements = ({ elements, ordered }: BoardView) => {
+      const visible = elementsToDraw(ordered, culled, motion.getState().previews);
       const seen = new Set<string>();
       let previous: SVGGElement | null = null;
-      for (const element of ordered) {
+      for (const element of visible) {
         seen.add(element.id);
         let d = drawn.get(element.id);
         if (!d) {
@@ -75,28 +104,29 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
           g.dataset.testid = 'element';
           g.dataset.elementId = element.id;
           g.innerHTML = shapeSvg(element.shape);
-          d = { g, element };
+          d = { g, element, mounted: true };
           drawn.set(element.id, d);
-        } else if (d.element.shape !== element.shape) {
-          d.g.innerHTML = shapeSvg(element.shape);
+          describe(d);
+        } else if (d.element !== element) {
+          if (d.element.shape !== element.shape) d.g.innerHTML = shapeSvg(element.shape);
+          d.element = element;
+          describe(d);
         }
-        d.element = element;
-        d.g.dataset.kind = element.shape.kind;
-        d.g.dataset.version = String(element.version);
-        if (element.lock) d.g.dataset.lockedBy = element.lock.userId;
-        else delete d.g.dataset.lockedBy;
-        if (element.pinned) d.g.dataset.pinned = 'true';
-        else delete d.g.dataset.pinned;
+        d.mounted = true;
         // Keep DOM order = drawing order, moving a node only when it is out of place.
         const expectedNext: ChildNode | null = previous ? previous.nextSibling : layer.firstChild;
         if (expectedNext !== d.g) layer.insertBefore(d.g, expectedNext);
         previous = d.g;
       }
       for (const [id, d] of drawn) {
-        if (!seen.has(id)) {
+        if (seen.has(id)) continue;
+        if (d.mounted) {
           d.g.remove();
-          drawn.delete(id);
+          d.mounted = false;
+          if (moved.delete(id)) d.g.removeAttribute('transform');
         }
+        // Deleted from the board: forget it. Culled: keep the node for when it comes back.
+        if (!elements.has(id)) drawn.delete(id);
       }
       applyMotion();
       drawOverlay();
@@ -112,7 +142,7 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       }
       for (const id of previews.keys()) {
         const d = drawn.get(id);
-        const off = d ? offsetOf(d.element) : null;
+        const off = d?.mounted ? offsetOf(d.element) : null;
         if (!d || !off) continue;
         d.g.setAttribute('transform', `translate(${off.dx} ${off.dy})`);
         moved.add(id);
@@ -122,11 +152,13 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
     const drawOverlay = () => {
       const { elements, selection } = board.getState();
       const parts: string[] = [];
-      const px = 1 / zoom;
+      // Outlines keep their screen size at the zoom the content is drawn for.
+      const px = 1 / drawnFor.zoom;
       for (const e of elements.values()) {
         const lockedByOther = e.lock !== null && e.lock.sessionId !== selfSessionId;
         const selected = selection.has(e.id);
         if (!lockedByOther && !selected && !e.pinned) continue;
+        if (drawn.get(e.id)?.mounted !== true) continue; // culled: its outline would be off screen too
         const off = offsetOf(e) ?? { dx: 0, dy: 0 };
         const b = shapeBounds(e.shape);
         const pad = 6 * px;
@@ -159,7 +191,35 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       draftGroup.innerHTML = shape ? shapeSvg(shape) : '';
     };
 
-    place(viewport.getState());
+    /** The gesture is over: draw for where it ended and let go of what it left far behind. */
+    const settle = () => {
+      settleTimer = undefined;
+      const vp = viewport.getState();
+      // A zoom is redrawn at its scale (the stretched raster is blurry); a pan needs no redraw.
+      if (vp.zoom !== drawnFor.zoom) drawFor(vp);
+      culled = cullRect(vp, size.w, size.h);
+      drawElements(board.getState());
+    };
+
+    const place = (vp: Viewport) => {
+      const t = gestureTransform(drawnFor, vp);
+      plane.style.transform = t.scale === 1 && t.x === 0 && t.y === 0 ? '' : `translate(${t.x}px, ${t.y}px) scale(${t.scale})`;
+      if (!containsRect(culled, visibleRect(vp, size.w, size.h))) {
+        // Mid-gesture the view left the drawn area: bring in what it now shows, and more.
+        culled = cullRect(vp, size.w, size.h, GESTURE_MARGIN_SCREENS);
+        drawElements(board.getState());
+      }
+      clearTimeout(settleTimer);
+      settleTimer = setTimeout(settle, SETTLE_MS);
+    };
+
+    const resized = new ResizeObserver(() => {
+      size = { w: container.clientWidth, h: container.clientHeight };
+      place(viewport.getState());
+    });
+    resized.observe(container);
+
+    drawFor(drawnFor);
     drawElements(board.getState());
     const unsubscribers = [
       viewport.subscribe(place),
@@ -167,7 +227,15 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
         if (view.ordered !== prev.ordered) drawElements(view);
         else if (view.selection !== prev.selection) drawOverlay();
       }),
-      motion.subscribe(() => {
+      motion.subscribe(({ previews }) => {
+        const { elements } = board.getState();
+        // A drag can bring a culled element into view: draw it (dragged elements always are).
+        for (const id of previews.keys()) {
+          if (drawn.get(id)?.mounted !== true && elements.has(id)) {
+            drawElements(board.getState());
+            return;
+          }
+        }
         applyMotion();
         drawOverlay();
       }),
@@ -175,18 +243,36 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
     ];
     return () => {
       for (const u of unsubscribers) u();
+      resized.disconnect();
+      clearTimeout(settleTimer);
       layer.replaceChildren();
       overlay.replaceChildren();
     };
   }, [viewport, board, motion, draft, selfSessionId]);
 
+  // The plane is a composited layer (will-change) of no size: the SVG overflows it, drawn in
+  // board coordinates. The container clips it to the board.
   return (
-    <svg className="layer layer-elements" aria-hidden="true" data-testid="element-layer">
-      <g ref={rootRef}>
-        <g ref={elementsRef} data-layer="elements" />
-        <g ref={draftRef} data-layer="draft" opacity="0.85" />
-        <g ref={overlayRef} data-layer="overlay" />
-      </g>
-    </svg>
+    <div ref={layerRef} className="layer layer-elements" aria-hidden="true" data-testid="element-layer" style={{ overflow: 'hidden' }}>
+      <div ref={planeRef} style={{ position: 'absolute', left: 0, top: 0, transformOrigin: '0 0', willChange: 'transform' }}>
+        <svg width="1" height="1" style={{ display: 'block', overflow: 'visible' }}>
+          <g ref={rootRef}>
+            <g ref={elementsRef} data-layer="elements" />
+            <g ref={draftRef} data-layer="draft" opacity="0.85" />
+            <g ref={overlayRef} data-layer="overlay" />
+          </g>
+        </svg>
+      </div>
+    </div>
   );
+}
+
+/** The element's state as data attributes, for tests and for styling. */
+function describe({ g, element }: DrawnElement): void {
+  g.dataset.kind = element.shape.kind;
+  g.dataset.version = String(element.version);
+  if (element.lock) g.dataset.lockedBy = element.lock.userId;
+  else delete g.dataset.lockedBy;
+  if (element.pinned) g.dataset.pinned = 'true';
+  else delete g.dataset.pinned;
 }

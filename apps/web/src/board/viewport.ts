@@ -67,3 +67,13 @@ export function wheelZoomFactor(deltaY: number): number {
 export function createViewportStore(): StoreApi<Viewport> {
   return createStore<Viewport>(() => initialViewport);
 }
+
+/**
+ * The CSS transform that makes content drawn for `drawn` appear as `current` shows it
+ * (transform-origin 0 0): a pan or zoom gesture moves one already-rasterized layer this way, and
+ * the content is redrawn for `current` only when the gesture settles.
+ */
+export function gestureTransform(drawn: Viewport, current: Viewport): { x: number; y: number; scale: number } {
+  const scale = current.zoom / drawn.zoom;
+  return { x: current.x - drawn.x * scale, y: current.y - drawn.y * scale, scale };
+}

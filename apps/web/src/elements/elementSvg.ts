@@ -1,5 +1,5 @@
 import type { Element, ElementShape } from '@wb/protocol';
-import { shapeBounds, unionBounds, type Bounds } from './geometry.ts';
+import { inkBounds, unionBounds, type Bounds } from './geometry.ts';
 import { penOutlinePath } from './penStroke.ts';
 
 /**
@@ -84,16 +84,11 @@ const EXPORT_PADDING = 24;
  * An empty board exports a small blank image rather than nothing.
  */
 export function boardSvgDocument(ordered: readonly Element[], background = '#ffffff'): { svg: string; bounds: Bounds } {
-  const content = unionBounds(ordered.map((e) => padded(shapeBounds(e.shape), 'strokeWidth' in e.shape ? e.shape.strokeWidth : 0))) ?? { x: 0, y: 0, w: 320, h: 200 };
+  const content = unionBounds(ordered.map((e) => inkBounds(e.shape))) ?? { x: 0, y: 0, w: 320, h: 200 };
   const bounds = { x: content.x - EXPORT_PADDING, y: content.y - EXPORT_PADDING, w: content.w + EXPORT_PADDING * 2, h: content.h + EXPORT_PADDING * 2 };
   const body = ordered.map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join('');
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(bounds.w)}" height="${num(bounds.h)}" viewBox="${num(bounds.x)} ${num(bounds.y)} ${num(bounds.w)} ${num(bounds.h)}">` +
     `<rect x="${num(bounds.x)}" y="${num(bounds.y)}" width="${num(bounds.w)}" height="${num(bounds.h)}" fill="${background}"/>${body}</svg>`;
   return { svg, bounds };
-}
-
-function padded(b: Bounds, stroke: number): Bounds {
-  const s = stroke / 2 + 12; // arrow heads and round caps reach past the geometric bounds
-  return { x: b.x - s, y: b.y - s, w: b.w + 2 * s, h: b.h + 2 * s };
 }

@@ -76,6 +76,19 @@ export function shapeBounds(shape: ElementShape): Bounds {
   }
 }
 
+/**
+ * Where a shape can put ink: its geometric bounds plus half its stroke and the arrow heads and
+ * round caps that reach past them. What an export frames and what the board culls by.
+ */
+export function inkBounds(shape: ElementShape): Bounds {
+  const b = shapeBounds(shape);
+  const reach = strokeWidthOf(shape) / 2 + INK_OVERHANG;
+  return { x: b.x - reach, y: b.y - reach, w: b.w + 2 * reach, h: b.h + 2 * reach };
+}
+
+/** Board units an arrow head or a round cap can reach past a shape's geometric bounds. */
+const INK_OVERHANG = 12;
+
 /** The union of several bounds, or null for none. */
 export function unionBounds(list: Iterable<Bounds>): Bounds | null {
   let minX = Infinity;
