@@ -6,7 +6,7 @@
 import { ErrorCode, type SessionGrant } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
-import { createRoom, describeOnEachDatabase, joinRoom, newMemberKey, post } from './support.ts';
+import { describeOnEachDatabase, joinRoom, newMemberKey, post } from './support.ts';
 
 type Reply = { ok?: boolean; decision?: string; admitted?: string[]; admission?: string; error?: { code: string } };
 

@@ -213,6 +213,7 @@ for (const { kind, skip } of kinds) {
       expect((await store.listAttendance(roomId)).map((f) => [f.userId, f.kind])).toEqual([[admitted.userId, 'joined']]);
       const report = await store.loadAttendanceReport(roomId);
       const byName = Object.fromEntries((report?.students ?? []).map((s) => [s.displayName, s]));
+      expect(byName.Wes?.userId).toBe(waiting.userId);
       expect(byName.Dee).toMatchObject({ membership: 'denied', firstJoin: null, sessions: [], connectedMs: 0 });
       expect(byName.Wes).toMatchObject({ membership: 'pending', firstJoin: null, sessions: [], connectedMs: 0 });
       expect(byName.Ada).toMatchObject({ membership: 'active', connectedNow: true });
