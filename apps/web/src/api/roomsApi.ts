@@ -1,4 +1,5 @@
 import {
+  AdmissionStatus,
   ErrorCode,
   RoomInfo,
   SessionGrant,
@@ -73,4 +74,16 @@ const SignOutReply: Schema<{ ok: true }> = {
 
 export async function signOut(token: string): Promise<void> {
   await call('/api/session/sign-out', { method: 'POST', body: '{}', headers: { authorization: `Bearer ${token}` } }, SignOutReply);
+}
+
+/**
+ * The waiting page's question: has the teacher let this session's member in? The server holds the
+ * request up to `waitMs` while the answer is still `pending`, so a decision arrives within moments.
+ */
+export function getAdmission(token: string, waitMs: number, signal?: AbortSignal): Promise<AdmissionStatus> {
+  return call(
+    `/api/session/admission?waitMs=${waitMs}`,
+    { method: 'GET', headers: { authorization: `Bearer ${token}` }, ...(signal ? { signal } : {}) },
+    AdmissionStatus,
+  );
 }

@@ -15,7 +15,7 @@ const MembershipReply: Schema<MembershipReply> = {
 };
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const memberPath = (code: string, userId: string, action: 'revoke' | 'restore') =>
+const memberPath = (code: string, userId: string, action: 'revoke' | 'restore' | 'admit' | 'deny') =>
   `/api/rooms/${encodeURIComponent(code)}/members/${encodeURIComponent(userId)}/${action}`;
 
 /** Removes a student from the lesson (teacher only). The reason is shown to the student. */
@@ -27,6 +27,37 @@ export function revokeMember(token: string, code: string, userId: string, reason
 /** Lets a removed student back in (teacher only); they join again with their link. */
 export function restoreMember(token: string, code: string, userId: string): Promise<MembershipReply> {
   return call(memberPath(code, userId, 'restore'), { method: 'POST', body: '{}', headers: bearer(token) }, MembershipReply);
+}
+
+/** Lets a student waiting in the lobby (or declined earlier) into the lesson (teacher only). */
+export function admitMember(token: string, code: string, userId: string): Promise<MembershipReply> {
+  return call(memberPath(code, userId, 'admit'), { method: 'POST', body: '{}', headers: bearer(token) }, MembershipReply);
+}
+
+/** Declines a student waiting in the lobby (teacher only). */
+export function denyMember(token: string, code: string, userId: string): Promise<MembershipReply> {
+  return call(memberPath(code, userId, 'deny'), { method: 'POST', body: '{}', headers: bearer(token) }, MembershipReply);
+}
+
+const AdmitAllReply: Schema<{ ok: true; admitted: string[] }> = {
+  safeParse: (input) =>
+    typeof input === 'object' && input !== null && 'admitted' in input && Array.isArray(input.admitted)
+      ? { success: true, data: { ok: true, admitted: input.admitted.filter((id): id is string => typeof id === 'string') } }
+      : { success: false },
+};
+
+/** Lets every student waiting in the lobby in at once (teacher only). */
+export function admitAll(token: string, code: string): Promise<{ ok: true; admitted: string[] }> {
+  return call(`/api/rooms/${encodeURIComponent(code)}/lobby/admit-all`, { method: 'POST', body: '{}', headers: bearer(token) }, AdmitAllReply);
+}
+
+/** Turns "students wait for approval" on or off for the room (teacher only). */
+export function setRequireApproval(token: string, code: string, requireApproval: boolean): Promise<MembershipReply> {
+  return call(
+    `/api/rooms/${encodeURIComponent(code)}/settings`,
+    { method: 'POST', body: JSON.stringify({ requireApproval }), headers: bearer(token) },
+    MembershipReply,
+  );
 }
 
 /**

@@ -87,6 +87,7 @@ export const refusalText: Record<FatalErrorCode, string> = {
   room_archived: 'This lesson has ended.',
   origin_not_allowed: 'This page is not allowed to connect to the lesson server.',
   protocol_mismatch: 'This page is out of date. Reload to continue.',
+  admission_denied: 'The teacher declined your request to join this lesson.',
 };
 
 /** Refusals after which joining again from this browser can work. */

@@ -22,7 +22,7 @@ import { installDebugHook } from '../debug/debugHook.ts';
 import { randomId } from '../session/randomId.ts';
 import type { RoomState } from '../sync/roomState.ts';
 import { ActivityTracker, sameSet } from '../sync/activity.ts';
-import { deriveRoster, type RosterEntry } from '../sync/roster.ts';
+import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
 import { SyncEngine, type CursorTarget, type SyncPhase } from '../sync/syncEngine.ts';
 import { initialConnectionState, transition, type ConnectionEvent, type ConnectionState } from './connectionMachine.ts';
 
@@ -46,6 +46,8 @@ export interface RoomView {
   readonly phase: SyncPhase;
   readonly state: RoomState | null;
   readonly roster: readonly RosterEntry[];
+  /** Students waiting in the lobby or declined from it (shown to the teacher only). */
+  readonly lobby: readonly LobbyEntry[];
   readonly welcome: Welcome | null;
   /** Present users with no input for a minute (changes at most every ACTIVITY_CHECK_MS). */
   readonly idle: ReadonlySet<string>;
@@ -91,6 +93,7 @@ export class RoomClient {
       phase: 'idle',
       state: null,
       roster: [],
+      lobby: [],
       welcome: null,
       idle: new Set(),
     }));
@@ -117,6 +120,8 @@ export class RoomClient {
         // Element events do not change the roster: keep its identity so the roster does not re-render.
         const roster = this.engine.state ? deriveRoster(this.engine.state) : [];
         if (!sameRoster(roster, this.view.getState().roster)) patch.roster = roster;
+        const lobby = this.engine.state ? deriveLobby(this.engine.state) : [];
+        if (!sameLobby(lobby, this.view.getState().lobby)) patch.lobby = lobby;
         this.editor.stateChanged(this.engine.state);
       }
       if (changes.has('phase')) {
@@ -346,6 +351,10 @@ function sameRoster(a: readonly RosterEntry[], b: readonly RosterEntry[]): boole
     const o = b[i];
     return o !== undefined && e.userId === o.userId && e.displayName === o.displayName && e.role === o.role && e.state === o.state && e.sessions === o.sessions && e.departure === o.departure;
   });
+}
+
+function sameLobby(a: readonly LobbyEntry[], b: readonly LobbyEntry[]): boolean {
+  return a.length === b.length && a.every((e, i) => e.userId === b[i]?.userId && e.displayName === b[i]?.displayName && e.status === b[i]?.status);
 }
 
 function asProtocolError(data: unknown): ProtocolError | null {

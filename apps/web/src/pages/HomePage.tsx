@@ -30,6 +30,7 @@ export function HomePage() {
 function StartLessonCard() {
   const [name, setName] = useState(rememberedName);
   const [title, setTitle] = useState('');
+  const [requireApproval, setRequireApproval] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -50,6 +51,7 @@ function StartLessonCard() {
         teacherName: teacherName.data,
         memberKey: memberKey(),
         ...(lessonTitle?.success ? { title: lessonTitle.data } : {}),
+        ...(requireApproval ? { requireApproval } : {}),
       });
       rememberName(teacherName.data);
       saveGrant(grant);
@@ -69,6 +71,7 @@ function StartLessonCard() {
           onChange={(e) => setName(e.target.value)} error={nameError} />
         <Field label="Lesson title (optional)" name="title" value={title} maxLength={80} placeholder="e.g. Fractions, week 3"
           onChange={(e) => setTitle(e.target.value)} error={titleError} />
+        <ApprovalCheckbox checked={requireApproval} onChange={setRequireApproval} />
         {formError && <p className="form-error" role="alert">{formError}</p>}
         <button type="submit" className="button button-primary button-wide" disabled={busy}>
           {busy ? 'Starting…' : 'Start lesson'}
@@ -106,6 +109,16 @@ function JoinWithCodeCard() {
         </button>
       </form>
     </section>
+  );
+}
+
+/** "Students wait until I let them in": the lobby, chosen when a lesson starts (changeable later on the board). */
+export function ApprovalCheckbox({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <label className="checkbox-field">
+      <input type="checkbox" name="requireApproval" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      Students wait until I let them in
+    </label>
   );
 }
 

@@ -6,6 +6,7 @@ import { canRejoinAfter, describeConnection } from '../connection/connectionMach
 import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
 import { RoomClient } from '../connection/roomClient.ts';
 import { InvitePanel } from '../people/InvitePanel.tsx';
+import { LobbyPanel } from '../people/LobbyPanel.tsx';
 import { RosterPanel } from '../people/RosterPanel.tsx';
 import { useTeacherControls } from '../people/TeacherControls.tsx';
 import { navigate } from '../routing.ts';
@@ -41,6 +42,8 @@ export function LessonPage({ grant, onRejoin }: LessonPageProps) {
 function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: SessionGrant; onRejoin: () => void }) {
   const connection = useStore(client.view, (v) => v.connection);
   const roster = useStore(client.view, (v) => v.roster);
+  const lobby = useStore(client.view, (v) => v.lobby);
+  const requireApproval = useStore(client.view, (v) => v.state?.room.requireApproval ?? null);
   const idle = useStore(client.view, (v) => v.idle);
   const title = useStore(client.view, (v) => v.state?.room.title ?? grant.room.title);
   const [leaving, setLeaving] = useState(false);
@@ -65,6 +68,7 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
   };
 
   const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
+  const waitingCount = lobby.filter((e) => e.status === 'pending').length;
   const isTeacher = grant.role === 'teacher';
   const teacher = useTeacherControls(grant);
 
@@ -85,6 +89,11 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
         <button type="button" className="button button-secondary" aria-expanded={peopleOpen} aria-controls="side-panel"
           onClick={() => setPeopleOpen((open) => !open)}>
           People <span className="count-badge" aria-label={`${here} here`}>{here}</span>
+          {isTeacher && waitingCount > 0 && (
+            <span className="count-badge lobby-badge" data-testid="lobby-badge" aria-label={`${waitingCount} waiting to join`}>
+              {waitingCount} waiting
+            </span>
+          )}
         </button>
         {teacher.openReport && (
           <button type="button" className="button button-secondary" onClick={teacher.openReport}>
@@ -98,6 +107,7 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
 
       <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label="Lesson panel">
         {isTeacher && <InvitePanel code={grant.room.code} />}
+        {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
         <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
           controls={teacher.roster} />
       </aside>

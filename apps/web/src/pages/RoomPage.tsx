@@ -6,6 +6,7 @@ import { memberKey } from '../session/memberKey.ts';
 import { Field } from './Field.tsx';
 import { Logo } from './HomePage.tsx';
 import { LessonPage } from './LessonPage.tsx';
+import { WaitingPage } from './WaitingPage.tsx';
 import { rememberName, rememberedName } from './rememberedName.ts';
 
 /** `/r/:code`: the board if this tab holds a session for the room, else the join form. */
@@ -13,6 +14,23 @@ export function RoomPage({ code }: { code: string }) {
   const [grant, setGrant] = useState<SessionGrant | null>(() => loadGrant(code));
   if (!RoomCode.safeParse(code).success) {
     return <Problem title="That is not a lesson code" text="A lesson code is 6 letters or digits. Check the link you were given." />;
+  }
+  if (grant?.admission === 'pending') {
+    return (
+      <WaitingPage
+        grant={grant}
+        onAdmitted={() => {
+          // The same session goes on: the teacher's admission is what it waited for.
+          const admitted = { ...grant, admission: 'admitted' as const };
+          saveGrant(admitted);
+          setGrant(admitted);
+        }}
+        onRejoin={() => {
+          forgetGrant(code);
+          setGrant(null);
+        }}
+      />
+    );
   }
   if (grant) {
     return (
@@ -32,6 +50,7 @@ type Lookup = { status: 'loading' } | { status: 'found'; room: RoomInfo } | { st
 
 const joinErrorText: Partial<Record<string, string>> = {
   membership_revoked: 'You were removed from this lesson, so you cannot join it again.',
+  admission_denied: 'The teacher declined your request to join this lesson.',
   room_not_found: 'This lesson does not exist. Check the code with your teacher.',
   room_archived: 'This lesson has ended.',
   rate_limited: 'Too many attempts. Wait a moment and try again.',
@@ -102,6 +121,9 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
         <form onSubmit={submit} noValidate>
           <Field label="Your name" name="displayName" autoComplete="name" value={name} maxLength={40} required autoFocus
             hint="This is how your teacher and classmates will see you." onChange={(e) => setName(e.target.value)} error={nameError} />
+          {lookup.status === 'found' && lookup.room.requireApproval && (
+            <p className="muted" data-testid="approval-note">The teacher lets each student in: you will wait a moment after joining.</p>
+          )}
           {formError && <p className="form-error" role="alert">{formError}</p>}
           <button type="submit" className="button button-primary button-wide" disabled={busy || lookup.status !== 'found'}>
             {busy ? 'Joining…' : 'Join lesson'}

@@ -111,6 +111,8 @@ function StudentRow({ student }: { student: StudentAttendance }) {
         {/* Names are text, never markup. */}
         <span className="attendance-name">{student.displayName}</span>
         {student.membership === 'revoked' && <span className="muted"> (removed)</span>}
+        {student.membership === 'pending' && <span className="muted"> (waiting to be let in)</span>}
+        {student.membership === 'denied' && <span className="muted"> (declined)</span>}
       </th>
       <td>{student.firstJoin ? formatClock(student.firstJoin) : '—'}</td>
       <td>{student.connectedNow ? 'now' : student.lastSeen ? formatClock(student.lastSeen) : '—'}</td>

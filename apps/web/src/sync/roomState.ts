@@ -59,6 +59,10 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
     }
     case 'member.joined':
     case 'member.restored':
+    case 'member.pending':
+    case 'member.admitted':
+    case 'member.denied':
+    case 'member.withdrawn':
     case 'room.updated':
     case 'presence.opened':
     case 'element.created':
@@ -93,9 +97,24 @@ export function elementTouchedBy(event: RoomEvent): string | null {
 export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
   const next = { ...state, revision: event.revision };
   switch (event.kind) {
-    case 'member.joined': {
+    case 'member.joined':
+    case 'member.pending': {
       const members = new Map(state.members);
       members.set(event.payload.userId, event.payload);
+      return { ...next, members };
+    }
+    // The lobby: a waiting member holds no lease, so only the membership changes.
+    case 'member.admitted':
+    case 'member.denied': {
+      const member = state.members.get(event.payload.userId);
+      if (!member) return next;
+      const members = new Map(state.members);
+      members.set(member.userId, { ...member, status: event.kind === 'member.admitted' ? 'active' : 'denied' });
+      return { ...next, members };
+    }
+    case 'member.withdrawn': {
+      const members = new Map(state.members);
+      members.delete(event.payload.userId);
       return { ...next, members };
     }
     case 'presence.opened': {

@@ -24,7 +24,32 @@ export interface RosterEntry {
 
 const stateOrder: Record<RosterState, number> = { live: 0, reconnecting: 1, gone: 2, signed_out: 3, removed: 4 };
 
-/** One entry per member, however many tabs they have open: teacher first, then present, then by name. */
+/** A student in the lobby, as the teacher's waiting list shows them. */
+export interface LobbyEntry {
+  readonly userId: string;
+  readonly displayName: string;
+  /** `pending`: waiting now; `denied`: declined earlier (the teacher may still let them in). */
+  readonly status: 'pending' | 'denied';
+}
+
+/** The room's lobby: waiting students first, then declined ones, each by name. */
+export function deriveLobby(state: RoomState): LobbyEntry[] {
+  const entries: LobbyEntry[] = [];
+  for (const m of state.members.values()) {
+    if (m.status === 'pending' || m.status === 'denied') entries.push({ userId: m.userId, displayName: m.displayName, status: m.status });
+  }
+  return entries.sort(
+    (a, b) =>
+      (a.status === b.status ? 0 : a.status === 'pending' ? -1 : 1) ||
+      a.displayName.localeCompare(b.displayName) ||
+      a.userId.localeCompare(b.userId),
+  );
+}
+
+/**
+ * One entry per member, however many tabs they have open: teacher first, then present, then by
+ * name. Members in the lobby (waiting or declined) are not in the lesson and not listed here.
+ */
 export function deriveRoster(state: RoomState): RosterEntry[] {
   const sessionsByUser = new Map<string, { total: number; connected: number }>();
   for (const p of state.presence.values()) {
@@ -35,6 +60,7 @@ export function deriveRoster(state: RoomState): RosterEntry[] {
   }
   const entries: RosterEntry[] = [];
   for (const member of state.members.values()) {
+    if (member.status === 'pending' || member.status === 'denied') continue;
     const counts = sessionsByUser.get(member.userId);
     // A snapshot names a member's last attendance fact; a revocation since undone (restored) is
     // no longer how they left, so an active member is never shown as removed.

@@ -4,7 +4,7 @@ import { ApiError, createRoom } from '../api/roomsApi.ts';
 import { archiveMyRoom, currentTeacher, enterMyRoom, listMyRooms, renameMyRoom, signIn, signOutTeacher, signUp } from '../api/teacherAccountApi.ts';
 import type { ReportSource } from '../api/teacherApi.ts';
 import { Field } from '../pages/Field.tsx';
-import { Logo } from '../pages/HomePage.tsx';
+import { ApprovalCheckbox, Logo } from '../pages/HomePage.tsx';
 import { AttendanceReport } from '../people/AttendanceReport.tsx';
 import { roomPath, navigate } from '../routing.ts';
 import { saveGrant } from '../session/grantStorage.ts';
@@ -201,6 +201,7 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
 
 function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
   const [title, setTitle] = useState('');
+  const [requireApproval, setRequireApproval] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
@@ -215,7 +216,12 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
     setError(null);
     try {
       // The account's cookie goes with the request, so the new room is this account's.
-      const grant = await createRoom({ teacherName: teacher.displayName, memberKey: memberKey(), ...(parsed?.success ? { title: parsed.data } : {}) });
+      const grant = await createRoom({
+        teacherName: teacher.displayName,
+        memberKey: memberKey(),
+        ...(parsed?.success ? { title: parsed.data } : {}),
+        ...(requireApproval ? { requireApproval } : {}),
+      });
       saveGrant(grant);
       navigate(roomPath(grant.room.code));
     } catch (failure) {
@@ -229,6 +235,7 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
       <form onSubmit={submit} noValidate className="inline-form">
         <Field label="Lesson title (optional)" name="title" value={title} maxLength={80} placeholder="e.g. Fractions, week 3"
           onChange={(e) => setTitle(e.target.value)} error={error} />
+        <ApprovalCheckbox checked={requireApproval} onChange={setRequireApproval} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Starting…' : 'Start lesson'}
         </button>
