@@ -1,11 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { PgliteDirLock } from './pgliteLock.ts';
 import * as schema from './schema.ts';
@@ -63,30 +63,105 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     lock = PgliteDirLock.acquire(dataDir);
     mkdirSync(dataDir, { recursive: true });
   }
-  let client: PGlite;
+  let engine: EmbeddedEngine | undefined;
   try {
-    client = dataDir ? new PGlite(dataDir) : new PGlite();
-    await client.waitReady;
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
-    await migratePglite(drizzlePglite(client), { migrationsFolder });
+    engine = await EmbeddedEngine.start(dataDir);
+    // PGlite is one backend, so one connection; statements queue in the pool, as they would
+    // queue inside PGlite. No connect timeout: the engine is in this process, not on a network.
+    const pool = new pg.Pool({ host: engine.socketDir, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres', max: 1 });
+    pool.on('error', () => {});
+    await migratePostgres(pool).catch(async (error: unknown) => {
+      await pool.end().catch(() => {});
+      throw error;
+    });
+    const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+    const running = engine;
     return {
       kind: 'pglite',
       db,
       // One process owns the directory (the lock above), so it is always the leader.
       leaderLock: () => ({ tryAcquire: async () => true, release: async () => {} }),
       ping: async () => {
-        await client.query('SELECT 1');
+        await db.execute(sql`SELECT 1`);
       },
       close: async () => {
-        await client.close();
+        await pool.end();
+        await running.stop();
         lock?.release();
       },
     };
   } catch (error) {
+    await engine?.stop().catch(() => {});
     lock?.release();
     throw error;
   }
 }
+
+/** node-postgres finds the socket `.s.PGSQL.<port>` in the directory given as host. */
+const EMBEDDED_PORT = 5432;
+
+/**
+ * PGlite in a worker thread (pgliteWorker.mjs), reached over a unix socket in a fresh private
+ * directory (mode 0700), so its statements never run on the main thread's event loop.
+ */
+class EmbeddedEngine {
+  private stopping: Promise<void> | null = null;
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly socketDir: string,
+  ) {}
+
+  static async start(dataDir: string | undefined): Promise<EmbeddedEngine> {
+    const socketDir = mkdtempSync(join(tmpdir(), 'wb-pglite-'));
+    const worker = new Worker(new URL('./pgliteWorker.mjs', import.meta.url), {
+      workerData: { dataDir: dataDir ?? null, socketPath: join(socketDir, `.s.PGSQL.${EMBEDDED_PORT}`) },
+      // The worker is plain JavaScript: it needs no loader flags from the parent.
+      execArgv: [],
+    });
+    const engine = new EmbeddedEngine(worker, socketDir);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        worker.on('message', (message: WorkerMessage) => {
+          if ('ready' in message) resolve();
+          else if ('failed' in message) reject(new Error(`embedded database failed to start: ${message.failed}`));
+          else if ('warning' in message) process.emitWarning(message.warning);
+        });
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`embedded database worker exited (code ${code}) while starting`)));
+      });
+    } catch (error) {
+      await engine.stop();
+      throw error;
+    }
+    worker.on('exit', (code) => {
+      if (engine.stopping) return;
+      // Nothing can be written any more; a supervisor restarting the process is the way back.
+      process.emitWarning(`embedded database worker exited unexpectedly (code ${code})`);
+    });
+    return engine;
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => {
+        const done = () => resolve();
+        this.worker.on('message', (message: WorkerMessage) => {
+          if ('closed' in message) done();
+        });
+        this.worker.once('exit', done);
+      });
+      this.worker.postMessage('close');
+      // PGlite flushes its files on close; give it time, then make sure the thread is gone.
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+      await this.worker.terminate();
+      rmSync(this.socketDir, { recursive: true, force: true });
+    })();
+    return this.stopping;
+  }
+}
+
+type WorkerMessage = { ready: true } | { closed: true } | { failed: string } | { warning: string };
 
 async function openPostgres(url: string, poolSize: number, migrate: boolean): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });

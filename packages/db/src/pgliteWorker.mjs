@@ -1,0 +1,144 @@
+// The embedded database's own thread. PGlite runs Postgres in WebAssembly and executes each
+// statement synchronously; on the server's main thread that time would land on cursor latency.
+// Here it runs in a worker thread and is reached through the Postgres wire protocol on a unix
+// socket in a private directory, so the main thread uses the same node-postgres driver as for a
+// real Postgres server and never blocks on a statement.
+//
+// PGlite is one backend: a transaction is a property of that backend, not of a connection. So the
+// bridge serves one connection at a time (the main thread's pool has exactly one; another waits),
+// processes its messages strictly in order, and rolls back whatever a dropped connection left open.
+//
+// Plain JavaScript on purpose: a worker is started from a file path, and this file must load the
+// same way under tsx, vitest and a built server.
+import { createServer } from 'node:net';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+/** Protocol 3.0 startup, SSL request and cancel request codes (untyped messages). */
+const STARTUP = 196_608;
+const SSL_REQUEST = 80_877_103;
+const CANCEL_REQUEST = 80_877_102;
+const TERMINATE = 0x58; // 'X'
+
+const { dataDir, socketPath } = workerData;
+
+/**
+ * Splits the bytes of one connection into whole protocol messages.
+ * Before the startup message the messages are untyped (length first); after it, typed.
+ */
+class MessageReader {
+  buffer = Buffer.alloc(0);
+  started = false;
+
+  push(chunk) {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+  }
+
+  /** The next complete message, or null until more bytes arrive. */
+  next() {
+    if (!this.started) {
+      if (this.buffer.length < 8) return null;
+      const length = this.buffer.readInt32BE(0);
+      if (this.buffer.length < length) return null;
+      const code = this.buffer.readInt32BE(4);
+      const message = this.buffer.subarray(0, length);
+      this.buffer = this.buffer.subarray(length);
+      if (code === STARTUP) this.started = true;
+      return { untyped: code, message };
+    }
+    if (this.buffer.length < 5) return null;
+    const length = 1 + this.buffer.readInt32BE(1);
+    if (this.buffer.length < length) return null;
+    const message = this.buffer.subarray(0, length);
+    this.buffer = this.buffer.subarray(length);
+    return { type: message[0], message };
+  }
+}
+
+async function main() {
+  const db = dataDir ? new PGlite(dataDir) : new PGlite();
+  await db.waitReady;
+  let current = null;
+  const waiting = [];
+
+  const release = (socket) => {
+    if (current !== socket) return;
+    current = null;
+    const next = waiting.shift();
+    if (next) attach(next);
+  };
+
+  const attach = (socket) => {
+    current = socket;
+    const reader = new MessageReader();
+    let queue = Promise.resolve();
+
+    const serve = async () => {
+      for (let item = reader.next(); item; item = reader.next()) {
+        if (item.untyped === SSL_REQUEST) {
+          socket.write('N'); // no TLS on a private unix socket
+          continue;
+        }
+        if (item.untyped === CANCEL_REQUEST) continue; // not supported; the statement runs to its end
+        if (item.type === TERMINATE) {
+          socket.end();
+          return;
+        }
+        const bytes = new Uint8Array(item.message.buffer, item.message.byteOffset, item.message.length);
+        const reply = await db.execProtocolRaw(bytes);
+        if (reply.length > 0 && !socket.destroyed) socket.write(reply);
+      }
+    };
+
+    socket.on('data', (chunk) => {
+      reader.push(chunk);
+      queue = queue.then(serve).catch((error) => {
+        parentPort.postMessage({ warning: `embedded database connection failed: ${String(error)}` });
+        socket.destroy();
+      });
+    });
+    socket.on('close', () => {
+      // Whatever the connection left open is rolled back before the next one is served.
+      queue = queue
+        .then(async () => {
+          if (db.isInTransaction()) await db.exec('ROLLBACK');
+        })
+        .catch(() => {})
+        .finally(() => release(socket));
+    });
+    socket.resume();
+  };
+
+  const server = createServer({ pauseOnConnect: true }, (socket) => {
+    socket.setNoDelay(true);
+    socket.on('error', () => {});
+    // One connection at a time: a second waits (paused) until the first has closed.
+    if (current) {
+      waiting.push(socket);
+      socket.once('close', () => {
+        const at = waiting.indexOf(socket);
+        if (at >= 0) waiting.splice(at, 1);
+      });
+    } else {
+      attach(socket);
+    }
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, resolve);
+  });
+
+  parentPort.on('message', async (message) => {
+    if (message !== 'close') return;
+    server.close();
+    current?.destroy();
+    await db.close();
+    parentPort.postMessage({ closed: true });
+  });
+  parentPort.postMessage({ ready: true });
+}
+
+main().catch((error) => {
+  parentPort.postMessage({ failed: error instanceof Error ? error.message : String(error) });
+});
