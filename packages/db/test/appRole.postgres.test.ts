@@ -85,6 +85,19 @@ if ('skip' in target) {
       expect((await store.loadAttendanceReport(seat.roomId))?.students).toHaveLength(1);
     });
 
+    it('runs the lobby operations as the app role (setting, admit, admit all, deny, withdraw)', async () => {
+      const store = createStore(app, new FrozenClock(CLOCK_START));
+      const room = await store.createRoom({ code: `L${Date.now()}`, title: 'Lobby', teacherName: 'T', memberKeyHash: `k${Date.now()}`, requireApproval: true });
+      if (room.decision !== 'created') throw new Error(room.decision);
+      const lobby = { roomId: room.room.id, teacherId: room.member.userId };
+      const [a, b, c, d] = [await seatStudent(store, lobby), await seatStudent(store, lobby), await seatStudent(store, lobby), await seatStudent(store, lobby)];
+      expect(await store.admitMember({ roomId: lobby.roomId, userId: a.userId, by: lobby.teacherId })).toMatchObject({ decision: 'admitted' });
+      expect(await store.denyMember({ roomId: lobby.roomId, userId: b.userId, by: lobby.teacherId, reason: null })).toMatchObject({ decision: 'denied' });
+      expect(await store.withdrawFromLobby(c.sessionId)).toMatchObject({ decision: 'withdrawn' });
+      expect((await store.admitAllPending({ roomId: lobby.roomId, by: lobby.teacherId })).admitted).toEqual([d.userId]);
+      expect(await store.setRequireApproval({ roomId: lobby.roomId, requireApproval: false })).toMatchObject({ decision: 'changed' });
+    });
+
     it.each([
       ['UPDATE', sql`UPDATE attendance SET kind = 'signed_out'`],
       ['DELETE', sql`DELETE FROM attendance`],

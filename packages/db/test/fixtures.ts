@@ -36,11 +36,11 @@ export async function newRoom(store: Store): Promise<{ roomId: string; teacherId
   return { roomId: created.room.id, teacherId: created.member.userId };
 }
 
-/** A student with an open session in the room (a new room unless one is given); no lease yet. */
+/** A student with an open session in the room (a new room unless one is given); no lease yet. Pending in a room that requires approval. */
 export async function seatStudent(store: Store, room?: { roomId: string; teacherId: string }): Promise<Seat> {
   const { roomId, teacherId } = room ?? (await newRoom(store));
   const joined = await store.joinRoom({ roomId, displayName: 'Student', memberKeyHash: token(), role: 'student' });
-  if (joined.decision !== 'joined') throw new Error(`student not joined: ${joined.decision}`);
+  if (joined.decision !== 'joined' && joined.decision !== 'pending') throw new Error(`student not joined: ${joined.decision}`);
   const sessionId = randomUUID();
   await store.openSession({
     id: sessionId,
