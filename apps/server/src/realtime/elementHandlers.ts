@@ -92,6 +92,8 @@ export function registerElementHandlers(socket: WbSocket, deps: ElementHandlerDe
 
   on<{ grant: LockGrant }>(ClientEvent.LOCK_ACQUIRE, async (packet) => {
     const request = parse(LockAcquireRequest, packet);
+    // Contention's common case costs no transaction: someone else certainly holds it right now.
+    if (locks.heldByOther(data.roomId, request.elementId, data.sessionId)) throw new Refusal(refusals.locked);
     const result = await store.acquireLock(actor(), {
       elementId: request.elementId,
       requestId: request.requestId,
@@ -150,9 +152,14 @@ export function registerElementHandlers(socket: WbSocket, deps: ElementHandlerDe
         generation: move.generation,
         ttlMs: config.LOCK_TTL_MS,
       })
-      .catch(() => {
-        lock.lastExtendedAt = 0; // retry on the next move
-      });
+      .then(
+        (extended) => {
+          if (extended) locks.extended(data.roomId, move.elementId, move.generation, now);
+        },
+        () => {
+          lock.lastExtendedAt = 0; // retry on the next move
+        },
+      );
   });
 
   on<ElementReply>(ClientEvent.LOCK_RELEASE, async (packet) => {

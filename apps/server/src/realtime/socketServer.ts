@@ -109,7 +109,7 @@ export function attachRealtime(
     metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0));
     io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, batch);
   });
-  const locks = new LockCache();
+  const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
   const hooks = deps.hooks ?? null;
   const publisher = new RoomPublisher(io, cursors, locks, metrics, hooks);
   const renewals = new RenewalBatcher(
