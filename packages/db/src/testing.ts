@@ -25,6 +25,60 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * A database of its own for one test file, created on TEST_DATABASE_URL's server and dropped
+ * afterwards, so parallel files and earlier runs share no rows.
+ */
+export class ScratchDatabase {
+  readonly name = `wb_test_${randomBytes(6).toString('hex')}`;
+  private readonly opened: Database[] = [];
+
+  constructor(private readonly serverUrl: string) {}
+
+  /** The scratch database's URL, optionally as another role. */
+  url(user?: string): string {
+    const url = new URL(this.serverUrl);
+    url.pathname = `/${this.name}`;
+    if (user) {
+      url.username = user;
+      url.password = '';
+    }
+    return url.toString();
+  }
+
+  async create(): Promise<void> {
+    await this.admin(`CREATE DATABASE ${this.name}`);
+  }
+
+  /** Opens a pool on the scratch database (migrating it on first open); closed by `drop`. */
+  async open(options: { poolSize?: number; user?: string; migrate?: boolean } = {}): Promise<Database> {
+    const database = await openDatabase({
+      kind: 'postgres',
+      url: this.url(options.user),
+      poolSize: options.poolSize ?? 4,
+      ...(options.migrate === false ? { migrate: false } : {}),
+    });
+    this.opened.push(database);
+    return database;
+  }
+
+  async drop(): Promise<void> {
+    for (const database of this.opened.splice(0)) await database.close().catch(() => {});
+    await this.admin(`DROP DATABASE IF EXISTS ${this.name} WITH (FORCE)`);
+  }
+
+  /** Runs one statement on the server's maintenance connection (CREATE/DROP DATABASE, roles). */
+  async admin(statement: string): Promise<void> {
+    const client = new pg.Client({ connectionString: this.serverUrl, connectionTimeoutMillis: 5_000 });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  }
+}
+
 /** Opens a migrated, empty database of the given kind. */
 export async function openTestDatabase(kind: TestDatabaseKind): Promise<TestDatabase> {
   if (kind === 'pglite') {
@@ -33,29 +87,8 @@ export async function openTestDatabase(kind: TestDatabaseKind): Promise<TestData
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `wb_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 });
-  return {
-    database,
-    url: url.toString(),
-    drop: async () => {
-      await database.close();
-      const dropper = new pg.Client({ connectionString: adminUrl });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
-    },
-  };
+  const scratch = new ScratchDatabase(adminUrl);
+  await scratch.create();
+  const database = await scratch.open({ poolSize: 10 });
+  return { database, url: scratch.url(), drop: () => scratch.drop() };
 }
