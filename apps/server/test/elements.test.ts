@@ -208,9 +208,10 @@ describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T
     const held = await acquire(a, created.element.id);
     if (!held.ok) throw new Error('acquire failed');
     // Queue a create and a commit, then revoke before the server answers them.
-    const inFlight = [create(a, rect(3, 3)), release(a, created.element.id, held.grant.generation, rect(400, 400))];
+    // Settled from the start: the revocation may close the socket (rejecting both) before the POST returns.
+    const inFlight = Promise.allSettled([create(a, rect(3, 3)), release(a, created.element.id, held.grant.generation, rect(400, 400))]);
     await post(`${app.url}/api/rooms/${teacher.room.code}/members/${ana.userId}/revoke`, {}, teacher.token);
-    const answers = await Promise.allSettled(inFlight);
+    const answers = await inFlight;
     await t.until(() => t.eventsOfKind('member.revoked').find((e) => e.payload.userId === ana.userId), 'member.revoked');
     const snapshot = await app.store.loadRoomSnapshot(teacher.room.id);
     const element = snapshot!.elements.find((e) => e.id === created.element.id)!;
