@@ -253,8 +253,7 @@ describe.skipIf(redisSkip !== null)(`Redis down ${REDIS_OUTAGE_MS / 1000} s betw
     const db = await createScratchDatabase();
     owned.cleanups.push(db.drop);
     const env = { REDIS_URL: redis.url };
-    const nodeA = await spawnServer({ databaseUrl: db.url, env });
-    const nodeB = await spawnServer({ databaseUrl: db.url, env });
+    const [nodeA, nodeB] = await Promise.all([spawnServer({ databaseUrl: db.url, env }), spawnServer({ databaseUrl: db.url, env })]);
     owned.servers.push(nodeA, nodeB);
 
     const teacher = await createRoom(nodeA.url);

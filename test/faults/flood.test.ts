@@ -1,6 +1,6 @@
 /**
  * Bad input at volume: one socket sends 1,000 messages a second (FAULTS_FLOOD_RATE) for
- * FAULTS_FLOOD_MS (default 8 s) from a process of its own, while another sends one 2 MB packet.
+ * FAULTS_FLOOD_MS (default 6 s) from a process of its own, while another sends one 2 MB packet.
  * The flooder is rate_limited, the 2 MB packet is refused (its connection closed, nothing stored),
  * and the rest of the room keeps working: its cursors keep arriving, its renewals and requests keep
  * being answered. The cursor latency the others see is measured with and without the flood (a
@@ -18,7 +18,7 @@ import { FaultClient, createRoom, joinRoom, requestId } from './support/client.t
 import { reportFigures } from './support/results.ts';
 import { createScratchDatabase, killAll, repoRoot, spawnServer, track, type ServerProcess } from './support/serverProcess.ts';
 
-const FLOOD_MS = Number(process.env.FAULTS_FLOOD_MS ?? 8_000);
+const FLOOD_MS = Number(process.env.FAULTS_FLOOD_MS ?? 6_000);
 const FLOOD_RATE = Number(process.env.FAULTS_FLOOD_RATE ?? 1_000);
 /** The mover's cursor rate: the web client's ~30 Hz. */
 const MOVE_EVERY_MS = 33;
