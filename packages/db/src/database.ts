@@ -164,7 +164,15 @@ class EmbeddedEngine {
 type WorkerMessage = { ready: true } | { closed: true } | { failed: string } | { warning: string };
 
 async function openPostgres(url: string, poolSize: number, migrate: boolean): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  // TCP keep-alive: a connection to a database that vanished without a reset (a black-holed
+  // network) is found dead by the kernel instead of holding its pool slot until packets flow again.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
   if (migrate) {
@@ -219,7 +227,7 @@ class PinnedAdvisoryLock implements LeaderLock {
   async tryAcquire(): Promise<boolean> {
     try {
       if (!this.client) {
-        const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5_000 });
+        const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
         client.on('error', () => this.drop(client));
         client.on('end', () => this.drop(client));
         await client.connect();
