@@ -12,6 +12,8 @@ interface DrawnCursor {
   userId: string;
   pos: Point;
   target: Point;
+  /** The transform last written to `el`. */
+  transform: string;
 }
 
 interface CursorLayerProps {
@@ -40,7 +42,11 @@ export function CursorLayer({ cursors, viewport, nameOf }: CursorLayerProps) {
 
     const place = (c: DrawnCursor) => {
       const s = boardToScreen(viewport.getState(), c.pos);
-      c.el.style.transform = `translate3d(${s.x}px, ${s.y}px, 0)`;
+      const transform = `translate3d(${s.x}px, ${s.y}px, 0)`;
+      // A settled cursor is placed every frame while others move: write only what changed.
+      if (c.transform === transform) return;
+      c.transform = transform;
+      c.el.style.transform = transform;
     };
 
     const animate = (at: number) => {
@@ -129,5 +135,5 @@ function createCursor(sessionId: string, userId: string, name: string): DrawnCur
   label.className = 'cursor-label';
   label.textContent = name;
   el.append(label);
-  return { el, label, userId, pos: { x: 0, y: 0 }, target: { x: 0, y: 0 } };
+  return { el, label, userId, pos: { x: 0, y: 0 }, target: { x: 0, y: 0 }, transform: '' };
 }
