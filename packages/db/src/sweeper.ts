@@ -110,10 +110,14 @@ export class Sweeper {
 
   start(): void {
     if (this.timer) return;
+    // Fixed rate, not fixed delay: a pass starts one interval after the previous one started, so
+    // a lease is found at most one interval after it expired (term + sweep), however long the pass.
     const tick = () => {
+      const startedAt = performance.now();
       this.running = this.pass().finally(() => {
         this.running = null;
-        if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs);
+        const wait = Math.max(0, this.options.intervalMs - (performance.now() - startedAt));
+        if (this.timer) this.timer = setTimeout(tick, wait);
       });
     };
     this.timer = setTimeout(tick, 0);
