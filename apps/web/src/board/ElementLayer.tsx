@@ -101,26 +101,54 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       return p ? { dx: p.x - e.shape.x, dy: p.y - e.shape.y } : null;
     };
 
+    /** The element's node, built or brought up to date (not placed in the layer). */
+    const nodeFor = (element: Element): DrawnElement => {
+      let d = drawn.get(element.id);
+      if (!d) {
+        const g = document.createElementNS(SVG_NS, 'g');
+        g.dataset.testid = 'element';
+        g.dataset.elementId = element.id;
+        g.innerHTML = shapeSvg(element.shape);
+        d = { g, element, mounted: false };
+        drawn.set(element.id, d);
+        describe(d);
+      } else if (d.element !== element) {
+        if (d.element.shape !== element.shape) d.g.innerHTML = shapeSvg(element.shape);
+        d.element = element;
+        describe(d);
+      }
+      return d;
+    };
+
+    /**
+     * Culled elements' nodes are built ahead, a few at a time in idle time, so a pan or zoom that
+     * brings them into view only inserts nodes: parsing their markup then (about 0.1 ms each) is
+     * what made a zoom-out's mid-gesture re-cull a 400 ms frame.
+     */
+    let prebuild: number | undefined;
+    let prebuildFrom = 0;
+    const prebuildStep = (deadline: IdleDeadline) => {
+      prebuild = undefined;
+      const { ordered } = board.getState();
+      while (prebuildFrom < ordered.length && deadline.timeRemaining() > 1) {
+        const element = ordered[prebuildFrom++]!;
+        const d = drawn.get(element.id);
+        if (!d || (!d.mounted && d.element !== element)) nodeFor(element);
+      }
+      if (prebuildFrom < ordered.length) schedulePrebuild(false);
+    };
+    const schedulePrebuild = (restart: boolean) => {
+      if (restart) prebuildFrom = 0;
+      if (prebuild === undefined && typeof requestIdleCallback === 'function') prebuild = requestIdleCallback(prebuildStep, { timeout: 2_000 });
+    };
+
     const drawElements = ({ elements, ordered }: BoardView) => {
       const visible = elementsToDraw(ordered, culled, motion.getState().previews);
       const seen = new Set<string>();
       let previous: SVGGElement | null = null;
       for (const element of visible) {
         seen.add(element.id);
-        let d = drawn.get(element.id);
-        if (!d) {
-          const g = document.createElementNS(SVG_NS, 'g');
-          g.dataset.testid = 'element';
-          g.dataset.elementId = element.id;
-          g.innerHTML = shapeSvg(element.shape);
-          d = { g, element, mounted: true };
-          drawn.set(element.id, d);
-          describe(d);
-        } else if (d.element !== element) {
-          if (d.element.shape !== element.shape) d.g.innerHTML = shapeSvg(element.shape);
-          d.element = element;
-          describe(d);
-        }
+        const d = nodeFor(element);
         d.mounted = true;
         // Keep DOM order = drawing order, moving a node only when it is out of place.
         const expectedNext: ChildNode | null = previous ? previous.nextSibling : layer.firstChild;
@@ -231,10 +259,14 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
 
     drawFor(drawnFor);
     drawElements(board.getState());
+    schedulePrebuild(true);
     const unsubscribers = [
       viewport.subscribe(place),
       board.subscribe((view, prev) => {
-        if (view.ordered !== prev.ordered) drawElements(view);
+        if (view.ordered !== prev.ordered) {
+          drawElements(view);
+          schedulePrebuild(true);
+        }
         else if (view.selection !== prev.selection) drawOverlay();
       }),
       motion.subscribe(({ previews }) => {
@@ -255,6 +287,7 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       for (const u of unsubscribers) u();
       resized.disconnect();
       clearTimeout(settleTimer);
+      if (prebuild !== undefined) cancelIdleCallback(prebuild);
       layer.replaceChildren();
       overlay.replaceChildren();
     };
