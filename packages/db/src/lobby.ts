@@ -14,6 +14,7 @@
 import { sql } from 'drizzle-orm';
 import type { MembershipStatus, RoomEvent, RoomInfo } from '@wb/protocol';
 import type { Clock } from './clock.ts';
+import { lockMembership } from './memberships.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { findRoomById, roomColumns, toRoom, type RoomRow } from './rooms.ts';
 import { AlreadyApplied, int, rows, type Db } from './sql.ts';
@@ -70,11 +71,7 @@ export async function admitMember(
 ): Promise<AdmitMemberResult> {
   try {
     return await db.transaction(async (tx) => {
-      const [target] = await rows<{ status: MembershipStatus }>(
-        tx,
-        sql`SELECT status FROM memberships
-            WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid FOR UPDATE`,
-      );
+      const target = await lockMembership(tx, input.roomId, input.userId);
       if (!target) return { decision: 'not_a_member' as const };
       const admitted = await rows<{ user_id: string }>(
         tx,
@@ -146,11 +143,7 @@ export async function denyMember(
 ): Promise<DenyMemberResult> {
   try {
     return await db.transaction(async (tx) => {
-      const [target] = await rows<{ status: MembershipStatus }>(
-        tx,
-        sql`SELECT status FROM memberships
-            WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid FOR UPDATE`,
-      );
+      const target = await lockMembership(tx, input.roomId, input.userId);
       if (!target) return { decision: 'not_a_member' as const };
       const denied = await rows<{ user_id: string }>(
         tx,

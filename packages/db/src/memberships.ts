@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { Role, RoomEvent } from '@wb/protocol';
+import type { MembershipStatus, Role, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
-import { int, rows, type Db } from './sql.ts';
+import { int, rows, type Db, type Executor } from './sql.ts';
 
 export type RestoreMemberResult =
   | { decision: 'restored'; events: RoomEvent[] }
@@ -20,11 +20,7 @@ export async function restoreMember(
   input: { roomId: string; userId: string; by: string },
 ): Promise<RestoreMemberResult> {
   return db.transaction(async (tx) => {
-    const [target] = await rows<{ role: Role }>(
-      tx,
-      sql`SELECT role FROM memberships
-          WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid FOR UPDATE`,
-    );
+    const target = await lockMembership(tx, input.roomId, input.userId);
     if (!target) return { decision: 'not_a_member' as const };
     const restored = await rows<{ user_id: string }>(
       tx,
@@ -40,4 +36,21 @@ export async function restoreMember(
     const event = await appendRoomEvent(tx, clock, input.roomId, 'member.restored', eventId, { userId: input.userId, by: input.by });
     return { decision: 'restored' as const, events: [event] };
   });
+}
+
+/**
+ * A membership's role and status, its row locked until the caller's transaction ends. Every
+ * change of a membership's status starts here, so admissions, denials, revocations, restores and
+ * the share-locked edits of `authorizeEdit` serialize on the one row.
+ */
+export async function lockMembership(
+  tx: Executor,
+  roomId: string,
+  userId: string,
+): Promise<{ role: Role; status: MembershipStatus } | null> {
+  const [row] = await rows<{ role: Role; status: MembershipStatus }>(
+    tx,
+    sql`SELECT role, status FROM memberships WHERE room_id = ${roomId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`,
+  );
+  return row ?? null;
 }

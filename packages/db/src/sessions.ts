@@ -3,6 +3,7 @@ import type { Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndRea
 import { appendAttendance } from './attendance.ts';
 import type { Clock } from './clock.ts';
 import { releaseLocksOfSessions } from './locks.ts';
+import { lockMembership } from './memberships.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { AlreadyApplied, date, rows, type Db, type Executor } from './sql.ts';
 
@@ -158,10 +159,7 @@ export async function revokeMember(
   input: { roomId: string; userId: string; by: string; reason: string | null; requestId: string | null },
 ): Promise<RevokeMemberResult> {
   return db.transaction(async (tx) => {
-    const [target] = await rows<{ role: Role; status: string }>(
-      tx,
-      sql`SELECT role, status FROM memberships WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid FOR UPDATE`,
-    );
+    const target = await lockMembership(tx, input.roomId, input.userId);
     if (!target) return { decision: 'not_a_member' as const };
     if (target.role === 'teacher') return { decision: 'cannot_revoke_teacher' as const };
     if (target.status === 'revoked') return { decision: 'already_revoked' as const };

@@ -7,17 +7,12 @@ import { AttendanceReport } from '@wb/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FrozenClock } from '../src/clock.ts';
 import { createStore, type Store } from '../src/store.ts';
-import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '../src/testing.ts';
-import { CLOCK_START, LEASE_TTL_MS, leaseAt, newRoom, requestId, seatStudent } from './fixtures.ts';
-
-const kinds: { kind: TestDatabaseKind; skip: string | null }[] = [
-  { kind: 'pglite', skip: null },
-  { kind: 'postgres', skip: postgresUnavailableReason() },
-];
+import { openTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { CLOCK_START, LEASE_TTL_MS, leaseAt, newRoom, requestId, seatStudent, storeDatabaseKinds } from './fixtures.ts';
 
 const MIN = 60_000;
 
-for (const { kind, skip } of kinds) {
+for (const { kind, skip } of storeDatabaseKinds) {
   describe.skipIf(skip !== null)(`attendance report on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     let testDb: TestDatabase;
     let store: Store;

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { RoomEvent } from '@wb/protocol';
 import type { Database } from '../src/database.ts';
+import { postgresUnavailableReason, type TestDatabaseKind } from '../src/testing.ts';
 import type { Lease } from '../src/leases.ts';
 import { date, int, rows } from '../src/sql.ts';
 import type { Store } from '../src/store.ts';
@@ -173,3 +174,9 @@ export async function storedLease(
     ? { revision: int(row.revision), expiresAt: date(row.expires_at), lastRequestId: row.last_request_id, connected: row.connected }
     : null;
 }
+
+/** The databases every store suite runs on: PGlite always, real Postgres when TEST_DATABASE_URL is set. */
+export const storeDatabaseKinds: { kind: TestDatabaseKind; skip: string | null }[] = [
+  { kind: 'pglite', skip: null },
+  { kind: 'postgres', skip: postgresUnavailableReason() },
+];

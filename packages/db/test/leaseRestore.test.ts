@@ -4,20 +4,15 @@ import { FrozenClock } from '../src/clock.ts';
 import { SWEEPER_LOCK_ID, type Database } from '../src/database.ts';
 import { createStore } from '../src/store.ts';
 import { Sweeper } from '../src/sweeper.ts';
-import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '../src/testing.ts';
-import { CLOCK_START, LEASE_TTL_MS, RecordingLog, RecordingPublisher, leaseAt, requestId, seatStudent } from './fixtures.ts';
-
-const kinds: { kind: TestDatabaseKind; skip: string | null }[] = [
-  { kind: 'pglite', skip: null },
-  { kind: 'postgres', skip: postgresUnavailableReason() },
-];
+import { openTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { CLOCK_START, LEASE_TTL_MS, RecordingLog, RecordingPublisher, leaseAt, requestId, seatStudent, storeDatabaseKinds } from './fixtures.ts';
 
 /** What a database crash does to presence: the UNLOGGED lease table comes back empty. */
 async function crashLeaseTable(database: Database): Promise<void> {
   await database.db.execute(sql`DELETE FROM presence_leases`);
 }
 
-for (const { kind, skip } of kinds) {
+for (const { kind, skip } of storeDatabaseKinds) {
   describe.skipIf(skip !== null)(`lost leases after a database crash on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     let testDb: TestDatabase;
     beforeAll(async () => {

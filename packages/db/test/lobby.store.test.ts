@@ -7,17 +7,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FrozenClock } from '../src/clock.ts';
 import { createStore, type Store } from '../src/store.ts';
-import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '../src/testing.ts';
-import { CLOCK_START, LEASE_TTL_MS, SESSION_TTL_MS, requestId, roomRevision } from './fixtures.ts';
-
-const kinds: { kind: TestDatabaseKind; skip: string | null }[] = [
-  { kind: 'pglite', skip: null },
-  { kind: 'postgres', skip: postgresUnavailableReason() },
-];
+import { openTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { CLOCK_START, LEASE_TTL_MS, SESSION_TTL_MS, requestId, roomRevision, storeDatabaseKinds } from './fixtures.ts';
 
 const secret = () => randomBytes(16).toString('hex');
 
-for (const { kind, skip } of kinds) {
+for (const { kind, skip } of storeDatabaseKinds) {
   describe.skipIf(skip !== null)(`lobby on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     let testDb: TestDatabase;
     let store: Store;

@@ -5,15 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FrozenClock } from '../src/clock.ts';
 import { createStore, type Store } from '../src/store.ts';
-import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '../src/testing.ts';
-import { CLOCK_START, LEASE_TTL_MS, SESSION_TTL_MS, leaseAt, roomRevision, seatStudent } from './fixtures.ts';
+import { openTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { CLOCK_START, LEASE_TTL_MS, SESSION_TTL_MS, leaseAt, roomRevision, seatStudent, storeDatabaseKinds } from './fixtures.ts';
 
-const kinds: { kind: TestDatabaseKind; skip: string | null }[] = [
-  { kind: 'pglite', skip: null },
-  { kind: 'postgres', skip: postgresUnavailableReason() },
-];
-
-for (const { kind, skip } of kinds) {
+for (const { kind, skip } of storeDatabaseKinds) {
   describe.skipIf(skip !== null)(`memberships on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     let testDb: TestDatabase;
     let store: Store;

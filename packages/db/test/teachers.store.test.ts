@@ -6,20 +6,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FrozenClock } from '../src/clock.ts';
 import { createStore, type Store } from '../src/store.ts';
-import { openTestDatabase, postgresUnavailableReason, type TestDatabase, type TestDatabaseKind } from '../src/testing.ts';
-import { CLOCK_START, LEASE_TTL_MS, SESSION_TTL_MS, roomRevision } from './fixtures.ts';
-
-const kinds: { kind: TestDatabaseKind; skip: string | null }[] = [
-  { kind: 'pglite', skip: null },
-  { kind: 'postgres', skip: postgresUnavailableReason() },
-];
+import { openTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { CLOCK_START, LEASE_TTL_MS, SESSION_TTL_MS, roomRevision, storeDatabaseKinds } from './fixtures.ts';
 
 const HOUR = 3_600_000;
 const unique = () => randomBytes(6).toString('hex');
 /** Room codes in these tests only need to be unique; the 6-character format is the server's concern. */
 const code = () => unique().toUpperCase();
 
-for (const { kind, skip } of kinds) {
+for (const { kind, skip } of storeDatabaseKinds) {
   describe.skipIf(skip !== null)(`teacher accounts on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     let testDb: TestDatabase;
     let store: Store;
