@@ -9,7 +9,7 @@ export function renderReport(report: BenchReport): string {
   const out: string[] = [];
   out.push(
     `Run ${report.startedAt} (${report.command}, ${f(report.durationS, 0)} s) on ${report.machine.cores} cores (${report.machine.cpuModel}), ` +
-      `Node ${report.machine.node}; product database: ${report.database}; generator client: ${report.client}; ` +
+      `Node ${report.machine.node}; product database: ${report.database}; generator client: ${report.client} (${report.generatorThreads ?? 1} thread${(report.generatorThreads ?? 1) > 1 ? 's' : ''} for cursor load); ` +
       `load average at start ${report.machine.loadAverageStart.map((v) => v.toFixed(2)).join(' ')}, at end ${report.machine.loadAverageEnd.map((v) => v.toFixed(2)).join(' ')}.`,
   );
 
@@ -102,6 +102,16 @@ export function renderReport(report: BenchReport): string {
     out.push(
       `| ${f(m.freshRssMb, 0)} | ${f(m.rssBeforeMb, 0)} | ${f(m.rssConnectedMb, 0)} | ${f(m.kbPerUser, 0)} | ${f(m.growthMb, 1)} | ${m.rssSamplesMb.map((v) => v.toFixed(0)).join(', ')} | ${f(m.serverCoresIdle, 2)} | ${m.pass ? 'yes' : 'NO'} | ${f(m.loadAverage1m, 2)} |`,
     );
+    out.push('', 'Where it is (MB, from the server\'s /metrics; "native" is RSS minus the four):', '');
+    out.push('| at s | RSS | main JS heap used | main external | database WebAssembly heap | database JS heap used | native |');
+    out.push('|---:|---:|---:|---:|---:|---:|---:|');
+    // At most ~12 rows: the first, the last and evenly spaced ones between.
+    const step = Math.max(1, Math.ceil(m.breakdown.length / 12));
+    m.breakdown.forEach((b, i) => {
+      if (i % step !== 0 && i !== m.breakdown.length - 1) return;
+      const known = b.mainHeapUsedMb + b.mainExternalMb + (Number.isNaN(b.dbWasmMb) ? 0 : b.dbWasmMb) + (Number.isNaN(b.dbHeapUsedMb) ? 0 : b.dbHeapUsedMb);
+      out.push(`| ${f(b.atS, 0)} | ${f(b.rssMb, 0)} | ${f(b.mainHeapUsedMb, 1)} | ${f(b.mainExternalMb, 1)} | ${f(b.dbWasmMb, 0)} | ${f(b.dbHeapUsedMb, 1)} | ${f(b.rssMb - known, 0)} |`);
+    });
   }
   return out.join('\n');
 }

@@ -152,6 +152,12 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   });
   http.get('/metrics', async (_request, reply) => {
     if (sweeper.lastPassAt !== null) metrics.sweeperLastPassAge.set((Date.now() - sweeper.lastPassAt) / 1000);
+    const embedded = await database.embeddedMemory();
+    if (embedded) {
+      metrics.embeddedDbMemory.set({ kind: 'wasm' }, embedded.wasmBytes);
+      metrics.embeddedDbMemory.set({ kind: 'heap_used' }, embedded.heapUsedBytes);
+      metrics.embeddedDbMemory.set({ kind: 'external' }, embedded.externalBytes);
+    }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 

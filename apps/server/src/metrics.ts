@@ -42,6 +42,12 @@ export function createMetrics() {
       labelNames: ['code'] as const,
       registers: [registry],
     }),
+    embeddedDbMemory: new Gauge({
+      name: 'wb_embedded_db_memory_bytes',
+      help: "The embedded database's worker thread (PGlite only): WebAssembly heap, JS heap used, external",
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
     sweeperLastPassAge: new Gauge({
       name: 'wb_sweeper_last_pass_age_seconds',
       help: 'Seconds since the sweeper loop last completed a pass',

@@ -122,6 +122,10 @@ for (const { kind, skip } of kinds) {
         const metrics = await (await fetch(`${app.url}/metrics`)).text();
         expect(metrics).toMatch(/^wb_connected_sockets /m);
         expect(metrics).toMatch(/^wb_nodejs_eventloop_lag_p99_seconds /m);
+        // The embedded database's thread reports its own memory; an external Postgres has none here.
+        const wasm = /^wb_embedded_db_memory_bytes\{kind="wasm"\} (\d+)/m.exec(metrics);
+        if (kind === 'pglite') expect(Number(wasm?.[1])).toBeGreaterThan(16 * 2 ** 20);
+        else expect(wasm).toBeNull();
       } finally {
         await app.close();
       }

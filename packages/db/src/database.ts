@@ -33,7 +33,20 @@ export interface Database {
   leaderLock(lockId: number): LeaderLock;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
+  /**
+   * The embedded engine's memory (its worker thread), or null for an external Postgres or when
+   * the worker does not answer within a second.
+   */
+  embeddedMemory(): Promise<EmbeddedMemory | null>;
   close(): Promise<void>;
+}
+
+export interface EmbeddedMemory {
+  /** PGlite's WebAssembly linear memory: grows on demand, never shrinks. */
+  wasmBytes: number;
+  /** The worker isolate's JS heap in use and its external (off-heap) memory. */
+  heapUsedBytes: number;
+  externalBytes: number;
 }
 
 export type DatabaseOptions =
@@ -84,6 +97,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       ping: async () => {
         await db.execute(sql`SELECT 1`);
       },
+      embeddedMemory: () => running.memory(),
       close: async () => {
         await pool.end();
         await running.stop();
@@ -142,6 +156,24 @@ class EmbeddedEngine {
     return engine;
   }
 
+  memory(): Promise<EmbeddedMemory | null> {
+    if (this.stopping) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const onMessage = (message: WorkerMessage) => {
+        if (!('memory' in message)) return;
+        done(message.memory);
+      };
+      const timer = setTimeout(() => done(null), 1_000);
+      const done = (memory: EmbeddedMemory | null) => {
+        clearTimeout(timer);
+        this.worker.off('message', onMessage);
+        resolve(memory);
+      };
+      this.worker.on('message', onMessage);
+      this.worker.postMessage('memory');
+    });
+  }
+
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       const closed = new Promise<void>((resolve) => {
@@ -161,7 +193,7 @@ class EmbeddedEngine {
   }
 }
 
-type WorkerMessage = { ready: true } | { closed: true } | { failed: string } | { warning: string };
+type WorkerMessage = { ready: true } | { closed: true } | { failed: string } | { warning: string } | { memory: EmbeddedMemory };
 
 async function openPostgres(url: string, poolSize: number, migrate: boolean): Promise<Database> {
   // TCP keep-alive: a connection to a database that vanished without a reset (a black-holed
@@ -190,6 +222,7 @@ async function openPostgres(url: string, poolSize: number, migrate: boolean): Pr
     ping: async () => {
       await db.execute(sql`SELECT 1`);
     },
+    embeddedMemory: async () => null,
     close: async () => {
       await pool.end();
     },

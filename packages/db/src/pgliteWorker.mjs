@@ -130,6 +130,13 @@ async function main() {
   });
 
   parentPort.on('message', async (message) => {
+    if (message === 'memory') {
+      // This thread's share of the process's memory, for the operator's /metrics: PGlite's
+      // WebAssembly heap (it grows on demand and never shrinks) and this isolate's JS heap.
+      const { heapUsed, external } = process.memoryUsage();
+      parentPort.postMessage({ memory: { wasmBytes: db.Module.HEAPU8.byteLength, heapUsedBytes: heapUsed, externalBytes: external } });
+      return;
+    }
     if (message !== 'close') return;
     server.close();
     current?.destroy();
