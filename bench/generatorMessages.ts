@@ -2,7 +2,7 @@
  * The IPC contract between the benchmark's orchestrator (run.ts) and the load-generator process.
  * The generator runs in its own process so that its CPU is neither the server's nor hidden in it.
  */
-import type { LatencySummary } from './latencyHistogram.ts';
+import type { LatencySummary, SparseHistogram } from './latencyHistogram.ts';
 
 export type TargetKind = 'product' | 'bare';
 
@@ -80,6 +80,11 @@ export interface CursorLoadResult {
   supersededLate: number;
   duplicates: number;
   latency: LatencySummary;
+  /**
+   * The latency samples themselves, between a generator's threads only (merged, then dropped
+   * before the result leaves the generator process).
+   */
+  histogram?: SparseHistogram;
   /** Cursor messages (product: batches) received per second per client. */
   messagesPerClientPerSec: number;
   generator: SelfStats;

@@ -15,6 +15,14 @@ export interface LatencySummary {
   mean: number;
 }
 
+export interface SparseHistogram {
+  /** Pairs: bucket index, count. */
+  buckets: number[];
+  total: number;
+  sum: number;
+  max: number;
+}
+
 export class LatencyHistogram {
   private counts = new Uint32Array(BUCKETS + 1);
   private total = 0;
@@ -44,6 +52,26 @@ export class LatencyHistogram {
       if (seen >= rank) return i >= BUCKETS ? this.maxMs : (i + 1) * BUCKET_MS;
     }
     return this.maxMs;
+  }
+
+  /** The non-empty buckets and totals, small enough to post between threads. */
+  toSparse(): SparseHistogram {
+    const buckets: number[] = [];
+    this.counts.forEach((count, bucket) => {
+      if (count > 0) buckets.push(bucket, count);
+    });
+    return { buckets, total: this.total, sum: this.sum, max: this.maxMs };
+  }
+
+  /** Adds another histogram's samples (e.g. from another generator thread). */
+  merge(other: SparseHistogram): void {
+    for (let i = 0; i < other.buckets.length; i += 2) {
+      const bucket = other.buckets[i]!;
+      this.counts[bucket] = (this.counts[bucket] ?? 0) + other.buckets[i + 1]!;
+    }
+    this.total += other.total;
+    this.sum += other.sum;
+    if (other.max > this.maxMs) this.maxMs = other.max;
   }
 
   summary(): LatencySummary {

@@ -13,6 +13,7 @@
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import {
   ClientEvent,
   PROTOCOL_VERSION,
@@ -46,7 +47,7 @@ import type {
   StormResult,
   TargetKind,
 } from './generatorMessages.ts';
-import { LatencyHistogram, percentileOf } from './latencyHistogram.ts';
+import { LatencyHistogram, percentileOf, type SparseHistogram } from './latencyHistogram.ts';
 import { LockWorkload } from './lockWorkload.ts';
 
 const TARGET_URL = requiredEnv('BENCH_TARGET_URL');
@@ -58,6 +59,17 @@ const CLIENT_KIND: ClientKind = process.env.BENCH_CLIENT === 'socket.io' ? 'sock
  * their joins would add up against the server's per-address join limit.
  */
 const ROOM_ADDRESS_OFFSET = Number(process.env.BENCH_ROOM_ADDRESS_OFFSET ?? 0);
+/**
+ * Threads of this generator process (BENCH_GENERATOR_THREADS, default 1). With more than one, the
+ * process's main thread only relays commands and merges results, and each thread runs every
+ * THREADS-th room: a room's senders and receivers stay on one thread, so latency is still
+ * measured on one clock, and no thread's event loop is busy enough for its own queueing to show
+ * up in the latency (at 16 rooms one thread is busy ~0.8 of the time, its loop delay p99 25-30 ms).
+ */
+const THREADS = Math.max(1, Number(process.env.BENCH_GENERATOR_THREADS ?? 1));
+const shard = isMainThread ? null : (workerData as { shard: number; shards: number });
+const SHARD = shard?.shard ?? 0;
+const SHARDS = shard?.shards ?? 1;
 export const USERS_PER_ROOM = 31;
 /** A replaced update counts as delivered only if its replacement arrived within this budget. */
 const SUPERSEDE_BUDGET_MS = 100;
@@ -213,7 +225,8 @@ class Fleet {
   async setup(rooms: number): Promise<GeneratorCommands['setup']['result']> {
     const started = performance.now();
     const missing: number[] = [];
-    for (let r = this.rooms.length; r < rooms; r++) missing.push(r);
+    // A generator thread owns every SHARDS-th room (the rooms array has holes for the others').
+    for (let r = this.rooms.length; r < rooms; r++) if (r % SHARDS === SHARD) missing.push(r);
     // A few rooms at a time: each room joins from its own loopback address (the server limits
     // joins per address, as it should), and PGlite serialises writes anyway.
     await runLimited(missing, 4, async (r) => {
@@ -221,7 +234,7 @@ class Fleet {
       if (TARGET_KIND === 'product') await joinRoom(r, clients);
       this.rooms[r] = clients;
     });
-    return { rooms: this.rooms.length, users: this.rooms.length * USERS_PER_ROOM, ms: performance.now() - started };
+    return { rooms: this.rooms.length, users: this.rooms.flat().length, ms: performance.now() - started };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -469,6 +482,7 @@ class Fleet {
       supersededLate: accounting.supersededLate,
       duplicates: accounting.duplicates,
       latency: accounting.hist.summary(),
+      histogram: accounting.hist.toSparse(),
       messagesPerClientPerSec: accounting.messagesInWindow / clients.length / (params.windowMs / 1000),
       generator,
       notices: this.counters.notices,
@@ -761,19 +775,19 @@ async function joinRoom(room: number, clients: Client[]): Promise<void> {
 }
 
 // -----------------------------------------------------------------------------------------------
-// IPC
+// IPC: the orchestrator's commands arrive over the process channel; in a threaded generator the
+// main thread relays them to the threads (`parentPort`) and merges their replies.
 
 function send(message: GeneratorMessage): void {
-  process.send?.(message);
+  if (parentPort) parentPort.postMessage(message);
+  else process.send?.(message);
 }
 
 function mark(name: string): void {
   send({ kind: 'mark', name });
 }
 
-const fleet = new Fleet();
-
-async function handle(message: CommandMessage): Promise<unknown> {
+async function handle(fleet: Fleet, message: CommandMessage): Promise<unknown> {
   const name: CommandName = message.name;
   switch (name) {
     case 'setup':
@@ -807,12 +821,135 @@ async function handle(message: CommandMessage): Promise<unknown> {
   }
 }
 
-process.on('message', (message: CommandMessage) => {
-  handle(message).then(
-    (result) => send({ kind: 'reply', id: message.id, ok: true, result }),
-    (error: unknown) => send({ kind: 'reply', id: message.id, ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+function reply(id: number, work: Promise<unknown>): void {
+  work.then(
+    (result) => send({ kind: 'reply', id, ok: true, result }),
+    (error: unknown) => send({ kind: 'reply', id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
   );
-});
-// The orchestrator going away must not leave a generator holding hundreds of sockets.
-process.on('disconnect', () => process.exit(0));
-send({ kind: 'ready' });
+}
+
+/** Commands whose replies the threaded generator knows how to merge (the cursor-load scenarios). */
+const MERGEABLE = new Set<CommandName>(['setup', 'connect', 'disconnect', 'cursorLoad', 'selfStats']);
+
+/** The main thread of a threaded generator: one worker thread per shard of the rooms. */
+class ThreadedGenerator {
+  private readonly threads: Worker[] = [];
+  private nextId = 1;
+  private readonly pending = new Map<number, (reply: Extract<GeneratorMessage, { kind: 'reply' }>) => void>();
+
+  async start(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      // The thread runs this same file, through a plain module that loads TypeScript for it.
+      const thread = new Worker(new URL('./generatorThread.mjs', import.meta.url), { workerData: { shard: i, shards: count } });
+      const ready = new Promise<void>((resolve, reject) => {
+        thread.on('message', (message: GeneratorMessage) => {
+          if (message.kind === 'ready') resolve();
+          // Window marks: every thread's windows start together; the first thread's stand for all.
+          else if (message.kind === 'mark' && i === 0) send(message);
+          else if (message.kind === 'reply') {
+            this.pending.get(message.id)?.(message);
+            this.pending.delete(message.id);
+          }
+        });
+        thread.once('error', reject);
+      });
+      this.threads.push(thread);
+      await ready;
+    }
+  }
+
+  private call(thread: Worker, name: CommandName, params: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, (message) => (message.ok ? resolve(message.result) : reject(new Error(message.error))));
+      thread.postMessage({ kind: 'command', id, name, params });
+    });
+  }
+
+  async handle(message: CommandMessage): Promise<unknown> {
+    if (!MERGEABLE.has(message.name)) throw new Error(`${message.name} does not run on a threaded generator (BENCH_GENERATOR_THREADS)`);
+    const results = await Promise.all(this.threads.map((t) => this.call(t, message.name, message.params)));
+    return mergeResults(message.name, results);
+  }
+}
+
+function mergeResults(name: CommandName, results: unknown[]): unknown {
+  const sum = <T>(pick: (r: T) => number) => (results as T[]).reduce((total, r) => total + pick(r), 0);
+  const max = <T>(pick: (r: T) => number) => Math.max(...(results as T[]).map(pick));
+  switch (name) {
+    case 'setup':
+      return { rooms: max<GeneratorCommands['setup']['result']>((r) => r.rooms), users: sum<GeneratorCommands['setup']['result']>((r) => r.users), ms: max<GeneratorCommands['setup']['result']>((r) => r.ms) };
+    case 'connect': {
+      const all = results as ConnectResult[];
+      return {
+        connected: sum<ConnectResult>((r) => r.connected),
+        failed: sum<ConnectResult>((r) => r.failed),
+        ms: max<ConnectResult>((r) => r.ms),
+        errors: [...new Set(all.flatMap((r) => r.errors))],
+        snapshots: sum<ConnectResult>((r) => r.snapshots),
+        replays: sum<ConnectResult>((r) => r.replays),
+      } satisfies ConnectResult;
+    }
+    case 'disconnect':
+      return { closed: sum<{ closed: number }>((r) => r.closed) };
+    case 'selfStats':
+      // CPU is the whole process's in every thread (getrusage); loop delay is per thread.
+      return { cores: max<SelfStats>((r) => r.cores), eventLoopP99Ms: max<SelfStats>((r) => r.eventLoopP99Ms) } satisfies SelfStats;
+    case 'cursorLoad': {
+      const all = results as CursorLoadResult[];
+      const hist = new LatencyHistogram();
+      for (const r of all) if (r.histogram) hist.merge(r.histogram);
+      const senders = sum<CursorLoadResult>((r) => r.senders);
+      return {
+        senders,
+        receiversPerUpdate: all[0]?.receiversPerUpdate ?? 0,
+        intended: sum<CursorLoadResult>((r) => r.intended),
+        sent: sum<CursorLoadResult>((r) => r.sent),
+        discardedByClient: sum<CursorLoadResult>((r) => r.discardedByClient),
+        expected: sum<CursorLoadResult>((r) => r.expected),
+        received: sum<CursorLoadResult>((r) => r.received),
+        supersededInTime: sum<CursorLoadResult>((r) => r.supersededInTime),
+        supersededLate: sum<CursorLoadResult>((r) => r.supersededLate),
+        duplicates: sum<CursorLoadResult>((r) => r.duplicates),
+        latency: hist.summary(),
+        histogram: hist.toSparse(),
+        // Weighted by each thread's senders (in proportion to its rooms).
+        messagesPerClientPerSec: senders > 0 ? sum<CursorLoadResult>((r) => r.messagesPerClientPerSec * r.senders) / senders : 0,
+        generator: { cores: max<CursorLoadResult>((r) => r.generator.cores), eventLoopP99Ms: max<CursorLoadResult>((r) => r.generator.eventLoopP99Ms) },
+        notices: sum<CursorLoadResult>((r) => r.notices),
+        disconnects: sum<CursorLoadResult>((r) => r.disconnects),
+      } satisfies CursorLoadResult;
+    }
+    default:
+      throw new Error(`no merge for ${name}`);
+  }
+}
+
+/** The histogram is for merging between threads; the orchestrator gets the summary only. */
+function withoutHistogram(result: unknown): unknown {
+  if (result && typeof result === 'object' && 'histogram' in result) {
+    const { histogram: _samples, ...rest } = result as { histogram: SparseHistogram };
+    return rest;
+  }
+  return result;
+}
+
+if (parentPort) {
+  // A thread of a threaded generator.
+  const fleet = new Fleet();
+  const port = parentPort;
+  port.on('message', (message: CommandMessage) => reply(message.id, handle(fleet, message)));
+  send({ kind: 'ready' });
+} else if (THREADS > 1) {
+  const threaded = new ThreadedGenerator();
+  await threaded.start(THREADS);
+  process.on('message', (message: CommandMessage) => reply(message.id, threaded.handle(message).then(withoutHistogram)));
+  process.on('disconnect', () => process.exit(0));
+  send({ kind: 'ready' });
+} else {
+  const fleet = new Fleet();
+  process.on('message', (message: CommandMessage) => reply(message.id, handle(fleet, message).then(withoutHistogram)));
+  // The orchestrator going away must not leave a generator holding hundreds of sockets.
+  process.on('disconnect', () => process.exit(0));
+  send({ kind: 'ready' });
+}

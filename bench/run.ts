@@ -7,7 +7,9 @@
  * --points=1,2,4 (capacity points); --cpu-prof (profile the product server of the capacity sweep
  * into bench/results/profiles/); --postgres=<url> (the product on a real Postgres database that
  * this run creates and drops, instead of PGlite); --client=socket.io (the generator on
- * socket.io-client instead of its wire client, see benchSocket.ts).
+ * socket.io-client instead of its wire client, see benchSocket.ts); --soak-min=N (the memory soak's
+ * length in minutes); --server-node-flags="--flag ..." (Node flags for the product server, e.g. GC
+ * settings); --generator-threads=N (the cursor-load generator runs its rooms on N threads).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -59,6 +61,17 @@ const profile = full
 // The generator's client: the wire client by default, socket.io-client to cross-check it.
 if (option('client') === 'socket.io') process.env.BENCH_CLIENT = 'socket.io';
 const points = option('points')?.split(',').map(Number) ?? profile.points;
+// A longer memory soak than the profile's, in minutes (e.g. --soak-min=40), sampled every 30 s.
+const soakMin = option('soak-min');
+/**
+ * Threads of the capacity and quiet-room generators (--generator-threads=N): each thread runs its
+ * own share of the rooms, so no single event loop of the generator is near saturation.
+ */
+const generatorThreads = Number(option('generator-threads') ?? 1);
+const threadsEnv: Record<string, string> = { BENCH_GENERATOR_THREADS: String(generatorThreads) };
+/** Loopback source addresses of a threaded cursor generator's rooms (the lock generator uses 500+). */
+const CURSOR_GENERATOR_ADDRESS_OFFSET = '1000';
+if (soakMin) profile.memory = { ...profile.memory, soakMs: Number(soakMin) * 60_000, sampleEveryMs: 30_000 };
 
 export interface BenchReport {
   name: string;
@@ -67,6 +80,8 @@ export interface BenchReport {
   finishedAt: string;
   durationS: number;
   client: string;
+  /** Threads of the capacity and quiet-room generators (--generator-threads). */
+  generatorThreads: number;
   machine: { cores: number; cpuModel: string; memoryGb: number; node: string; loadAverageStart: number[]; loadAverageEnd: number[] };
   database: string;
   passRule: typeof PASS;
@@ -108,6 +123,7 @@ async function main(): Promise<void> {
     command: `pnpm bench${args.length ? ` ${args.join(' ')}` : ''}`,
     startedAt: started.toISOString(),
     client: process.env.BENCH_CLIENT === 'socket.io' ? 'socket.io-client' : 'wire (ws)',
+    generatorThreads,
     finishedAt: '',
     durationS: 0,
     machine: {
@@ -134,7 +150,7 @@ async function main(): Promise<void> {
     if (flag('cpu-prof')) mkdirSync(profileDir, { recursive: true });
     const product = await ServerUnderTest.start('product', {
       env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) },
-      nodeFlags: flag('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      nodeFlags: [...(flag('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(option('server-node-flags')?.split(' ') ?? [])],
     });
     const freshRss = product.sample().rssBytes / 2 ** 20;
     const productGenerator = await GeneratorHandle.start(product);
@@ -148,32 +164,39 @@ async function main(): Promise<void> {
       }
     };
     try {
-      if (only.has('capacity')) {
-        const bare = await ServerUnderTest.start('bare');
-        const bareGenerator = await GeneratorHandle.start(bare);
-        try {
-          await attempt('capacity', async () => {
-            log(`capacity sweep: points ${points.join(', ')}; window ${profile.timing.windowMs / 1000} s x ${profile.timing.repeats}`);
-            report.capacity = await capacitySweep(
-              { product: { generator: productGenerator, server: product }, bare: { generator: bareGenerator, server: bare } },
-              points,
-              profile.timing,
-              log,
-            );
-          });
-        } finally {
-          await bareGenerator.stop();
-          await bare.stop();
+      // The cursor-load scenarios may run on a threaded generator (its own rooms, from other
+      // loopback addresses); the others always use the single-threaded one.
+      const cursorGenerator = generatorThreads > 1 ? await GeneratorHandle.start(product, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: CURSOR_GENERATOR_ADDRESS_OFFSET }) : productGenerator;
+      try {
+        if (only.has('capacity')) {
+          const bare = await ServerUnderTest.start('bare');
+          const bareGenerator = await GeneratorHandle.start(bare, threadsEnv);
+          try {
+            await attempt('capacity', async () => {
+              log(`capacity sweep: points ${points.join(', ')}; window ${profile.timing.windowMs / 1000} s x ${profile.timing.repeats}; generator threads ${generatorThreads}`);
+              report.capacity = await capacitySweep(
+                { product: { generator: cursorGenerator, server: product }, bare: { generator: bareGenerator, server: bare } },
+                points,
+                profile.timing,
+                log,
+              );
+            });
+          } finally {
+            await bareGenerator.stop();
+            await bare.stop();
+          }
         }
-      }
-      if (only.has('quiet')) {
-        await attempt('quiet', async () => {
-          log('quiet room: one room, one mover');
-          const oneMover = await measurePoint(productGenerator, product, 1, { ...profile.timing, repeats: 1 }, 1, 'one');
-          log(formatPointLine(oneMover));
-          const allMove = report.capacity?.points.find((p) => p.target === 'product' && p.rooms === 1) ?? null;
-          report.quietRoom = { allMove, oneMover };
-        });
+        if (only.has('quiet')) {
+          await attempt('quiet', async () => {
+            log('quiet room: one room, one mover');
+            const oneMover = await measurePoint(cursorGenerator, product, 1, { ...profile.timing, repeats: 1 }, 1, 'one');
+            log(formatPointLine(oneMover));
+            const allMove = report.capacity?.points.find((p) => p.target === 'product' && p.rooms === 1) ?? null;
+            report.quietRoom = { allMove, oneMover };
+          });
+        }
+      } finally {
+        if (cursorGenerator !== productGenerator) await cursorGenerator.stop();
       }
       if (only.has('locks')) {
         await attempt('locks', async () => {
