@@ -1,5 +1,5 @@
 import type { Element, ElementShape } from '@wb/protocol';
-import { inkBounds, unionBounds, type Bounds } from './geometry.ts';
+import { inkBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
 import { penOutlinePath } from './penStroke.ts';
 
 /**
@@ -34,30 +34,76 @@ export function wrapLines(text: string, width: number, fontSize: number): string
   return lines;
 }
 
-function textLines(text: string, x: number, y: number, width: number, fontSize: number, fill: string, maxHeight: number): string {
-  const lineHeight = fontSize * 1.25;
-  const maxLines = Math.max(1, Math.floor(maxHeight / lineHeight));
-  const lines = wrapLines(text, width, fontSize).slice(0, maxLines);
-  const spans = lines.map((l, i) => `<tspan x="${num(x)}" y="${num(y + fontSize + i * lineHeight)}">${escapeXml(l)}</tspan>`).join('');
-  return `<text font-family="system-ui, sans-serif" font-size="${num(fontSize)}" fill="${fill}" xml:space="preserve">${spans}</text>`;
+/**
+ * What screen, SVG export and PNG export share: the canvas renderer (elementCanvas.ts) draws from
+ * the same geometry and constants as this markup, so the overview canvas looks like the SVG.
+ */
+export const FONT_FAMILY = 'system-ui, sans-serif';
+/** Corner radius of a rectangle (board units; SVG `rx`). */
+export const RECT_CORNER_RADIUS = 4;
+export const STICKY_CORNER_RADIUS = 6;
+export const STICKY_BORDER = 'rgba(0,0,0,0.12)';
+export const STICKY_TEXT_COLOR = '#1e1e1e';
+/** A sticky note's text size (board units): notes are read from across a classroom. */
+const STICKY_FONT_SIZE = 20;
+/** Baseline-to-baseline distance of wrapped lines, in font sizes. */
+const LINE_HEIGHT = 1.25;
+
+/** A laid-out text box: each line with the y of its baseline, all starting at `x`. */
+export interface TextBlock {
+  readonly x: number;
+  readonly fontSize: number;
+  readonly fill: string;
+  readonly lines: ReadonlyArray<{ readonly text: string; readonly y: number }>;
 }
 
-function arrowHead(shape: Extract<ElementShape, { kind: 'arrow' }>): string {
+function layoutText(text: string, x: number, y: number, width: number, fontSize: number, fill: string, maxHeight: number): TextBlock {
+  const lineHeight = fontSize * LINE_HEIGHT;
+  const maxLines = Math.max(1, Math.floor(maxHeight / lineHeight));
+  const lines = wrapLines(text, width, fontSize)
+    .slice(0, maxLines)
+    .map((l, i) => ({ text: l, y: y + fontSize + i * lineHeight }));
+  return { x, fontSize, fill, lines };
+}
+
+/** The lines of a text box or a sticky note and where they sit (lines that do not fit are cut). */
+export function textBlock(shape: Extract<ElementShape, { kind: 'text' | 'sticky' }>): TextBlock {
+  return shape.kind === 'text'
+    ? layoutText(shape.text, shape.x + 4, shape.y + 2, shape.w - 8, shape.fontSize, shape.stroke, Math.max(shape.h, shape.fontSize * LINE_HEIGHT))
+    : layoutText(shape.text, shape.x + 14, shape.y + 10, shape.w - 28, STICKY_FONT_SIZE, STICKY_TEXT_COLOR, shape.h - 20);
+}
+
+function textSvg({ x, fontSize, fill, lines }: TextBlock): string {
+  const spans = lines.map((l) => `<tspan x="${num(x)}" y="${num(l.y)}">${escapeXml(l.text)}</tspan>`).join('');
+  return `<text font-family="${FONT_FAMILY}" font-size="${num(fontSize)}" fill="${fill}" xml:space="preserve">${spans}</text>`;
+}
+
+/**
+ * An arrow head's open chevron: one barb end, the tip, the other barb end. Null for a zero-length
+ * arrow (no direction to point in).
+ */
+export function arrowHeadPoints(shape: Extract<ElementShape, { kind: 'arrow' }>): readonly [Point, Point, Point] | null {
   const len = Math.hypot(shape.dx, shape.dy);
-  if (len === 0) return '';
+  if (len === 0) return null;
   const ux = shape.dx / len;
   const uy = shape.dy / len;
   const size = Math.min(len / 2, 10 + shape.strokeWidth * 2);
-  const tipX = shape.x + shape.dx;
-  const tipY = shape.y + shape.dy;
-  const back = (side: number) => `${num(tipX - ux * size + side * -uy * size * 0.5)} ${num(tipY - uy * size + side * ux * size * 0.5)}`;
-  return `<path d="M${back(1)} L${num(tipX)} ${num(tipY)} L${back(-1)}" fill="none" stroke="${shape.stroke}" stroke-width="${num(shape.strokeWidth)}" stroke-linecap="round" stroke-linejoin="round"/>`;
+  const tip = { x: shape.x + shape.dx, y: shape.y + shape.dy };
+  const barb = (side: number): Point => ({ x: tip.x - ux * size + side * -uy * size * 0.5, y: tip.y - uy * size + side * ux * size * 0.5 });
+  return [barb(1), tip, barb(-1)];
+}
+
+function arrowHead(shape: Extract<ElementShape, { kind: 'arrow' }>): string {
+  const head = arrowHeadPoints(shape);
+  if (!head) return '';
+  const [a, tip, b] = head;
+  return `<path d="M${num(a.x)} ${num(a.y)} L${num(tip.x)} ${num(tip.y)} L${num(b.x)} ${num(b.y)}" fill="none" stroke="${shape.stroke}" stroke-width="${num(shape.strokeWidth)}" stroke-linecap="round" stroke-linejoin="round"/>`;
 }
 
 export function shapeSvg(shape: ElementShape): string {
   switch (shape.kind) {
     case 'rect':
-      return `<rect x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}" rx="4" fill="${shape.fill === 'transparent' ? 'none' : shape.fill}" stroke="${shape.stroke}" stroke-width="${num(shape.strokeWidth)}"/>`;
+      return `<rect x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}" rx="${RECT_CORNER_RADIUS}" fill="${shape.fill === 'transparent' ? 'none' : shape.fill}" stroke="${shape.stroke}" stroke-width="${num(shape.strokeWidth)}"/>`;
     case 'ellipse':
       return `<ellipse cx="${num(shape.x + shape.w / 2)}" cy="${num(shape.y + shape.h / 2)}" rx="${num(shape.w / 2)}" ry="${num(shape.h / 2)}" fill="${shape.fill === 'transparent' ? 'none' : shape.fill}" stroke="${shape.stroke}" stroke-width="${num(shape.strokeWidth)}"/>`;
     case 'line':
@@ -67,11 +113,11 @@ export function shapeSvg(shape: ElementShape): string {
     case 'pen':
       return `<path transform="translate(${num(shape.x)} ${num(shape.y)})" d="${penOutlinePath(shape)}" fill="${shape.stroke}"/>`;
     case 'text':
-      return textLines(shape.text, shape.x + 4, shape.y + 2, shape.w - 8, shape.fontSize, shape.stroke, Math.max(shape.h, shape.fontSize * 1.25));
+      return textSvg(textBlock(shape));
     case 'sticky':
       return (
-        `<rect x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}" rx="6" fill="${shape.fill}" stroke="rgba(0,0,0,0.12)" stroke-width="1"/>` +
-        textLines(shape.text, shape.x + 14, shape.y + 10, shape.w - 28, 20, '#1e1e1e', shape.h - 20)
+        `<rect x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}" rx="${STICKY_CORNER_RADIUS}" fill="${shape.fill}" stroke="${STICKY_BORDER}" stroke-width="1"/>` +
+        textSvg(textBlock(shape))
       );
   }
 }

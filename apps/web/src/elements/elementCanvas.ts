@@ -1,0 +1,133 @@
+import type { Element, ElementShape } from '@wb/protocol';
+import { arrowHeadPoints, FONT_FAMILY, RECT_CORNER_RADIUS, STICKY_BORDER, STICKY_CORNER_RADIUS, textBlock, type TextBlock } from './elementSvg.ts';
+import { penOutlinePath } from './penStroke.ts';
+
+/**
+ * Elements drawn with the canvas 2D API, for the board's overview mode (board/ElementLayer.tsx).
+ * The geometry, corner radii, fonts and text wrapping are elementSvg.ts's, so a board looks the
+ * same on the canvas, as SVG on screen, and in an SVG or PNG export. Text is drawn with
+ * `fillText`: it is never parsed as markup.
+ *
+ * The caller sets the board-to-canvas transform; shapes are drawn in board coordinates.
+ */
+
+type Ctx = CanvasRenderingContext2D;
+type Shape<K extends ElementShape['kind']> = Extract<ElementShape, { kind: K }>;
+
+/** Shapes are immutable: a pen stroke's outline and a text box's lines are computed once. */
+const penPaths = new WeakMap<ElementShape, Path2D>();
+const textBlocks = new WeakMap<ElementShape, TextBlock>();
+/** The font this module last set on a context: setting `font` parses it, and its getter normalizes. */
+const fonts = new WeakMap<Ctx, string>();
+
+function penPath(shape: Shape<'pen'>): Path2D {
+  let path = penPaths.get(shape);
+  if (!path) {
+    path = new Path2D(penOutlinePath(shape));
+    penPaths.set(shape, path);
+  }
+  return path;
+}
+
+function cachedTextBlock(shape: Shape<'text' | 'sticky'>): TextBlock {
+  let block = textBlocks.get(shape);
+  if (!block) {
+    block = textBlock(shape);
+    textBlocks.set(shape, block);
+  }
+  return block;
+}
+
+/**
+ * A rounded rectangle path as SVG draws `<rect rx>`: each corner's radius is clamped to half the
+ * side it sits on, separately for x and y (the canvas would shrink all radii together instead).
+ */
+function roundRectPath(ctx: Ctx, x: number, y: number, w: number, h: number, radius: number): void {
+  ctx.beginPath();
+  if (w >= 2 * radius && h >= 2 * radius) ctx.roundRect(x, y, w, h, radius);
+  else ctx.roundRect(x, y, w, h, [{ x: Math.min(radius, w / 2), y: Math.min(radius, h / 2) }]);
+}
+
+function fillAndStroke(ctx: Ctx, fill: string, stroke: string, strokeWidth: number): void {
+  if (fill !== 'transparent') {
+    ctx.fillStyle = fill;
+    ctx.fill();
+  }
+  ctx.strokeStyle = stroke;
+  ctx.lineWidth = strokeWidth;
+  ctx.stroke();
+}
+
+function drawText(ctx: Ctx, { x, fontSize, fill, lines }: TextBlock): void {
+  if (lines.length === 0) return;
+  const font = `${fontSize}px ${FONT_FAMILY}`;
+  if (fonts.get(ctx) !== font) {
+    ctx.font = font;
+    fonts.set(ctx, font);
+  }
+  ctx.fillStyle = fill;
+  for (const line of lines) if (line.text !== '') ctx.fillText(line.text, x, line.y);
+}
+
+/** One shape, in board coordinates on `ctx`'s current transform. */
+export function drawShape(ctx: Ctx, shape: ElementShape): void {
+  switch (shape.kind) {
+    case 'rect':
+      // SVG draws nothing for a rectangle or ellipse without area.
+      if (shape.w <= 0 || shape.h <= 0) return;
+      ctx.lineJoin = 'miter';
+      roundRectPath(ctx, shape.x, shape.y, shape.w, shape.h, RECT_CORNER_RADIUS);
+      fillAndStroke(ctx, shape.fill, shape.stroke, shape.strokeWidth);
+      return;
+    case 'ellipse':
+      if (shape.w <= 0 || shape.h <= 0) return;
+      ctx.beginPath();
+      ctx.ellipse(shape.x + shape.w / 2, shape.y + shape.h / 2, shape.w / 2, shape.h / 2, 0, 0, 2 * Math.PI);
+      fillAndStroke(ctx, shape.fill, shape.stroke, shape.strokeWidth);
+      return;
+    case 'line':
+    case 'arrow': {
+      ctx.lineCap = 'round';
+      ctx.lineJoin = 'round';
+      ctx.strokeStyle = shape.stroke;
+      ctx.lineWidth = shape.strokeWidth;
+      ctx.beginPath();
+      ctx.moveTo(shape.x, shape.y);
+      ctx.lineTo(shape.x + shape.dx, shape.y + shape.dy);
+      const head = shape.kind === 'arrow' ? arrowHeadPoints(shape) : null;
+      if (head) {
+        const [a, tip, b] = head;
+        ctx.moveTo(a.x, a.y);
+        ctx.lineTo(tip.x, tip.y);
+        ctx.lineTo(b.x, b.y);
+      }
+      ctx.stroke();
+      ctx.lineCap = 'butt';
+      return;
+    }
+    case 'pen':
+      ctx.fillStyle = shape.stroke;
+      ctx.translate(shape.x, shape.y);
+      ctx.fill(penPath(shape));
+      ctx.translate(-shape.x, -shape.y);
+      return;
+    case 'text':
+      drawText(ctx, cachedTextBlock(shape));
+      return;
+    case 'sticky':
+      ctx.lineJoin = 'miter';
+      roundRectPath(ctx, shape.x, shape.y, shape.w, shape.h, STICKY_CORNER_RADIUS);
+      fillAndStroke(ctx, shape.fill, STICKY_BORDER, 1);
+      drawText(ctx, cachedTextBlock(shape));
+      return;
+  }
+}
+
+/** Elements in the order given (drawing order: later ones on top). */
+export function drawElementsOnCanvas(ctx: Ctx, elements: Iterable<Element>): void {
+  ctx.lineCap = 'butt';
+  ctx.textBaseline = 'alphabetic';
+  ctx.textAlign = 'left';
+  fonts.delete(ctx);
+  for (const e of elements) drawShape(ctx, e.shape);
+}
