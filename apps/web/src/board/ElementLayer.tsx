@@ -2,10 +2,12 @@ import { colorForUser, type Element } from '@wb/protocol';
 import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { BoardView, MotionView } from '../elements/boardEditor.ts';
+import { drawElementsOnCanvas } from '../elements/elementCanvas.ts';
 import { shapeSvg, escapeXml } from '../elements/elementSvg.ts';
 import { shapeBounds } from '../elements/geometry.ts';
-import { containsRect, cullRect, elementsToDraw, visibleRect } from './culling.ts';
+import { containsRect, countInRect, cullRect, CULL_MARGIN_SCREENS, elementsToDraw, inRect, visibleRect } from './culling.ts';
 import { labelTextColor } from './labelColor.ts';
+import { canvasFrame, gestureCanvasViewport, overviewLayers, overviewMode } from './overview.ts';
 import type { DraftView } from './toolState.ts';
 import { gestureTransform, type Viewport } from './viewport.ts';
 
@@ -42,11 +44,17 @@ const GESTURE_MARGIN_SCREENS = 1;
 
 
 /**
- * Board elements as SVG, drawn so that a large board stays fast:
- * - culling: only elements whose ink reaches into the view plus a margin are in the DOM
- *   (culling.ts); hit tests and export read the store, so culled elements are still on the board;
- * - gestures move a raster: the elements are drawn for one viewport (the SVG group's transform)
- *   inside a plane that becomes a compositor layer for the gesture, and a pan or zoom only
+ * Board elements as SVG, or on one canvas when the view holds many, drawn so that a large board
+ * stays fast:
+ * - culling: only elements whose ink reaches into the view plus a margin are drawn (culling.ts);
+ *   hit tests and export read the store, so culled elements are still on the board;
+ * - overview mode (overview.ts): when more than 500 elements are in the cull rect (until fewer
+ *   than 350 are), the settled ones are drawn into one canvas (elementCanvas.ts) and their SVG
+ *   nodes leave the DOM (kept, built, for when the mode ends). Elements being dragged, own or
+ *   others', are left out of the canvas and drawn as live SVG on top of it (so a dragged element
+ *   floats above the others until its drop is committed); the draft and the overlay stay SVG;
+ * - gestures move a raster: the elements are drawn for one viewport (the SVG group's transform
+ *   and the canvas's) inside a plane that becomes a compositor layer for the gesture, and a pan or zoom only
  *   changes the plane's CSS transform, which the compositor applies without repainting. The
  *   drawing catches up when the gesture settles (a zoom is redrawn crisp at its new scale) or,
  *   mid-gesture, when the view leaves the culled area;
@@ -59,6 +67,7 @@ const GESTURE_MARGIN_SCREENS = 1;
 export function ElementLayer({ viewport, board, motion, draft, selfSessionId, nameOf }: ElementLayerProps) {
   const layerRef = useRef<HTMLDivElement>(null);
   const planeRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
   const rootRef = useRef<SVGGElement>(null);
   const elementsRef = useRef<SVGGElement>(null);
   const draftRef = useRef<SVGGElement>(null);
@@ -69,17 +78,25 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
   useEffect(() => {
     const container = layerRef.current;
     const plane = planeRef.current;
+    const canvas = canvasRef.current;
     const root = rootRef.current;
     const layer = elementsRef.current;
     const draftGroup = draftRef.current;
     const overlay = overlayRef.current;
-    if (!container || !plane || !root || !layer || !draftGroup || !overlay) return;
+    if (!container || !plane || !canvas || !root || !layer || !draftGroup || !overlay) return;
+    // No 2D context (a browser out of memory for canvases): the layer stays SVG.
+    const ctx = canvas.getContext('2d');
     const drawn = new Map<string, DrawnElement>();
     let size = { w: container.clientWidth, h: container.clientHeight };
-    /** The viewport the SVG content is drawn for; the plane's CSS transform covers the rest. */
+    /** The viewport the SVG content and the canvas are drawn for; the plane's CSS transform covers the rest. */
     let drawnFor = viewport.getState();
-    /** The board area whose elements are all in the DOM. */
+    /** The board area whose elements are all drawn (as nodes, or on the canvas in overview mode). */
     let culled = cullRect(drawnFor, size.w, size.h);
+    let overview = false;
+    /** Elements drawn live instead of on the canvas at its last paint (drags in progress). */
+    let leftOut: ReadonlySet<string> = new Set();
+    let canvasShown = false;
+    let paintRequest: number | undefined;
     let settleTimer: ReturnType<typeof setTimeout> | undefined;
 
     const drawFor = (vp: Viewport) => {
@@ -94,6 +111,21 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
      */
     const composite = (on: boolean) => {
       plane.style.willChange = on ? 'transform' : '';
+    };
+    const frameFor = (vp: Viewport) => canvasFrame(vp, size.w, size.h, window.devicePixelRatio || 1);
+
+    /**
+     * Overview mode on or off for the view as it is now, counted in the usual cull rect (not the
+     * wider one a gesture draws), so a mid-gesture count and the settle's agree. True on a change.
+     */
+    const updateMode = (ordered: readonly Element[]): boolean => {
+      const inView = countInRect(ordered, cullRect(viewport.getState(), size.w, size.h));
+      container.dataset.inView = String(inView);
+      const next = ctx !== null && overviewMode(overview, inView);
+      if (next === overview) return false;
+      overview = next;
+      container.dataset.mode = next ? 'overview' : 'elements';
+      return true;
     };
 
     const offsetOf = (e: Element): { dx: number; dy: number } | null => {
@@ -142,8 +174,8 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       if (prebuild === undefined && typeof requestIdleCallback === 'function') prebuild = requestIdleCallback(prebuildStep, { timeout: 2_000 });
     };
 
-    const drawElements = ({ elements, ordered }: BoardView) => {
-      const visible = elementsToDraw(ordered, culled, motion.getState().previews);
+    /** Puts exactly `visible` in the layer, in order, and lets go of deleted elements' nodes. */
+    const mountNodes = (visible: readonly Element[], elements: ReadonlyMap<string, Element>) => {
       const seen = new Set<string>();
       let previous: SVGGElement | null = null;
       for (const element of visible) {
@@ -162,11 +194,94 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
           d.mounted = false;
           if (moved.delete(id)) d.g.removeAttribute('transform');
         }
-        // Deleted from the board: forget it. Culled: keep the node for when it comes back.
+        // Deleted from the board: forget it. Culled or on the canvas: keep the node for later.
         if (!elements.has(id)) drawn.delete(id);
+      }
+    };
+
+    /** The settled elements in the canvas's area, drawn for `drawnFor`; drags in progress left out. */
+    const paintCanvas = () => {
+      if (paintRequest !== undefined) cancelAnimationFrame(paintRequest);
+      paintRequest = undefined;
+      if (!ctx) return;
+      const frame = frameFor(drawnFor);
+      // Assigning a size clears the canvas and its state even when unchanged: only on a change.
+      if (canvas.width !== frame.pixelWidth) canvas.width = frame.pixelWidth;
+      if (canvas.height !== frame.pixelHeight) canvas.height = frame.pixelHeight;
+      const style = canvas.style;
+      style.left = `${frame.left}px`;
+      style.top = `${frame.top}px`;
+      style.width = `${frame.cssWidth}px`;
+      style.height = `${frame.cssHeight}px`;
+      if (!canvasShown) {
+        style.display = 'block';
+        canvasShown = true;
+      }
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      const { canvas: settled, live } = overviewLayers(board.getState().ordered, frame.covers, motion.getState().previews);
+      const t = frame.transform;
+      ctx.setTransform(t.scale, 0, 0, t.scale, t.x, t.y);
+      drawElementsOnCanvas(ctx, settled);
+      leftOut = new Set(live.map((e) => e.id));
+    };
+    /** Board and drag changes repaint once per frame, however many arrive in it. */
+    const requestPaint = () => {
+      paintRequest ??= requestAnimationFrame(paintCanvas);
+    };
+    /** Out of overview mode the canvas gives its memory back. */
+    const hideCanvas = () => {
+      if (paintRequest !== undefined) cancelAnimationFrame(paintRequest);
+      paintRequest = undefined;
+      if (!canvasShown) return;
+      canvas.style.display = 'none';
+      canvas.width = 0;
+      canvas.height = 0;
+      canvasShown = false;
+      leftOut = new Set();
+    };
+
+    /**
+     * Draws what `culled` holds for the current mode. `now` paints the canvas in this task (the
+     * viewport it is drawn for just changed, and the plane's transform with it); otherwise the
+     * paint waits for the next frame.
+     */
+    const drawElements = ({ elements, ordered }: BoardView, now: boolean) => {
+      const { previews } = motion.getState();
+      if (overview) {
+        mountNodes(overviewLayers(ordered, culled, previews).live, elements);
+        if (now) paintCanvas();
+        else requestPaint();
+      } else {
+        mountNodes(elementsToDraw(ordered, culled, previews), elements);
+        hideCanvas();
       }
       applyMotion();
       drawOverlay();
+    };
+
+    /**
+     * Draws for a new viewport: at a settle, or mid-gesture when the view left the drawn area. A
+     * gesture draws more than the view: SVG nodes a screen around it, the canvas (its size is
+     * the screen's) for half the zoom when zooming out.
+     */
+    const redrawFor = (vp: Viewport, gesture: boolean) => {
+      const view = board.getState();
+      updateMode(view.ordered);
+      if (overview) {
+        drawFor(gesture ? gestureCanvasViewport(drawnFor, vp, size.w, size.h) : vp);
+        culled = frameFor(drawnFor).covers;
+      } else {
+        drawFor(vp);
+        culled = cullRect(vp, size.w, size.h, gesture ? GESTURE_MARGIN_SCREENS : CULL_MARGIN_SCREENS);
+      }
+      drawElements(view, true);
+    };
+
+    /** The board changed (not the view): the same viewport, perhaps the other mode. */
+    const boardChanged = (view: BoardView) => {
+      if (updateMode(view.ordered)) culled = overview ? frameFor(drawnFor).covers : cullRect(drawnFor, size.w, size.h);
+      drawElements(view, false);
     };
 
     const moved = new Set<string>();
@@ -188,6 +303,7 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
 
     const drawOverlay = () => {
       const { elements, selection } = board.getState();
+      const { previews } = motion.getState();
       const parts: string[] = [];
       // Outlines keep their screen size at the zoom the content is drawn for.
       const px = 1 / drawnFor.zoom;
@@ -195,7 +311,8 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
         const lockedByOther = e.lock !== null && e.lock.sessionId !== selfSessionId;
         const selected = selection.has(e.id);
         if (!lockedByOther && !selected && !e.pinned) continue;
-        if (drawn.get(e.id)?.mounted !== true) continue; // culled: its outline would be off screen too
+        // Culled: its outline would be off screen too.
+        if (!previews.has(e.id) && !inRect(e, culled)) continue;
         const off = offsetOf(e) ?? { dx: 0, dy: 0 };
         const b = shapeBounds(e.shape);
         const pad = 6 * px;
@@ -228,25 +345,36 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       draftGroup.innerHTML = shape ? shapeSvg(shape) : '';
     };
 
+    /**
+     * Whether a drag began or ended in a way the drawing must follow: in overview mode the canvas
+     * is repainted without (or again with) the element; otherwise a drag can bring a culled
+     * element into view, and dragged elements are always drawn.
+     */
+    const dragsChanged = (previews: MotionView['previews']): boolean => {
+      const { elements } = board.getState();
+      let moving = 0;
+      for (const id of previews.keys()) {
+        if (!elements.has(id)) continue;
+        if (overview ? !leftOut.has(id) : drawn.get(id)?.mounted !== true) return true;
+        moving++;
+      }
+      return overview && moving !== leftOut.size;
+    };
+
     /** The gesture is over: draw for where it ended and let go of what it left far behind. */
     const settle = () => {
       settleTimer = undefined;
-      const vp = viewport.getState();
-      drawFor(vp);
+      redrawFor(viewport.getState(), false);
       composite(false);
-      culled = cullRect(vp, size.w, size.h);
-      drawElements(board.getState());
     };
 
     const place = (vp: Viewport) => {
       if (settleTimer === undefined) composite(true);
+      // Mid-gesture the view left the drawn area: bring in what it now shows, and more.
+      if (!containsRect(culled, visibleRect(vp, size.w, size.h))) redrawFor(vp, true);
+      // (The canvas may be drawn for less zoom than the view has.)
       const t = gestureTransform(drawnFor, vp);
       plane.style.transform = t.scale === 1 && t.x === 0 && t.y === 0 ? '' : `translate(${t.x}px, ${t.y}px) scale(${t.scale})`;
-      if (!containsRect(culled, visibleRect(vp, size.w, size.h))) {
-        // Mid-gesture the view left the drawn area: bring in what it now shows, and more.
-        culled = cullRect(vp, size.w, size.h, GESTURE_MARGIN_SCREENS);
-        drawElements(board.getState());
-      }
       clearTimeout(settleTimer);
       settleTimer = setTimeout(settle, SETTLE_MS);
     };
@@ -257,29 +385,24 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
     });
     resized.observe(container);
 
-    drawFor(drawnFor);
-    drawElements(board.getState());
+    container.dataset.mode = 'elements';
+    redrawFor(drawnFor, false);
     schedulePrebuild(true);
     const unsubscribers = [
       viewport.subscribe(place),
       board.subscribe((view, prev) => {
         if (view.ordered !== prev.ordered) {
-          drawElements(view);
+          boardChanged(view);
           schedulePrebuild(true);
         }
         else if (view.selection !== prev.selection) drawOverlay();
       }),
       motion.subscribe(({ previews }) => {
-        const { elements } = board.getState();
-        // A drag can bring a culled element into view: draw it (dragged elements always are).
-        for (const id of previews.keys()) {
-          if (drawn.get(id)?.mounted !== true && elements.has(id)) {
-            drawElements(board.getState());
-            return;
-          }
+        if (dragsChanged(previews)) drawElements(board.getState(), false);
+        else {
+          applyMotion();
+          drawOverlay();
         }
-        applyMotion();
-        drawOverlay();
       }),
       draft.subscribe(drawDraft),
     ];
@@ -288,17 +411,20 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       resized.disconnect();
       clearTimeout(settleTimer);
       if (prebuild !== undefined) cancelIdleCallback(prebuild);
+      hideCanvas();
       layer.replaceChildren();
       overlay.replaceChildren();
     };
   }, [viewport, board, motion, draft, selfSessionId]);
 
-  // The plane has no size: the SVG overflows it, drawn in board coordinates. The container clips
-  // it to the board.
+  // The plane has no size: the SVG overflows it, drawn in board coordinates, and the canvas sits
+  // around it (overview.ts's canvasFrame). The container clips them to the board. The SVG is
+  // positioned too, so that it stays above the canvas.
   return (
     <div ref={layerRef} className="layer layer-elements" aria-hidden="true" data-testid="element-layer" style={{ overflow: 'hidden' }}>
       <div ref={planeRef} style={{ position: 'absolute', left: 0, top: 0, transformOrigin: '0 0' }}>
-        <svg width="1" height="1" style={{ display: 'block', overflow: 'visible' }}>
+        <canvas ref={canvasRef} data-testid="element-canvas" width={0} height={0} style={{ position: 'absolute', display: 'none' }} />
+        <svg width="1" height="1" style={{ display: 'block', position: 'relative', overflow: 'visible' }}>
           <g ref={rootRef}>
             <g ref={elementsRef} data-layer="elements" />
             <g ref={draftRef} data-layer="draft" opacity="0.85" />

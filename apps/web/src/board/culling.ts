@@ -68,3 +68,10 @@ export function inRect(element: Element, rect: Bounds): boolean {
 export function elementsToDraw(ordered: readonly Element[], rect: Bounds, always?: { has(id: string): boolean }): Element[] {
   return ordered.filter((e) => always?.has(e.id) === true || inRect(e, rect));
 }
+
+/** How many elements reach into `rect`: what the overview mode decides on (overview.ts). */
+export function countInRect(ordered: readonly Element[], rect: Bounds): number {
+  let n = 0;
+  for (const e of ordered) if (inRect(e, rect)) n++;
+  return n;
+}

@@ -1,0 +1,107 @@
+import type { Element } from '@wb/protocol';
+import type { Bounds } from '../elements/geometry.ts';
+import { CULL_MARGIN_SCREENS, inRect } from './culling.ts';
+import { zoomAt, type Viewport } from './viewport.ts';
+
+/**
+ * Overview mode: when a view holds many elements, the element layer draws the settled ones into
+ * one canvas instead of one SVG node each. Chromium's per-frame layerization, paint and layout
+ * grow with the number of SVG nodes on screen (zoomed out on 2,000 elements: 50-226 ms a frame
+ * under 30 moving cursors); a canvas is one paint chunk however much it shows. Elements in motion
+ * (drag previews), the draft and the overlay stay live SVG on top of it.
+ *
+ * The pure half lives here: when the mode is on, and where the canvas sits.
+ */
+
+/**
+ * Enter overview mode when more elements than this are in the cull rect (the view plus its
+ * margin), leave it when fewer than OVERVIEW_LEAVE_ELEMENTS are. The gap keeps a view near the
+ * threshold from switching back and forth as elements come and go or a pan shifts the count.
+ * Measured in BENCHMARKS.md ("Overview canvas"): what the counts were chosen from.
+ */
+export const OVERVIEW_ENTER_ELEMENTS = 500;
+export const OVERVIEW_LEAVE_ELEMENTS = 350;
+
+/** Whether the layer should be in overview mode, given whether it is and the count in view. */
+export function overviewMode(current: boolean, inView: number): boolean {
+  return current ? inView >= OVERVIEW_LEAVE_ELEMENTS : inView > OVERVIEW_ENTER_ELEMENTS;
+}
+
+/**
+ * The canvas's backing store is capped at this many pixels (16 M: 64 MB of RGBA), scaling the
+ * device pixel ratio down for it: a 1920 × 1080 screen at ratio 2 with the margin would be 19 M.
+ */
+export const MAX_CANVAS_PIXELS = 16_000_000;
+
+/** Where the overview canvas sits in the plane, how many pixels it has, and what it shows. */
+export interface CanvasFrame {
+  /** CSS placement relative to the plane's origin (the screen's top-left corner when settled). */
+  readonly left: number;
+  readonly top: number;
+  readonly cssWidth: number;
+  readonly cssHeight: number;
+  /** The backing store, in device pixels. */
+  readonly pixelWidth: number;
+  readonly pixelHeight: number;
+  /** Board → canvas pixels: pixel = board * scale + (x, y). */
+  readonly transform: { readonly scale: number; readonly x: number; readonly y: number };
+  /** The board rectangle the canvas shows: the elements to draw are those reaching into it. */
+  readonly covers: Bounds;
+}
+
+/**
+ * The canvas for a viewport on a `width` × `height` px layer: the screen plus the cull margin on
+ * every side (so a pan runs on what is drawn, as the SVG path does), at the device pixel ratio.
+ */
+export function canvasFrame(vp: Viewport, width: number, height: number, pixelRatio: number): CanvasFrame {
+  const mx = Math.round(width * CULL_MARGIN_SCREENS);
+  const my = Math.round(height * CULL_MARGIN_SCREENS);
+  // At least a pixel: a layer not laid out yet has no size.
+  const cssWidth = Math.max(1, width + 2 * mx);
+  const cssHeight = Math.max(1, height + 2 * my);
+  const ratio = Math.min(pixelRatio, Math.sqrt(MAX_CANVAS_PIXELS / (cssWidth * cssHeight)));
+  const pixelWidth = Math.max(1, Math.round(cssWidth * ratio));
+  const pixelHeight = Math.max(1, Math.round(cssHeight * ratio));
+  // The backing store stretches to the CSS box; rounding makes the two axes' ratios differ by
+  // under a pixel over the whole canvas, so one scale serves both.
+  const sx = pixelWidth / cssWidth;
+  return {
+    left: -mx,
+    top: -my,
+    cssWidth,
+    cssHeight,
+    pixelWidth,
+    pixelHeight,
+    transform: { scale: vp.zoom * sx, x: (vp.x + mx) * sx, y: (vp.y + my) * sx },
+    covers: { x: (-mx - vp.x) / vp.zoom, y: (-my - vp.y) / vp.zoom, w: cssWidth / vp.zoom, h: cssHeight / vp.zoom },
+  };
+}
+
+/**
+ * A zoom-out mid-gesture redraws the canvas for this much less zoom than the view has: the canvas
+ * then covers twice the area each way, so the next several wheel steps shrink a drawn raster
+ * instead of each redrawing all the elements. It is shown scaled up (softer) until the settle.
+ */
+export const ZOOM_OUT_AHEAD = 0.5;
+
+/** The viewport to draw the canvas for mid-gesture, when the view has left the drawn area. */
+export function gestureCanvasViewport(drawnFor: Viewport, current: Viewport, width: number, height: number): Viewport {
+  if (current.zoom >= drawnFor.zoom) return current;
+  // At the least zoom this is `current` itself (zoomAt clamps).
+  return zoomAt(current, { x: width / 2, y: height / 2 }, ZOOM_OUT_AHEAD);
+}
+
+/**
+ * What each part of the layer draws in overview mode: the canvas gets the settled elements that
+ * reach into `rect`, in drawing order; elements being dragged (`moving`, own or others') are left
+ * out of it and drawn live, wherever they are, so none is drawn twice.
+ */
+export function overviewLayers(ordered: readonly Element[], rect: Bounds, moving: { has(id: string): boolean }): { canvas: Element[]; live: Element[] } {
+  const canvas: Element[] = [];
+  const live: Element[] = [];
+  for (const e of ordered) {
+    if (moving.has(e.id)) live.push(e);
+    else if (inRect(e, rect)) canvas.push(e);
+  }
+  return { canvas, live };
+}
