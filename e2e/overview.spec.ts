@@ -1,0 +1,254 @@
+import type { ElementShape, SessionGrant } from '@wb/protocol';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { elementsOf } from './boardHook.ts';
+import { connectMember, createElements, deleteElements, joinRoom, startRoom, type MemberSocket } from './roomSeed.ts';
+import { joinLesson } from './support.ts';
+
+/**
+ * Overview mode (apps/web/src/board/overview.ts): a view holding more than 500 elements is drawn
+ * on one canvas instead of one SVG node per element; below 350 the SVG nodes return. Elements
+ * being dragged are drawn live, not also on the canvas. Pixels are read from the canvas itself.
+ *
+ * One room for the whole file: 560 small elements along the bottom of the first screen (so a
+ * student's first view is in overview mode), a sample of every kind at a readable size, and an
+ * empty strip at the top for the elements the tests create and drag.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const FILLER_COLUMNS = 28;
+const FILLER_ROWS = 20;
+/** Above OVERVIEW_ENTER_ELEMENTS (500): the first view is in overview mode. */
+const FILLERS = FILLER_COLUMNS * FILLER_ROWS;
+
+function filler(i: number): ElementShape {
+  const x = 20 + (i % FILLER_COLUMNS) * 36;
+  const y = 380 + Math.floor(i / FILLER_COLUMNS) * 12;
+  const stroke = '#1971c2';
+  switch (i % 7) {
+    case 0:
+      return { kind: 'rect', x, y, w: 26, h: 8, stroke, fill: 'transparent', strokeWidth: 1 };
+    case 1:
+      return { kind: 'ellipse', x, y, w: 26, h: 8, stroke, fill: '#d0ebff', strokeWidth: 1 };
+    case 2:
+      return { kind: 'line', x, y, dx: 26, dy: 8, stroke, strokeWidth: 1 };
+    case 3:
+      return { kind: 'arrow', x, y, dx: 26, dy: 6, stroke, strokeWidth: 1 };
+    case 4:
+      return { kind: 'pen', x, y, points: Array.from({ length: 12 }, (_, k) => [k * 2, Math.sin(k / 2) * 3, 0.5] as [number, number, number]), stroke, strokeWidth: 1 };
+    case 5:
+      return { kind: 'text', x, y, w: 30, h: 10, text: `t${i}`, stroke, fontSize: 8 };
+    default:
+      return { kind: 'sticky', x, y, w: 26, h: 10, text: '', fill: '#fff3a8' };
+  }
+}
+
+/** One of each kind at a readable size, in a row right of the toolbar: what the canvas and the SVG must draw alike. */
+const SAMPLE_ROW_Y = 240;
+const SAMPLE_FILL = '#b2f2bb';
+const samples: ElementShape[] = [
+  { kind: 'rect', x: 140, y: SAMPLE_ROW_Y, w: 80, h: 60, stroke: '#2f9e44', fill: SAMPLE_FILL, strokeWidth: 3 },
+  { kind: 'ellipse', x: 240, y: SAMPLE_ROW_Y, w: 80, h: 60, stroke: '#e8590c', fill: 'transparent', strokeWidth: 4 },
+  { kind: 'line', x: 340, y: SAMPLE_ROW_Y, dx: 70, dy: 60, stroke: '#1e1e1e', strokeWidth: 2 },
+  { kind: 'arrow', x: 430, y: SAMPLE_ROW_Y + 60, dx: 80, dy: -55, stroke: '#6741d9', strokeWidth: 3 },
+  {
+    kind: 'pen',
+    x: 530,
+    y: SAMPLE_ROW_Y + 30,
+    points: Array.from({ length: 40 }, (_, k) => [k * 2, Math.sin(k / 4) * 25, 0.3 + (k % 10) / 20] as [number, number, number]),
+    stroke: '#c2255c',
+    strokeWidth: 4,
+  },
+  { kind: 'text', x: 630, y: SAMPLE_ROW_Y, w: 120, h: 60, text: 'Fractions: 1/2 + 1/4 = 3/4', stroke: '#1e1e1e', fontSize: 18 },
+  { kind: 'sticky', x: 770, y: SAMPLE_ROW_Y - 10, w: 140, h: 80, text: 'Homework: <b>page 12</b> & more', fill: '#fff3a8' },
+];
+
+/** The element the drag test moves: a solid block, easy to find in pixels. */
+const TARGET = { x: 120, y: 60, w: 80, h: 60 };
+const TARGET_FILL = '#e03131';
+
+let baseURL = '';
+let code = '';
+let sockets: MemberSocket[] = [];
+let fillerIds: string[] = [];
+let targetId = '';
+
+test.beforeAll(async () => {
+  baseURL = test.info().project.use.baseURL ?? '';
+  const teacher: SessionGrant = await startRoom(baseURL, 'Ms Rivera');
+  code = teacher.room.code;
+  // The teacher's socket stays connected (a drag lock needs the teacher present); three helpers
+  // share the creating so that 568 elements take about 2 s.
+  sockets = [await connectMember(baseURL, teacher)];
+  for (let k = 0; k < 3; k++) sockets.push(await connectMember(baseURL, await joinRoom(baseURL, code, `Helper ${k}`)));
+  const ids = await createElements(sockets, [
+    ...Array.from({ length: FILLERS }, (_, i) => filler(i)),
+    ...samples,
+    { kind: 'rect', ...TARGET, stroke: TARGET_FILL, fill: TARGET_FILL, strokeWidth: 2 },
+  ]);
+  fillerIds = ids.slice(0, FILLERS);
+  targetId = ids.at(-1)!;
+});
+
+test.afterAll(() => {
+  for (const s of sockets) s.disconnect();
+});
+
+/** Pages a test opened: closed after it, so that later tests do not share the CPU with them. */
+const opened: Page[] = [];
+test.afterEach(async () => {
+  for (const page of opened.splice(0)) await page.context().close();
+});
+
+/** A student's board with all the room's elements applied. */
+async function openBoard(browser: Browser, name: string): Promise<Page> {
+  const { page } = await joinLesson(browser, code, name);
+  opened.push(page);
+  await expect.poll(async () => (await elementsOf(page)).length).toBeGreaterThanOrEqual(FILLERS + samples.length + 1);
+  return page;
+}
+
+/** Page coordinates of a board point (the view is at 100 % and not panned unless a test moves it). */
+async function pagePoint(page: Page, x: number, y: number) {
+  const box = (await page.getByTestId('board').boundingBox())!;
+  return { x: box.x + x, y: box.y + y };
+}
+
+const layer = (page: Page) => page.getByTestId('element-layer');
+const svgNode = (page: Page, id: string) => page.locator(`[data-testid="element"][data-element-id="${id}"]`);
+
+/** The overview canvas's pixel under a page point, as [r, g, b, a]; null while the canvas is hidden. */
+function canvasPixel(page: Page, at: { x: number; y: number }): Promise<number[] | null> {
+  return page.evaluate(({ x, y }) => {
+    const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="element-canvas"]');
+    if (!canvas || canvas.style.display === 'none' || canvas.width === 0) return null;
+    const box = canvas.getBoundingClientRect();
+    const px = Math.floor(((x - box.left) * canvas.width) / box.width);
+    const py = Math.floor(((y - box.top) * canvas.height) / box.height);
+    return [...canvas.getContext('2d')!.getImageData(px, py, 1, 1).data];
+  }, at);
+}
+
+/** Whether the canvas holds `color` at a board point (opaque, each channel within 40). */
+async function inkAt(page: Page, x: number, y: number, color: string): Promise<boolean> {
+  const p = await canvasPixel(page, await pagePoint(page, x, y));
+  const want = [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16));
+  return p !== null && p[3]! > 200 && want.every((v, i) => Math.abs(p[i]! - v) <= 40);
+}
+
+async function transparentAt(page: Page, x: number, y: number): Promise<boolean> {
+  const p = await canvasPixel(page, await pagePoint(page, x, y));
+  return p !== null && p[3] === 0;
+}
+
+test('[overview] more than 500 elements in view are drawn on one canvas: ink where an element is, and no SVG node for it', async ({ browser }) => {
+  const page = await openBoard(browser, 'Ana');
+  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
+  expect(Number(await layer(page).getAttribute('data-in-view'))).toBeGreaterThan(500);
+  await expect.poll(() => inkAt(page, TARGET.x + TARGET.w / 2, TARGET.y + TARGET.h / 2, TARGET_FILL)).toBe(true);
+  expect(await transparentAt(page, TARGET.x + TARGET.w + 60, TARGET.y + TARGET.h / 2)).toBe(true);
+  await expect(svgNode(page, targetId)).toHaveCount(0);
+  await expect(page.getByTestId('element')).toHaveCount(0);
+});
+
+test('[overview] an element another user creates appears on the canvas', async ({ browser }) => {
+  const page = await openBoard(browser, 'Ben');
+  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
+  const spot = { x: 600, y: 60, w: 70, h: 50 };
+  expect(await transparentAt(page, spot.x + 35, spot.y + 25)).toBe(true);
+  const [id] = await createElements([sockets[0]!], [{ kind: 'rect', ...spot, stroke: TARGET_FILL, fill: TARGET_FILL, strokeWidth: 2 }]);
+  await expect.poll(() => inkAt(page, spot.x + 35, spot.y + 25, TARGET_FILL)).toBe(true);
+  await expect(svgNode(page, id!)).toHaveCount(0);
+});
+
+test('[overview] a drag moves the element live, drawn once (not also on the canvas at its old place); another screen sees the commit', async ({ browser }) => {
+  const page = await openBoard(browser, 'Cleo');
+  const other = await openBoard(browser, 'Dev');
+  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
+  const center = { x: TARGET.x + TARGET.w / 2, y: TARGET.y + TARGET.h / 2 };
+  const moveBy = { x: 300, y: 20 };
+  await expect.poll(() => inkAt(page, center.x, center.y, TARGET_FILL)).toBe(true);
+
+  const from = await pagePoint(page, center.x, center.y);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + moveBy.x, from.y + moveBy.y, { steps: 10 });
+  // Mid-drag: the element is one live SVG node at the pointer; the canvas holds it nowhere.
+  await expect(svgNode(page, targetId)).toHaveCount(1);
+  await expect.poll(() => transparentAt(page, center.x, center.y)).toBe(true);
+  expect(await transparentAt(page, center.x + moveBy.x, center.y + moveBy.y)).toBe(true);
+  const live = (await svgNode(page, targetId).boundingBox())!;
+  expect(Math.abs(live.x + live.width / 2 - (from.x + moveBy.x))).toBeLessThan(4);
+  expect(Math.abs(live.y + live.height / 2 - (from.y + moveBy.y))).toBeLessThan(4);
+  await page.mouse.up();
+
+  // Committed: both screens have it at its new place, on their canvases, and no SVG node left.
+  const moved = { x: TARGET.x + moveBy.x, y: TARGET.y + moveBy.y };
+  for (const screen of [page, other]) {
+    await expect.poll(async () => (await elementsOf(screen)).find((e) => e.id === targetId)).toMatchObject({ ...moved, lockedBy: null });
+    await expect.poll(() => inkAt(screen, center.x + moveBy.x, center.y + moveBy.y, TARGET_FILL)).toBe(true);
+    expect(await transparentAt(screen, center.x, center.y)).toBe(true);
+    await expect(svgNode(screen, targetId)).toHaveCount(0);
+  }
+});
+
+test('[overview] zooming in to fewer than 350 elements in view leaves overview mode: the SVG nodes return', async ({ browser }) => {
+  const page = await openBoard(browser, 'Eve');
+  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
+  // Zoom in about 3x around a point of the sample row: the view then holds about a tenth of the board.
+  const focus = await pagePoint(page, 300, SAMPLE_ROW_Y + 30);
+  await page.mouse.move(focus.x, focus.y);
+  for (let k = 0; k < 5; k++) await page.keyboard.press('+');
+  await expect(layer(page)).toHaveAttribute('data-mode', 'elements');
+  expect(Number(await layer(page).getAttribute('data-in-view'))).toBeLessThan(350);
+  await expect(page.getByTestId('element-canvas')).toBeHidden();
+  await expect(page.locator('[data-testid="element"][data-kind="arrow"]').first()).toBeVisible();
+  expect(await page.getByTestId('element').count()).toBeGreaterThan(samples.length);
+});
+
+/** Two screenshots' pixels compared in the page: how many differ visibly, and how many are ink at all. */
+async function comparePixels(page: Page, a: Buffer, b: Buffer): Promise<{ ink: number; differing: number }> {
+  return page.evaluate(
+    async ([pngA, pngB]) => {
+      const pixels = async (b64: string) => {
+        const image = new Image();
+        image.src = `data:image/png;base64,${b64}`;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(image, 0, 0);
+        return ctx.getImageData(0, 0, image.width, image.height).data;
+      };
+      const [pa, pb] = [await pixels(pngA), await pixels(pngB)];
+      let ink = 0;
+      let differing = 0;
+      for (let i = 0; i < pa.length; i += 4) {
+        const d = Math.max(Math.abs(pa[i]! - pb[i]!), Math.abs(pa[i + 1]! - pb[i + 1]!), Math.abs(pa[i + 2]! - pb[i + 2]!));
+        if (d > 32) differing++;
+        if (Math.min(pa[i]!, pa[i + 1]!, pa[i + 2]!) < 200) ink++;
+      }
+      return { ink, differing };
+    },
+    [a.toString('base64'), b.toString('base64')] as const,
+  );
+}
+
+test('[overview] the canvas draws every kind as the SVG does: the same view in both modes differs in under 2 % of its ink', async ({ browser }) => {
+  const page = await openBoard(browser, 'Finn');
+  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
+  const topLeft = await pagePoint(page, 120, SAMPLE_ROW_Y - 20);
+  const clip = { x: topLeft.x, y: topLeft.y, width: 820, height: 110 };
+  await expect.poll(() => inkAt(page, 180, SAMPLE_ROW_Y + 30, SAMPLE_FILL)).toBe(true);
+  const onCanvas = await page.screenshot({ clip, animations: 'disabled' });
+
+  // Deleting fillers (none in the clip) takes the view below 350 elements: same view, SVG nodes.
+  await deleteElements(sockets, fillerIds.slice(0, 250));
+  await expect(layer(page)).toHaveAttribute('data-mode', 'elements');
+  await expect(page.locator('[data-testid="element"][data-kind="sticky"]').first()).toBeVisible();
+  const asSvg = await page.screenshot({ clip, animations: 'disabled' });
+
+  const { ink, differing } = await comparePixels(page, onCanvas, asSvg);
+  expect(ink).toBeGreaterThan(5_000);
+  expect(differing / ink).toBeLessThan(0.02);
+});
