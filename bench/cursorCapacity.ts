@@ -38,6 +38,8 @@ export interface PointResult {
   serverCores: number;
   serverRssMb: number;
   serverEventLoopP99Ms: number;
+  /** Share of the window the product server's main thread spent in garbage collection (bare: NaN). */
+  serverGcShare: number;
   /** Server CPU microseconds per delivered cursor update (one entry at one receiver). */
   serverCpuUsPerDelivered: number;
   generatorCores: number;
@@ -59,15 +61,21 @@ export async function measurePoint(
 ): Promise<PointResult> {
   await generator.call('setup', { rooms });
   const connected = await generator.call('connect', { rooms });
-  const samples: { start?: ReturnType<ServerUnderTest['sample']>; end?: ReturnType<ServerUnderTest['sample']>; lag?: Promise<number> } = {};
+  const samples: {
+    start?: ReturnType<ServerUnderTest['sample']>;
+    end?: ReturnType<ServerUnderTest['sample']>;
+    startEdge?: Promise<{ lagP99Ms: number; gcSeconds: number }>;
+    endEdge?: Promise<{ lagP99Ms: number; gcSeconds: number }>;
+  } = {};
+  const failedEdge = { lagP99Ms: Number.NaN, gcSeconds: Number.NaN };
   const stopListening = generator.onMark((name) => {
     if (name === 'windowStart') {
       samples.start = server.sample();
       // Reading resets the server's event-loop monitor: the end read covers the window only.
-      void server.eventLoopP99Ms().catch(() => Number.NaN);
+      samples.startEdge = server.windowEdge().catch(() => failedEdge);
     } else if (name === 'windowEnd') {
       samples.end = server.sample();
-      samples.lag = server.eventLoopP99Ms().catch(() => Number.NaN);
+      samples.endEdge = server.windowEdge().catch(() => failedEdge);
     }
   });
   let raw: CursorLoadResult;
@@ -83,7 +91,10 @@ export async function measurePoint(
   } finally {
     stopListening();
   }
-  const lagMs = (await samples.lag) ?? Number.NaN;
+  const startEdge = (await samples.startEdge) ?? failedEdge;
+  const endEdge = (await samples.endEdge) ?? failedEdge;
+  const lagMs = endEdge.lagP99Ms;
+  const gcShare = endEdge.gcSeconds - startEdge.gcSeconds;
   await generator.call('disconnect', {});
   const { start, end } = samples;
   if (!start || !end) throw new Error('the window marks did not arrive');
@@ -116,6 +127,7 @@ export async function measurePoint(
     serverCores: coresUsed(start, end),
     serverRssMb: end.rssBytes / 2 ** 20,
     serverEventLoopP99Ms: lagMs,
+    serverGcShare: gcShare / ((end.at - start.at) / 1000),
     serverCpuUsPerDelivered: raw.received > 0 ? (serverCpuSeconds * 1e6) / raw.received : Number.NaN,
     generatorCores: raw.generator.cores,
     generatorEventLoopP99Ms: raw.generator.eventLoopP99Ms,

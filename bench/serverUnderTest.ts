@@ -92,6 +92,19 @@ export class ServerUnderTest {
     return (metrics.get('wb_nodejs_eventloop_lag_p99_seconds') ?? Number.NaN) * 1000;
   }
 
+  /**
+   * One read for a window's edge: the event-loop delay p99 since the previous read (the read
+   * resets it) and the main thread's total GC seconds so far (product only; NaN for the relay).
+   */
+  async windowEdge(): Promise<{ lagP99Ms: number; gcSeconds: number }> {
+    if (this.kind === 'bare') return { lagP99Ms: await this.eventLoopP99Ms(), gcSeconds: Number.NaN };
+    const metrics = await this.metrics();
+    return {
+      lagP99Ms: (metrics.get('wb_nodejs_eventloop_lag_p99_seconds') ?? Number.NaN) * 1000,
+      gcSeconds: metricTotal(metrics, 'wb_nodejs_gc_duration_seconds_sum'),
+    };
+  }
+
   /** The product's /metrics as name{labels} -> value. */
   async metrics(): Promise<Map<string, number>> {
     if (this.kind !== 'product') return new Map();
