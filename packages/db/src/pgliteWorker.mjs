@@ -55,6 +55,19 @@ class MessageReader {
   }
 }
 
+/**
+ * One protocol message through PGlite, its reply bytes untouched. Not `execProtocolRaw`: in PGlite
+ * 0.5 that also parses every reply into a result list that only `execProtocol` ever clears, so a
+ * long-running bridge kept every row it ever returned (about 150-500 bytes a statement, measured:
+ * the worker's heap grew for as long as the server ran). The stream variant hands over the raw
+ * bytes (a view into WebAssembly memory, so copied) and parses nothing.
+ */
+async function execute(db, bytes) {
+  const chunks = [];
+  await db.execProtocolRawStream(bytes, { onRawData: (data) => chunks.push(Buffer.from(data)) });
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
 async function main() {
   const db = dataDir ? new PGlite(dataDir) : new PGlite();
   await db.waitReady;
@@ -85,7 +98,7 @@ async function main() {
           return;
         }
         const bytes = new Uint8Array(item.message.buffer, item.message.byteOffset, item.message.length);
-        const reply = await db.execProtocolRaw(bytes);
+        const reply = await execute(db, bytes);
         if (reply.length > 0 && !socket.destroyed) socket.write(reply);
       }
     };
@@ -130,7 +143,9 @@ async function main() {
   });
 
   parentPort.on('message', async (message) => {
-    if (message === 'memory') {
+    if (message === 'memory' || message === 'memory after gc') {
+      // A diagnosis aid: with --expose-gc on this thread, count live memory only.
+      if (message === 'memory after gc') globalThis.gc?.();
       // This thread's share of the process's memory, for the operator's /metrics: PGlite's
       // WebAssembly heap (it grows on demand and never shrinks) and this isolate's JS heap.
       const { heapUsed, external } = process.memoryUsage();
