@@ -1,6 +1,5 @@
 import type { Element, ElementShape } from '@wb/protocol';
-import { arrowHeadPoints, FONT_FAMILY, RECT_CORNER_RADIUS, STICKY_BORDER, STICKY_CORNER_RADIUS, textBlock, type TextBlock } from './elementSvg.ts';
-import { penOutlinePath } from './penStroke.ts';
+import { arrowHeadPoints, FONT_FAMILY, penOutline, RECT_CORNER_RADIUS, STICKY_BORDER, STICKY_CORNER_RADIUS, textBlock, type TextBlock } from './elementSvg.ts';
 
 /**
  * Elements drawn with the canvas 2D API, for the board's overview mode (board/ElementLayer.tsx).
@@ -14,7 +13,7 @@ import { penOutlinePath } from './penStroke.ts';
 type Ctx = CanvasRenderingContext2D;
 type Shape<K extends ElementShape['kind']> = Extract<ElementShape, { kind: K }>;
 
-/** Shapes are immutable: a pen stroke's outline and a text box's lines are computed once. */
+/** Shapes are immutable: a pen stroke's path and a text box's lines are built once. */
 const penPaths = new WeakMap<ElementShape, Path2D>();
 const textBlocks = new WeakMap<ElementShape, TextBlock>();
 /** The font this module last set on a context: setting `font` parses it, and its getter normalizes. */
@@ -23,7 +22,7 @@ const fonts = new WeakMap<Ctx, string>();
 function penPath(shape: Shape<'pen'>): Path2D {
   let path = penPaths.get(shape);
   if (!path) {
-    path = new Path2D(penOutlinePath(shape));
+    path = new Path2D(penOutline(shape));
     penPaths.set(shape, path);
   }
   return path;

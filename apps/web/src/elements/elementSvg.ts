@@ -100,6 +100,22 @@ function arrowHead(shape: Extract<ElementShape, { kind: 'arrow' }>): string {
   return `<path d="M${num(a.x)} ${num(a.y)} L${num(tip.x)} ${num(tip.y)} L${num(b.x)} ${num(b.y)}" fill="none" stroke="${shape.stroke}" stroke-width="${num(shape.strokeWidth)}" stroke-linecap="round" stroke-linejoin="round"/>`;
 }
 
+const penOutlines = new WeakMap<ElementShape, string>();
+
+/**
+ * A pen stroke's outline as path data, computed once per shape object (shapes are immutable):
+ * perfect-freehand is most of the cost of drawing a stroke, and the SVG node, the overview canvas
+ * and an export all need the same outline.
+ */
+export function penOutline(shape: Extract<ElementShape, { kind: 'pen' }>): string {
+  let d = penOutlines.get(shape);
+  if (d === undefined) {
+    d = penOutlinePath(shape);
+    penOutlines.set(shape, d);
+  }
+  return d;
+}
+
 export function shapeSvg(shape: ElementShape): string {
   switch (shape.kind) {
     case 'rect':
@@ -111,7 +127,7 @@ export function shapeSvg(shape: ElementShape): string {
     case 'arrow':
       return `<line x1="${num(shape.x)}" y1="${num(shape.y)}" x2="${num(shape.x + shape.dx)}" y2="${num(shape.y + shape.dy)}" stroke="${shape.stroke}" stroke-width="${num(shape.strokeWidth)}" stroke-linecap="round"/>${arrowHead(shape)}`;
     case 'pen':
-      return `<path transform="translate(${num(shape.x)} ${num(shape.y)})" d="${penOutlinePath(shape)}" fill="${shape.stroke}"/>`;
+      return `<path transform="translate(${num(shape.x)} ${num(shape.y)})" d="${penOutline(shape)}" fill="${shape.stroke}"/>`;
     case 'text':
       return textSvg(textBlock(shape));
     case 'sticky':
