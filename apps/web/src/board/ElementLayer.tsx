@@ -42,7 +42,6 @@ const SETTLE_MS = 200;
  */
 const GESTURE_MARGIN_SCREENS = 1;
 
-
 /**
  * Board elements as SVG, or on one canvas when the view holds many, drawn so that a large board
  * stays fast:
@@ -54,10 +53,11 @@ const GESTURE_MARGIN_SCREENS = 1;
  *   others', are left out of the canvas and drawn as live SVG on top of it (so a dragged element
  *   floats above the others until its drop is committed); the draft and the overlay stay SVG;
  * - gestures move a raster: the elements are drawn for one viewport (the SVG group's transform
- *   and the canvas's) inside a plane that becomes a compositor layer for the gesture, and a pan or zoom only
- *   changes the plane's CSS transform, which the compositor applies without repainting. The
- *   drawing catches up when the gesture settles (a zoom is redrawn crisp at its new scale) or,
- *   mid-gesture, when the view leaves the culled area;
+ *   and the canvas's) inside a plane that becomes a compositor layer for the gesture, and a pan
+ *   or zoom only changes the plane's CSS transform, which the compositor applies without
+ *   repainting. The drawing catches up when the gesture settles (a zoom is redrawn crisp at its
+ *   new scale) or, mid-gesture, when the view leaves the culled area; board changes repaint the
+ *   canvas at most once per animation frame;
  * - React renders only the empty containers. An element's markup is rebuilt only when its shape
  *   object changed and its attributes only when the element did (the edit queue and the sync
  *   engine keep identities of unchanged elements), so a room event costs what it changed;
