@@ -66,14 +66,19 @@ const samples: ElementShape[] = [
 const TARGET = { x: 120, y: 60, w: 80, h: 60 };
 const TARGET_FILL = '#e03131';
 
-let baseURL = '';
 let code = '';
 let sockets: MemberSocket[] = [];
 let fillerIds: string[] = [];
 let targetId = '';
+/**
+ * Two students' screens, opened once (joining a board of 568 elements takes a few seconds on a
+ * loaded machine). Ana's view never moves; Ben's is zoomed in by the mode-switch test.
+ */
+let ana: Page;
+let ben: Page;
 
-test.beforeAll(async () => {
-  baseURL = test.info().project.use.baseURL ?? '';
+test.beforeAll(async ({ browser }) => {
+  const baseURL = test.info().project.use.baseURL ?? '';
   const teacher: SessionGrant = await startRoom(baseURL, 'Ms Rivera');
   code = teacher.room.code;
   // The teacher's socket stays connected (a drag lock needs the teacher present); three helpers
@@ -87,22 +92,17 @@ test.beforeAll(async () => {
   ]);
   fillerIds = ids.slice(0, FILLERS);
   targetId = ids.at(-1)!;
+  [ana, ben] = [await openBoard(browser, 'Ana'), await openBoard(browser, 'Ben')];
 });
 
-test.afterAll(() => {
+test.afterAll(async () => {
+  for (const page of [ana, ben]) await page?.context().close();
   for (const s of sockets) s.disconnect();
-});
-
-/** Pages a test opened: closed after it, so that later tests do not share the CPU with them. */
-const opened: Page[] = [];
-test.afterEach(async () => {
-  for (const page of opened.splice(0)) await page.context().close();
 });
 
 /** A student's board with all the room's elements applied. */
 async function openBoard(browser: Browser, name: string): Promise<Page> {
   const { page } = await joinLesson(browser, code, name);
-  opened.push(page);
   await expect.poll(async () => (await elementsOf(page)).length).toBeGreaterThanOrEqual(FILLERS + samples.length + 1);
   return page;
 }
@@ -140,50 +140,46 @@ async function transparentAt(page: Page, x: number, y: number): Promise<boolean>
   return p !== null && p[3] === 0;
 }
 
-test('[overview] more than 500 elements in view are drawn on one canvas: ink where an element is, and no SVG node for it', async ({ browser }) => {
-  const page = await openBoard(browser, 'Ana');
-  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
-  expect(Number(await layer(page).getAttribute('data-in-view'))).toBeGreaterThan(500);
-  await expect.poll(() => inkAt(page, TARGET.x + TARGET.w / 2, TARGET.y + TARGET.h / 2, TARGET_FILL)).toBe(true);
-  expect(await transparentAt(page, TARGET.x + TARGET.w + 60, TARGET.y + TARGET.h / 2)).toBe(true);
-  await expect(svgNode(page, targetId)).toHaveCount(0);
-  await expect(page.getByTestId('element')).toHaveCount(0);
+test('[overview] more than 500 elements in view are drawn on one canvas: ink where an element is, and no SVG node for it', async () => {
+  await expect(layer(ana)).toHaveAttribute('data-mode', 'overview');
+  expect(Number(await layer(ana).getAttribute('data-in-view'))).toBeGreaterThan(500);
+  await expect.poll(() => inkAt(ana, TARGET.x + TARGET.w / 2, TARGET.y + TARGET.h / 2, TARGET_FILL)).toBe(true);
+  expect(await transparentAt(ana, TARGET.x + TARGET.w + 60, TARGET.y + TARGET.h / 2)).toBe(true);
+  await expect(svgNode(ana, targetId)).toHaveCount(0);
+  await expect(ana.getByTestId('element')).toHaveCount(0);
 });
 
-test('[overview] an element another user creates appears on the canvas', async ({ browser }) => {
-  const page = await openBoard(browser, 'Ben');
-  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
+test('[overview] an element another user creates appears on the canvas', async () => {
+  await expect(layer(ana)).toHaveAttribute('data-mode', 'overview');
   const spot = { x: 600, y: 60, w: 70, h: 50 };
-  expect(await transparentAt(page, spot.x + 35, spot.y + 25)).toBe(true);
+  expect(await transparentAt(ana, spot.x + 35, spot.y + 25)).toBe(true);
   const [id] = await createElements([sockets[0]!], [{ kind: 'rect', ...spot, stroke: TARGET_FILL, fill: TARGET_FILL, strokeWidth: 2 }]);
-  await expect.poll(() => inkAt(page, spot.x + 35, spot.y + 25, TARGET_FILL)).toBe(true);
-  await expect(svgNode(page, id!)).toHaveCount(0);
+  await expect.poll(() => inkAt(ana, spot.x + 35, spot.y + 25, TARGET_FILL)).toBe(true);
+  await expect(svgNode(ana, id!)).toHaveCount(0);
 });
 
-test('[overview] a drag moves the element live, drawn once (not also on the canvas at its old place); another screen sees the commit', async ({ browser }) => {
-  const page = await openBoard(browser, 'Cleo');
-  const other = await openBoard(browser, 'Dev');
-  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
+test('[overview] a drag moves the element live, drawn once (not also on the canvas at its old place); another screen sees the commit', async () => {
+  await expect(layer(ana)).toHaveAttribute('data-mode', 'overview');
   const center = { x: TARGET.x + TARGET.w / 2, y: TARGET.y + TARGET.h / 2 };
   const moveBy = { x: 300, y: 20 };
-  await expect.poll(() => inkAt(page, center.x, center.y, TARGET_FILL)).toBe(true);
+  await expect.poll(() => inkAt(ana, center.x, center.y, TARGET_FILL)).toBe(true);
 
-  const from = await pagePoint(page, center.x, center.y);
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move(from.x + moveBy.x, from.y + moveBy.y, { steps: 10 });
+  const from = await pagePoint(ana, center.x, center.y);
+  await ana.mouse.move(from.x, from.y);
+  await ana.mouse.down();
+  await ana.mouse.move(from.x + moveBy.x, from.y + moveBy.y, { steps: 10 });
   // Mid-drag: the element is one live SVG node at the pointer; the canvas holds it nowhere.
-  await expect(svgNode(page, targetId)).toHaveCount(1);
-  await expect.poll(() => transparentAt(page, center.x, center.y)).toBe(true);
-  expect(await transparentAt(page, center.x + moveBy.x, center.y + moveBy.y)).toBe(true);
-  const live = (await svgNode(page, targetId).boundingBox())!;
+  await expect(svgNode(ana, targetId)).toHaveCount(1);
+  await expect.poll(() => transparentAt(ana, center.x, center.y)).toBe(true);
+  expect(await transparentAt(ana, center.x + moveBy.x, center.y + moveBy.y)).toBe(true);
+  const live = (await svgNode(ana, targetId).boundingBox())!;
   expect(Math.abs(live.x + live.width / 2 - (from.x + moveBy.x))).toBeLessThan(4);
   expect(Math.abs(live.y + live.height / 2 - (from.y + moveBy.y))).toBeLessThan(4);
-  await page.mouse.up();
+  await ana.mouse.up();
 
   // Committed: both screens have it at its new place, on their canvases, and no SVG node left.
   const moved = { x: TARGET.x + moveBy.x, y: TARGET.y + moveBy.y };
-  for (const screen of [page, other]) {
+  for (const screen of [ana, ben]) {
     await expect.poll(async () => (await elementsOf(screen)).find((e) => e.id === targetId)).toMatchObject({ ...moved, lockedBy: null });
     await expect.poll(() => inkAt(screen, center.x + moveBy.x, center.y + moveBy.y, TARGET_FILL)).toBe(true);
     expect(await transparentAt(screen, center.x, center.y)).toBe(true);
@@ -191,18 +187,17 @@ test('[overview] a drag moves the element live, drawn once (not also on the canv
   }
 });
 
-test('[overview] zooming in to fewer than 350 elements in view leaves overview mode: the SVG nodes return', async ({ browser }) => {
-  const page = await openBoard(browser, 'Eve');
-  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
+test('[overview] zooming in to fewer than 350 elements in view leaves overview mode: the SVG nodes return', async () => {
+  await expect(layer(ben)).toHaveAttribute('data-mode', 'overview');
   // Zoom in about 3x around a point of the sample row: the view then holds about a tenth of the board.
-  const focus = await pagePoint(page, 300, SAMPLE_ROW_Y + 30);
-  await page.mouse.move(focus.x, focus.y);
-  for (let k = 0; k < 5; k++) await page.keyboard.press('+');
-  await expect(layer(page)).toHaveAttribute('data-mode', 'elements');
-  expect(Number(await layer(page).getAttribute('data-in-view'))).toBeLessThan(350);
-  await expect(page.getByTestId('element-canvas')).toBeHidden();
-  await expect(page.locator('[data-testid="element"][data-kind="arrow"]').first()).toBeVisible();
-  expect(await page.getByTestId('element').count()).toBeGreaterThan(samples.length);
+  const focus = await pagePoint(ben, 300, SAMPLE_ROW_Y + 30);
+  await ben.mouse.move(focus.x, focus.y);
+  for (let k = 0; k < 5; k++) await ben.keyboard.press('+');
+  await expect(layer(ben)).toHaveAttribute('data-mode', 'elements');
+  expect(Number(await layer(ben).getAttribute('data-in-view'))).toBeLessThan(350);
+  await expect(ben.getByTestId('element-canvas')).toBeHidden();
+  await expect(ben.locator('[data-testid="element"][data-kind="arrow"]').first()).toBeVisible();
+  expect(await ben.getByTestId('element').count()).toBeGreaterThan(samples.length);
 });
 
 /** Two screenshots' pixels compared in the page: how many differ visibly, and how many are ink at all. */
@@ -234,21 +229,20 @@ async function comparePixels(page: Page, a: Buffer, b: Buffer): Promise<{ ink: n
   );
 }
 
-test('[overview] the canvas draws every kind as the SVG does: the same view in both modes differs in under 2 % of its ink', async ({ browser }) => {
-  const page = await openBoard(browser, 'Finn');
-  await expect(layer(page)).toHaveAttribute('data-mode', 'overview');
-  const topLeft = await pagePoint(page, 120, SAMPLE_ROW_Y - 20);
+test('[overview] the canvas draws every kind as the SVG does: the same view in both modes differs in under 2 % of its ink', async () => {
+  await expect(layer(ana)).toHaveAttribute('data-mode', 'overview');
+  const topLeft = await pagePoint(ana, 120, SAMPLE_ROW_Y - 20);
   const clip = { x: topLeft.x, y: topLeft.y, width: 820, height: 110 };
-  await expect.poll(() => inkAt(page, 180, SAMPLE_ROW_Y + 30, SAMPLE_FILL)).toBe(true);
-  const onCanvas = await page.screenshot({ clip, animations: 'disabled' });
+  await expect.poll(() => inkAt(ana, 180, SAMPLE_ROW_Y + 30, SAMPLE_FILL)).toBe(true);
+  const onCanvas = await ana.screenshot({ clip, animations: 'disabled' });
 
   // Deleting fillers (none in the clip) takes the view below 350 elements: same view, SVG nodes.
   await deleteElements(sockets, fillerIds.slice(0, 250));
-  await expect(layer(page)).toHaveAttribute('data-mode', 'elements');
-  await expect(page.locator('[data-testid="element"][data-kind="sticky"]').first()).toBeVisible();
-  const asSvg = await page.screenshot({ clip, animations: 'disabled' });
+  await expect(layer(ana)).toHaveAttribute('data-mode', 'elements');
+  await expect(ana.locator('[data-testid="element"][data-kind="sticky"]').first()).toBeVisible();
+  const asSvg = await ana.screenshot({ clip, animations: 'disabled' });
 
-  const { ink, differing } = await comparePixels(page, onCanvas, asSvg);
+  const { ink, differing } = await comparePixels(ana, onCanvas, asSvg);
   expect(ink).toBeGreaterThan(5_000);
   expect(differing / ink).toBeLessThan(0.02);
 });

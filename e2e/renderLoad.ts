@@ -27,7 +27,7 @@ const CURSORS = Number(process.env.CURSORS ?? 30);
 const SEEDERS = 4;
 const SAMPLE_MS = 5_000;
 const TRACE_DIR = process.env.TRACE_DIR;
-/** SWEEP=1: also step the zoom from 244 % to 10 % and sample each level (what overview.ts's thresholds come from). */
+/** SWEEP=1: also step the zoom from 244 % to 10 % and measure each level (what overview.ts's thresholds come from). */
 const SWEEP = process.env.SWEEP === '1';
 /** The 1-minute load average: the machine is shared, so every figure carries it. */
 const load1 = () => loadavg()[0]!.toFixed(2);
@@ -75,7 +75,12 @@ async function main() {
   await page.getByRole('button', { name: 'Join lesson' }).click();
   // The board applies all elements, then draws them: as SVG nodes, or on the overview canvas.
   await page.waitForFunction((n) => ((window as { __wb?: { elements(): unknown[] } }).__wb?.elements().length ?? 0) >= n, ELEMENTS, { timeout: 60_000, polling: 250 });
-  await page.waitForFunction(() => document.querySelector('[data-testid="element-layer"]')?.getAttribute('data-in-view') !== null, undefined, { timeout: 30_000 });
+  // (A build before overview mode has no `data-in-view`: its SVG nodes show it has drawn.)
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="element-layer"]')?.hasAttribute('data-in-view') === true || document.querySelector('[data-testid="element"]') !== null,
+    undefined,
+    { timeout: 30_000 },
+  );
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="cursor"]').length >= n, CURSORS, { timeout: 30_000 });
   /** What the element layer draws now: its mode, the count its decision read, and SVG nodes in the DOM. */
   const layerState = () =>
@@ -135,22 +140,29 @@ async function main() {
     for (let k = 0; Date.now() < until; k++) await page.mouse.wheel(0, k % 60 < 30 ? 8 : -8);
     await page.keyboard.up('Control');
   });
-  const state = (s: { mode: string; inView: number; nodes: number }) => `${s.mode}, ${s.inView} in the cull rect, ${s.nodes} SVG nodes`;
+  const state = (s: { mode: string; inView: number; nodes: number }) =>
+    s.mode === '?' ? `${s.nodes} SVG nodes (a build without overview mode)` : `${s.mode}, ${s.inView} in the cull rect, ${s.nodes} SVG nodes`;
   console.log(`elements: ${ELEMENTS} on the board; at start ${state(atStart)}; after panning ${state(afterPan)}; cursors: ${CURSORS}`);
   console.log(`idle (cursors moving): ${fmt(idle)}`);
   console.log(`panning (wheel every frame, cursors moving): ${fmt(pan)}`);
   console.log(`zooming (ctrl+wheel every frame, cursors moving): ${fmt(zoom)}`);
 
   if (SWEEP) {
-    // One zoom step per level (the + and - keys, 1.25x, around the board's centre), then 2 s of
-    // frames: the first few hundred ms hold the step and its settle, the rest is idle.
-    await page.getByTestId('board').focus();
+    // Per level: one zoom step (the - key, 1/1.25, around the pointer) and 700 ms of frames,
+    // whose slowest is the step's redraw and its settle; then 2 s of wheel panning back and forth
+    // within the drawn margin (no redraw: what a frame costs with this many elements in view).
+    const board = page.getByTestId('board');
+    await board.focus();
     await page.keyboard.press('0');
     for (let k = 0; k < 4; k++) await page.keyboard.press('+');
+    await page.waitForTimeout(1_000);
     for (let level = 0; level < 15; level++) {
-      const sample = await measure(`sweep-${level}`, level === 0 ? undefined : () => page.keyboard.press('-'), 2_000);
-      const zoomText = await page.locator('.zoom-readout').textContent();
-      console.log(`sweep ${zoomText}: ${state(await layerState())}; ${fmt(sample)}`);
+      const step = await measure(`sweep-step-${level}`, level === 0 ? undefined : () => page.keyboard.press('-'), 700);
+      const drawn = await layerState();
+      const panning = await measure(`sweep-pan-${level}`, async (until) => {
+        for (let k = 0; Date.now() < until; k++) await page.mouse.wheel(k % 20 < 10 ? 12 : -12, 0);
+      }, 2_000);
+      console.log(`sweep ${await page.locator('.zoom-readout').textContent()}: ${state(drawn)}; step max ${step.max.toFixed(1)} ms; panning ${fmt(panning)}`);
     }
   }
 
