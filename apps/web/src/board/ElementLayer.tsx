@@ -1,13 +1,23 @@
-import { colorForUser, type Element } from '@wb/protocol';
+import { colorForUser, type Element, type ElementShape } from '@wb/protocol';
 import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { BoardView, MotionView } from '../elements/boardEditor.ts';
-import { drawElementsOnCanvas } from '../elements/elementCanvas.ts';
+import { canvasBounds, drawElementsOnCanvas } from '../elements/elementCanvas.ts';
 import { shapeSvg, escapeXml } from '../elements/elementSvg.ts';
-import { shapeBounds } from '../elements/geometry.ts';
-import { containsRect, countInRect, cullRect, CULL_MARGIN_SCREENS, elementsToDraw, inRect, visibleRect } from './culling.ts';
+import { shapeBounds, type Bounds } from '../elements/geometry.ts';
+import { containsRect, countInRect, cullRect, CULL_MARGIN_SCREENS, elementsToDraw, inRect, intersects, visibleRect } from './culling.ts';
 import { labelTextColor } from './labelColor.ts';
-import { canvasFrame, gestureCanvasViewport, overviewLayers, overviewMode } from './overview.ts';
+import {
+  canvasArea,
+  canvasFrame,
+  changedAreas,
+  gestureCanvasViewport,
+  overviewLayers,
+  overviewMode,
+  sameCanvasFrame,
+  type CanvasContent,
+  type CanvasFrame,
+} from './overview.ts';
 import type { DraftView } from './toolState.ts';
 import { gestureTransform, type Viewport } from './viewport.ts';
 
@@ -95,6 +105,8 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
     let overview = false;
     /** Elements drawn live instead of on the canvas at its last paint (drags in progress). */
     let leftOut: ReadonlySet<string> = new Set();
+    /** What the canvas shows and for which frame; null when it shows nothing yet. */
+    let painted: (CanvasContent & { readonly frame: CanvasFrame }) | null = null;
     let canvasShown = false;
     let paintRequest: number | undefined;
     let settleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -199,7 +211,12 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       }
     };
 
-    /** The settled elements in the canvas's area, drawn for `drawnFor`; drags in progress left out. */
+    /**
+     * The settled elements in the canvas's area, drawn for `drawnFor`; drags in progress left out.
+     * For the view it was last painted for, only the areas that changed are cleared and redrawn
+     * (clipped, every element reaching into them in drawing order, so the pixels are those of a
+     * full paint); a new view, size or pixel ratio repaints it all.
+     */
     const paintCanvas = () => {
       if (paintRequest !== undefined) cancelAnimationFrame(paintRequest);
       paintRequest = undefined;
@@ -217,13 +234,37 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
         style.display = 'block';
         canvasShown = true;
       }
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.clearRect(0, 0, canvas.width, canvas.height);
-      const { canvas: settled, live } = overviewLayers(board.getState().ordered, frame.covers, motion.getState().previews);
+      const { elements, ordered } = board.getState();
+      const { canvas: settled, live } = overviewLayers(ordered, frame.covers, motion.getState().previews);
+      const now = { elements, leftOut: new Set(live.map((e) => e.id)), frame };
+      const boundsOf = (shape: ElementShape) => canvasBounds(ctx, shape);
+      const areas = painted !== null && sameCanvasFrame(painted.frame, frame) ? changedAreas(painted, now, frame.covers, boundsOf) : null;
       const t = frame.transform;
-      ctx.setTransform(t.scale, 0, 0, t.scale, t.x, t.y);
-      drawElementsOnCanvas(ctx, settled);
-      leftOut = new Set(live.map((e) => e.id));
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      if (areas === null) {
+        ctx.clearRect(0, 0, canvas.width, canvas.height);
+        ctx.setTransform(t.scale, 0, 0, t.scale, t.x, t.y);
+        drawElementsOnCanvas(ctx, settled);
+      } else if (areas.length > 0) {
+        // The changed areas as whole canvas pixels, in board units: what to redraw elements for.
+        const redraw: Bounds[] = [];
+        ctx.save();
+        ctx.beginPath();
+        for (const area of areas) {
+          const onCanvas = canvasArea(area, frame);
+          if (!onCanvas) continue;
+          const p = onCanvas.pixels;
+          ctx.clearRect(p.x, p.y, p.w, p.h);
+          ctx.rect(p.x, p.y, p.w, p.h);
+          redraw.push(onCanvas.board);
+        }
+        ctx.clip();
+        ctx.setTransform(t.scale, 0, 0, t.scale, t.x, t.y);
+        drawElementsOnCanvas(ctx, settled.filter((e) => redraw.some((r) => intersects(boundsOf(e.shape), r))));
+        ctx.restore();
+      }
+      painted = now;
+      leftOut = now.leftOut;
     };
     /** Board and drag changes repaint once per frame, however many arrive in it. */
     const requestPaint = () => {
@@ -239,6 +280,7 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       canvas.height = 0;
       canvasShown = false;
       leftOut = new Set();
+      painted = null;
     };
 
     /**

@@ -1,14 +1,19 @@
 import type { Element } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
-import { countInRect, cullRect, visibleRect } from './culling.ts';
+import { cachedInkBounds, countInRect, cullRect, visibleRect } from './culling.ts';
 import {
+  canvasArea,
   canvasFrame,
+  changedAreas,
   gestureCanvasViewport,
+  MAX_CHANGED_AREAS,
   MAX_CANVAS_PIXELS,
   OVERVIEW_ENTER_ELEMENTS,
   OVERVIEW_LEAVE_ELEMENTS,
   overviewLayers,
   overviewMode,
+  sameCanvasFrame,
+  type CanvasContent,
 } from './overview.ts';
 import { boardToScreen, MIN_ZOOM, panBy, zoomAt, type Viewport } from './viewport.ts';
 
@@ -156,4 +161,74 @@ test('countInRect counts the elements whose ink reaches into the rectangle', () 
   // At 100 % the start view of the render-load board is past the threshold; at 250 % it is not.
   expect(overviewMode(false, at100)).toBe(true);
   expect(overviewMode(true, countInRect(many, cullRect(zoomAt({ x: 0, y: 0, zoom: 1 }, { x: 640, y: 400 }, 2.5), 1280, 800)))).toBe(false);
+});
+
+describe('changedAreas: what a repaint of the same view covers', () => {
+  const covers = { x: -1_000, y: -1_000, w: 3_000, h: 3_000 };
+  const a = rect('a', 10, 10);
+  const b = rect('b', 200, 10);
+  const c = rect('c', 400, 10);
+  const content = (elements: Element[], leftOut: string[] = []): CanvasContent => ({ elements: new Map(elements.map((e) => [e.id, e])), leftOut: new Set(leftOut) });
+  const areas = (painted: CanvasContent, now: CanvasContent) => changedAreas(painted, now, covers, cachedInkBounds);
+  const inkOf = (e: Element) => cachedInkBounds(e.shape);
+
+  test('nothing changed: nothing to repaint', () => {
+    const painted = content([a, b]);
+    expect(areas(painted, painted)).toEqual([]);
+    // A new map holding the same element objects is no change either.
+    expect(areas(painted, content([a, b]))).toEqual([]);
+  });
+
+  test('a moved element: where it was and where it is', () => {
+    const moved = { ...b, version: 2, shape: { ...b.shape, x: 250 } };
+    expect(areas(content([a, b]), content([a, moved]))).toEqual([inkOf(b), inkOf(moved)]);
+  });
+
+  test('an added and a deleted element: where each is or was', () => {
+    expect(areas(content([a]), content([a, c]))).toEqual([inkOf(c)]);
+    expect(areas(content([a, c]), content([a]))).toEqual([inkOf(c)]);
+  });
+
+  test('a drag that begins leaves a hole where the element was; one that ends fills it where it is', () => {
+    expect(areas(content([a, b]), content([a, b], ['b']))).toEqual([inkOf(b)]);
+    const dropped = { ...b, version: 2, shape: { ...b.shape, x: 300 } };
+    expect(areas(content([a, b], ['b']), content([a, dropped]))).toEqual([inkOf(b), inkOf(dropped), inkOf(dropped)]);
+  });
+
+  test('changes outside the canvas cost nothing', () => {
+    const far = rect('far', 50_000, 50_000);
+    expect(areas(content([a]), content([a, far]))).toEqual([]);
+  });
+
+  test(`more than ${MAX_CHANGED_AREAS} areas: null, repaint everything`, () => {
+    const many = Array.from({ length: MAX_CHANGED_AREAS + 1 }, (_, i) => rect(`n${i}`, i * 10, 500));
+    expect(areas(content([a]), content([a, ...many]))).toBeNull();
+    expect(areas(content([a]), content([a, ...many.slice(0, MAX_CHANGED_AREAS)]))).toHaveLength(MAX_CHANGED_AREAS);
+  });
+});
+
+describe('canvasArea', () => {
+  const frame = canvasFrame({ x: 0, y: 0, zoom: 2 }, 1280, 800, 1);
+
+  test('is whole pixels around the area, one more each way, and maps back to the board', () => {
+    // Board (10.3, 20.7)-(30.1, 40.2) at zoom 2 with the 320 × 200 px margin.
+    const onCanvas = canvasArea({ x: 10.3, y: 20.7, w: 19.8, h: 19.5 }, frame)!;
+    expect(onCanvas.pixels).toEqual({ x: 339, y: 240, w: 43, h: 42 });
+    const t = frame.transform;
+    expect(onCanvas.board.x * t.scale + t.x).toBeCloseTo(339, 9);
+    expect((onCanvas.board.y + onCanvas.board.h) * t.scale + t.y).toBeCloseTo(282, 9);
+  });
+
+  test('is cut to the canvas, and null off it', () => {
+    expect(canvasArea({ x: -1_000, y: -1_000, w: 900, h: 1_000 }, frame)!.pixels).toEqual({ x: 0, y: 0, w: 121, h: 201 });
+    expect(canvasArea({ x: 5_000, y: 0, w: 10, h: 10 }, frame)).toBeNull();
+  });
+});
+
+test('sameCanvasFrame: a repaint may be partial only for the same view, size and pixel ratio', () => {
+  const vp: Viewport = { x: 10, y: 20, zoom: 0.5 };
+  expect(sameCanvasFrame(canvasFrame(vp, 1280, 800, 1), canvasFrame({ ...vp }, 1280, 800, 1))).toBe(true);
+  expect(sameCanvasFrame(canvasFrame(vp, 1280, 800, 1), canvasFrame(panBy(vp, 1, 0), 1280, 800, 1))).toBe(false);
+  expect(sameCanvasFrame(canvasFrame(vp, 1280, 800, 1), canvasFrame(vp, 1280, 801, 1))).toBe(false);
+  expect(sameCanvasFrame(canvasFrame(vp, 1280, 800, 1), canvasFrame(vp, 1280, 800, 2))).toBe(false);
 });

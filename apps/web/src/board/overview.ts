@@ -1,6 +1,6 @@
-import type { Element } from '@wb/protocol';
+import type { Element, ElementShape } from '@wb/protocol';
 import type { Bounds } from '../elements/geometry.ts';
-import { CULL_MARGIN_SCREENS, inRect } from './culling.ts';
+import { CULL_MARGIN_SCREENS, inRect, intersects } from './culling.ts';
 import { zoomAt, type Viewport } from './viewport.ts';
 
 /**
@@ -77,6 +77,17 @@ export function canvasFrame(vp: Viewport, width: number, height: number, pixelRa
   };
 }
 
+/** Whether two frames put every board point on the same canvas pixel (a repaint can be partial). */
+export function sameCanvasFrame(a: CanvasFrame, b: CanvasFrame): boolean {
+  return (
+    a.pixelWidth === b.pixelWidth &&
+    a.pixelHeight === b.pixelHeight &&
+    a.transform.scale === b.transform.scale &&
+    a.transform.x === b.transform.x &&
+    a.transform.y === b.transform.y
+  );
+}
+
 /**
  * A zoom-out mid-gesture redraws the canvas for this much less zoom than the view has: the canvas
  * then covers twice the area each way, so the next several wheel steps shrink a drawn raster
@@ -104,4 +115,64 @@ export function overviewLayers(ordered: readonly Element[], rect: Bounds, moving
     else if (inRect(e, rect)) canvas.push(e);
   }
   return { canvas, live };
+}
+
+/**
+ * What the canvas was painted with, to find what a repaint for the same view must cover: the
+ * board's elements (by identity: the sync engine keeps unchanged elements' objects) and the ones
+ * left out as live drags.
+ */
+export interface CanvasContent {
+  readonly elements: ReadonlyMap<string, Element>;
+  readonly leftOut: ReadonlySet<string>;
+}
+
+/**
+ * More changed areas than this in one frame and the whole canvas is repainted: clipping to many
+ * small areas saves little once they cover much of it.
+ */
+export const MAX_CHANGED_AREAS = 48;
+
+/**
+ * The board areas a repaint of the same view must cover, so that an edit repaints what it touched
+ * instead of every element in view: where each changed, added or deleted element was and is, and
+ * where an element whose drag began (it leaves the canvas) or ended (it returns) sits. Areas
+ * outside `covers` are dropped. Null when more than MAX_CHANGED_AREAS remain: repaint everything.
+ */
+export function changedAreas(painted: CanvasContent, now: CanvasContent, covers: Bounds, boundsOf: (shape: ElementShape) => Bounds): Bounds[] | null {
+  const areas: Bounds[] = [];
+  const add = (e: Element | undefined): boolean => {
+    if (!e) return true;
+    const b = boundsOf(e.shape);
+    if (intersects(b, covers)) areas.push(b);
+    return areas.length <= MAX_CHANGED_AREAS;
+  };
+  if (painted.elements !== now.elements) {
+    for (const [id, e] of now.elements) {
+      const before = painted.elements.get(id);
+      if (before !== e && !(add(before) && add(e))) return null;
+    }
+    for (const [id, e] of painted.elements) if (!now.elements.has(id) && !add(e)) return null;
+  }
+  for (const id of now.leftOut) if (!painted.leftOut.has(id) && !add(painted.elements.get(id))) return null;
+  for (const id of painted.leftOut) if (!now.leftOut.has(id) && !add(now.elements.get(id))) return null;
+  return areas;
+}
+
+/**
+ * A changed area on the canvas: out to whole device pixels and one more for antialiasing, within
+ * the canvas. `board` is that pixel rectangle in board units (what to redraw elements for). Null
+ * when the area misses the canvas.
+ */
+export function canvasArea(area: Bounds, frame: CanvasFrame): { pixels: Bounds; board: Bounds } | null {
+  const { scale, x, y } = frame.transform;
+  const x0 = Math.max(0, Math.floor(area.x * scale + x) - 1);
+  const y0 = Math.max(0, Math.floor(area.y * scale + y) - 1);
+  const x1 = Math.min(frame.pixelWidth, Math.ceil((area.x + area.w) * scale + x) + 1);
+  const y1 = Math.min(frame.pixelHeight, Math.ceil((area.y + area.h) * scale + y) + 1);
+  if (x1 <= x0 || y1 <= y0) return null;
+  return {
+    pixels: { x: x0, y: y0, w: x1 - x0, h: y1 - y0 },
+    board: { x: (x0 - x) / scale, y: (y0 - y) / scale, w: (x1 - x0) / scale, h: (y1 - y0) / scale },
+  };
 }

@@ -1,5 +1,6 @@
 import type { Element, ElementShape } from '@wb/protocol';
 import { arrowHeadPoints, FONT_FAMILY, penOutline, RECT_CORNER_RADIUS, STICKY_BORDER, STICKY_CORNER_RADIUS, textBlock, type TextBlock } from './elementSvg.ts';
+import { inkBounds, unionBounds, type Bounds } from './geometry.ts';
 
 /**
  * Elements drawn with the canvas 2D API, for the board's overview mode (board/ElementLayer.tsx).
@@ -57,13 +58,17 @@ function fillAndStroke(ctx: Ctx, fill: string, stroke: string, strokeWidth: numb
   ctx.stroke();
 }
 
-function drawText(ctx: Ctx, { x, fontSize, fill, lines }: TextBlock): void {
-  if (lines.length === 0) return;
+function setFont(ctx: Ctx, fontSize: number): void {
   const font = `${fontSize}px ${FONT_FAMILY}`;
   if (fonts.get(ctx) !== font) {
     ctx.font = font;
     fonts.set(ctx, font);
   }
+}
+
+function drawText(ctx: Ctx, { x, fontSize, fill, lines }: TextBlock): void {
+  if (lines.length === 0) return;
+  setFont(ctx, fontSize);
   ctx.fillStyle = fill;
   for (const line of lines) if (line.text !== '') ctx.fillText(line.text, x, line.y);
 }
@@ -120,6 +125,34 @@ export function drawShape(ctx: Ctx, shape: ElementShape): void {
       drawText(ctx, cachedTextBlock(shape));
       return;
   }
+}
+
+const canvasBoundsCache = new WeakMap<ElementShape, Bounds>();
+
+/**
+ * Where a shape's pixels can be on the canvas (board units): its ink bounds, widened for text to
+ * the lines' measured width. The wrapping estimates character widths, so wide glyphs (CJK, "W")
+ * can run past the box; a partial repaint must cover them. Measured once per shape, with `ctx`.
+ */
+export function canvasBounds(ctx: Ctx, shape: ElementShape): Bounds {
+  let b = canvasBoundsCache.get(shape);
+  if (b) return b;
+  b = inkBounds(shape);
+  if (shape.kind === 'text' || shape.kind === 'sticky') {
+    const block = cachedTextBlock(shape);
+    setFont(ctx, block.fontSize);
+    let width = 0;
+    for (const line of block.lines) width = Math.max(width, ctx.measureText(line.text).width);
+    const first = block.lines[0];
+    const last = block.lines.at(-1);
+    if (first && last) {
+      // Ascent above the first baseline and descent below the last: a font size each way is ample.
+      const text = { x: block.x - block.fontSize, y: first.y - 1.5 * block.fontSize, w: width + 2 * block.fontSize, h: last.y - first.y + 2 * block.fontSize };
+      b = unionBounds([b, text]) ?? b;
+    }
+  }
+  canvasBoundsCache.set(shape, b);
+  return b;
 }
 
 /** Elements in the order given (drawing order: later ones on top). */
