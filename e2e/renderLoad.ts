@@ -1,7 +1,8 @@
 /**
  * Render load: a student's board with 2,000 elements while 30 other people move their cursors,
- * measured as frame intervals in headless Chromium, idle, while panning and while zooming, with the
- * element layer's mode (SVG nodes or the overview canvas) in each. Not a test (nothing asserts): a
+ * measured as frame intervals in headless Chromium, idle, while panning, while zooming and while
+ * another user edits an element in view, with the element layer's mode (SVG nodes or the overview
+ * canvas) in each. Not a test (nothing asserts): a
  * measurement for BENCHMARKS.md ("Web rendering").
  *
  *   pnpm build
@@ -14,10 +15,11 @@
  * Everything runs on one machine (server, 30 cursor sockets, the browser), so the numbers are an
  * upper bound on a classroom laptop's frame times, not a typical one.
  */
+import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import type { ElementShape } from '@wb/protocol';
+import { ClientEvent, type ElementShape } from '@wb/protocol';
 import { connectMember, createElements, joinRoom, startRoom, type MemberSocket } from './roomSeed.ts';
 
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:3313';
@@ -59,7 +61,7 @@ async function main() {
   const movers: MemberSocket[] = [];
   for (let i = 0; i < CURSORS; i++) movers.push(await connectMember(BASE, await joinRoom(BASE, code, `Mover ${i}`)));
   const started = Date.now();
-  await createElements([teacherSocket, ...movers].slice(0, SEEDERS), Array.from({ length: ELEMENTS }, (_, i) => shapeFor(i)));
+  const ids = await createElements([teacherSocket, ...movers].slice(0, SEEDERS), Array.from({ length: ELEMENTS }, (_, i) => shapeFor(i)));
   console.log(`created ${ELEMENTS} elements in ${((Date.now() - started) / 1_000).toFixed(1)} s (load ${load1()})`);
 
   let t = 0;
@@ -140,12 +142,29 @@ async function main() {
     for (let k = 0; Date.now() < until; k++) await page.mouse.wheel(0, k % 60 < 30 ? 8 : -8);
     await page.keyboard.up('Control');
   });
+  // Another user edits an element in view ten times a second (the teacher moving a note back and
+  // forth): in overview mode each edit repaints the canvas, as SVG it rewrites one node.
+  await page.locator('.zoom-readout').click();
+  await page.waitForTimeout(500);
+  const EDITED = Math.min(ELEMENTS - 1, 820); // at (0, 0) on the grid: in the start view
+  const edited = shapeFor(EDITED);
+  let version = 1;
+  const editing = await measure('edit', async (until) => {
+    for (let k = 0; Date.now() < until; k++) {
+      const request = { requestId: randomBytes(12).toString('base64url'), id: ids[EDITED]!, baseVersion: version, shape: { ...edited, x: edited.x + (k % 2) * 20 } };
+      const reply = await teacherSocket.emitWithAck(ClientEvent.ELEMENT_UPDATE, request);
+      if (reply.ok) version = reply.element.version;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  const atEdit = await layerState();
   const state = (s: { mode: string; inView: number; nodes: number }) =>
     s.mode === '?' ? `${s.nodes} SVG nodes (a build without overview mode)` : `${s.mode}, ${s.inView} in the cull rect, ${s.nodes} SVG nodes`;
   console.log(`elements: ${ELEMENTS} on the board; at start ${state(atStart)}; after panning ${state(afterPan)}; cursors: ${CURSORS}`);
   console.log(`idle (cursors moving): ${fmt(idle)}`);
   console.log(`panning (wheel every frame, cursors moving): ${fmt(pan)}`);
   console.log(`zooming (ctrl+wheel every frame, cursors moving): ${fmt(zoom)}`);
+  console.log(`editing (another user moves an element in view 10 times a second, cursors moving; ${state(atEdit)}): ${fmt(editing)}`);
 
   if (SWEEP) {
     // Per level: one zoom step (the - key, 1/1.25, around the pointer) and 700 ms of frames,
