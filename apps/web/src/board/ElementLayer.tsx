@@ -67,7 +67,7 @@ const GESTURE_MARGIN_SCREENS = 1;
  *   or zoom only changes the plane's CSS transform, which the compositor applies without
  *   repainting. The drawing catches up when the gesture settles (a zoom is redrawn crisp at its
  *   new scale) or, mid-gesture, when the view leaves the culled area; board changes repaint the
- *   canvas at most once per animation frame;
+ *   canvas at most once per animation frame, and only the areas they touched;
  * - React renders only the empty containers. An element's markup is rebuilt only when its shape
  *   object changed and its attributes only when the element did (the edit queue and the sync
  *   engine keep identities of unchanged elements), so a room event costs what it changed;
