@@ -101,6 +101,34 @@ test('pan and zoom change only the view: elements stay at their board position',
   expect(el).toMatchObject({ kind: 'rect', x: 300, y: 200 });
 });
 
+test('the dot grid follows a zoom: the drawn tile is scaled during the gesture and redrawn for the new zoom when it settles', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const page = teacher.page;
+  const grid = page.locator('.layer-grid');
+  await expect(grid).toHaveCSS('background-size', '24px 24px');
+  // Every style the layer goes through, recorded in the page: no timing assumptions about when
+  // the gesture settles.
+  await grid.evaluate((el) => {
+    const seen: { size: string; transform: string }[] = [];
+    (window as unknown as { gridStyles: typeof seen }).gridStyles = seen;
+    new MutationObserver(() => seen.push({ size: (el as HTMLElement).style.backgroundSize, transform: (el as HTMLElement).style.transform })).observe(el, {
+      attributes: true,
+      attributeFilter: ['style'],
+    });
+  });
+  const board = await at(page, 600, 400);
+  await page.mouse.move(board.x, board.y);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -40); // zoom in by e^0.4
+  await page.keyboard.up('Control');
+  const zoomed = 24 * Math.exp(0.4);
+  await expect.poll(async () => parseFloat(await grid.evaluate((el) => getComputedStyle(el).backgroundSize))).toBeCloseTo(zoomed, 1);
+  await expect.poll(() => grid.evaluate((el) => (el as HTMLElement).style.transform)).not.toMatch(/scale/);
+  const styles = await page.evaluate(() => (window as unknown as { gridStyles: { size: string; transform: string }[] }).gridStyles);
+  // During the gesture: the old 24 px tile, scaled (no repaint of the tile per wheel step).
+  expect(styles.some((s) => s.size === '24px 24px' && /scale\(1\.49/.test(s.transform))).toBe(true);
+});
+
 test('the board exports as SVG and PNG', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
   const page = teacher.page;
