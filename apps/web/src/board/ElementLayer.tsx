@@ -5,7 +5,7 @@ import type { BoardView, MotionView } from '../elements/boardEditor.ts';
 import { canvasBounds, drawElementsOnCanvas } from '../elements/elementCanvas.ts';
 import { shapeSvg, escapeXml } from '../elements/elementSvg.ts';
 import { shapeBounds, type Bounds } from '../elements/geometry.ts';
-import { containsRect, countInRect, cullRect, CULL_MARGIN_SCREENS, elementsToDraw, inRect, intersects, visibleRect } from './culling.ts';
+import { boardInkBounds, containsRect, countInRect, cullRect, CULL_MARGIN_SCREENS, elementsToDraw, inRect, intersects, visibleRect } from './culling.ts';
 import { labelTextColor } from './labelColor.ts';
 import {
   canvasArea,
@@ -410,10 +410,20 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
       composite(false);
     };
 
+    /** The board's ink, computed once per `ordered` (the board's identity changes on every edit). */
+    let ink: { ordered: readonly Element[]; bounds: Bounds | null } | null = null;
+    const allInkDrawn = () => {
+      const { ordered } = board.getState();
+      if (ink?.ordered !== ordered) ink = { ordered, bounds: boardInkBounds(ordered) };
+      return ink.bounds === null || containsRect(culled, ink.bounds);
+    };
+
     const place = (vp: Viewport) => {
       if (settleTimer === undefined) composite(true);
-      // Mid-gesture the view left the drawn area: bring in what it now shows, and more.
-      if (!containsRect(culled, visibleRect(vp, size.w, size.h))) redrawFor(vp, true);
+      // Mid-gesture the view left the drawn area: bring in what it now shows, and more; unless
+      // every element's ink is already drawn (zooming out past the board's edges: a redraw of
+      // the whole board would show only more empty board, and cost a long frame).
+      if (!containsRect(culled, visibleRect(vp, size.w, size.h)) && !allInkDrawn()) redrawFor(vp, true);
       // (The canvas may be drawn for less zoom than the view has.)
       const t = gestureTransform(drawnFor, vp);
       plane.style.transform = t.scale === 1 && t.x === 0 && t.y === 0 ? '' : `translate(${t.x}px, ${t.y}px) scale(${t.scale})`;

@@ -1,7 +1,7 @@
 import type { Element, ElementShape } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
 import { inkBounds } from '../elements/geometry.ts';
-import { cachedInkBounds, containsRect, cullRect, elementsToDraw, intersects, visibleRect } from './culling.ts';
+import { boardInkBounds, cachedInkBounds, containsRect, cullRect, elementsToDraw, intersects, visibleRect } from './culling.ts';
 import { boardToScreen, gestureTransform, panBy, zoomAt, type Viewport } from './viewport.ts';
 
 const rect = (id: string, x: number, y: number, w = 40, h = 30): Element => ({
@@ -126,5 +126,18 @@ describe('gestureTransform', () => {
 
   test('is the identity when nothing moved', () => {
     expect(gestureTransform(drawn, drawn)).toEqual({ x: 0, y: 0, scale: 1 });
+  });
+});
+
+describe('board ink', () => {
+  test('is the union of every element’s ink, and null on an empty board', () => {
+    const a = rect('a', -100, 20, 50, 10);
+    const b = rect('b', 300, -40, 20, 20);
+    const ink = boardInkBounds([a, b])!;
+    const inkA = inkBounds(a.shape);
+    const inkB = inkBounds(b.shape);
+    expect(ink).toEqual({ x: inkA.x, y: inkB.y, w: inkB.x + inkB.w - inkA.x, h: inkA.y + inkA.h - inkB.y });
+    expect(containsRect(ink, inkA) && containsRect(ink, inkB)).toBe(true);
+    expect(boardInkBounds([])).toBeNull();
   });
 });

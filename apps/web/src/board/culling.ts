@@ -1,5 +1,5 @@
 import type { Element, ElementShape } from '@wb/protocol';
-import { inkBounds, type Bounds } from '../elements/geometry.ts';
+import { inkBounds, unionBounds, type Bounds } from '../elements/geometry.ts';
 import { screenToBoard, type Viewport } from './viewport.ts';
 
 /**
@@ -74,4 +74,13 @@ export function countInRect(ordered: readonly Element[], rect: Bounds): number {
   let n = 0;
   for (const e of ordered) if (inRect(e, rect)) n++;
   return n;
+}
+
+/**
+ * The ink of every element on the board: once the drawn area holds it, a view that leaves the
+ * drawn area mid-gesture (a zoom-out past the board's edges) shows only more empty board, and the
+ * layer need not redraw. Null for an empty board.
+ */
+export function boardInkBounds(ordered: readonly Element[]): Bounds | null {
+  return unionBounds(ordered.map((e) => cachedInkBounds(e.shape)));
 }
