@@ -7,7 +7,7 @@
 import type { CursorLoadResult } from './generatorMessages.ts';
 import type { GeneratorHandle } from './generatorHandle.ts';
 import { coresUsed, loadAverage } from './procStats.ts';
-import type { ServerUnderTest } from './serverUnderTest.ts';
+import type { ServerUnderTest, WindowEdge } from './serverUnderTest.ts';
 
 export const PASS = { p99Ms: 100, sentRatio: 0.9, deliveryRatio: 0.99 } as const;
 
@@ -40,6 +40,11 @@ export interface PointResult {
   serverEventLoopP99Ms: number;
   /** Share of the window the product server's main thread spent in garbage collection (bare: NaN). */
   serverGcShare: number;
+  /**
+   * Cursor batches the product sent per room per second in the window: the tick as it really
+   * ran (1000 / this is the mean interval in ms). NaN for the bare relay, which does not batch.
+   */
+  batchesPerRoomPerSec: number;
   /** Server CPU microseconds per delivered cursor update (one entry at one receiver). */
   serverCpuUsPerDelivered: number;
   generatorCores: number;
@@ -64,10 +69,10 @@ export async function measurePoint(
   const samples: {
     start?: ReturnType<ServerUnderTest['sample']>;
     end?: ReturnType<ServerUnderTest['sample']>;
-    startEdge?: Promise<{ lagP99Ms: number; gcSeconds: number }>;
-    endEdge?: Promise<{ lagP99Ms: number; gcSeconds: number }>;
+    startEdge?: Promise<WindowEdge>;
+    endEdge?: Promise<WindowEdge>;
   } = {};
-  const failedEdge = { lagP99Ms: Number.NaN, gcSeconds: Number.NaN };
+  const failedEdge: WindowEdge = { lagP99Ms: Number.NaN, gcSeconds: Number.NaN, cursorBatches: Number.NaN };
   const stopListening = generator.onMark((name) => {
     if (name === 'windowStart') {
       samples.start = server.sample();
@@ -95,6 +100,7 @@ export async function measurePoint(
   const endEdge = (await samples.endEdge) ?? failedEdge;
   const lagMs = endEdge.lagP99Ms;
   const gcShare = endEdge.gcSeconds - startEdge.gcSeconds;
+  const batches = endEdge.cursorBatches - startEdge.cursorBatches;
   await generator.call('disconnect', {});
   const { start, end } = samples;
   if (!start || !end) throw new Error('the window marks did not arrive');
@@ -128,6 +134,7 @@ export async function measurePoint(
     serverRssMb: end.rssBytes / 2 ** 20,
     serverEventLoopP99Ms: lagMs,
     serverGcShare: gcShare / ((end.at - start.at) / 1000),
+    batchesPerRoomPerSec: batches / rooms / ((end.at - start.at) / 1000),
     serverCpuUsPerDelivered: raw.received > 0 ? (serverCpuSeconds * 1e6) / raw.received : Number.NaN,
     generatorCores: raw.generator.cores,
     generatorEventLoopP99Ms: raw.generator.eventLoopP99Ms,
@@ -151,7 +158,7 @@ export interface CapacityResult {
  * point (the sweep is bounded by `points`).
  */
 export async function capacitySweep(
-  targets: { product: { generator: GeneratorHandle; server: ServerUnderTest }; bare: { generator: GeneratorHandle; server: ServerUnderTest } },
+  targets: { product: { generator: GeneratorHandle; server: ServerUnderTest }; bare: { generator: GeneratorHandle; server: ServerUnderTest } | null },
   points: number[],
   timing: Timing,
   log: (line: string) => void,
@@ -159,20 +166,20 @@ export async function capacitySweep(
   const results: PointResult[] = [];
   const capacity = { product: 0, bare: 0 };
   const stoppedAt = { product: `passed every point up to ${points[points.length - 1]}`, bare: `passed every point up to ${points[points.length - 1]}` };
-  const going = { product: true, bare: true };
+  const going = { product: true, bare: targets.bare !== null };
+  if (!targets.bare) stoppedAt.bare = 'not measured (--product-only)';
   for (const rooms of points) {
     for (const kind of ['product', 'bare'] as const) {
-      if (!going[kind]) continue;
-      const { generator, server } = targets[kind];
+      const target = targets[kind];
+      if (!going[kind] || !target) continue;
+      const { generator, server } = target;
       let allPass = true;
       for (let repeat = 1; repeat <= timing.repeats; repeat++) {
         const point = await measurePoint(generator, server, rooms, timing, repeat);
         results.push(point);
         log(formatPointLine(point));
-        if (!point.pass) {
-          allPass = false;
-          break;
-        }
+        // Every repeat runs even after a failure: the spread between repeats is part of the figure.
+        if (!point.pass) allPass = false;
       }
       if (allPass) capacity[kind] = rooms;
       else {
@@ -196,6 +203,7 @@ export function formatPointLine(p: PointResult): string {
     `p50=${p.p50Ms.toFixed(1)} p95=${p.p95Ms.toFixed(1)} p99=${p.p99Ms.toFixed(1)} ms ` +
     `sent=${(p.sentRatio * 100).toFixed(1)}% delivered=${(p.delivery * 100).toFixed(2)}% (exact ${(p.exactDelivery * 100).toFixed(2)}%) ` +
     `server=${p.serverCores.toFixed(2)} cores ${p.serverRssMb.toFixed(0)} MB lag99=${p.serverEventLoopP99Ms.toFixed(1)} ms ` +
+    (Number.isFinite(p.batchesPerRoomPerSec) ? `${p.batchesPerRoomPerSec.toFixed(1)} batches/room/s ` : '') +
     `${p.serverCpuUsPerDelivered.toFixed(2)} us/update gen=${p.generatorCores.toFixed(2)} cores load=${p.loadAverage1m.toFixed(2)}` +
     (p.pass ? '' : ` [${p.failedBecause.join('; ')}]`)
   );

@@ -118,12 +118,12 @@ export function renderReport(report: BenchReport): string {
 
 function pointTable(points: PointResult[]): string {
   const rows = [
-    '| target | rooms | users | # | pass | p50 ms | p95 ms | p99 ms | sent | delivered (exact) | server cores | server RSS MB | server loop p99 ms | server GC | server µs/update | generator cores | generator loop p99 ms | load avg 1m |',
-    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | rooms | users | # | pass | p50 ms | p95 ms | p99 ms | sent | delivered (exact) | server cores | server RSS MB | server loop p99 ms | server GC | batches /room/s | server µs/update | generator cores | generator loop p99 ms | load avg 1m |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const p of points) {
     rows.push(
-      `| ${p.target} | ${p.rooms} | ${p.users} | ${p.repeat} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${f(p.p50Ms)} | ${f(p.p95Ms)} | ${f(p.p99Ms)} | ${pct(p.sentRatio)} | ${pct(p.delivery, 2)} (${pct(p.exactDelivery, 2)}) | ${f(p.serverCores, 2)} | ${f(p.serverRssMb, 0)} | ${f(p.serverEventLoopP99Ms, 0)} | ${Number.isFinite(p.serverGcShare) ? pct(p.serverGcShare) : 'n/a'} | ${f(p.serverCpuUsPerDelivered, 2)} | ${f(p.generatorCores, 2)}${p.generatorSaturated ? ' (saturated)' : ''} | ${f(p.generatorEventLoopP99Ms, 0)} | ${f(p.loadAverage1m, 2)} |`,
+      `| ${p.target} | ${p.rooms} | ${p.users} | ${p.repeat} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${f(p.p50Ms)} | ${f(p.p95Ms)} | ${f(p.p99Ms)} | ${pct(p.sentRatio)} | ${pct(p.delivery, 2)} (${pct(p.exactDelivery, 2)}) | ${f(p.serverCores, 2)} | ${f(p.serverRssMb, 0)} | ${f(p.serverEventLoopP99Ms, 0)} | ${Number.isFinite(p.serverGcShare) ? pct(p.serverGcShare) : 'n/a'} | ${Number.isFinite(p.batchesPerRoomPerSec) ? f(p.batchesPerRoomPerSec) : 'n/a'} | ${f(p.serverCpuUsPerDelivered, 2)} | ${f(p.generatorCores, 2)}${p.generatorSaturated ? ' (saturated)' : ''} | ${f(p.generatorEventLoopP99Ms, 0)} | ${f(p.loadAverage1m, 2)} |`,
     );
   }
   return rows.join('\n');

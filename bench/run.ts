@@ -9,7 +9,8 @@
  * this run creates and drops, instead of PGlite); --client=socket.io (the generator on
  * socket.io-client instead of its wire client, see benchSocket.ts); --soak-min=N (the memory soak's
  * length in minutes); --server-node-flags="--flag ..." (Node flags for the product server, e.g. GC
- * settings); --generator-threads=N (the cursor-load generator runs its rooms on N threads).
+ * settings); --generator-threads=N (the cursor-load generator runs its rooms on N threads);
+ * --repeats=N (windows per capacity point) and --product-only (no bare relay), for comparing builds.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -61,6 +62,10 @@ const profile = full
 // The generator's client: the wire client by default, socket.io-client to cross-check it.
 if (option('client') === 'socket.io') process.env.BENCH_CLIENT = 'socket.io';
 const points = option('points')?.split(',').map(Number) ?? profile.points;
+// For comparing two builds of the product: more repeats per point, and the bare relay left out.
+const repeatsOption = option('repeats');
+if (repeatsOption) profile.timing = { ...profile.timing, repeats: Number(repeatsOption) };
+const productOnly = flag('product-only');
 // A longer memory soak than the profile's, in minutes (e.g. --soak-min=40), sampled every 30 s.
 const soakMin = option('soak-min');
 /**
@@ -169,21 +174,21 @@ async function main(): Promise<void> {
       const cursorGenerator = generatorThreads > 1 ? await GeneratorHandle.start(product, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: CURSOR_GENERATOR_ADDRESS_OFFSET }) : productGenerator;
       try {
         if (only.has('capacity')) {
-          const bare = await ServerUnderTest.start('bare');
-          const bareGenerator = await GeneratorHandle.start(bare, threadsEnv);
+          const bare = productOnly ? null : await ServerUnderTest.start('bare');
+          const bareGenerator = bare ? await GeneratorHandle.start(bare, threadsEnv) : null;
           try {
             await attempt('capacity', async () => {
               log(`capacity sweep: points ${points.join(', ')}; window ${profile.timing.windowMs / 1000} s x ${profile.timing.repeats}; generator threads ${generatorThreads}`);
               report.capacity = await capacitySweep(
-                { product: { generator: cursorGenerator, server: product }, bare: { generator: bareGenerator, server: bare } },
+                { product: { generator: cursorGenerator, server: product }, bare: bare && bareGenerator ? { generator: bareGenerator, server: bare } : null },
                 points,
                 profile.timing,
                 log,
               );
             });
           } finally {
-            await bareGenerator.stop();
-            await bare.stop();
+            await bareGenerator?.stop();
+            await bare?.stop();
           }
         }
         if (only.has('quiet')) {

@@ -94,14 +94,16 @@ export class ServerUnderTest {
 
   /**
    * One read for a window's edge: the event-loop delay p99 since the previous read (the read
-   * resets it) and the main thread's total GC seconds so far (product only; NaN for the relay).
+   * resets it), the main thread's total GC seconds and the cursor batches sent so far (product
+   * only; NaN for the relay).
    */
-  async windowEdge(): Promise<{ lagP99Ms: number; gcSeconds: number }> {
-    if (this.kind === 'bare') return { lagP99Ms: await this.eventLoopP99Ms(), gcSeconds: Number.NaN };
+  async windowEdge(): Promise<WindowEdge> {
+    if (this.kind === 'bare') return { lagP99Ms: await this.eventLoopP99Ms(), gcSeconds: Number.NaN, cursorBatches: Number.NaN };
     const metrics = await this.metrics();
     return {
       lagP99Ms: (metrics.get('wb_nodejs_eventloop_lag_p99_seconds') ?? Number.NaN) * 1000,
       gcSeconds: metricTotal(metrics, 'wb_nodejs_gc_duration_seconds_sum'),
+      cursorBatches: metrics.get('wb_cursor_batch_size_count') ?? Number.NaN,
     };
   }
 
@@ -128,6 +130,13 @@ export class ServerUnderTest {
     }
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+export interface WindowEdge {
+  lagP99Ms: number;
+  gcSeconds: number;
+  /** Cursor batches the product has sent (one per room tick with motion), a running total. */
+  cursorBatches: number;
 }
 
 /** Sum of a metric over all its label sets (e.g. wb_lease_renewals_total{decision=...}). */
