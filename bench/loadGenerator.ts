@@ -379,8 +379,10 @@ class Fleet {
     if (!accounting) return;
     const now = clock();
     if (now >= accounting.windowStart && now < accounting.windowEnd) accounting.messagesInWindow += 1;
+    // Entries are [sessionId, x, y, t]: x is the sender's index in its room, y its sequence number.
     for (const entry of batch.cursors) {
-      if (entry.t !== undefined) accounting.onReceive(client, entry.x, entry.y, entry.t, now);
+      const t = entry[3];
+      if (t !== undefined) accounting.onReceive(client, entry[1], entry[2], t, now);
     }
   }
 

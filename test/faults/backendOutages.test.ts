@@ -316,7 +316,7 @@ describe.skipIf(redisSkip !== null)(`Redis down ${REDIS_OUTAGE_MS / 1000} s betw
         onA.ana.socket.emit(ClientEvent.CURSOR, { x: Math.random() * 100, y: 1 });
         await new Promise((done) => setTimeout(done, 200));
         const seen = (c: FaultClient, since: number, sessionId: string) =>
-          c.received.cursors.slice(since).some((b) => b.cursors.some((k) => k.sessionId === sessionId));
+          c.received.cursors.slice(since).some((b) => b.cursors.some(([cursorSession]) => cursorSession === sessionId));
         return seen(onA.teacher, cursorsBefore.teacher, ben!.sessionId) && seen(onB.dev, cursorsBefore.dev, ana!.sessionId) ? Date.now() : null;
       },
       'cross-node cursors after Redis returned',

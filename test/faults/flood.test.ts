@@ -98,12 +98,12 @@ describe('a flood and a 2 MB packet from one socket (real server process)', () =
     for (const o of observers) {
       o.socket.on('cursors', (batch) => {
         const now = Date.now();
-        for (const c of batch.cursors) {
-          if (c.sessionId !== moverGrant!.sessionId || c.t === undefined) continue;
-          const key = `${o.sessionId}:${c.t}`;
+        for (const [sessionId, , , t] of batch.cursors) {
+          if (sessionId !== moverGrant!.sessionId || t === undefined) continue;
+          const key = `${o.sessionId}:${t}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          samples.push(now - c.t);
+          samples.push(now - t);
         }
       });
     }

@@ -1,6 +1,6 @@
 import { FrozenClock, openDatabase, type Database } from '@wb/db';
 import { openTestDatabase, postgresUnavailableReason, type TestDatabase } from '@wb/db/testing';
-import { ClientEvent } from '@wb/protocol';
+import { ClientEvent, cursorPosition } from '@wb/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { TestClient, createRoom, joinAs, startTestServer } from './support.ts';
@@ -64,13 +64,13 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     );
     s.socket.emit(ClientEvent.CURSOR, { x: 7, y: 8 });
     const cursor = await t.until(
-      () => t.received.cursors.flatMap((b) => b.cursors).find((c) => c.sessionId === student.sessionId),
+      () => t.received.cursors.flatMap((b) => b.cursors.map(cursorPosition)).find((c) => c.sessionId === student.sessionId),
       'the cursor from node B at node A',
     );
     expect(cursor).toMatchObject({ x: 7, y: 8 });
     t.socket.emit(ClientEvent.CURSOR, { x: 1, y: 2 });
     await s.until(
-      () => s.received.cursors.flatMap((b) => b.cursors).find((c) => c.sessionId === teacher.sessionId),
+      () => s.received.cursors.flatMap((b) => b.cursors.map(cursorPosition)).find((c) => c.sessionId === teacher.sessionId),
       'the cursor from node A at node B',
     );
   });

@@ -1,9 +1,10 @@
-import type { CursorBatch } from '@wb/protocol';
+import type { CursorBatch, CursorEntry } from '@wb/protocol';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { CursorFanout } from '../src/realtime/cursorFanout.ts';
 
 const ROOM = 'room-1';
-const entry = (sessionId: string, x: number) => ({ sessionId, userId: `user-${sessionId}`, x, y: 0 });
+const entry = (sessionId: string, x: number): CursorEntry => [sessionId, x, 0];
+const userOf = (sessionId: string) => `user-${sessionId}`;
 
 describe('cursor fan-out', () => {
   let sent: { roomId: string; batch: CursorBatch; at: number }[];
@@ -26,46 +27,46 @@ describe('cursor fan-out', () => {
   });
 
   test('a lone cursor in a quiet room goes out at once; later ones wait for the tick', () => {
-    fanout.push(ROOM, entry('a', 1));
+    fanout.push(ROOM, userOf('a'), entry('a', 1));
     expect(sent).toHaveLength(1);
-    fanout.push(ROOM, entry('a', 2));
-    fanout.push(ROOM, entry('b', 5));
+    fanout.push(ROOM, userOf('a'), entry('a', 2));
+    fanout.push(ROOM, userOf('b'), entry('b', 5));
     expect(sent).toHaveLength(1);
     vi.advanceTimersByTime(33);
     expect(sent).toHaveLength(2);
-    expect(sent[1]!.batch.cursors.map((c) => [c.sessionId, c.x])).toEqual([
+    expect(sent[1]!.batch.cursors.map(([sessionId, x]) => [sessionId, x])).toEqual([
       ['a', 2],
       ['b', 5],
     ]);
   });
 
   test('a newer position replaces an unsent one: one entry per session per batch', () => {
-    fanout.push(ROOM, entry('a', 0));
-    for (let x = 1; x <= 10; x++) fanout.push(ROOM, entry('a', x));
+    fanout.push(ROOM, userOf('a'), entry('a', 0));
+    for (let x = 1; x <= 10; x++) fanout.push(ROOM, userOf('a'), entry('a', x));
     vi.advanceTimersByTime(33);
     expect(sent[1]!.batch.cursors).toEqual([entry('a', 10)]);
   });
 
   test('I1: a forgotten session\'s unsent position is never sent', () => {
-    fanout.push(ROOM, entry('a', 0));
-    fanout.push(ROOM, entry('a', 1));
-    fanout.push(ROOM, entry('b', 1));
+    fanout.push(ROOM, userOf('a'), entry('a', 0));
+    fanout.push(ROOM, userOf('a'), entry('a', 1));
+    fanout.push(ROOM, userOf('b'), entry('b', 1));
     fanout.forget(ROOM, ['a']);
     vi.advanceTimersByTime(33);
-    expect(sent.at(-1)!.batch.cursors.map((c) => c.sessionId)).toEqual(['b']);
+    expect(sent.at(-1)!.batch.cursors.map(([sessionId]) => sessionId)).toEqual(['b']);
   });
 
   test('the tick is read at each scheduling: a shorter tick sends sooner', () => {
     tickMs = 12;
-    fanout.push(ROOM, entry('a', 0));
-    fanout.push(ROOM, entry('a', 1));
+    fanout.push(ROOM, userOf('a'), entry('a', 0));
+    fanout.push(ROOM, userOf('a'), entry('a', 1));
     vi.advanceTimersByTime(11);
     expect(sent).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(sent).toHaveLength(2);
     expect(sent[1]!.at - sent[0]!.at).toBe(12);
     tickMs = 33;
-    fanout.push(ROOM, entry('a', 2));
+    fanout.push(ROOM, userOf('a'), entry('a', 2));
     vi.advanceTimersByTime(32);
     expect(sent).toHaveLength(2);
     vi.advanceTimersByTime(1);
@@ -73,8 +74,8 @@ describe('cursor fan-out', () => {
   });
 
   test('rooms batch independently', () => {
-    fanout.push('r1', entry('a', 0));
-    fanout.push('r2', entry('b', 0));
+    fanout.push('r1', userOf('a'), entry('a', 0));
+    fanout.push('r2', userOf('b'), entry('b', 0));
     expect(sent.map((s) => s.roomId)).toEqual(['r1', 'r2']);
   });
 });

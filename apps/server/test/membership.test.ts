@@ -91,7 +91,7 @@ describeOnEachDatabase('membership authorization', {}, (suite) => {
     const seen: string[] = [];
     t.socket.on(ServerEvent.ROOM_EVENT, (e) => seen.push(`event:${e.kind}:${'userId' in e.payload ? e.payload.userId : ''}`));
     t.socket.on(ServerEvent.CURSORS, (b) => {
-      for (const c of b.cursors) seen.push(`cursor:${c.userId}`);
+      for (const [sessionId] of b.cursors) seen.push(`cursor:${sessionId}`);
     });
     const s = client(app, eve.token);
     const { welcome } = await s.ready();
@@ -127,12 +127,12 @@ describeOnEachDatabase('membership authorization', {}, (suite) => {
     // reaches the teacher in a later fan-out tick than any of Eve's could have.
     await s.until(() => !s.socket.connected, 'the disconnect');
     const b = client(app, bo.token);
-    await b.ready();
+    const { welcome: boWelcome } = await b.ready();
     b.socket.emit(ClientEvent.CURSOR, { x: 1, y: 1 });
-    await t.until(() => seen.includes(`cursor:${bo.userId}`), 'Bo cursor');
+    await t.until(() => seen.includes(`cursor:${boWelcome.sessionId}`), 'Bo cursor');
     const removedAt = seen.indexOf(`event:member.revoked:${eve.userId}`);
     expect(removedAt).toBeGreaterThanOrEqual(0);
-    expect(seen.slice(removedAt + 1).filter((entry) => entry === `cursor:${eve.userId}`)).toEqual([]);
-    expect(seen.slice(0, removedAt)).toContain(`cursor:${eve.userId}`);
+    expect(seen.slice(removedAt + 1).filter((entry) => entry === `cursor:${welcome.sessionId}`)).toEqual([]);
+    expect(seen.slice(0, removedAt)).toContain(`cursor:${welcome.sessionId}`);
   });
 });

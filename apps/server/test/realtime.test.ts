@@ -1,4 +1,4 @@
-import { ClientEvent, ErrorCode, MAX_COORDINATE } from '@wb/protocol';
+import { ClientEvent, ErrorCode, MAX_COORDINATE, cursorPosition } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { REPLAY_LIMIT } from '../src/realtime/socketServer.ts';
@@ -35,7 +35,7 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
 
     s.socket.emit(ClientEvent.CURSOR, { x: 120.5, y: -40, t: Date.now() });
     const seen = await t.until(
-      () => t.received.cursors.flatMap((b) => b.cursors).find((c) => c.userId === student.userId),
+      () => t.received.cursors.flatMap((b) => b.cursors.map(cursorPosition)).find((c) => c.sessionId === student.sessionId),
       'the student cursor at the teacher',
     );
     expect(seen).toMatchObject({ x: 120.5, y: -40, sessionId: student.sessionId });

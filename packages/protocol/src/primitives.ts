@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** Bumped on any incompatible change to a message below; the handshake refuses a mismatch. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Bumped on any incompatible change to a message below; the handshake refuses a mismatch.
+ * 2: cursor entries became tuples `[sessionId, x, y, t?]` (see `CursorEntry`).
+ */
+export const PROTOCOL_VERSION = 2;
 
 /** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;

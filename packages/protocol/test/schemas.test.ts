@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import {
+  CursorBatch,
+  CursorEntry,
   CursorUpdate,
+  cursorEntry,
+  cursorPosition,
   DisplayName,
   ErrorCode,
   FatalErrorCode,
@@ -28,6 +32,29 @@ describe('protocol schemas refuse bad input at the edge', () => {
     [null, false],
   ])('cursor %j valid=%s', (packet, valid) => {
     expect(CursorUpdate.safeParse(packet).success).toBe(valid);
+  });
+
+  test('a cursor entry is a tuple [sessionId, x, y, t?] and reads back by name', () => {
+    const sessionId = randomUUID();
+    expect(CursorEntry.safeParse([sessionId, 1.5, -2]).success).toBe(true);
+    expect(CursorEntry.safeParse([sessionId, 1.5, -2, 1_764_000_000_000]).success).toBe(true);
+    expect(CursorEntry.safeParse(['not-a-session', 1, 2]).success).toBe(false);
+    expect(CursorEntry.safeParse([sessionId, 1]).success).toBe(false);
+    expect(CursorEntry.safeParse([sessionId, 1, 2, 3, 4]).success).toBe(false);
+    expect(CursorEntry.safeParse({ sessionId, x: 1, y: 2 }).success).toBe(false);
+    expect(cursorEntry({ sessionId, x: 3, y: 4 })).toEqual([sessionId, 3, 4]);
+    expect(cursorEntry({ sessionId, x: 3, y: 4, t: 5 })).toEqual([sessionId, 3, 4, 5]);
+    expect(cursorPosition([sessionId, 3, 4])).toEqual({ sessionId, x: 3, y: 4 });
+    expect(cursorPosition([sessionId, 3, 4, 5])).toEqual({ sessionId, x: 3, y: 4, t: 5 });
+  });
+
+  test('a batch of 31 stamped cursors is under half the bytes of the named entries of protocol 1', () => {
+    const entries = Array.from({ length: 31 }, (_, i) => ({ sessionId: randomUUID(), userId: randomUUID(), x: 1234.5 + i, y: -678.9, t: 1_764_000_000_000 + i }));
+    const batch = { cursors: entries.map((e) => cursorEntry(e)) };
+    expect(CursorBatch.safeParse(batch).success).toBe(true);
+    const tupleBytes = JSON.stringify(batch).length;
+    const namedBytes = JSON.stringify({ cursors: entries }).length;
+    expect(tupleBytes).toBeLessThan(namedBytes / 2);
   });
 
   test('display names are trimmed, bounded and free of control and bidi characters', () => {

@@ -21,9 +21,10 @@ export class CursorFanout {
     this.tickMs = typeof tick === 'number' ? () => tick : tick;
   }
 
-  push(roomId: string, entry: CursorEntry): void {
+  /** The latest position of a session (`entry[0]`) of user `userId`. */
+  push(roomId: string, userId: string, entry: CursorEntry): void {
     const room = this.room(roomId);
-    room.pending.set(entry.sessionId, entry);
+    room.pending.set(entry[0], { userId, entry });
     this.schedule(roomId, room);
   }
 
@@ -76,7 +77,7 @@ export class CursorFanout {
   forgetUser(roomId: string, userId: string): void {
     const room = this.rooms.get(roomId);
     if (!room) return;
-    for (const [sessionId, entry] of room.pending) if (entry.userId === userId) room.pending.delete(sessionId);
+    for (const [sessionId, pending] of room.pending) if (pending.userId === userId) room.pending.delete(sessionId);
     for (const [elementId, drag] of room.drags) if (drag.userId === userId) room.drags.delete(elementId);
   }
 
@@ -92,7 +93,7 @@ export class CursorFanout {
       this.rooms.delete(roomId);
       return;
     }
-    const batch: CursorBatch = { cursors: [...room.pending.values()] };
+    const batch: CursorBatch = { cursors: Array.from(room.pending.values(), (pending) => pending.entry) };
     if (room.drags.size > 0) batch.drags = [...room.drags.values()];
     room.pending.clear();
     room.drags.clear();
@@ -101,7 +102,8 @@ export class CursorFanout {
 }
 
 interface RoomCursors {
-  pending: Map<string, CursorEntry>;
+  /** By session id: the user is kept beside the entry (the wire entry has none) for forgetUser. */
+  pending: Map<string, { userId: string; entry: CursorEntry }>;
   drags: Map<string, DragEntry>;
   timer: NodeJS.Timeout | null;
   lastFlush: number;

@@ -217,7 +217,7 @@ export function attachRealtime(
       // Only a session with a live lease has a cursor (a revoked or expired one has none).
       if (!data.leaseLive) return;
       const { x, y, t } = update.value;
-      cursors.push(data.roomId, { sessionId: data.sessionId, userId: data.userId, x, y, ...(t === undefined ? {} : { t }) });
+      cursors.push(data.roomId, data.userId, t === undefined ? [data.sessionId, x, y] : [data.sessionId, x, y, t]);
     });
 
     socket.on(

@@ -188,11 +188,11 @@ describe('I10: bounded reconciliation buffer', () => {
   test('on overflow cursor packets are dropped first and durable events are kept', () => {
     const { engine, requests } = setup({ maxBufferedPackets: 3 });
     engine.connectionOpened(0);
-    engine.receiveCursors(cursors([ALICE_S, ALICE, 1, 1]), 0);
+    engine.receiveCursors(cursors([ALICE_S, 1, 1]), 0);
     engine.receiveEvent(joined(11, CAROL, 'Carol'), 0);
-    engine.receiveCursors(cursors([ALICE_S, ALICE, 2, 2]), 0);
+    engine.receiveCursors(cursors([ALICE_S, 2, 2]), 0);
     engine.receiveEvent(opened(12, CAROL_S, CAROL), 0); // full: the oldest cursor packet goes
-    engine.receiveCursors(cursors([BOB_S, BOB, 3, 3]), 0); // full: the other cursor packet goes
+    engine.receiveCursors(cursors([BOB_S, 3, 3]), 0); // full: the other cursor packet goes
     expect(engine.stats.droppedCursorPackets).toBe(2);
     engine.receiveSync(snapshotSync(), 1);
     expect(engine.revision).toBe(12);
@@ -224,7 +224,7 @@ describe('cursors', () => {
   test('cursors render only after the snapshot is applied', () => {
     const { engine } = setup();
     engine.connectionOpened(0);
-    engine.receiveCursors(cursors([ALICE_S, ALICE, 5, 6]), 0);
+    engine.receiveCursors(cursors([ALICE_S, 5, 6]), 0);
     expect(cursorSessions(engine)).toEqual([]);
     engine.receiveSync(snapshotSync(), 1);
     expect(engine.cursors.get(ALICE_S)).toMatchObject({ x: 5, y: 6, userId: ALICE });
@@ -232,7 +232,7 @@ describe('cursors', () => {
 
   test('a cursor of our own session is never drawn', () => {
     const { engine } = live();
-    engine.receiveCursors(cursors([TEACHER_S, TEACHER, 1, 1]), 0);
+    engine.receiveCursors(cursors([TEACHER_S, 1, 1]), 0);
     expect(cursorSessions(engine)).toEqual([]);
   });
 
@@ -244,18 +244,18 @@ describe('cursors', () => {
   ];
   test.each(endings)('a cursor hides the moment its owner %s and a late packet never revives it', (_name, ending) => {
     const { engine } = live();
-    engine.receiveCursors(cursors([BOB_S, BOB, 1, 1], [ALICE_S, ALICE, 2, 2]), 0);
+    engine.receiveCursors(cursors([BOB_S, 1, 1], [ALICE_S, 2, 2]), 0);
     expect(cursorSessions(engine)).toEqual([ALICE_S, BOB_S].sort());
     engine.receiveEvent(ending, 1);
     expect(cursorSessions(engine)).toEqual([ALICE_S]);
-    engine.receiveCursors(cursors([BOB_S, BOB, 9, 9]), 2);
+    engine.receiveCursors(cursors([BOB_S, 9, 9]), 2);
     expect(cursorSessions(engine)).toEqual([ALICE_S]);
     expect(engine.stats.ignoredCursors).toBe(1);
   });
 
   test('I1: a duplicated presence.expired hides the cursor once and changes nothing after', () => {
     const { engine } = live();
-    engine.receiveCursors(cursors([BOB_S, BOB, 1, 1]), 0);
+    engine.receiveCursors(cursors([BOB_S, 1, 1]), 0);
     engine.receiveEvent(expired(11, BOB_S, BOB), 1);
     const hash = boardHash(engine.state ?? fail());
     engine.receiveEvent(expired(11, BOB_S, BOB), 2);
@@ -266,32 +266,32 @@ describe('cursors', () => {
 
   test('an ending held behind a gap hides the cursor at once, before it can be applied', () => {
     const { engine } = live();
-    engine.receiveCursors(cursors([BOB_S, BOB, 1, 1]), 0);
+    engine.receiveCursors(cursors([BOB_S, 1, 1]), 0);
     engine.receiveEvent(expired(12, BOB_S, BOB), 1); // revision 11 missing: held
     expect(engine.revision).toBe(10);
     expect(cursorSessions(engine)).toEqual([]);
-    engine.receiveCursors(cursors([BOB_S, BOB, 3, 3]), 2);
+    engine.receiveCursors(cursors([BOB_S, 3, 3]), 2);
     expect(cursorSessions(engine)).toEqual([]);
   });
 
   test('a revocation while a cursor packet is in flight: the late packet is ignored', () => {
     const { engine } = live();
     engine.receiveEvent(revoked(11, ALICE), 0);
-    engine.receiveCursors(cursors([ALICE_S, ALICE, 4, 4]), 1);
+    engine.receiveCursors(cursors([ALICE_S, 4, 4]), 1);
     expect(cursorSessions(engine)).toEqual([]);
     expect(rosterStates(engine).Alice).toBe('removed');
   });
 
   test('I7: a closed socket hides the cursor but the roster shows reconnecting, not gone', () => {
     const { engine } = live();
-    engine.receiveCursors(cursors([BOB_S, BOB, 1, 1]), 0);
+    engine.receiveCursors(cursors([BOB_S, 1, 1]), 0);
     engine.receivePresenceSignal({ sessionId: BOB_S, connected: false });
     expect(cursorSessions(engine)).toEqual([]);
     expect(rosterStates(engine).Bob).toBe('reconnecting');
-    engine.receiveCursors(cursors([BOB_S, BOB, 2, 2]), 1);
+    engine.receiveCursors(cursors([BOB_S, 2, 2]), 1);
     expect(cursorSessions(engine)).toEqual([]);
     engine.receivePresenceSignal({ sessionId: BOB_S, connected: true });
-    engine.receiveCursors(cursors([BOB_S, BOB, 3, 3]), 2);
+    engine.receiveCursors(cursors([BOB_S, 3, 3]), 2);
     expect(engine.cursors.get(BOB_S)).toMatchObject({ x: 3, y: 3 });
   });
 
@@ -299,17 +299,17 @@ describe('cursors', () => {
     const { engine } = live();
     engine.receiveEvent(expired(11, BOB_S, BOB, 1), 0);
     engine.receiveEvent(opened(12, BOB_S, BOB, 2), 1);
-    engine.receiveCursors(cursors([BOB_S, BOB, 7, 7]), 2);
+    engine.receiveCursors(cursors([BOB_S, 7, 7]), 2);
     expect(cursorSessions(engine)).toEqual([BOB_S]);
   });
 
   test('cursors are cleared when the socket closes and hidden until the next sync', () => {
     const { engine } = live();
-    engine.receiveCursors(cursors([BOB_S, BOB, 1, 1]), 0);
+    engine.receiveCursors(cursors([BOB_S, 1, 1]), 0);
     engine.connectionClosed();
     expect(cursorSessions(engine)).toEqual([]);
     engine.connectionOpened(1);
-    engine.receiveCursors(cursors([BOB_S, BOB, 2, 2]), 1);
+    engine.receiveCursors(cursors([BOB_S, 2, 2]), 1);
     expect(cursorSessions(engine)).toEqual([]);
     engine.receiveSync({ kind: 'replay', fromRevision: 10, events: [] }, 2);
     expect(cursorSessions(engine)).toEqual([BOB_S]);

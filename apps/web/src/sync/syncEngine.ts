@@ -468,15 +468,16 @@ export class SyncEngine {
   private applyCursorBatch(batch: CursorBatch, now: number): void {
     const state = this.roomState;
     if (!state) return;
-    for (const c of batch.cursors) {
-      if (c.sessionId === this.selfSessionId) continue;
-      const presence = state.presence.get(c.sessionId);
-      // No presence, a closed socket, a user mismatch or a pending end: a late packet, not a cursor.
-      if (!presence || !presence.connected || presence.userId !== c.userId || this.endHints.has(c.sessionId)) {
+    for (const [sessionId, x, y] of batch.cursors) {
+      if (sessionId === this.selfSessionId) continue;
+      const presence = state.presence.get(sessionId);
+      // No presence, a closed socket or a pending end: a late packet, not a cursor. The user
+      // behind the cursor is the one the roster holds for the session.
+      if (!presence || !presence.connected || this.endHints.has(sessionId)) {
         this.stats.ignoredCursors += 1;
         continue;
       }
-      this.targets.set(c.sessionId, { sessionId: c.sessionId, userId: c.userId, x: c.x, y: c.y, receivedAt: now });
+      this.targets.set(sessionId, { sessionId, userId: presence.userId, x, y, receivedAt: now });
       this.pending.add('cursors');
     }
     for (const d of batch.drags ?? []) {

@@ -54,8 +54,8 @@ export const revoked = (revision: number, userId: string): RoomEvent =>
 export const joined = (revision: number, userId: string, name: string): RoomEvent =>
   event(revision, 'member.joined', member(userId, name));
 
-export function cursors(...entries: Array<[sessionId: string, userId: string, x: number, y: number]>): CursorBatch {
-  return { cursors: entries.map(([sessionId, userId, x, y]) => ({ sessionId, userId, x, y })) };
+export function cursors(...entries: Array<[sessionId: string, x: number, y: number]>): CursorBatch {
+  return { cursors: entries };
 }
 
 export const EL1 = '00000000-0000-4000-8000-0000000000e1';
