@@ -173,7 +173,9 @@ export class RoomClient {
   /** Our pointer moved to board coordinates (x, y). Sent at most every CURSOR_SYNC_MS. */
   sendCursor(x: number, y: number): void {
     const clamp = (v: number) => Math.max(-MAX_COORDINATE, Math.min(MAX_COORDINATE, Math.round(v * 10) / 10));
-    this.pendingCursor = { x: clamp(x), y: clamp(y), t: Date.now() };
+    // No stamp `t`: nothing reads it on screen, and every other member would receive it 30 times
+    // a second. Positions to 0.1 board units keep each entry short.
+    this.pendingCursor = { x: clamp(x), y: clamp(y) };
     this.lastCursor = { x, y };
     this.lastActivityPingAt = Date.now();
     if (this.cursorTimer !== undefined) return;
