@@ -1,6 +1,7 @@
 import { ClientEvent, ErrorCode, MAX_COORDINATE, cursorPosition } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
+import { CursorDecoder } from '../src/realtime/cursorIngress.ts';
 import { REPLAY_LIMIT } from '../src/realtime/socketServer.ts';
 import { createRoom, describeOnEachDatabase, joinAs, joinRoom, newMemberKey, post } from './support.ts';
 
@@ -39,6 +40,30 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
       'the student cursor at the teacher',
     );
     expect(seen).toMatchObject({ x: 120.5, y: -40, sessionId: student.sessionId });
+  });
+
+  test('plain cursor packets take the short way in; a cursor packet in another form still reaches the room', async () => {
+    const teacher = await createRoom(app);
+    const student = await joinAs(app, teacher.room.code, 'Kai');
+    const t = client(app, teacher.token);
+    await t.ready();
+    const s = client(app, student.token);
+    await s.ready();
+    const serverSocket = [...app.realtime.io.sockets.sockets.values()].find((x) => x.data.sessionId === student.sessionId);
+    const decoder = (serverSocket?.client as unknown as { decoder?: unknown }).decoder;
+    expect(decoder).toBeInstanceOf(CursorDecoder);
+    expect((decoder as CursorDecoder).onCursor).toBeTypeOf('function');
+
+    const at = (x: number) =>
+      t.until(
+        () => t.received.cursors.flatMap((b) => b.cursors.map(cursorPosition)).find((c) => c.sessionId === student.sessionId && c.x === x),
+        `the student cursor at x=${x}`,
+      );
+    s.socket.emit(ClientEvent.CURSOR, { x: 11, y: 1 });
+    await at(11);
+    // An extra argument makes it a packet the short way declines: Socket.IO's path handles it.
+    (s.socket.emit as (...args: unknown[]) => unknown)(ClientEvent.CURSOR, { x: 22, y: 2 }, 'extra');
+    await at(22);
   });
 
   test('handshake refusals are typed: unknown token, wrong protocol, foreign origin', async () => {

@@ -16,6 +16,7 @@ import {
   colorForUser,
   isFatalErrorCode,
   parsePacket,
+  readCursorUpdate,
 } from '../src/index.ts';
 
 describe('protocol schemas refuse bad input at the edge', () => {
@@ -32,6 +33,58 @@ describe('protocol schemas refuse bad input at the edge', () => {
     [null, false],
   ])('cursor %j valid=%s', (packet, valid) => {
     expect(CursorUpdate.safeParse(packet).success).toBe(valid);
+  });
+
+  test('readCursorUpdate (the hot path) accepts only what CursorUpdate accepts, with the same value', () => {
+    const samples: unknown[] = [
+      { x: 1, y: 2 },
+      { x: -0, y: 0.5, t: 7 },
+      { x: MAX_COORDINATE, y: -MAX_COORDINATE },
+      { x: MAX_COORDINATE + 1, y: 0 },
+      { x: Number.NaN, y: 0 },
+      { x: 1, y: Number.NEGATIVE_INFINITY },
+      { x: 1, y: 2, t: Number.POSITIVE_INFINITY },
+      { x: 1, y: 2, t: '3' },
+      { x: 1, y: 2, t: undefined },
+      { x: 1, y: 2, t: null },
+      { x: 1, y: 2, extra: 1 },
+      { x: 1 },
+      { y: 1, t: 2 },
+      JSON.parse('{"__proto__": 1, "x": 1, "y": 2}'),
+      Object.assign(Object.create({ t: 3 }), { x: 1, y: 2 }),
+      [1, 2],
+      null,
+      undefined,
+      '{"x":1,"y":2}',
+      42,
+    ];
+    // Random packets around the boundaries: numbers, strings, missing and extra keys.
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * values.length)] as T;
+    const numbers = [0, 1.5, -3, MAX_COORDINATE, MAX_COORDINATE + 0.5, -MAX_COORDINATE - 1, Number.NaN, Infinity, 1e300];
+    for (let i = 0; i < 2_000; i++) {
+      const packet: Record<string, unknown> = {};
+      for (const key of ['x', 'y', 't', 'z']) {
+        if (Math.random() < (key === 'z' ? 0.1 : 0.85)) packet[key] = Math.random() < 0.9 ? pick(numbers) : String(pick(numbers));
+      }
+      samples.push(packet);
+    }
+    let accepted = 0;
+    for (const packet of samples) {
+      const fast = readCursorUpdate(packet);
+      const schema = CursorUpdate.safeParse(packet);
+      if (fast !== null) {
+        accepted += 1;
+        expect(schema.success, JSON.stringify(packet)).toBe(true);
+        expect(fast).toEqual(schema.data);
+      }
+      // What arrives off the wire is JSON: for that, the two must agree both ways (declining a
+      // valid packet is allowed only for shapes JSON cannot produce, such as inherited keys).
+      const text = JSON.stringify(packet);
+      if (text === undefined) continue;
+      const wire: unknown = JSON.parse(text);
+      expect(readCursorUpdate(wire) !== null, text).toBe(CursorUpdate.safeParse(wire).success);
+    }
+    expect(accepted).toBeGreaterThan(100);
   });
 
   test('a cursor entry is a tuple [sessionId, x, y, t?] and reads back by name', () => {

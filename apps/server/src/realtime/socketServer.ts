@@ -12,6 +12,7 @@ import {
   ServerEvent,
   SyncRequest,
   parsePacket,
+  readCursorUpdate,
   type Ack,
   type ErrorCode as ErrorCodeT,
   type LeaseRenewResult,
@@ -28,6 +29,7 @@ import { hashSecret } from '../tokens.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
 import { AdaptiveTick } from './adaptiveTick.ts';
 import { CursorFanout } from './cursorFanout.ts';
+import { cursorAwareParser, routeCursorPackets } from './cursorIngress.ts';
 import { registerElementHandlers } from './elementHandlers.ts';
 import { LockCache } from './lockCache.ts';
 import { Refusal, acked as ackedWith, type AckContext } from './requests.ts';
@@ -91,6 +93,7 @@ export function attachRealtime(
     path: '/socket.io',
     serveClient: false,
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
+    parser: cursorAwareParser,
     pingInterval: 10_000,
     pingTimeout: 8_000,
     cors: { origin: (origin, callback) => callback(null, origins.allows(origin, undefined)) },
@@ -181,18 +184,18 @@ export function attachRealtime(
       socket.emit(ServerEvent.NOTICE, { ...error, ...(event ? { event } : {}) });
     };
     // Rate limit every inbound event (I10). An acknowledged request is refused through its ack.
-    socket.use((packet, next) => {
-      if (hooks?.holdInbound(data.sessionId, () => next())) return;
+    const admit = (event: unknown, ack: unknown, next: () => void) => {
+      if (hooks?.holdInbound(data.sessionId, next)) return;
       if (bucket.take(Date.now())) return next();
       const error = { code: ErrorCode.RATE_LIMITED, message: 'Too many messages; slow down.' } as const;
-      const ack = packet[packet.length - 1];
       if (typeof ack === 'function') {
         metrics.refusedPackets.inc({ code: error.code });
         (ack as (reply: Ack<never>) => void)({ ok: false, error });
       } else {
-        notice(error, String(packet[0]));
+        notice(error, String(event));
       }
-    });
+    };
+    socket.use((packet, next) => admit(packet[0], packet[packet.length - 1], () => next()));
 
     const ackContext: AckContext = {
       refused: (code) => metrics.refusedPackets.inc({ code }),
@@ -211,14 +214,22 @@ export function attachRealtime(
       endSession: (s) => endSession(s, ErrorCode.MEMBERSHIP_REVOKED, 'You can no longer take part in this lesson.'),
     });
 
-    socket.on(ClientEvent.CURSOR, (packet: unknown) => {
-      const update = parsePacket(CursorUpdate, packet);
-      if (!update.ok) return notice(update.error, ClientEvent.CURSOR);
+    const pushCursor = ({ x, y, t }: CursorUpdate) => {
       // Only a session with a live lease has a cursor (a revoked or expired one has none).
       if (!data.leaseLive) return;
-      const { x, y, t } = update.value;
       cursors.push(data.roomId, data.userId, t === undefined ? [data.sessionId, x, y] : [data.sessionId, x, y, t]);
-    });
+    };
+    const onCursor = (packet: unknown) => {
+      const update = readCursorUpdate(packet);
+      if (update) return pushCursor(update);
+      // Not the plain well-formed case: the schema decides, and words the refusal.
+      const parsed = parsePacket(CursorUpdate, packet);
+      if (!parsed.ok) return notice(parsed.error, ClientEvent.CURSOR);
+      pushCursor(parsed.value);
+    };
+    socket.on(ClientEvent.CURSOR, onCursor);
+    // The short way in for the plain form of the packet, under the same admission (see cursorIngress.ts).
+    routeCursorPackets(socket, (packet) => admit(ClientEvent.CURSOR, undefined, () => onCursor(packet)));
 
     socket.on(
       ClientEvent.LEASE_RENEW,

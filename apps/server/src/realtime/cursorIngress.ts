@@ -1,0 +1,76 @@
+import { ClientEvent } from '@wb/protocol';
+import { Decoder, Encoder, protocol } from 'socket.io-parser';
+import type { WbSocket } from './types.ts';
+
+/**
+ * The exact text of a cursor packet on the default namespace without an acknowledgement, as
+ * Socket.IO's decoder receives it (the Engine.IO message type already taken off): event packet
+ * type `2`, then the JSON array `["cursor", payload]`.
+ */
+const CURSOR_PACKET_PREFIX = `2[${JSON.stringify(ClientEvent.CURSOR)},`;
+
+/**
+ * The cursor packet's short way in. Cursor packets are nearly all of a busy node's inbound traffic
+ * (30 a second per user) and volatile, and Socket.IO's general path for them (decode, two deferred
+ * dispatches, the middleware chain, an event emitter) cost about as much server time as all the
+ * rest of an update. This decoder recognises the one form a cursor packet takes on the wire and
+ * gives its payload straight to the connection's handler; every other packet, and a cursor packet
+ * in any other form (with an ack, extra arguments, malformed JSON), takes Socket.IO's own path,
+ * unchanged. The wire protocol is the same either way (see docs/protocol.md).
+ */
+export class CursorDecoder extends Decoder {
+  /** Set once the connection is accepted, cleared when it closes; null means Socket.IO's path. */
+  onCursor: ((payload: unknown) => void) | null = null;
+
+  override add(chunk: unknown): void {
+    if (this.onCursor && typeof chunk === 'string' && chunk.startsWith(CURSOR_PACKET_PREFIX) && !this.reconstructing()) {
+      const payload = cursorPayload(chunk);
+      if (payload !== NOT_A_CURSOR_PACKET) {
+        this.onCursor(payload);
+        return;
+      }
+    }
+    super.add(chunk);
+  }
+
+  override destroy(): void {
+    this.onCursor = null;
+    super.destroy();
+  }
+
+  /** A binary packet is being put together: the next chunks are its attachments, not packets. */
+  private reconstructing(): boolean {
+    return (this as unknown as { reconstructor?: unknown }).reconstructor != null;
+  }
+}
+
+const NOT_A_CURSOR_PACKET = Symbol('not a cursor packet');
+
+function cursorPayload(chunk: string): unknown {
+  let packet: unknown;
+  try {
+    packet = JSON.parse(chunk.slice(1));
+  } catch {
+    return NOT_A_CURSOR_PACKET;
+  }
+  return Array.isArray(packet) && packet.length === 2 ? (packet[1] as unknown) : NOT_A_CURSOR_PACKET;
+}
+
+/** Socket.IO's default parser with the cursor-aware decoder: pass as the server's `parser`. */
+export const cursorAwareParser = { protocol, Encoder, Decoder: CursorDecoder };
+
+/**
+ * Routes the socket's plain cursor packets to `handler` until the socket disconnects (the short
+ * way exists only when the server runs with `cursorAwareParser`; keep the `cursor` event listener
+ * for every other form). Returns whether the short way is in use.
+ */
+export function routeCursorPackets(socket: WbSocket, handler: (payload: unknown) => void): boolean {
+  const decoder = (socket.client as unknown as { decoder?: unknown }).decoder;
+  if (!(decoder instanceof CursorDecoder) || socket.disconnected) return false;
+  decoder.onCursor = handler;
+  // A namespace-level disconnect can leave the connection (and its decoder) open.
+  socket.once('disconnect', () => {
+    if (decoder.onCursor === handler) decoder.onCursor = null;
+  });
+  return true;
+}
