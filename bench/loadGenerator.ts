@@ -5,10 +5,11 @@
  * `fork`; takes commands over IPC (generatorMessages.ts) and reports its own CPU, so a saturated
  * generator is never mistaken for a saturated server.
  *
- * Latency is measured on one clock: the sender stamps `t` (performance.timeOrigin + now) and the
- * receiver is in this same process. Each packet also carries its sender's index in the room (x)
- * and a per-sender sequence number (y), so every receiver can tell a lost update from one that a
- * newer position replaced (the product's batcher keeps only the latest position per tick).
+ * Latency is measured on one clock: a room's senders and receivers are on the same thread, which
+ * records when each packet was sent (performance.timeOrigin + now). A packet is `{x, y}`, the shape
+ * the web client sends (no stamp): x is its sender's index in the room and y a per-sender sequence
+ * number, so a receiver finds the send time, and can tell a lost update from one that a newer
+ * position replaced (the product's batcher keeps only the latest position per tick).
  */
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -90,7 +91,6 @@ function requiredEnv(name: string): string {
 interface BarePacket {
   x: number;
   y: number;
-  t: number;
 }
 
 interface ConnectOutcome {
@@ -162,21 +162,22 @@ class CursorAccounting {
     return stamp >= this.windowStart && stamp < this.windowEnd;
   }
 
-  onReceive(receiver: Client, senderLocal: number, seq: number, stamp: number, now: number): void {
+  onReceive(receiver: Client, senderLocal: number, seq: number, now: number): void {
     if (senderLocal === receiver.local || senderLocal < 0 || senderLocal >= USERS_PER_ROOM) return;
+    const stamps = this.stamps[receiver.room * USERS_PER_ROOM + senderLocal];
+    if (!stamps || !Number.isInteger(seq) || seq < 0) return;
+    // 0 when this thread never sent it (or past the recorded range): then it is outside the window.
+    const stamp = stamps[seq] ?? 0;
     const last = receiver.lastSeqFrom[senderLocal] ?? -1;
     if (seq <= last) {
       if (this.inWindow(stamp)) this.duplicates += 1;
       return;
     }
-    const stamps = this.stamps[receiver.room * USERS_PER_ROOM + senderLocal];
-    if (stamps) {
-      for (let missing = last + 1; missing < seq; missing++) {
-        const missingStamp = stamps[missing] ?? 0;
-        if (!this.inWindow(missingStamp)) continue;
-        if (now - missingStamp <= SUPERSEDE_BUDGET_MS) this.supersededInTime += 1;
-        else this.supersededLate += 1;
-      }
+    for (let missing = last + 1; missing < seq; missing++) {
+      const missingStamp = stamps[missing] ?? 0;
+      if (!this.inWindow(missingStamp)) continue;
+      if (now - missingStamp <= SUPERSEDE_BUDGET_MS) this.supersededInTime += 1;
+      else this.supersededLate += 1;
     }
     receiver.lastSeqFrom[senderLocal] = seq;
     if (this.inWindow(stamp)) {
@@ -275,7 +276,7 @@ class Fleet {
         socket.on('connect_error', onConnectError);
         socket.on('cursor', (payload) => {
           const packet = payload as BarePacket;
-          this.onCursor(client, packet.x, packet.y, packet.t);
+          this.onCursor(client, packet.x, packet.y);
         });
         socket.on('disconnect', () => this.onDisconnect(client));
         return;
@@ -379,19 +380,16 @@ class Fleet {
     if (!accounting) return;
     const now = clock();
     if (now >= accounting.windowStart && now < accounting.windowEnd) accounting.messagesInWindow += 1;
-    // Entries are [sessionId, x, y, t]: x is the sender's index in its room, y its sequence number.
-    for (const entry of batch.cursors) {
-      const t = entry[3];
-      if (t !== undefined) accounting.onReceive(client, entry[1], entry[2], t, now);
-    }
+    // Entries are [sessionId, x, y]: x is the sender's index in its room, y its sequence number.
+    for (const entry of batch.cursors) accounting.onReceive(client, entry[1], entry[2], now);
   }
 
-  private onCursor(client: Client, x: number, y: number, t: number): void {
+  private onCursor(client: Client, x: number, y: number): void {
     const accounting = this.accounting;
     if (!accounting) return;
     const now = clock();
     if (now >= accounting.windowStart && now < accounting.windowEnd) accounting.messagesInWindow += 1;
-    accounting.onReceive(client, x, y, t, now);
+    accounting.onReceive(client, x, y, now);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -427,7 +425,7 @@ class Fleet {
     // Stamp before sending: a synchronous receive path must find the stamp already recorded.
     const stamps = accounting?.stamps[mover.global];
     if (stamps && seq < stamps.length) stamps[seq] = now;
-    const sent = socket.emitVolatile(ClientEvent.CURSOR, { x: mover.local, y: seq, t: now });
+    const sent = socket.emitVolatile(ClientEvent.CURSOR, { x: mover.local, y: seq });
     if (!accounting) return;
     if (!sent) {
       // Never sent: receivers must not count it as lost.
