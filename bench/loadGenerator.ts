@@ -7,9 +7,10 @@
  *
  * Latency is measured on one clock: a room's senders and receivers are on the same thread, which
  * records when each packet was sent (performance.timeOrigin + now). A packet is `{x, y}`, the shape
- * the web client sends (no stamp): x is its sender's index in the room and y a per-sender sequence
- * number, so a receiver finds the send time, and can tell a lost update from one that a newer
- * position replaced (the product's batcher keeps only the latest position per tick).
+ * the web client sends (no stamp, numbers to 0.1 like its board coordinates): x carries the
+ * sender's index in the room and y a per-sender sequence number (see `onTheWire`), so a receiver
+ * finds the send time, and can tell a lost update from one that a newer position replaced (the
+ * product's batcher keeps only the latest position per tick).
  */
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -79,6 +80,13 @@ const CONNECT_TIMEOUT_MS = 20_000;
 const CONNECT_CONCURRENCY = 50;
 
 const clock = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * A sender index or sequence number as a cursor coordinate of the size and form the web client
+ * sends (four or more digits and one decimal, e.g. 1005.5), so batches parse like real ones.
+ */
+const onTheWire = (n: number): number => 1000 + n + 0.5;
+const offTheWire = (v: number): number => Math.floor(v) - 1000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function requiredEnv(name: string): string {
@@ -276,7 +284,7 @@ class Fleet {
         socket.on('connect_error', onConnectError);
         socket.on('cursor', (payload) => {
           const packet = payload as BarePacket;
-          this.onCursor(client, packet.x, packet.y);
+          this.onCursor(client, offTheWire(packet.x), offTheWire(packet.y));
         });
         socket.on('disconnect', () => this.onDisconnect(client));
         return;
@@ -380,8 +388,8 @@ class Fleet {
     if (!accounting) return;
     const now = clock();
     if (now >= accounting.windowStart && now < accounting.windowEnd) accounting.messagesInWindow += 1;
-    // Entries are [sessionId, x, y]: x is the sender's index in its room, y its sequence number.
-    for (const entry of batch.cursors) accounting.onReceive(client, entry[1], entry[2], now);
+    // Entries are [sessionId, x, y]: x carries the sender's index in its room, y its sequence number.
+    for (const entry of batch.cursors) accounting.onReceive(client, offTheWire(entry[1]), offTheWire(entry[2]), now);
   }
 
   private onCursor(client: Client, x: number, y: number): void {
@@ -425,7 +433,7 @@ class Fleet {
     // Stamp before sending: a synchronous receive path must find the stamp already recorded.
     const stamps = accounting?.stamps[mover.global];
     if (stamps && seq < stamps.length) stamps[seq] = now;
-    const sent = socket.emitVolatile(ClientEvent.CURSOR, { x: mover.local, y: seq });
+    const sent = socket.emitVolatile(ClientEvent.CURSOR, { x: onTheWire(mover.local), y: onTheWire(seq) });
     if (!accounting) return;
     if (!sent) {
       // Never sent: receivers must not count it as lost.
