@@ -14,15 +14,21 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
     app = suite.app;
   });
 
-  test('slice: a teacher and a student see each other present and a cursor crosses in board coordinates', async () => {
+  /** A lesson with its teacher and one student, connected and synced in that order. */
+  async function lessonOfTwo(studentName: string) {
     const teacher = await createRoom(app);
-    const student = await joinAs(app, teacher.room.code, 'Ana');
+    const student = await joinAs(app, teacher.room.code, studentName);
     const t = client(app, teacher.token);
-    const { welcome, sync } = await t.ready();
-    expect(welcome.role).toBe('teacher');
-    expect(sync.kind).toBe('snapshot');
+    const teacherReady = await t.ready();
     const s = client(app, student.token);
     const studentReady = await s.ready();
+    return { teacher, student, t, s, teacherReady, studentReady };
+  }
+
+  test('slice: a teacher and a student see each other present and a cursor crosses in board coordinates', async () => {
+    const { student, t, s, teacherReady, studentReady } = await lessonOfTwo('Ana');
+    expect(teacherReady.welcome.role).toBe('teacher');
+    expect(teacherReady.sync.kind).toBe('snapshot');
     if (studentReady.sync.kind !== 'snapshot') throw new Error('expected a snapshot');
     expect(studentReady.sync.snapshot.members.map((m) => m.displayName).sort()).toEqual(['Ana', 'Ms Rivera']);
     expect(studentReady.sync.snapshot.presence.map((p) => p.userId)).toContain(student.userId);
@@ -43,12 +49,7 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
   });
 
   test('plain cursor packets take the short way in; a cursor packet in another form still reaches the room', async () => {
-    const teacher = await createRoom(app);
-    const student = await joinAs(app, teacher.room.code, 'Kai');
-    const t = client(app, teacher.token);
-    await t.ready();
-    const s = client(app, student.token);
-    await s.ready();
+    const { student, t, s } = await lessonOfTwo('Kai');
     const serverSocket = [...app.realtime.io.sockets.sockets.values()].find((x) => x.data.sessionId === student.sessionId);
     const decoder = (serverSocket?.client as unknown as { decoder?: unknown }).decoder;
     expect(decoder).toBeInstanceOf(CursorDecoder);
@@ -126,12 +127,8 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
   });
 
   test('I5: an expired lease reaches every client as exactly one presence.expired; a second sweep publishes nothing', async () => {
-    const teacher = await createRoom(app);
-    const student = await joinAs(app, teacher.room.code, 'Cy');
-    const t = client(app, teacher.token);
-    const { welcome: tw } = await t.ready();
-    const s = client(app, student.token);
-    await s.ready();
+    const { teacher, student, t, s, teacherReady } = await lessonOfTwo('Cy');
+    const tw = teacherReady.welcome;
     // The student's laptop lid closes: its socket stays open but it renews no more.
     clock.advance(LEASE_TTL_MS / 2);
     expect(await t.renew(tw.leaseRevision + 1, 'teacher-renewal-1')).toMatchObject({ decision: 'accepted' });
@@ -198,12 +195,7 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
   });
 
   test('sign-out closes the session at once: the client is told, the room hears session.closed, attendance says signed_out', async () => {
-    const teacher = await createRoom(app);
-    const student = await joinAs(app, teacher.room.code, 'Dee');
-    const t = client(app, teacher.token);
-    await t.ready();
-    const s = client(app, student.token);
-    await s.ready();
+    const { teacher, student, t, s } = await lessonOfTwo('Dee');
     const reply = await s.socket.timeout(10_000).emitWithAck(ClientEvent.SIGN_OUT, {});
     expect(reply).toEqual({ ok: true });
     const ended = await s.until(() => s.received['session.ended'][0], 'session.ended');
@@ -282,12 +274,8 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
   });
 
   test('I10: a flood is rate_limited while another socket in the room is still served', async () => {
-    const teacher = await createRoom(app);
-    const student = await joinAs(app, teacher.room.code, 'Flo');
-    const t = client(app, teacher.token);
-    const { welcome } = await t.ready();
-    const s = client(app, student.token);
-    await s.ready();
+    const { t, s, teacherReady } = await lessonOfTwo('Flo');
+    const { welcome } = teacherReady;
     for (let i = 0; i < 2_000; i++) s.socket.emit(ClientEvent.CURSOR, { x: i, y: i });
     // Acknowledged requests sent in the same burst are refused through their acks.
     const acks = await Promise.all(Array.from({ length: 20 }, (_, i) => s.renew(1_000_000 + i, `flooded-${i}-renewal`)));
