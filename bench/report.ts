@@ -1,4 +1,7 @@
-/** Markdown tables of a benchmark run: the same text goes to the console and into BENCHMARKS.md. */
+/**
+ * Markdown tables of a benchmark run, printed to the console. A run worth keeping gets them in a new
+ * dated section at the top of bench/HISTORY.md; BENCHMARKS.md's summary tables are updated by hand.
+ */
 import type { PointResult } from './cursorCapacity.ts';
 import type { BenchReport } from './run.ts';
 

@@ -73,7 +73,7 @@ const soakMin = option('soak-min');
  * own share of the rooms, so no single event loop of the generator is near saturation.
  */
 // Two by default: one generator thread reached 35 ms event-loop p99 at 16 rooms, its own queueing
-// then counted as the server's latency (BENCHMARKS.md, 2026-11-30 20:19).
+// then counted as the server's latency (bench/HISTORY.md, 2026-11-30 20:19).
 const generatorThreads = Number(option('generator-threads') ?? 2);
 const threadsEnv: Record<string, string> = { BENCH_GENERATOR_THREADS: String(generatorThreads) };
 /** Loopback source addresses of a threaded cursor generator's rooms (the lock generator uses 500+). */

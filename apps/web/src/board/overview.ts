@@ -17,7 +17,7 @@ import { zoomAt, type Viewport } from './viewport.ts';
  * Enter overview mode when more elements than this are in the cull rect (the view plus its
  * margin), leave it when fewer than OVERVIEW_LEAVE_ELEMENTS are. The gap keeps a view near the
  * threshold from switching back and forth as elements come and go or a pan shifts the count.
- * Measured in BENCHMARKS.md ("Overview canvas"): what the counts were chosen from.
+ * Measured in bench/HISTORY.md ("overview canvas", 2026-11-30): what the counts were chosen from.
  */
 export const OVERVIEW_ENTER_ELEMENTS = 500;
 export const OVERVIEW_LEAVE_ELEMENTS = 350;
