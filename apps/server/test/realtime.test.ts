@@ -139,7 +139,7 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
       () => t.eventsOfKind('presence.expired').find((e) => e.payload.sessionId === student.sessionId),
       'the student expiry',
     );
-    expect(expiry.eventId).toBe(`lease.expired:${student.sessionId}:${expiry.payload.revision}`);
+    expect(expiry.eventId).toBe(`presence.expired:${student.sessionId}:${expiry.payload.revision}`);
     await s.until(() => s.eventsOfKind('presence.expired').length > 0, 'the expiry at the student');
     expect(t.eventsOfKind('presence.expired').filter((e) => e.payload.sessionId === student.sessionId)).toHaveLength(1);
     expect(t.eventsOfKind('presence.expired').some((e) => e.payload.sessionId === teacher.sessionId)).toBe(false);

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Element, ElementShape, Role, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
-import { appendRoomEvent } from './roomLog.ts';
+import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
 import { int, rows, type Db, type Executor, type Tx } from './sql.ts';
 
 /** Who is acting: a session of a member in a room. */
@@ -178,7 +178,7 @@ export async function createElement(
       return { decision: 'conflict' as const };
     }
     const element = toElement(inserted);
-    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.created', `element:${element.id}:1`, { element });
+    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.created', { elementId: element.id }, { element });
     return { decision: 'applied' as const, element, events: [event] };
   });
 }
@@ -216,7 +216,7 @@ export async function updateElement(
       return { decision: refusalFor(row, actor, auth), ...(element ? { element } : {}) };
     }
     const element = toElement(updated);
-    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', `element:${element.id}:${element.version}`, {
+    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', { elementId: element.id, version: element.version }, {
       element,
     });
     await rememberAnswer(tx, clock, actor, input.requestId, element);
@@ -251,11 +251,14 @@ export async function deleteElement(
       return { decision: refusalFor(row, actor, auth) };
     }
     const element = toElement(deleted);
-    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.deleted', `element:${element.id}:${element.version}`, {
-      elementId: element.id,
-      version: element.version,
-      by: actor.userId,
-    });
+    const event = await appendRoomEvent(
+      tx,
+      clock,
+      actor.roomId,
+      'element.deleted',
+      { elementId: element.id, version: element.version },
+      { elementId: element.id, version: element.version, by: actor.userId },
+    );
     return { decision: 'applied' as const, element, events: [event] };
   });
 }
@@ -292,7 +295,7 @@ export async function setElementPinned(
     if (breakLock) {
       const generation = int(before.lock_generation);
       events.push(
-        await appendRoomEvent(tx, clock, actor.roomId, 'lock.released', `lock.released:${element.id}:${generation}`, {
+        await appendRoomEvent(tx, clock, actor.roomId, 'lock.released', { elementId: element.id, generation }, {
           elementId: element.id,
           generation,
           reason: 'broken',
@@ -300,7 +303,9 @@ export async function setElementPinned(
       );
     }
     events.push(
-      await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', `element:${element.id}:${element.version}`, { element }),
+      await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', { elementId: element.id, version: element.version }, {
+        element,
+      }),
     );
     return { decision: 'applied' as const, element, events };
   });
@@ -335,7 +340,7 @@ export async function setBoardLocked(db: Db, clock: Clock, actor: EditActor, loc
       for (const b of broken) {
         const generation = int(b.lock_generation);
         events.push(
-          await appendRoomEvent(tx, clock, actor.roomId, 'lock.released', `lock.released:${b.id}:${generation}`, {
+          await appendRoomEvent(tx, clock, actor.roomId, 'lock.released', { elementId: b.id, generation }, {
             elementId: b.id,
             generation,
             reason: 'broken',
@@ -343,13 +348,8 @@ export async function setBoardLocked(db: Db, clock: Clock, actor: EditActor, loc
         );
       }
     }
-    const [rev] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${actor.roomId}::uuid`);
-    events.push(
-      await appendRoomEvent(tx, clock, actor.roomId, 'board.locked', `board.locked:${actor.roomId}:${int(rev!.revision) + 1}`, {
-        locked,
-        by: actor.userId,
-      }),
-    );
+    const roomRevision = await nextRoomRevision(tx, actor.roomId);
+    events.push(await appendRoomEvent(tx, clock, actor.roomId, 'board.locked', { roomRevision }, { locked, by: actor.userId }));
     return { decision: 'applied' as const, locked, events };
   });
 }

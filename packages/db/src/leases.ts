@@ -117,14 +117,16 @@ export async function openLease(
         sql`SELECT EXISTS (SELECT 1 FROM attendance WHERE session_id = ${input.sessionId}::uuid) AS seen`,
       );
       const kind = seen?.seen ? 'reconnected' : 'joined';
-      const eventId = `presence.opened:${lease.sessionId}:${lease.revision}`;
-      const event = await appendRoomEvent(tx, clock, lease.roomId, 'presence.opened', eventId, {
-        sessionId: lease.sessionId,
-        userId: lease.userId,
-        revision: lease.revision,
-      });
+      const event = await appendRoomEvent(
+        tx,
+        clock,
+        lease.roomId,
+        'presence.opened',
+        { sessionId: lease.sessionId, leaseRevision: lease.revision },
+        { sessionId: lease.sessionId, userId: lease.userId, revision: lease.revision },
+      );
       await appendAttendance(tx, clock, {
-        eventId,
+        eventId: event.eventId,
         roomId: lease.roomId,
         userId: lease.userId,
         sessionId: lease.sessionId,
@@ -304,14 +306,16 @@ export async function deleteLeaseIfRevision(
         sql`UPDATE sessions SET lease_floor = greatest(lease_floor, ${lease.revision}::int8)
             WHERE id = ${lease.sessionId}::uuid`,
       );
-      const eventId = `lease.expired:${lease.sessionId}:${lease.revision}`;
-      const event = await appendRoomEvent(tx, clock, lease.roomId, 'presence.expired', eventId, {
-        sessionId: lease.sessionId,
-        userId: lease.userId,
-        revision: lease.revision,
-      });
+      const event = await appendRoomEvent(
+        tx,
+        clock,
+        lease.roomId,
+        'presence.expired',
+        { sessionId: lease.sessionId, leaseRevision: lease.revision },
+        { sessionId: lease.sessionId, userId: lease.userId, revision: lease.revision },
+      );
       await appendAttendance(tx, clock, {
-        eventId,
+        eventId: event.eventId,
         roomId: lease.roomId,
         userId: lease.userId,
         sessionId: lease.sessionId,

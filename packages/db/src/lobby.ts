@@ -48,8 +48,7 @@ export async function setRequireApproval(
     }
     const room = toRoom(updated);
     // The UPDATE holds the room row, so the next revision is exactly this one.
-    const eventId = `room.approval:${room.id}:${int(updated.revision) + 1}`;
-    const event = await appendRoomEvent(tx, clock, room.id, 'room.updated', eventId, room);
+    const event = await appendRoomEvent(tx, clock, room.id, 'room.updated', { roomRevision: int(updated.revision) + 1 }, room);
     return { decision: 'changed' as const, room, events: [event] };
   });
 }
@@ -81,7 +80,7 @@ export async function admitMember(
             RETURNING user_id`,
       );
       if (admitted.length === 0) return { decision: 'not_waiting' as const, status: target.status };
-      const event = await appendRoomEvent(tx, clock, input.roomId, 'member.admitted', `member.admitted:${input.userId}`, {
+      const event = await appendRoomEvent(tx, clock, input.roomId, 'member.admitted', { userId: input.userId }, {
         userId: input.userId,
         by: input.by,
       });
@@ -118,7 +117,7 @@ export async function admitAllPending(
     const events: RoomEvent[] = [];
     for (const userId of userIds) {
       events.push(
-        await appendRoomEvent(tx, clock, input.roomId, 'member.admitted', `member.admitted:${userId}`, { userId, by: input.by }),
+        await appendRoomEvent(tx, clock, input.roomId, 'member.admitted', { userId }, { userId, by: input.by }),
       );
     }
     return { admitted: userIds, events };
@@ -160,7 +159,7 @@ export async function denyMember(
             WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid AND status = 'open'
             RETURNING id`,
       );
-      const event = await appendRoomEvent(tx, clock, input.roomId, 'member.denied', `member.denied:${input.userId}`, {
+      const event = await appendRoomEvent(tx, clock, input.roomId, 'member.denied', { userId: input.userId }, {
         userId: input.userId,
         by: input.by,
         reason: input.reason,
@@ -202,7 +201,7 @@ export async function withdrawFromLobby(db: Db, clock: Clock, input: { sessionId
           RETURNING user_id`,
     );
     if (removed.length === 0) throw new Error('pending membership changed under its row lock');
-    const event = await appendRoomEvent(tx, clock, waiting.room_id, 'member.withdrawn', `member.withdrawn:${waiting.user_id}`, {
+    const event = await appendRoomEvent(tx, clock, waiting.room_id, 'member.withdrawn', { userId: waiting.user_id }, {
       userId: waiting.user_id,
     });
     return { decision: 'withdrawn' as const, userId: waiting.user_id, events: [event] };

@@ -18,11 +18,7 @@ import { AlreadyApplied, int, rows, type Db, type Executor, type Tx } from './sq
 const after = (clock: Clock, ms: number) => sql`${clock.now()} + ${ms}::int8 * interval '1 millisecond'`;
 
 const releasedEvent = (tx: Tx, clock: Clock, roomId: string, elementId: string, generation: number, reason: LockReleaseReason) =>
-  appendRoomEvent(tx, clock, roomId, 'lock.released', `lock.released:${elementId}:${generation}`, {
-    elementId,
-    generation,
-    reason,
-  });
+  appendRoomEvent(tx, clock, roomId, 'lock.released', { elementId, generation }, { elementId, generation, reason });
 
 export type AcquireLockResult =
   | { decision: 'granted'; element: Element; generation: number; expiresInMs: number; events: RoomEvent[] }
@@ -77,12 +73,14 @@ export async function acquireLock(
     if (!granted) return { decision: 'locked' as const, element: toElement(current) };
     const element = toElement(granted);
     const generation = int(granted.lock_generation);
-    const event = await appendRoomEvent(tx, clock, actor.roomId, 'lock.granted', `lock.granted:${element.id}:${generation}`, {
-      elementId: element.id,
-      generation,
-      sessionId: actor.sessionId,
-      userId: actor.userId,
-    });
+    const event = await appendRoomEvent(
+      tx,
+      clock,
+      actor.roomId,
+      'lock.granted',
+      { elementId: element.id, generation },
+      { elementId: element.id, generation, sessionId: actor.sessionId, userId: actor.userId },
+    );
     return { decision: 'granted' as const, element, generation, expiresInMs: input.firstTermMs, events: [event] };
   });
 }
@@ -147,7 +145,9 @@ export async function releaseLock(
       const events: RoomEvent[] = [];
       if (shape !== null) {
         events.push(
-          await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', `element:${element.id}:${element.version}`, { element }),
+          await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', { elementId: element.id, version: element.version }, {
+            element,
+          }),
         );
       }
       events.push(await releasedEvent(tx, clock, actor.roomId, element.id, input.generation, 'released'));

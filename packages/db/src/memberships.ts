@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { MembershipStatus, Role, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
-import { appendRoomEvent } from './roomLog.ts';
-import { int, rows, type Db, type Executor } from './sql.ts';
+import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
+import { rows, type Db, type Executor } from './sql.ts';
 
 export type RestoreMemberResult =
   | { decision: 'restored'; events: RoomEvent[] }
@@ -31,9 +31,11 @@ export async function restoreMember(
     if (restored.length === 0) return { decision: 'not_revoked' as const };
     // Named by the revision it will have (the room row is locked from here on, so it is exact):
     // unique, and each revocation can be undone only once anyway by the conditional UPDATE.
-    const [room] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${input.roomId}::uuid FOR UPDATE`);
-    const eventId = `member.restored:${input.userId}:${int(room!.revision) + 1}`;
-    const event = await appendRoomEvent(tx, clock, input.roomId, 'member.restored', eventId, { userId: input.userId, by: input.by });
+    const roomRevision = await nextRoomRevision(tx, input.roomId);
+    const event = await appendRoomEvent(tx, clock, input.roomId, 'member.restored', { userId: input.userId, roomRevision }, {
+      userId: input.userId,
+      by: input.by,
+    });
     return { decision: 'restored' as const, events: [event] };
   });
 }

@@ -1,21 +1,23 @@
 import { sql } from 'drizzle-orm';
 import type { RoomEvent, RoomEventKind } from '@wb/protocol';
 import type { Clock } from './clock.ts';
+import { eventId, type EventKey } from './eventIds.ts';
 import { AlreadyApplied, int, rows, type Executor, type Tx } from './sql.ts';
 
 type PayloadOf<K extends RoomEventKind> = Extract<RoomEvent, { kind: K }>['payload'];
 
 /**
  * Bumps the room's revision and appends one event at it, inside the caller's transaction (I1).
- * The room row's lock orders concurrent writers, so revisions are gap-free per room.
- * An event id seen before rolls the whole transaction back with `AlreadyApplied`.
+ * The room row's lock orders concurrent writers, so revisions are gap-free per room. The event's
+ * id is built from its kind and `key` (eventIds.ts), so it always agrees with the kind. An id seen
+ * before rolls the whole transaction back with `AlreadyApplied`.
  */
 export async function appendRoomEvent<K extends RoomEventKind>(
   tx: Tx,
   clock: Clock,
   roomId: string,
   kind: K,
-  eventId: string,
+  key: EventKey<K>,
   payload: PayloadOf<K>,
 ): Promise<RoomEvent> {
   const [bumped] = await rows<{ revision: unknown }>(
@@ -24,15 +26,20 @@ export async function appendRoomEvent<K extends RoomEventKind>(
   );
   if (!bumped) throw new Error(`room ${roomId} does not exist`);
   const revision = int(bumped.revision);
+  // An id named by its room revision must name the one it got, or it could name another event's.
+  if ('roomRevision' in key && key.roomRevision !== revision) {
+    throw new Error(`${kind} keyed by room revision ${String(key.roomRevision)} was appended at ${revision}`);
+  }
+  const id = eventId(kind, roomId, key);
   const inserted = await rows<{ event_id: string }>(
     tx,
     sql`INSERT INTO room_events (room_id, revision, event_id, kind, payload, at)
-        VALUES (${roomId}::uuid, ${revision}::int8, ${eventId}, ${kind}, ${JSON.stringify(payload)}::jsonb, ${clock.now()})
+        VALUES (${roomId}::uuid, ${revision}::int8, ${id}, ${kind}, ${JSON.stringify(payload)}::jsonb, ${clock.now()})
         ON CONFLICT (event_id) DO NOTHING
         RETURNING event_id`,
   );
-  if (inserted.length === 0) throw new AlreadyApplied(eventId);
-  return { roomId, revision, eventId, kind, payload } as RoomEvent;
+  if (inserted.length === 0) throw new AlreadyApplied(id);
+  return { roomId, revision, eventId: id, kind, payload } as RoomEvent;
 }
 
 interface EventRow {
@@ -51,6 +58,16 @@ function toEvent(row: EventRow): RoomEvent {
     kind: row.kind,
     payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
   } as RoomEvent;
+}
+
+/**
+ * The revision the room's next event will get, for an event id named by it: the room row stays
+ * locked until the caller's transaction ends, so no other writer can take that revision first.
+ */
+export async function nextRoomRevision(tx: Tx, roomId: string): Promise<number> {
+  const [room] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${roomId}::uuid FOR UPDATE`);
+  if (!room) throw new Error(`room ${roomId} does not exist`);
+  return int(room.revision) + 1;
 }
 
 export type EventsAfter =

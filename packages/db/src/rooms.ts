@@ -91,7 +91,7 @@ export async function createRoom(
           RETURNING user_id, display_name, role, status`,
     );
     const member = toMember(memberRow!);
-    const event = await appendRoomEvent(tx, clock, roomId, 'member.joined', `member.joined:${member.userId}:1`, member);
+    const event = await appendRoomEvent(tx, clock, roomId, 'member.joined', { userId: member.userId, occurrence: 1 }, member);
     return { decision: 'created' as const, room: toRoom(room), member, events: [event] };
   });
 }
@@ -134,10 +134,10 @@ export async function joinRoom(
     if (inserted[0]) {
       const member = toMember(inserted[0]);
       if (member.status === 'pending') {
-        const event = await appendRoomEvent(tx, clock, input.roomId, 'member.pending', `member.pending:${member.userId}:1`, member);
+        const event = await appendRoomEvent(tx, clock, input.roomId, 'member.pending', { userId: member.userId, occurrence: 1 }, member);
         return { decision: 'pending' as const, member, events: [event] };
       }
-      const event = await appendRoomEvent(tx, clock, input.roomId, 'member.joined', `member.joined:${member.userId}:1`, member);
+      const event = await appendRoomEvent(tx, clock, input.roomId, 'member.joined', { userId: member.userId, occurrence: 1 }, member);
       return { decision: 'joined' as const, member, events: [event] };
     }
     const [existing] = await rows<MemberRow>(
@@ -161,7 +161,7 @@ export async function joinRoom(
     );
     const member = toMember(renamed!);
     const kind = member.status === 'pending' ? 'member.pending' : 'member.joined';
-    const event = await appendRoomEvent(tx, clock, input.roomId, kind, `${kind}:${member.userId}:${randomUUID()}`, member);
+    const event = await appendRoomEvent(tx, clock, input.roomId, kind, { userId: member.userId, occurrence: randomUUID() }, member);
     return { decision, member, events: [event] };
   });
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
 import type { Clock } from './clock.ts';
+import { attendanceFactId } from './eventIds.ts';
 import { releaseLocksOfSessions } from './locks.ts';
 import { lockMembership } from './memberships.ts';
 import { appendRoomEvent } from './roomLog.ts';
@@ -121,14 +122,13 @@ export async function closeSession(
       );
       if (!closed) return { decision: 'already_closed' as const };
       await tx.execute(sql`DELETE FROM presence_leases WHERE session_id = ${input.sessionId}::uuid`);
-      const eventId = `session.closed:${input.sessionId}`;
-      const event = await appendRoomEvent(tx, clock, closed.room_id, 'session.closed', eventId, {
+      const event = await appendRoomEvent(tx, clock, closed.room_id, 'session.closed', { sessionId: input.sessionId }, {
         sessionId: input.sessionId,
         userId: closed.user_id,
         reason: input.reason,
       });
       await appendAttendance(tx, clock, {
-        eventId,
+        eventId: event.eventId,
         roomId: closed.room_id,
         userId: closed.user_id,
         sessionId: input.sessionId,
@@ -183,8 +183,7 @@ export async function revokeMember(
       sql`SELECT count(*) AS n FROM attendance WHERE room_id = ${input.roomId}::uuid AND user_id = ${input.userId}::uuid AND kind = 'membership_revoked'`,
     );
     const nth = Number(revokedAt[0]?.n ?? 0) + 1;
-    const eventId = `member.revoked:${input.userId}:${nth}`;
-    const event = await appendRoomEvent(tx, clock, input.roomId, 'member.revoked', eventId, {
+    const event = await appendRoomEvent(tx, clock, input.roomId, 'member.revoked', { userId: input.userId, nth }, {
       userId: input.userId,
       by: input.by,
       reason: input.reason,
@@ -192,7 +191,7 @@ export async function revokeMember(
     const sessionIds = closed.map((c) => c.id);
     for (const sessionId of sessionIds.length > 0 ? sessionIds : [null]) {
       await appendAttendance(tx, clock, {
-        eventId: sessionId ? `${eventId}:${sessionId}` : eventId,
+        eventId: attendanceFactId(event.eventId, sessionId),
         roomId: input.roomId,
         userId: input.userId,
         sessionId,

@@ -1,5 +1,6 @@
 import type { RoomEvent } from '@wb/protocol';
 import type { LeaderLock } from './database.ts';
+import { eventId } from './eventIds.ts';
 import type { Store } from './store.ts';
 
 /** Where a won expiry goes once its transaction has committed. */
@@ -56,12 +57,11 @@ export async function sweepExpiredLeases(
   let won = 0;
   for (const lease of expired) {
     const result = await store.deleteLeaseIfRevision(lease);
-    const eventId = `lease.expired:${lease.sessionId}:${lease.revision}`;
     log.info(
       {
         room: lease.roomId,
         session: lease.sessionId,
-        event_id: eventId,
+        event_id: eventId('presence.expired', lease.roomId, { sessionId: lease.sessionId, leaseRevision: lease.revision }),
         prior_revision: lease.revision,
         new_revision: result.won ? null : lease.revision,
         decision: result.won ? 'expired' : 'lost_race',

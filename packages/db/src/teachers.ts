@@ -16,9 +16,9 @@ import {
 } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
 import type { Clock } from './clock.ts';
-import { appendRoomEvent } from './roomLog.ts';
+import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
 import { toRoom, type RoomRow as BaseRoomRow } from './rooms.ts';
-import { date, int, rows, type Db, type Executor, type Tx } from './sql.ts';
+import { date, rows, type Db, type Executor } from './sql.ts';
 
 interface TeacherRow {
   id: string;
@@ -148,12 +148,6 @@ export async function roomTeacherMember(executor: Executor, roomId: string): Pro
   return row ? { userId: row.user_id, displayName: row.display_name, role: 'teacher', status: row.status } : null;
 }
 
-/** The id of the event at the revision it will get: the caller holds the room row's lock. */
-async function nextEventId(tx: Tx, roomId: string, prefix: string): Promise<string> {
-  const [room] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${roomId}::uuid FOR UPDATE`);
-  return `${prefix}:${roomId}:${int(room!.revision) + 1}`;
-}
-
 export type RenameRoomResult =
   | { decision: 'renamed'; room: RoomInfo; events: RoomEvent[] }
   | { decision: 'unchanged'; room: RoomInfo }
@@ -177,7 +171,8 @@ export async function renameRoom(
       return room ? { decision: 'unchanged' as const, room } : { decision: 'not_found' as const };
     }
     const room = toRoomInfo(updated);
-    const event = await appendRoomEvent(tx, clock, room.id, 'room.updated', await nextEventId(tx, room.id, 'room.renamed'), room);
+    const roomRevision = await nextRoomRevision(tx, room.id);
+    const event = await appendRoomEvent(tx, clock, room.id, 'room.updated', { roomRevision }, room);
     return { decision: 'renamed' as const, room, events: [event] };
   });
 }
@@ -210,7 +205,8 @@ export async function archiveRoom(
       return room ? { decision: 'already_archived' as const, room } : { decision: 'not_found' as const };
     }
     const room = toRoomInfo(updated);
-    const events = [await appendRoomEvent(tx, clock, room.id, 'room.updated', await nextEventId(tx, room.id, 'room.archived'), room)];
+    const roomRevision = await nextRoomRevision(tx, room.id);
+    const events = [await appendRoomEvent(tx, clock, room.id, 'room.updated', { roomRevision }, room)];
     // Session rows before lease rows: the store's lock order (docs/store.md).
     const closed = await rows<{ id: string; user_id: string }>(
       tx,
@@ -220,16 +216,14 @@ export async function archiveRoom(
     );
     await tx.execute(sql`DELETE FROM presence_leases WHERE room_id = ${room.id}::uuid`);
     for (const session of closed) {
-      const eventId = `session.closed:${session.id}`;
-      events.push(
-        await appendRoomEvent(tx, clock, room.id, 'session.closed', eventId, {
-          sessionId: session.id,
-          userId: session.user_id,
-          reason: 'server',
-        }),
-      );
+      const closedEvent = await appendRoomEvent(tx, clock, room.id, 'session.closed', { sessionId: session.id }, {
+        sessionId: session.id,
+        userId: session.user_id,
+        reason: 'server',
+      });
+      events.push(closedEvent);
       await appendAttendance(tx, clock, {
-        eventId,
+        eventId: closedEvent.eventId,
         roomId: room.id,
         userId: session.user_id,
         sessionId: session.id,

@@ -112,7 +112,7 @@ export function storeContract(harness: StoreHarness): void {
           expect.objectContaining({
             room: seat.roomId,
             session: seat.sessionId,
-            event_id: `lease.expired:${seat.sessionId}:41`,
+            event_id: `presence.expired:${seat.sessionId}:41`,
             prior_revision: 41,
             decision: 'lost_race',
           }),
@@ -146,14 +146,14 @@ export function storeContract(harness: StoreHarness): void {
           {
             roomId: seat.roomId,
             revision: revisionBefore + 1,
-            eventId: `lease.expired:${seat.sessionId}:41`,
+            eventId: `presence.expired:${seat.sessionId}:41`,
             kind: 'presence.expired',
             payload: { sessionId: seat.sessionId, userId: seat.userId, revision: 41 },
           },
         ]);
         expect(await roomRevision(dbs.database, seat.roomId)).toBe(revisionBefore + 1);
         const expiries = (await store.listAttendance(seat.roomId)).filter((a) => a.kind === 'lease_expired');
-        expect(expiries).toMatchObject([{ eventId: `lease.expired:${seat.sessionId}:41`, detail: { revision: 41 } }]);
+        expect(expiries).toMatchObject([{ eventId: `presence.expired:${seat.sessionId}:41`, detail: { revision: 41 } }]);
         expect(await storedLease(dbs.database, seat.sessionId)).toBeNull();
       });
 
@@ -214,7 +214,7 @@ export function storeContract(harness: StoreHarness): void {
             c.advance(LEASE_TTL_MS);
             const outcome = await raceTwoSweepers(storeA, storeB, seat, random);
             expect(outcome.wins, `seed ${seed} round ${round}`).toBe(1);
-            expect(outcome.published, `seed ${seed} round ${round}`).toEqual([`lease.expired:${seat.sessionId}:43`]);
+            expect(outcome.published, `seed ${seed} round ${round}`).toEqual([`presence.expired:${seat.sessionId}:43`]);
             published.push(...outcome.published);
           }
           const expiries = (await storeA.listAttendance(room.roomId)).filter((a) => a.kind === 'lease_expired');
@@ -291,7 +291,7 @@ export function storeContract(harness: StoreHarness): void {
         expect(await store.deleteLeaseIfRevision(asLease(seat, 41))).toEqual({ won: false });
         await expect(
           dbs.database.db.transaction((tx) =>
-            appendRoomEvent(tx, c, seat.roomId, 'presence.expired', expiry!.eventId, {
+            appendRoomEvent(tx, c, seat.roomId, 'presence.expired', { sessionId: seat.sessionId, leaseRevision: 41 }, {
               sessionId: seat.sessionId,
               userId: seat.userId,
               revision: 41,
@@ -599,7 +599,7 @@ export function storeContract(harness: StoreHarness): void {
           // Grace is given once per start, not on every pass: a client that stays away now expires.
           c.advance(LEASE_TTL_MS);
           await sweeper.pass();
-          expect(publisher.events.map((e) => e.eventId)).toEqual([`lease.expired:${asleep.sessionId}:4`]);
+          expect(publisher.events.map((e) => e.eventId)).toEqual([`presence.expired:${asleep.sessionId}:4`]);
         } finally {
           await sweeper.stop();
         }

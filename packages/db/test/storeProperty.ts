@@ -242,11 +242,14 @@ async function runSequence(database: Database, steps: readonly Step[]): Promise<
         expect(await store.deleteLeaseIfRevision(lease)).toEqual({ won: false });
         await expect(
           database.db.transaction((tx) =>
-            appendRoomEvent(tx, clock, lease.roomId, 'presence.expired', `lease.expired:${lease.sessionId}:${lease.revision}`, {
-              sessionId: lease.sessionId,
-              userId: lease.userId,
-              revision: lease.revision,
-            }),
+            appendRoomEvent(
+              tx,
+              clock,
+              lease.roomId,
+              'presence.expired',
+              { sessionId: lease.sessionId, leaseRevision: lease.revision },
+              { sessionId: lease.sessionId, userId: lease.userId, revision: lease.revision },
+            ),
           ),
         ).rejects.toBeInstanceOf(AlreadyApplied);
         break;
@@ -278,7 +281,7 @@ async function runSequence(database: Database, steps: readonly Step[]): Promise<
 
   const expiredRows = attendance.filter((a: AttendanceRow) => a.kind === 'lease_expired');
   expect(expiredRows.map((a) => a.eventId).sort()).toEqual(
-    [...publishedExpiries].map((key) => `lease.expired:${key}`).sort(),
+    [...publishedExpiries].map((key) => `presence.expired:${key}`).sort(),
   );
   const log = await store.eventsAfter(room.roomId, 0, 10_000);
   expect(log.kind).toBe('replay');
