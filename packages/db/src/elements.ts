@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Element, ElementShape, Role, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
+import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
 import { int, rows, type Db, type Executor, type Tx } from './sql.ts';
 
@@ -239,7 +240,7 @@ export async function deleteElement(
     const [deleted] = await rows<ElementRow>(
       tx,
       sql`UPDATE elements SET deleted = true, version = version + 1, updated_by = ${actor.userId}::uuid, updated_at = ${clock.now()},
-                              lock_session_id = NULL, lock_user_id = NULL, lock_expires_at = NULL, lock_request_id = NULL
+                              ${FREE_LOCK}
           WHERE room_id = ${actor.roomId}::uuid AND id = ${input.id}::uuid AND NOT deleted
             AND (lock_session_id IS NULL OR lock_session_id = ${actor.sessionId}::uuid OR lock_expires_at <= ${clock.now()})
             AND (NOT pinned OR ${isTeacher})
@@ -282,26 +283,13 @@ export async function setElementPinned(
     const [updated] = await rows<ElementRow>(
       tx,
       sql`UPDATE elements SET pinned = ${input.pinned}, version = version + 1, updated_by = ${actor.userId}::uuid,
-                              updated_at = ${clock.now()},
-                              lock_session_id = CASE WHEN ${breakLock} THEN NULL ELSE lock_session_id END,
-                              lock_user_id = CASE WHEN ${breakLock} THEN NULL ELSE lock_user_id END,
-                              lock_expires_at = CASE WHEN ${breakLock} THEN NULL ELSE lock_expires_at END,
-                              lock_request_id = CASE WHEN ${breakLock} THEN NULL ELSE lock_request_id END
+                              updated_at = ${clock.now()}${breakLock ? sql`, ${FREE_LOCK}` : sql.empty()}
           WHERE room_id = ${actor.roomId}::uuid AND id = ${input.id}::uuid AND NOT deleted AND version = ${int(before.version)}::int8
           RETURNING ${ELEMENT_COLUMNS}`,
     );
     if (!updated) return { decision: 'conflict' as const };
     const element = toElement(updated);
-    if (breakLock) {
-      const generation = int(before.lock_generation);
-      events.push(
-        await appendRoomEvent(tx, clock, actor.roomId, 'lock.released', { elementId: element.id, generation }, {
-          elementId: element.id,
-          generation,
-          reason: 'broken',
-        }),
-      );
-    }
+    if (breakLock) events.push(await releasedEvent(tx, clock, actor.roomId, element.id, int(before.lock_generation), 'broken'));
     events.push(
       await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', { elementId: element.id, version: element.version }, {
         element,
@@ -331,22 +319,13 @@ export async function setBoardLocked(db: Db, clock: Clock, actor: EditActor, loc
     if (locked) {
       const broken = await rows<{ id: string; lock_generation: unknown }>(
         tx,
-        sql`UPDATE elements e SET lock_session_id = NULL, lock_user_id = NULL, lock_expires_at = NULL, lock_request_id = NULL
+        sql`UPDATE elements e SET ${FREE_LOCK}
             FROM memberships m
             WHERE e.room_id = ${actor.roomId}::uuid AND e.lock_session_id IS NOT NULL
               AND m.room_id = e.room_id AND m.user_id = e.lock_user_id AND m.role = 'student'
             RETURNING e.id, e.lock_generation`,
       );
-      for (const b of broken) {
-        const generation = int(b.lock_generation);
-        events.push(
-          await appendRoomEvent(tx, clock, actor.roomId, 'lock.released', { elementId: b.id, generation }, {
-            elementId: b.id,
-            generation,
-            reason: 'broken',
-          }),
-        );
-      }
+      for (const b of broken) events.push(await releasedEvent(tx, clock, actor.roomId, b.id, int(b.lock_generation), 'broken'));
     }
     const roomRevision = await nextRoomRevision(tx, actor.roomId);
     events.push(await appendRoomEvent(tx, clock, actor.roomId, 'board.locked', { roomRevision }, { locked, by: actor.userId }));

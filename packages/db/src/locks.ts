@@ -6,19 +6,19 @@
  *   held(g) --releaseLock(g) [+ final shape]--> free      (a stale g is refused: I4)
  *   held(g) --expireLockIfGeneration(g) after its term--> free  (only the winner publishes: I5)
  *   held(g) --breakLock / holder's lease expires / sign-out / revocation--> free
- * The generation only grows, so a former holder's late move or commit can never apply.
+ * The generation only grows, so a former holder's late move or commit can never apply. Every way
+ * to free a lock (these, and a pin or the board lock in elements.ts) clears the same columns and
+ * appends the same `lock.released`: lockRelease.ts.
  */
 import { sql } from 'drizzle-orm';
-import type { Element, ElementShape, LockReleaseReason, RoomEvent } from '@wb/protocol';
+import type { Element, ElementShape, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { ELEMENT_COLUMNS, authorizeEdit, toElement, type EditActor, type ElementRow, type ElementResult } from './elements.ts';
+import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { AlreadyApplied, int, rows, type Db, type Executor, type Tx } from './sql.ts';
 
 const after = (clock: Clock, ms: number) => sql`${clock.now()} + ${ms}::int8 * interval '1 millisecond'`;
-
-const releasedEvent = (tx: Tx, clock: Clock, roomId: string, elementId: string, generation: number, reason: LockReleaseReason) =>
-  appendRoomEvent(tx, clock, roomId, 'lock.released', { elementId, generation }, { elementId, generation, reason });
 
 export type AcquireLockResult =
   | { decision: 'granted'; element: Element; generation: number; expiresInMs: number; events: RoomEvent[] }
@@ -126,8 +126,7 @@ export async function releaseLock(
         tx,
         sql`UPDATE elements SET data = coalesce(${shape}::jsonb, data),
                                 version = version + ${shape === null ? 0 : 1}::int8,
-                                updated_by = ${actor.userId}::uuid, updated_at = ${clock.now()},
-                                lock_session_id = NULL, lock_user_id = NULL, lock_expires_at = NULL, lock_request_id = NULL
+                                updated_by = ${actor.userId}::uuid, updated_at = ${clock.now()}, ${FREE_LOCK}
             WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid AND NOT deleted
               AND lock_session_id = ${actor.sessionId}::uuid AND lock_generation = ${input.generation}::int8
               AND (${input.shape?.kind ?? null}::text IS NULL OR kind = ${input.shape?.kind ?? null}::text)
@@ -172,7 +171,7 @@ export async function breakLock(
     if (auth.role !== 'teacher') return { decision: 'forbidden' as const };
     const [broken] = await rows<ElementRow>(
       tx,
-      sql`UPDATE elements SET lock_session_id = NULL, lock_user_id = NULL, lock_expires_at = NULL, lock_request_id = NULL
+      sql`UPDATE elements SET ${FREE_LOCK}
           WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid AND NOT deleted AND lock_session_id IS NOT NULL
           RETURNING ${ELEMENT_COLUMNS}`,
     );
@@ -198,7 +197,7 @@ export async function releaseLocksOfSessions(tx: Tx, clock: Clock, sessionIds: r
   if (sessionIds.length === 0) return [];
   const freed = await rows<{ room_id: string; id: string; lock_generation: unknown }>(
     tx,
-    sql`UPDATE elements SET lock_session_id = NULL, lock_user_id = NULL, lock_expires_at = NULL, lock_request_id = NULL
+    sql`UPDATE elements SET ${FREE_LOCK}
         WHERE lock_session_id = ANY(${`{${sessionIds.join(',')}}`}::uuid[])
         RETURNING room_id, id, lock_generation`,
   );
@@ -236,7 +235,7 @@ export async function expireLockIfGeneration(
     return await db.transaction(async (tx) => {
       const freed = await rows<{ id: string }>(
         tx,
-        sql`UPDATE elements SET lock_session_id = NULL, lock_user_id = NULL, lock_expires_at = NULL, lock_request_id = NULL
+        sql`UPDATE elements SET ${FREE_LOCK}
             WHERE room_id = ${lock.roomId}::uuid AND id = ${lock.elementId}::uuid
               AND lock_generation = ${lock.generation}::int8 AND lock_session_id IS NOT NULL
               AND lock_expires_at <= ${clock.now()}

@@ -1,6 +1,7 @@
 /**
  * Event ids as the store writes them (I1: the id is the key clients and the log deduplicate by).
- * A lesson that produces every kind of room event, checked as the log holds it: every id begins
+ * A lesson that produces every kind of room event, through every path that appends one (a lock
+ * ends by release, by a pin and by the board lock), checked as the log holds it: every id begins
  * with its event's kind and no two are equal, including across rooms that reuse a client-chosen
  * element id. Runs on PGlite and real Postgres.
  */
@@ -123,9 +124,21 @@ for (const { kind, skip } of storeDatabaseKinds) {
       decided(await store.updateElement(pupil, { id: elementId, baseVersion: 1, shape: moved, requestId: requestId('u') }), 'applied');
       const grant = decided(await store.acquireLock(pupil, { elementId, requestId: requestId('l'), firstTermMs: FIRST_TERM_MS }), 'granted');
       decided(await store.releaseLock(pupil, { elementId, generation: grant.generation, shape: square, requestId: requestId('r') }), 'applied');
+      // Pinning an element a student drags breaks the lock; locking the board breaks the others.
       decided(await store.acquireLock(pupil, { elementId, requestId: requestId('l'), firstTermMs: FIRST_TERM_MS }), 'granted');
-      decided(await store.setBoardLocked(teacher, true), 'applied');
-      decided(await store.setElementPinned(teacher, { id: elementId, pinned: true }), 'applied');
+      const pinned = decided(await store.setElementPinned(teacher, { id: elementId, pinned: true }), 'applied');
+      expect(pinned.events.map((e) => e.kind)).toEqual(['lock.released', 'element.updated']);
+      expect(pinned.element.lock).toBeNull();
+      const otherId = randomUUID();
+      decided(await store.createElement(pupil, { id: otherId, shape: square }), 'applied');
+      decided(await store.acquireLock(pupil, { elementId: otherId, requestId: requestId('l'), firstTermMs: FIRST_TERM_MS }), 'granted');
+      const boardLocked = decided(await store.setBoardLocked(teacher, true), 'applied');
+      expect(boardLocked.events.map((e) => [e.kind, 'elementId' in e.payload ? e.payload.elementId : null])).toEqual([
+        ['lock.released', otherId],
+        ['board.locked', null],
+      ]);
+      const pinnedFree = decided(await store.setElementPinned(teacher, { id: otherId, pinned: true }), 'applied');
+      expect(pinnedFree.events.map((e) => e.kind)).toEqual(['element.updated']);
       decided(await store.deleteElement(teacher, { id: elementId }), 'applied');
 
       // Membership: a revocation and its undoing.
