@@ -9,6 +9,11 @@ export interface Clock {
   now(): SQL;
 }
 
+/** `ms` milliseconds after the clock's now, as timestamptz: where a lease, lock or session term of that length ends. */
+export function msFromNow(clock: Clock, ms: number): SQL {
+  return sql`${clock.now()} + ${ms}::int8 * interval '1 millisecond'`;
+}
+
 export const databaseClock: Clock = {
   now: () => sql`now()`,
 };

@@ -14,7 +14,7 @@
 import { sql } from 'drizzle-orm';
 import type { LeaseDecision, Presence, RoomEvent } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
-import type { Clock } from './clock.ts';
+import { msFromNow, type Clock } from './clock.ts';
 import { releaseLocksOfSessions } from './locks.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { AlreadyApplied, date, int, rows, type Db, type Executor } from './sql.ts';
@@ -42,9 +42,6 @@ const toLease = (r: LeaseRow): Lease => ({
   revision: int(r.revision),
   expiresAt: date(r.expires_at),
 });
-
-const expiryAfter = (clock: Clock, ttlMs: number) =>
-  sql`${clock.now()} + ${ttlMs}::int8 * interval '1 millisecond'`;
 
 export type OpenLeaseResult =
   /** A new lease: the room hears `presence.opened`, attendance records joined or reconnected. */
@@ -78,7 +75,7 @@ export async function openLease(
         const [resumed] = await rows<LeaseRow>(
           tx,
           sql`UPDATE presence_leases
-              SET connected = true, revision = revision + 1, expires_at = ${expiryAfter(clock, input.ttlMs)},
+              SET connected = true, revision = revision + 1, expires_at = ${msFromNow(clock, input.ttlMs)},
                   last_request_id = ${input.requestId}
               WHERE session_id = ${input.sessionId}::uuid
               RETURNING room_id, user_id, session_id, revision, expires_at`,
@@ -95,7 +92,7 @@ export async function openLease(
         tx,
         sql`INSERT INTO presence_leases (room_id, user_id, session_id, revision, expires_at, last_request_id, connected)
             VALUES (${session.room_id}::uuid, ${session.user_id}::uuid, ${input.sessionId}::uuid,
-                    ${int(session.lease_floor) + 1}::int8, ${expiryAfter(clock, input.ttlMs)}, ${input.requestId}, true)
+                    ${int(session.lease_floor) + 1}::int8, ${msFromNow(clock, input.ttlMs)}, ${input.requestId}, true)
             ON CONFLICT DO NOTHING
             RETURNING room_id, user_id, session_id, revision, expires_at`,
       );
@@ -220,7 +217,7 @@ export async function renewLeases(
         ),
         upd AS (
           UPDATE presence_leases l
-          SET revision = req.revision, expires_at = ${expiryAfter(clock, ttlMs)}, last_request_id = req.request_id
+          SET revision = req.revision, expires_at = ${msFromNow(clock, ttlMs)}, last_request_id = req.request_id
           FROM req
           WHERE l.session_id = req.session_id AND l.revision < req.revision
             AND req.session_id IN (SELECT session_id FROM auth)
@@ -341,7 +338,7 @@ export async function graceLeases(executor: Executor, clock: Clock, ttlMs: numbe
   const graced = await rows<{ n: unknown }>(
     executor,
     sql`WITH g AS (
-          UPDATE presence_leases SET expires_at = greatest(expires_at, ${expiryAfter(clock, ttlMs)})
+          UPDATE presence_leases SET expires_at = greatest(expires_at, ${msFromNow(clock, ttlMs)})
           RETURNING 1)
         SELECT count(*) AS n FROM g`,
   );
@@ -399,7 +396,7 @@ export async function restoreLostLeases(executor: Executor, clock: Clock, ttlMs:
         ),
         restored AS (
           INSERT INTO presence_leases (room_id, user_id, session_id, revision, expires_at, last_request_id, connected)
-          SELECT s.room_id, s.user_id, s.id, s.lease_floor + 1, ${expiryAfter(clock, ttlMs)}, NULL, false
+          SELECT s.room_id, s.user_id, s.id, s.lease_floor + 1, ${msFromNow(clock, ttlMs)}, NULL, false
           FROM sessions s JOIN last ON last.session_id = s.id
           JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id AND m.status = 'active'
           WHERE last.kind IN ('joined', 'reconnected')

@@ -12,13 +12,11 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Element, ElementShape, RoomEvent } from '@wb/protocol';
-import type { Clock } from './clock.ts';
+import { msFromNow, type Clock } from './clock.ts';
 import { ELEMENT_COLUMNS, authorizeEdit, toElement, type EditActor, type ElementRow, type ElementResult } from './elements.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { AlreadyApplied, int, rows, type Db, type Executor, type Tx } from './sql.ts';
-
-const after = (clock: Clock, ms: number) => sql`${clock.now()} + ${ms}::int8 * interval '1 millisecond'`;
 
 export type AcquireLockResult =
   | { decision: 'granted'; element: Element; generation: number; expiresInMs: number; events: RoomEvent[] }
@@ -64,7 +62,7 @@ export async function acquireLock(
     const [granted] = await rows<ElementRow>(
       tx,
       sql`UPDATE elements SET lock_generation = lock_generation + 1, lock_session_id = ${actor.sessionId}::uuid,
-                              lock_user_id = ${actor.userId}::uuid, lock_expires_at = ${after(clock, input.firstTermMs)},
+                              lock_user_id = ${actor.userId}::uuid, lock_expires_at = ${msFromNow(clock, input.firstTermMs)},
                               lock_request_id = ${input.requestId}, lock_confirmed = false
           WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid AND NOT deleted
             AND lock_generation = ${int(current.lock_generation)}::int8
@@ -96,7 +94,7 @@ export async function extendLock(
 ): Promise<boolean> {
   const extended = await rows<{ id: string }>(
     executor,
-    sql`UPDATE elements SET lock_expires_at = greatest(lock_expires_at, ${after(clock, input.ttlMs)}), lock_confirmed = true
+    sql`UPDATE elements SET lock_expires_at = greatest(lock_expires_at, ${msFromNow(clock, input.ttlMs)}), lock_confirmed = true
         WHERE room_id = ${input.roomId}::uuid AND id = ${input.elementId}::uuid
           AND lock_session_id = ${input.sessionId}::uuid AND lock_generation = ${input.generation}::int8
           AND lock_expires_at > ${clock.now()}
@@ -255,7 +253,7 @@ export async function graceLocks(executor: Executor, clock: Clock, ttlMs: number
   const graced = await rows<{ n: unknown }>(
     executor,
     sql`WITH g AS (
-          UPDATE elements SET lock_expires_at = greatest(lock_expires_at, ${after(clock, ttlMs)})
+          UPDATE elements SET lock_expires_at = greatest(lock_expires_at, ${msFromNow(clock, ttlMs)})
           WHERE lock_session_id IS NOT NULL RETURNING 1)
         SELECT count(*) AS n FROM g`,
   );

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
-import type { Clock } from './clock.ts';
+import { msFromNow, type Clock } from './clock.ts';
 import { attendanceFactId } from './eventIds.ts';
 import { releaseLocksOfSessions } from './locks.ts';
 import { lockMembership } from './memberships.ts';
@@ -25,7 +25,7 @@ export async function openSession(
     executor,
     sql`INSERT INTO sessions (id, room_id, user_id, token_hash, created_at, expires_at)
         VALUES (${input.id}::uuid, ${input.roomId}::uuid, ${input.userId}::uuid, ${input.tokenHash},
-                ${clock.now()}, ${clock.now()} + ${input.ttlMs}::int8 * interval '1 millisecond')
+                ${clock.now()}, ${msFromNow(clock, input.ttlMs)})
         RETURNING expires_at`,
   );
   return { id: input.id, roomId: input.roomId, userId: input.userId, expiresAt: date(row!.expires_at) };

@@ -15,7 +15,7 @@ import {
   type TeacherRoom,
 } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
-import type { Clock } from './clock.ts';
+import { msFromNow, type Clock } from './clock.ts';
 import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
 import { toRoom, type RoomRow as BaseRoomRow } from './rooms.ts';
 import { date, rows, type Db, type Executor } from './sql.ts';
@@ -69,7 +69,7 @@ export async function openTeacherSession(
     executor,
     sql`INSERT INTO teacher_sessions (id, teacher_id, token_hash, created_at, expires_at)
         VALUES (${id}::uuid, ${input.teacherId}::uuid, ${input.tokenHash}, ${clock.now()},
-                ${clock.now()} + ${input.ttlMs}::int8 * interval '1 millisecond')
+                ${msFromNow(clock, input.ttlMs)})
         RETURNING expires_at`,
   );
   return { id, expiresAt: date(row!.expires_at) };
