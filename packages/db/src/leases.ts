@@ -13,11 +13,11 @@
  */
 import { sql } from 'drizzle-orm';
 import type { LeaseDecision, Presence, RoomEvent } from '@wb/protocol';
-import { appendAttendance } from './attendance.ts';
+import { appendAttendance, type AttendanceFact } from './attendance.ts';
 import { msFromNow, type Clock } from './clock.ts';
 import { releaseLocksOfSessions } from './locks.ts';
 import { appendRoomEvent } from './roomLog.ts';
-import { AlreadyApplied, date, int, rows, type Db, type Executor } from './sql.ts';
+import { AlreadyApplied, date, int, rows, type Db, type Executor, type Tx } from './sql.ts';
 
 export interface Lease {
   roomId: string;
@@ -42,6 +42,23 @@ const toLease = (r: LeaseRow): Lease => ({
   revision: int(r.revision),
   expiresAt: date(r.expires_at),
 });
+
+/**
+ * A lease opening or ending as the room and the teacher's report see it: the room event, and the
+ * attendance fact under the same id, in the caller's transaction.
+ */
+async function appendPresenceFact(
+  tx: Tx,
+  clock: Clock,
+  kind: 'presence.opened' | 'presence.expired',
+  lease: Pick<Lease, 'roomId' | 'userId' | 'sessionId' | 'revision'>,
+  fact: Pick<AttendanceFact, 'kind' | 'requestId' | 'detail'>,
+): Promise<RoomEvent> {
+  const { roomId, userId, sessionId, revision } = lease;
+  const event = await appendRoomEvent(tx, clock, roomId, kind, { sessionId, leaseRevision: revision }, { sessionId, userId, revision });
+  await appendAttendance(tx, clock, { ...fact, eventId: event.eventId, roomId, userId, sessionId });
+  return event;
+}
 
 export type OpenLeaseResult =
   /** A new lease: the room hears `presence.opened`, attendance records joined or reconnected. */
@@ -114,22 +131,7 @@ export async function openLease(
         sql`SELECT EXISTS (SELECT 1 FROM attendance WHERE session_id = ${input.sessionId}::uuid) AS seen`,
       );
       const kind = seen?.seen ? 'reconnected' : 'joined';
-      const event = await appendRoomEvent(
-        tx,
-        clock,
-        lease.roomId,
-        'presence.opened',
-        { sessionId: lease.sessionId, leaseRevision: lease.revision },
-        { sessionId: lease.sessionId, userId: lease.userId, revision: lease.revision },
-      );
-      await appendAttendance(tx, clock, {
-        eventId: event.eventId,
-        roomId: lease.roomId,
-        userId: lease.userId,
-        sessionId: lease.sessionId,
-        kind,
-        requestId: input.requestId,
-      });
+      const event = await appendPresenceFact(tx, clock, 'presence.opened', lease, { kind, requestId: input.requestId });
       return { decision: 'opened' as const, lease, events: [event] };
     });
   } catch (error) {
@@ -303,19 +305,7 @@ export async function deleteLeaseIfRevision(
         sql`UPDATE sessions SET lease_floor = greatest(lease_floor, ${lease.revision}::int8)
             WHERE id = ${lease.sessionId}::uuid`,
       );
-      const event = await appendRoomEvent(
-        tx,
-        clock,
-        lease.roomId,
-        'presence.expired',
-        { sessionId: lease.sessionId, leaseRevision: lease.revision },
-        { sessionId: lease.sessionId, userId: lease.userId, revision: lease.revision },
-      );
-      await appendAttendance(tx, clock, {
-        eventId: event.eventId,
-        roomId: lease.roomId,
-        userId: lease.userId,
-        sessionId: lease.sessionId,
+      const event = await appendPresenceFact(tx, clock, 'presence.expired', lease, {
         kind: 'lease_expired',
         requestId,
         detail: { revision: lease.revision },
