@@ -1,6 +1,7 @@
 /** The orchestrator's side of a load-generator process: typed commands over IPC, and marks. */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { CommandName, GeneratorCommands, GeneratorMessage } from './generatorMessages.ts';
+import { placement } from './placement.ts';
 import { readProc, type ProcSample } from './procStats.ts';
 import { repoRoot, type ServerUnderTest } from './serverUnderTest.ts';
 
@@ -46,6 +47,7 @@ export class GeneratorHandle {
       });
       child.once('exit', (code) => reject(new Error(`generator exited with ${code}`)));
     });
+    if (child.pid !== undefined) placement.register(child.pid, 'generator');
     return new GeneratorHandle(child);
   }
 
@@ -83,6 +85,7 @@ export class GeneratorHandle {
   }
 
   async stop(): Promise<void> {
+    if (this.child.pid !== undefined) placement.unregister(this.child.pid);
     if (this.child.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.child.disconnect();

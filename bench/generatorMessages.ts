@@ -79,12 +79,19 @@ export interface CursorLoadResult {
   supersededInTime: number;
   supersededLate: number;
   duplicates: number;
+  /** Today's figure: packets that arrived themselves. */
   latency: LatencySummary;
+  /**
+   * The same receives with every superseded in-window packet counted as arriving with its
+   * replacement (cursorAccounting.ts): the figure the pass rule reads.
+   */
+  latencyMergedCounted: LatencySummary;
   /**
    * The latency samples themselves, between a generator's threads only (merged, then dropped
    * before the result leaves the generator process).
    */
   histogram?: SparseHistogram;
+  mergedHistogram?: SparseHistogram;
   /** Cursor messages (product: batches) received per second per client. */
   messagesPerClientPerSec: number;
   generator: SelfStats;
@@ -241,3 +248,4 @@ export interface LockWorkloadResult {
   };
   generator?: SelfStats;
 }
+

@@ -49,7 +49,8 @@ import type {
   StormResult,
   TargetKind,
 } from './generatorMessages.ts';
-import { LatencyHistogram, percentileOf, type SparseHistogram } from './latencyHistogram.ts';
+import { CursorAccounting, USERS_PER_ROOM } from './cursorAccounting.ts';
+import { LatencyHistogram, percentileOf } from './latencyHistogram.ts';
 import { LockWorkload } from './lockWorkload.ts';
 
 const TARGET_URL = requiredEnv('BENCH_TARGET_URL');
@@ -72,9 +73,6 @@ const THREADS = Math.max(1, Number(process.env.BENCH_GENERATOR_THREADS ?? 1));
 const shard = isMainThread ? null : (workerData as { shard: number; shards: number });
 const SHARD = shard?.shard ?? 0;
 const SHARDS = shard?.shards ?? 1;
-export const USERS_PER_ROOM = 31;
-/** A replaced update counts as delivered only if its replacement arrived within this budget. */
-const SUPERSEDE_BUDGET_MS = 100;
 const CONNECT_TIMEOUT_MS = 20_000;
 /** Sockets connecting at once in an ordinary connect (the storm connects all at once on purpose). */
 const CONNECT_CONCURRENCY = 50;
@@ -144,55 +142,6 @@ class Counters {
   expiredEvents = new Map<string, { sessionId: string; observers: Set<Client>; firstAt: number; lastAt: number }>();
   duplicateExpiryDeliveries = 0;
   noLeaseSessions = new Set<string>();
-}
-
-/** Per-point accounting of a cursor load (see the file comment for x/y/t). */
-class CursorAccounting {
-  readonly hist = new LatencyHistogram();
-  readonly stamps: Float64Array[];
-  sent = 0;
-  discardedByClient = 0;
-  received = 0;
-  supersededInTime = 0;
-  supersededLate = 0;
-  duplicates = 0;
-  messagesInWindow = 0;
-  sentBySender: Uint32Array;
-  windowStart = Number.POSITIVE_INFINITY;
-  windowEnd = Number.POSITIVE_INFINITY;
-
-  constructor(senders: number, maxSeq: number) {
-    this.stamps = Array.from({ length: senders }, () => new Float64Array(maxSeq));
-    this.sentBySender = new Uint32Array(senders);
-  }
-
-  inWindow(stamp: number): boolean {
-    return stamp >= this.windowStart && stamp < this.windowEnd;
-  }
-
-  onReceive(receiver: Client, senderLocal: number, seq: number, now: number): void {
-    if (senderLocal === receiver.local || senderLocal < 0 || senderLocal >= USERS_PER_ROOM) return;
-    const stamps = this.stamps[receiver.room * USERS_PER_ROOM + senderLocal];
-    if (!stamps || !Number.isInteger(seq) || seq < 0) return;
-    // 0 when this thread never sent it (or past the recorded range): then it is outside the window.
-    const stamp = stamps[seq] ?? 0;
-    const last = receiver.lastSeqFrom[senderLocal] ?? -1;
-    if (seq <= last) {
-      if (this.inWindow(stamp)) this.duplicates += 1;
-      return;
-    }
-    for (let missing = last + 1; missing < seq; missing++) {
-      const missingStamp = stamps[missing] ?? 0;
-      if (!this.inWindow(missingStamp)) continue;
-      if (now - missingStamp <= SUPERSEDE_BUDGET_MS) this.supersededInTime += 1;
-      else this.supersededLate += 1;
-    }
-    receiver.lastSeqFrom[senderLocal] = seq;
-    if (this.inWindow(stamp)) {
-      this.received += 1;
-      this.hist.record(now - stamp);
-    }
-  }
 }
 
 class Fleet {
@@ -431,20 +380,9 @@ class Fleet {
     if (!socket) return;
     const seq = mover.seq++;
     // Stamp before sending: a synchronous receive path must find the stamp already recorded.
-    const stamps = accounting?.stamps[mover.global];
-    if (stamps && seq < stamps.length) stamps[seq] = now;
+    accounting?.stampBeforeSend(mover.global, seq, now);
     const sent = socket.emitVolatile(ClientEvent.CURSOR, { x: onTheWire(mover.local), y: onTheWire(seq) });
-    if (!accounting) return;
-    if (!sent) {
-      // Never sent: receivers must not count it as lost.
-      if (stamps && seq < stamps.length) stamps[seq] = 0;
-      if (accounting.inWindow(now)) accounting.discardedByClient += 1;
-      return;
-    }
-    if (accounting.inWindow(now)) {
-      accounting.sent += 1;
-      accounting.sentBySender[mover.global] = (accounting.sentBySender[mover.global] ?? 0) + 1;
-    }
+    accounting?.afterSend(mover.global, seq, now, sent);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -490,7 +428,9 @@ class Fleet {
       supersededLate: accounting.supersededLate,
       duplicates: accounting.duplicates,
       latency: accounting.hist.summary(),
+      latencyMergedCounted: accounting.mergedHist.summary(),
       histogram: accounting.hist.toSparse(),
+      mergedHistogram: accounting.mergedHist.toSparse(),
       messagesPerClientPerSec: accounting.messagesInWindow / clients.length / (params.windowMs / 1000),
       generator,
       notices: this.counters.notices,
@@ -906,7 +846,11 @@ function mergeResults(name: CommandName, results: unknown[]): unknown {
     case 'cursorLoad': {
       const all = results as CursorLoadResult[];
       const hist = new LatencyHistogram();
-      for (const r of all) if (r.histogram) hist.merge(r.histogram);
+      const mergedHist = new LatencyHistogram();
+      for (const r of all) {
+        if (r.histogram) hist.merge(r.histogram);
+        if (r.mergedHistogram) mergedHist.merge(r.mergedHistogram);
+      }
       const senders = sum<CursorLoadResult>((r) => r.senders);
       return {
         senders,
@@ -920,7 +864,9 @@ function mergeResults(name: CommandName, results: unknown[]): unknown {
         supersededLate: sum<CursorLoadResult>((r) => r.supersededLate),
         duplicates: sum<CursorLoadResult>((r) => r.duplicates),
         latency: hist.summary(),
+        latencyMergedCounted: mergedHist.summary(),
         histogram: hist.toSparse(),
+        mergedHistogram: mergedHist.toSparse(),
         // Weighted by each thread's senders (in proportion to its rooms).
         messagesPerClientPerSec: senders > 0 ? sum<CursorLoadResult>((r) => r.messagesPerClientPerSec * r.senders) / senders : 0,
         generator: { cores: max<CursorLoadResult>((r) => r.generator.cores), eventLoopP99Ms: max<CursorLoadResult>((r) => r.generator.eventLoopP99Ms) },
@@ -933,13 +879,11 @@ function mergeResults(name: CommandName, results: unknown[]): unknown {
   }
 }
 
-/** The histogram is for merging between threads; the orchestrator gets the summary only. */
+/** Histograms are for merging between threads; the orchestrator gets the summaries only. */
+const HISTOGRAM_KEYS = new Set(['histogram', 'mergedHistogram']);
 function withoutHistogram(result: unknown): unknown {
-  if (result && typeof result === 'object' && 'histogram' in result) {
-    const { histogram: _samples, ...rest } = result as { histogram: SparseHistogram };
-    return rest;
-  }
-  return result;
+  if (!result || typeof result !== 'object') return result;
+  return Object.fromEntries(Object.entries(result).filter(([key]) => !HISTOGRAM_KEYS.has(key)));
 }
 
 if (parentPort) {

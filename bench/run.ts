@@ -3,20 +3,28 @@
  * benchmarks of issue 9. Starts the servers under test and one load-generator process per server,
  * runs the scenarios in order, prints markdown tables and writes JSON to bench/results/.
  *
- * Options: --full; --only=capacity,quiet,locks,ghost,churn,storm,memory (a subset, for development);
- * --points=1,2,4 (capacity points); --cpu-prof (profile the product server of the capacity sweep
- * into bench/results/profiles/); --postgres=<url> (the product on a real Postgres database that
- * this run creates and drops, instead of PGlite); --client=socket.io (the generator on
- * socket.io-client instead of its wire client, see benchSocket.ts); --soak-min=N (the memory soak's
- * length in minutes); --server-node-flags="--flag ..." (Node flags for the product server, e.g. GC
- * settings); --generator-threads=N (the cursor-load generator runs its rooms on N threads);
- * --repeats=N (windows per capacity point) and --product-only (no bare relay), for comparing builds.
+ * Options: --full; --only=capacity,quiet,locks,ghost,churn,storm,memory,drawing (a subset, for
+ * development); --points=1,2,4 (the room points of the capacity and drawing sweeps;
+ * --drawing-points= for the drawing sweep alone); --cpu-prof (profile the product server of the
+ * capacity sweep into bench/results/profiles/); --database=postgres or --postgres=<url> (the product
+ * on a real Postgres database that this run creates and drops, instead of PGlite); --client=socket.io
+ * (the generator on socket.io-client instead of its wire client, see benchSocket.ts); --soak-min=N
+ * (the memory soak's length in minutes); --server-node-flags="--flag ..." (Node flags for the product
+ * server, e.g. GC settings); --generator-threads=N (the cursor-load generators run their rooms on N
+ * threads); --repeats=N (windows per point) and --product-only (no bare relay), for comparing builds;
+ * --pass-windows=N (a point passes when N of its windows pass; default all).
+ * Placement (placement.ts): --pin (the server under test on core 0, generators on core 1;
+ * --pin=S:G for other cores) or --pin=both (the capacity and drawing sweeps shared, then pinned).
+ * Drawing class (drawingClass.ts): --other-load=N (N busy processes beside it), --cursor-hz=N
+ * (its cursors; 0 for none), --no-overload (no window at 1.5x the knee), --live-ink (once the
+ * protocol has it, see drawingWorkload.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { capacitySweep, measurePoint, PASS, formatPointLine, type CapacityResult, type PointResult, type Timing } from './cursorCapacity.ts';
+import { capacitySweep, measurePoint, LEGACY_PASS, PASS, formatPointLine, type CapacityResult, type PointResult, type Timing } from './cursorCapacity.ts';
+import { parsePinOption, placement, type PlacementMode } from './placement.ts';
 import { GeneratorHandle } from './generatorHandle.ts';
 import { ghostTime, type GhostTimeResult } from './ghostTime.ts';
 import { idleMemory, type IdleMemoryResult } from './idleMemory.ts';
@@ -65,6 +73,16 @@ const points = option('points')?.split(',').map(Number) ?? profile.points;
 // For comparing two builds of the product: more repeats per point, and the bare relay left out.
 const repeatsOption = option('repeats');
 if (repeatsOption) profile.timing = { ...profile.timing, repeats: Number(repeatsOption) };
+const passWindowsOption = option('pass-windows');
+const windowsNeeded = passWindowsOption ? Number(passWindowsOption) : null;
+// --pin: every scenario pinned; --pin=both: the capacity sweep shared, then pinned.
+const pinOption = args.find((a) => a === '--pin' || a.startsWith('--pin='))?.slice('--pin='.length);
+const modes: PlacementMode[] = pinOption === undefined ? ['shared'] : pinOption === 'both' ? ['shared', 'pinned'] : ['pinned'];
+if (pinOption !== undefined) placement.configure(parsePinOption(pinOption || undefined));
+/** The admin database `--database=postgres` creates its scratch database from (as the Postgres runs did). */
+const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const postgresUrl = option('postgres') ?? (option('database') === 'postgres' ? DEFAULT_POSTGRES_URL : undefined);
+if (option('database') && !['postgres', 'pglite'].includes(option('database') ?? '')) throw new Error('--database is postgres or pglite');
 const productOnly = flag('product-only');
 // A longer memory soak than the profile's, in minutes (e.g. --soak-min=40), sampled every 30 s.
 const soakMin = option('soak-min');
@@ -91,9 +109,15 @@ export interface BenchReport {
   generatorThreads: number;
   machine: { cores: number; cpuModel: string; memoryGb: number; node: string; loadAverageStart: number[]; loadAverageEnd: number[] };
   database: string;
+  /** The cursor pass rule (merged counted p99) and today's, which the capacity also reports. */
   passRule: typeof PASS;
+  legacyPassRule: typeof LEGACY_PASS;
+  /** Placement modes of the run ('shared' only before issue 19). */
+  modes: PlacementMode[];
   timing: Timing;
+  /** The capacity sweep in the run's first mode, and pinned beside it with --pin=both. */
   capacity?: CapacityResult;
+  capacityPinned?: CapacityResult;
   quietRoom?: { allMove: PointResult | null; oneMover: PointResult };
   locks?: LockContentionResult;
   ghost?: GhostTimeResult;
@@ -108,7 +132,7 @@ function log(line: string): void {
 }
 
 async function withProductDatabase<T>(work: (env: Record<string, string>, label: string) => Promise<T>): Promise<T> {
-  const adminUrl = option('postgres');
+  const adminUrl = postgresUrl;
   if (!adminUrl) return work({}, 'PGlite (embedded, in the server process)');
   // A scratch database per run, created and dropped here; never one somebody else uses.
   const name = `wb_bench_${process.pid}_${Date.now()}`;
@@ -143,6 +167,8 @@ async function main(): Promise<void> {
     },
     database: '',
     passRule: PASS,
+    legacyPassRule: LEGACY_PASS,
+    modes,
     timing: profile.timing,
     errors: [],
   };
@@ -150,6 +176,8 @@ async function main(): Promise<void> {
 
   await withProductDatabase(async (databaseEnv, databaseLabel) => {
     report.database = databaseLabel;
+    const firstMode = modes[0] ?? 'shared';
+    placement.apply(firstMode);
     // One product server for the whole run: its start (PGlite init and migrations) takes
     // 10-30 s on this machine, and the sessions joined for one scenario serve the next. Default
     // lease settings throughout (the ghost-time target is term + sweep).
@@ -179,15 +207,22 @@ async function main(): Promise<void> {
           const bare = productOnly ? null : await ServerUnderTest.start('bare');
           const bareGenerator = bare ? await GeneratorHandle.start(bare, threadsEnv) : null;
           try {
-            await attempt('capacity', async () => {
-              log(`capacity sweep: points ${points.join(', ')}; window ${profile.timing.windowMs / 1000} s x ${profile.timing.repeats}; generator threads ${generatorThreads}`);
-              report.capacity = await capacitySweep(
-                { product: { generator: cursorGenerator, server: product }, bare: bare && bareGenerator ? { generator: bareGenerator, server: bare } : null },
-                points,
-                profile.timing,
-                log,
-              );
-            });
+            for (const mode of modes) {
+              await attempt(`capacity (${mode})`, async () => {
+                placement.apply(mode);
+                log(`capacity sweep, ${placement.describe()}: points ${points.join(', ')}; window ${profile.timing.windowMs / 1000} s x ${profile.timing.repeats}; generator threads ${generatorThreads}`);
+                const result = await capacitySweep(
+                  { product: { generator: cursorGenerator, server: product }, bare: bare && bareGenerator ? { generator: bareGenerator, server: bare } : null },
+                  points,
+                  profile.timing,
+                  log,
+                  windowsNeeded,
+                );
+                if (mode === firstMode) report.capacity = result;
+                else report.capacityPinned = result;
+              });
+            }
+            placement.apply(firstMode);
           } finally {
             await bareGenerator?.stop();
             await bare?.stop();

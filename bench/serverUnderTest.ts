@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { placement } from './placement.ts';
 import { readProc, type ProcSample } from './procStats.ts';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -75,6 +76,7 @@ export class ServerUnderTest {
         reject(new Error(`${kind} server exited with ${code}:\n${output.join('')}`));
       });
     });
+    if (child.pid !== undefined) placement.register(child.pid, 'server');
     return new ServerUnderTest(kind, url, child, dataDir, output);
   }
 
@@ -98,12 +100,13 @@ export class ServerUnderTest {
    * only; NaN for the relay).
    */
   async windowEdge(): Promise<WindowEdge> {
-    if (this.kind === 'bare') return { lagP99Ms: await this.eventLoopP99Ms(), gcSeconds: Number.NaN, cursorBatches: Number.NaN };
+    if (this.kind === 'bare') return { lagP99Ms: await this.eventLoopP99Ms(), gcSeconds: Number.NaN, cursorBatches: Number.NaN, statements: {} };
     const metrics = await this.metrics();
     return {
       lagP99Ms: (metrics.get('wb_nodejs_eventloop_lag_p99_seconds') ?? Number.NaN) * 1000,
       gcSeconds: metricTotal(metrics, 'wb_nodejs_gc_duration_seconds_sum'),
       cursorBatches: metrics.get('wb_cursor_batch_size_count') ?? Number.NaN,
+      statements: statementCounters(metrics),
     };
   }
 
@@ -121,6 +124,7 @@ export class ServerUnderTest {
   }
 
   async stop(): Promise<void> {
+    placement.unregister(this.pid);
     if (this.child.exitCode === null) {
       const exited = new Promise<void>((resolveExit) => this.child.once('exit', () => resolveExit()));
       this.child.kill('SIGTERM');
@@ -137,6 +141,22 @@ export interface WindowEdge {
   gcSeconds: number;
   /** Cursor batches the product has sent (one per room tick with motion), a running total. */
   cursorBatches: number;
+  /** Every `*_statements_total` counter the product exposes, summed over its labels (running totals). */
+  statements: Record<string, number>;
+}
+
+/**
+ * The database statement counters in a /metrics reading: every counter named `..._statements_total`
+ * (today only `wb_lease_renewal_statements_total`; issue 19 asks for statements per stroke too).
+ */
+export function statementCounters(metrics: ReadonlyMap<string, number>): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const [key, value] of metrics) {
+    const brace = key.indexOf('{');
+    const name = brace === -1 ? key : key.slice(0, brace);
+    if (name.endsWith('_statements_total')) totals[name] = (totals[name] ?? 0) + value;
+  }
+  return totals;
 }
 
 /** Sum of a metric over all its label sets (e.g. wb_lease_renewals_total{decision=...}). */

@@ -1,0 +1,106 @@
+/**
+ * Per-window accounting of a cursor load, on the generator thread that owns the room (one clock
+ * for sends and receives). Pure: no sockets, no timers; the generator feeds it sends and receives.
+ *
+ * A packet carries its sender's index in the room and a per-sender sequence number. A receiver
+ * that gets sequence n after n - k (k > 1) has not seen the k - 1 packets between: the product's
+ * batcher keeps only each sender's latest position per tick, so they were merged into this one
+ * (or, at the bare relay, dropped). Two latency figures come out of the same receives:
+ * - *today's* (`hist`): only the packets that arrived themselves;
+ * - *merged counted* (`mergedHist`): every skipped in-window packet as well, as arriving with the
+ *   packet that replaced it (its latency is the replacement's arrival minus its own send). What a
+ *   person sees of a superseded position is its replacement, so this is the honest figure: a merge
+ *   that made a position wait a whole tick shows up instead of vanishing from the histogram.
+ * Delivery counts a skipped packet as delivered only if its replacement came within 100 ms.
+ */
+import { LatencyHistogram } from './latencyHistogram.ts';
+
+export const USERS_PER_ROOM = 31;
+/** A replaced update counts as delivered only if its replacement arrived within this budget. */
+export const SUPERSEDE_BUDGET_MS = 100;
+
+/** What the accounting needs of a receiving client. */
+export interface CursorReceiver {
+  readonly room: number;
+  readonly local: number;
+  /** The highest sequence number seen from each sender of the room (-1: none yet). */
+  readonly lastSeqFrom: Int32Array;
+}
+
+export class CursorAccounting {
+  /** Today's figure: packets that arrived themselves. */
+  readonly hist = new LatencyHistogram();
+  /** Arrived packets plus superseded ones, counted as arriving with their replacement. */
+  readonly mergedHist = new LatencyHistogram();
+  readonly stamps: Float64Array[];
+  sent = 0;
+  discardedByClient = 0;
+  received = 0;
+  supersededInTime = 0;
+  supersededLate = 0;
+  duplicates = 0;
+  messagesInWindow = 0;
+  readonly sentBySender: Uint32Array;
+  windowStart = Number.POSITIVE_INFINITY;
+  windowEnd = Number.POSITIVE_INFINITY;
+
+  /** `senders`: every client slot of the generator (room * USERS_PER_ROOM + local). */
+  constructor(senders: number, maxSeq: number) {
+    this.stamps = Array.from({ length: senders }, () => new Float64Array(maxSeq));
+    this.sentBySender = new Uint32Array(senders);
+  }
+
+  inWindow(stamp: number): boolean {
+    return stamp >= this.windowStart && stamp < this.windowEnd;
+  }
+
+  /**
+   * After the send: the packet left (`sent`), or the client library dropped it because the
+   * transport was busy (then it was never sent, and receivers must not count it as lost).
+   */
+  afterSend(senderGlobal: number, seq: number, now: number, sent: boolean): void {
+    const stamps = this.stamps[senderGlobal];
+    if (!sent && stamps && seq < stamps.length) stamps[seq] = 0;
+    if (!this.inWindow(now)) return;
+    if (!sent) {
+      this.discardedByClient += 1;
+      return;
+    }
+    this.sent += 1;
+    this.sentBySender[senderGlobal] = (this.sentBySender[senderGlobal] ?? 0) + 1;
+  }
+
+  /** Records the stamp before the packet is sent (a synchronous receive path must find it). */
+  stampBeforeSend(senderGlobal: number, seq: number, now: number): void {
+    const stamps = this.stamps[senderGlobal];
+    if (stamps && seq < stamps.length) stamps[seq] = now;
+  }
+
+  onReceive(receiver: CursorReceiver, senderLocal: number, seq: number, now: number): void {
+    if (senderLocal === receiver.local || senderLocal < 0 || senderLocal >= USERS_PER_ROOM) return;
+    const stamps = this.stamps[receiver.room * USERS_PER_ROOM + senderLocal];
+    if (!stamps || !Number.isInteger(seq) || seq < 0) return;
+    // 0 when this thread never sent it (or past the recorded range): then it is outside the window.
+    const stamp = stamps[seq] ?? 0;
+    const last = receiver.lastSeqFrom[senderLocal] ?? -1;
+    if (seq <= last) {
+      if (this.inWindow(stamp)) this.duplicates += 1;
+      return;
+    }
+    for (let missing = last + 1; missing < seq; missing++) {
+      const missingStamp = stamps[missing] ?? 0;
+      if (!this.inWindow(missingStamp)) continue;
+      const waited = now - missingStamp;
+      if (waited <= SUPERSEDE_BUDGET_MS) this.supersededInTime += 1;
+      else this.supersededLate += 1;
+      this.mergedHist.record(waited);
+    }
+    receiver.lastSeqFrom[senderLocal] = seq;
+    if (this.inWindow(stamp)) {
+      this.received += 1;
+      const latency = now - stamp;
+      this.hist.record(latency);
+      this.mergedHist.record(latency);
+    }
+  }
+}
