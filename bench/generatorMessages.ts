@@ -3,23 +3,26 @@
  * The generator runs in its own process so that its CPU is neither the server's nor hidden in it.
  */
 import type { LatencySummary, SparseHistogram } from './latencyHistogram.ts';
+import type { StrokeCounts, StrokeSummaryHistograms } from './strokeAccounting.ts';
 
 export type TargetKind = 'product' | 'bare';
 
 export interface GeneratorCommands {
   /** Joins (product) or names (bare) enough rooms of `usersPerRoom` clients. */
   setup: { params: { rooms: number }; result: { rooms: number; users: number; ms: number } };
-  /** Connects every client of the first `rooms` rooms and waits until each is live. */
-  connect: { params: { rooms: number; withLastRevision?: boolean }; result: ConnectResult };
+  /** Connects every client of `rooms` rooms from `firstRoom` (default 0) and waits until each is live. */
+  connect: { params: { rooms: number; firstRoom?: number; withLastRevision?: boolean }; result: ConnectResult };
   disconnect: { params: Record<string, never>; result: { closed: number } };
   cursorLoad: { params: CursorLoadParams; result: CursorLoadResult };
+  /** The drawing class (drawingWorkload.ts) with the cursor load beside it. */
+  drawingLoad: { params: DrawingLoadParams; result: DrawingLoadResult };
   ghost: { params: GhostParams; result: GhostResult };
   churn: { params: ChurnParams; result: ChurnResult };
   storm: { params: { rooms: number; timeoutMs: number }; result: StormResult };
   /** Lock contention in one room of connected clients (lockWorkload.ts). */
   locks: { params: LockWorkloadParams; result: LockWorkloadResult };
-  /** Signs every client of the first `rooms` rooms out, so their leases end now instead of expiring later. */
-  signOut: { params: { rooms: number }; result: { signedOut: number; failed: number } };
+  /** Signs every client of `rooms` rooms from `firstRoom` (default 0) out, so their leases end now instead of expiring later. */
+  signOut: { params: { rooms: number; firstRoom?: number }; result: { signedOut: number; failed: number } };
   /** The generator's own CPU and event-loop delay since the last call. */
   selfStats: { params: Record<string, never>; result: SelfStats };
 }
@@ -249,3 +252,65 @@ export interface LockWorkloadResult {
   generator?: SelfStats;
 }
 
+export interface DrawingLoadParams {
+  /** The rooms drawing: `rooms` of them from `firstRoom` (fresh rooms per window, see drawingClass.ts). */
+  firstRoom: number;
+  rooms: number;
+  warmupMs: number;
+  windowMs: number;
+  /** After the window the load goes on until every in-window stroke reached everyone, at most this long. */
+  drainBoundMs: number;
+  /** Cursor packets per second per member beside the strokes (0: no cursors). */
+  cursorHz: number;
+  /** Live ink on (refused while the protocol has no message for it). */
+  liveInk: boolean;
+}
+
+export interface RenewalCounts {
+  /** lease.renew sent while the load ran. */
+  sent: number;
+  /** ...answered `accepted`, at any time before the end. */
+  accepted: number;
+  /** Sent and not accepted: refused, answered otherwise, or never answered (issue 19: 0 lost). */
+  lost: number;
+  /** Accepted, but answered after the web client's 5 s reply timeout. */
+  late: number;
+  byDecision: Record<string, number>;
+  errors: Record<string, number>;
+  unanswered: number;
+  /** lease.renew send to answer. */
+  latency: LatencySummary;
+}
+
+export interface DrawingLoadResult {
+  users: number;
+  windowMs: number;
+  strokes: StrokeCounts;
+  /** Pointer-up to each other member's element.created (missing pairs at the end time). */
+  strokeLatency: LatencySummary;
+  /** Pointer-up to the author's acknowledgement. */
+  ackLatency: LatencySummary;
+  /** Live-ink chunk send to arrival (empty while live ink is off). */
+  liveInkLatency: LatencySummary;
+  /** From the window's end until every in-window stroke settled (or the bound). */
+  drainMs: number;
+  renewals: RenewalCounts;
+  /** presence.expired events the members saw (nobody left: each one is a false eviction). */
+  expiriesSeen: number;
+  /** The cursor load beside the strokes (null when cursorHz is 0). */
+  cursors: {
+    senders: number;
+    intended: number;
+    sent: number;
+    expected: number;
+    received: number;
+    supersededInTime: number;
+    latency: LatencySummary;
+    latencyMergedCounted: LatencySummary;
+  } | null;
+  generator: SelfStats;
+  notices: number;
+  disconnects: number;
+  /** Between a generator's threads only (merged, then dropped before leaving the process). */
+  histograms?: StrokeSummaryHistograms & { cursor: SparseHistogram | null; cursorMerged: SparseHistogram | null; renewal: SparseHistogram };
+}

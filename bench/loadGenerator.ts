@@ -38,6 +38,8 @@ import type {
   ConnectResult,
   CursorLoadParams,
   CursorLoadResult,
+  DrawingLoadParams,
+  DrawingLoadResult,
   GeneratorCommands,
   GeneratorMessage,
   GhostParams,
@@ -50,8 +52,10 @@ import type {
   TargetKind,
 } from './generatorMessages.ts';
 import { CursorAccounting, USERS_PER_ROOM } from './cursorAccounting.ts';
-import { LatencyHistogram, percentileOf } from './latencyHistogram.ts';
+import { LatencyHistogram, percentileOf, type SparseHistogram } from './latencyHistogram.ts';
 import { LockWorkload } from './lockWorkload.ts';
+import { DrawingWorkload, LIVE_INK_WIRE, REPLY_TIMEOUT_MS } from './drawingWorkload.ts';
+import { addRecords, addStrokeCounts, StrokeAccounting } from './strokeAccounting.ts';
 
 const TARGET_URL = requiredEnv('BENCH_TARGET_URL');
 const TARGET_KIND = requiredEnv('BENCH_TARGET_KIND') as TargetKind;
@@ -137,6 +141,13 @@ class Client {
 class Counters {
   renewalAcks: Record<string, number> = {};
   renewalErrors = 0;
+  /**
+   * Renewals followed one by one (the drawing class: none may be lost): only while `followRenewals`
+   * is set, so the answers to renewals sent before the end still count after it.
+   */
+  followRenewals = false;
+  renewals = { sent: 0, accepted: 0, late: 0, pending: 0, byDecision: {} as Record<string, number>, errors: {} as Record<string, number> };
+  readonly renewalLatency = new LatencyHistogram();
   notices = 0;
   unexpectedDisconnects = 0;
   expiredEvents = new Map<string, { sessionId: string; observers: Set<Client>; firstAt: number; lastAt: number }>();
@@ -150,6 +161,8 @@ class Fleet {
   accounting: CursorAccounting | null = null;
   /** The lock workload while it runs: it sees every room event and cursor batch of its room. */
   lockWorkload: LockWorkload | null = null;
+  /** The drawing class while it runs: it sees every room event and cursor batch. */
+  drawingWorkload: DrawingWorkload | null = null;
   private cpuMark = process.cpuUsage();
   private wallMark = performance.now();
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 5 });
@@ -173,8 +186,9 @@ class Fleet {
     return stats;
   }
 
-  clientsOf(rooms: number): Client[] {
-    return this.rooms.slice(0, rooms).flat();
+  clientsOf(rooms: number, firstRoom = 0): Client[] {
+    // flat() skips the holes: rooms another thread of this generator owns.
+    return this.rooms.slice(firstRoom, firstRoom + rooms).flat();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -198,9 +212,9 @@ class Fleet {
   // ---------------------------------------------------------------------------------------------
   // Connecting
 
-  async connect(rooms: number, withLastRevision = false): Promise<ConnectResult> {
+  async connect(rooms: number, withLastRevision = false, firstRoom = 0): Promise<ConnectResult> {
     const started = performance.now();
-    const pending = this.clientsOf(rooms).filter((c) => !c.live);
+    const pending = this.clientsOf(rooms, firstRoom).filter((c) => !c.live);
     const outcomes = await runLimited(pending, CONNECT_CONCURRENCY, (c) => this.connectClient(c, withLastRevision));
     return summariseConnects(outcomes, performance.now() - started);
   }
@@ -300,8 +314,16 @@ class Fleet {
     if (client.lidClosed) return;
     client.renewCounter += 1;
     const requestId = `renew-${client.global}-${client.renewCounter}`;
+    const counters = this.counters;
+    const followed = counters.followRenewals;
+    const sentAt = clock();
+    if (followed) {
+      counters.renewals.sent += 1;
+      counters.renewals.pending += 1;
+    }
     socket.emit(ClientEvent.LEASE_RENEW, { revision: due.revision + 1, requestId }, (payload) => {
       const reply = payload as Ack<LeaseRenewResult>;
+      if (followed) followRenewal(counters, reply, clock() - sentAt);
       if (!reply.ok) {
         this.counters.renewalErrors += 1;
         return;
@@ -316,6 +338,7 @@ class Fleet {
   private onRoomEvent(client: Client, event: RoomEvent): void {
     client.lastRevision = Math.max(client.lastRevision, event.revision);
     this.lockWorkload?.onRoomEvent(client, event);
+    this.drawingWorkload?.onRoomEvent(client, event);
     if (event.kind !== 'presence.expired') return;
     const at = clock();
     let seen = this.counters.expiredEvents.get(event.eventId);
@@ -333,6 +356,7 @@ class Fleet {
 
   private onBatch(client: Client, batch: CursorBatch): void {
     this.lockWorkload?.onBatch(client, batch);
+    this.drawingWorkload?.onServerMessage(ServerEvent.CURSORS, batch);
     const accounting = this.accounting;
     if (!accounting) return;
     const now = clock();
@@ -435,6 +459,108 @@ class Fleet {
       generator,
       notices: this.counters.notices,
       disconnects: this.counters.unexpectedDisconnects,
+    };
+  }
+
+  /**
+   * The drawing class in `rooms` rooms from `firstRoom` (this thread's share of them): strokes
+   * (drawingWorkload.ts) and, beside them, every member's cursor at `cursorHz`. After the window
+   * the same load goes on, uncounted, until every in-window stroke reached every other member (or
+   * `drainBoundMs` passed), so the last strokes wait under the load the others had.
+   */
+  async drawingLoad(params: DrawingLoadParams): Promise<DrawingLoadResult> {
+    if (params.liveInk && !LIVE_INK_WIRE) throw new Error('live ink: the protocol has no live-ink message yet (issue 19 item 1); plug it in as LIVE_INK_WIRE in bench/drawingWorkload.ts');
+    const clients = this.clientsOf(params.rooms, params.firstRoom);
+    for (const c of clients) c.lastSeqFrom.fill(-1);
+    this.counters = new Counters();
+    this.counters.followRenewals = true;
+    const strokes = new StrokeAccounting(USERS_PER_ROOM);
+    const cursorDrainMs = 500;
+    const maxSeq = Math.ceil(((params.warmupMs + params.windowMs + params.drainBoundMs + cursorDrainMs) / 1000) * params.cursorHz) + 16;
+    const cursors = params.cursorHz > 0 ? new CursorAccounting(this.rooms.length * USERS_PER_ROOM, maxSeq) : null;
+    const start = clock();
+    strokes.windowStart = start + params.warmupMs;
+    strokes.windowEnd = strokes.windowStart + params.windowMs;
+    if (cursors) {
+      cursors.windowStart = strokes.windowStart;
+      cursors.windowEnd = strokes.windowEnd;
+    }
+    this.accounting = cursors;
+    const workload = new DrawingWorkload(clients, strokes, { liveInk: params.liveInk ? LIVE_INK_WIRE : null, clock, random: Math.random });
+    this.drawingWorkload = workload;
+    const stopMotion = cursors ? this.startMotion(clients, params.cursorHz, cursors) : () => undefined;
+    workload.start();
+    let generator: SelfStats;
+    let drainMs: number;
+    try {
+      await sleep(params.warmupMs);
+      this.selfStats(true);
+      mark('windowStart');
+      await sleep(params.windowMs);
+      mark('windowEnd');
+      generator = this.selfStats(true);
+      const drainStart = clock();
+      // The cursor accounting needs a little drain too: a packet's replacement comes after it.
+      while ((!strokes.settled() || clock() - drainStart < cursorDrainMs) && clock() - drainStart < params.drainBoundMs) await sleep(20);
+      drainMs = clock() - drainStart;
+      // The run ends here for the strokes: a pair still missing counts at this moment.
+      strokes.finish(clock());
+    } finally {
+      workload.stop();
+      stopMotion();
+      this.counters.followRenewals = false;
+    }
+    // Answers already on their way (renewals, late acks): bounded like every wait here.
+    const answersBy = clock() + REPLY_TIMEOUT_MS;
+    while (this.counters.renewals.pending > 0 && clock() < answersBy) await sleep(50);
+    await sleep(300);
+    const strokeCounts = strokes.counts;
+    this.drawingWorkload = null;
+    this.accounting = null;
+    const r = this.counters.renewals;
+    const receiversPerUpdate = USERS_PER_ROOM - 1;
+    let expected = 0;
+    if (cursors) for (const c of clients) expected += (cursors.sentBySender[c.global] ?? 0) * receiversPerUpdate;
+    return {
+      users: clients.length,
+      windowMs: params.windowMs,
+      strokes: strokeCounts,
+      strokeLatency: strokes.latency.summary(),
+      ackLatency: strokes.ackLatency.summary(),
+      liveInkLatency: strokes.liveInkLatency.summary(),
+      drainMs,
+      renewals: {
+        sent: r.sent,
+        accepted: r.accepted,
+        lost: r.sent - r.accepted,
+        late: r.late,
+        byDecision: r.byDecision,
+        errors: r.errors,
+        unanswered: r.pending,
+        latency: this.counters.renewalLatency.summary(),
+      },
+      expiriesSeen: this.counters.expiredEvents.size,
+      cursors: cursors
+        ? {
+            senders: clients.length,
+            intended: Math.round(clients.length * (params.windowMs / 1000) * params.cursorHz),
+            sent: cursors.sent,
+            expected,
+            received: cursors.received,
+            supersededInTime: cursors.supersededInTime,
+            latency: cursors.hist.summary(),
+            latencyMergedCounted: cursors.mergedHist.summary(),
+          }
+        : null,
+      generator,
+      notices: this.counters.notices,
+      disconnects: this.counters.unexpectedDisconnects,
+      histograms: {
+        ...strokes.histograms(),
+        cursor: cursors ? cursors.hist.toSparse() : null,
+        cursorMerged: cursors ? cursors.mergedHist.toSparse() : null,
+        renewal: this.counters.renewalLatency.toSparse(),
+      },
     };
   }
 
@@ -568,8 +694,8 @@ class Fleet {
     }
   }
 
-  async signOut(rooms: number): Promise<{ signedOut: number; failed: number }> {
-    const clients = this.clientsOf(rooms).filter((c) => c.live && c.socket);
+  async signOut(rooms: number, firstRoom = 0): Promise<{ signedOut: number; failed: number }> {
+    const clients = this.clientsOf(rooms, firstRoom).filter((c) => c.live && c.socket);
     const outcomes = await runLimited(clients, CONNECT_CONCURRENCY, (c) =>
       new Promise<boolean>((resolve) => {
         const socket = c.socket;
@@ -619,6 +745,21 @@ class Fleet {
       errors: summary.errors,
     };
   }
+}
+
+/** One followed renewal's answer (the drawing class counts every renewal that was not accepted). */
+function followRenewal(counters: Counters, reply: Ack<LeaseRenewResult>, ms: number): void {
+  const r = counters.renewals;
+  r.pending -= 1;
+  counters.renewalLatency.record(ms);
+  if (!reply.ok) {
+    r.errors[reply.error.code] = (r.errors[reply.error.code] ?? 0) + 1;
+    return;
+  }
+  r.byDecision[reply.decision] = (r.byDecision[reply.decision] ?? 0) + 1;
+  if (reply.decision !== 'accepted') return;
+  r.accepted += 1;
+  if (ms > REPLY_TIMEOUT_MS) r.late += 1;
 }
 
 function syncRevision(sync: SyncMessage): number {
@@ -741,8 +882,8 @@ async function handle(fleet: Fleet, message: CommandMessage): Promise<unknown> {
     case 'setup':
       return fleet.setup((message as CommandMessage<'setup'>).params.rooms);
     case 'connect': {
-      const { rooms, withLastRevision } = (message as CommandMessage<'connect'>).params;
-      return fleet.connect(rooms, withLastRevision ?? false);
+      const { rooms, withLastRevision, firstRoom } = (message as CommandMessage<'connect'>).params;
+      return fleet.connect(rooms, withLastRevision ?? false, firstRoom ?? 0);
     }
     case 'disconnect': {
       const closed = fleet.disconnectAll();
@@ -762,8 +903,12 @@ async function handle(fleet: Fleet, message: CommandMessage): Promise<unknown> {
     }
     case 'locks':
       return fleet.locks((message as CommandMessage<'locks'>).params);
-    case 'signOut':
-      return fleet.signOut((message as CommandMessage<'signOut'>).params.rooms);
+    case 'signOut': {
+      const { rooms, firstRoom } = (message as CommandMessage<'signOut'>).params;
+      return fleet.signOut(rooms, firstRoom ?? 0);
+    }
+    case 'drawingLoad':
+      return fleet.drawingLoad((message as CommandMessage<'drawingLoad'>).params);
     case 'selfStats':
       return fleet.selfStats(true);
   }
@@ -777,7 +922,7 @@ function reply(id: number, work: Promise<unknown>): void {
 }
 
 /** Commands whose replies the threaded generator knows how to merge (the cursor-load scenarios). */
-const MERGEABLE = new Set<CommandName>(['setup', 'connect', 'disconnect', 'cursorLoad', 'selfStats']);
+const MERGEABLE = new Set<CommandName>(['setup', 'connect', 'disconnect', 'cursorLoad', 'drawingLoad', 'signOut', 'selfStats']);
 
 /** The main thread of a threaded generator: one worker thread per shard of the rooms. */
 class ThreadedGenerator {
@@ -840,6 +985,10 @@ function mergeResults(name: CommandName, results: unknown[]): unknown {
     }
     case 'disconnect':
       return { closed: sum<{ closed: number }>((r) => r.closed) };
+    case 'signOut':
+      return { signedOut: sum<{ signedOut: number }>((r) => r.signedOut), failed: sum<{ failed: number }>((r) => r.failed) };
+    case 'drawingLoad':
+      return mergeDrawingResults(results as DrawingLoadResult[]);
     case 'selfStats':
       // CPU is the whole process's in every thread (getrusage); loop delay is per thread.
       return { cores: max<SelfStats>((r) => r.cores), eventLoopP99Ms: max<SelfStats>((r) => r.eventLoopP99Ms) } satisfies SelfStats;
@@ -879,8 +1028,68 @@ function mergeResults(name: CommandName, results: unknown[]): unknown {
   }
 }
 
+/** A drawing class run on several threads: counts add up, latencies are merged histograms. */
+function mergeDrawingResults(all: DrawingLoadResult[]): DrawingLoadResult {
+  const first = all[0];
+  if (!first) throw new Error('drawingLoad: no thread answered');
+  const merged = (pick: (h: NonNullable<DrawingLoadResult['histograms']>) => SparseHistogram | null) => {
+    const hist = new LatencyHistogram();
+    for (const r of all) {
+      const sparse = r.histograms ? pick(r.histograms) : null;
+      if (sparse) hist.merge(sparse);
+    }
+    return hist;
+  };
+  const sum = (pick: (r: DrawingLoadResult) => number) => all.reduce((total, r) => total + pick(r), 0);
+  const withCursors = all.filter((r) => r.cursors !== null);
+  const stroke = merged((h) => h.stroke);
+  const ack = merged((h) => h.ack);
+  const liveInk = merged((h) => h.liveInk);
+  const cursor = merged((h) => h.cursor);
+  const cursorMerged = merged((h) => h.cursorMerged);
+  const renewal = merged((h) => h.renewal);
+  const sumCursors = (pick: (c: NonNullable<DrawingLoadResult['cursors']>) => number) => withCursors.reduce((total, r) => total + (r.cursors ? pick(r.cursors) : 0), 0);
+  return {
+    users: sum((r) => r.users),
+    windowMs: first.windowMs,
+    strokes: all.map((r) => r.strokes).reduce(addStrokeCounts),
+    strokeLatency: stroke.summary(),
+    ackLatency: ack.summary(),
+    liveInkLatency: liveInk.summary(),
+    drainMs: Math.max(...all.map((r) => r.drainMs)),
+    renewals: {
+      sent: sum((r) => r.renewals.sent),
+      accepted: sum((r) => r.renewals.accepted),
+      lost: sum((r) => r.renewals.lost),
+      late: sum((r) => r.renewals.late),
+      byDecision: addRecords(all.map((r) => r.renewals.byDecision)),
+      errors: addRecords(all.map((r) => r.renewals.errors)),
+      unanswered: sum((r) => r.renewals.unanswered),
+      latency: renewal.summary(),
+    },
+    expiriesSeen: sum((r) => r.expiriesSeen),
+    cursors:
+      withCursors.length === 0
+        ? null
+        : {
+            senders: sumCursors((c) => c.senders),
+            intended: sumCursors((c) => c.intended),
+            sent: sumCursors((c) => c.sent),
+            expected: sumCursors((c) => c.expected),
+            received: sumCursors((c) => c.received),
+            supersededInTime: sumCursors((c) => c.supersededInTime),
+            latency: cursor.summary(),
+            latencyMergedCounted: cursorMerged.summary(),
+          },
+    // CPU is the whole process's in every thread (getrusage); loop delay is per thread.
+    generator: { cores: Math.max(...all.map((r) => r.generator.cores)), eventLoopP99Ms: Math.max(...all.map((r) => r.generator.eventLoopP99Ms)) },
+    notices: sum((r) => r.notices),
+    disconnects: sum((r) => r.disconnects),
+  };
+}
+
 /** Histograms are for merging between threads; the orchestrator gets the summaries only. */
-const HISTOGRAM_KEYS = new Set(['histogram', 'mergedHistogram']);
+const HISTOGRAM_KEYS = new Set(['histogram', 'mergedHistogram', 'histograms']);
 function withoutHistogram(result: unknown): unknown {
   if (!result || typeof result !== 'object') return result;
   return Object.fromEntries(Object.entries(result).filter(([key]) => !HISTOGRAM_KEYS.has(key)));

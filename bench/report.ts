@@ -3,6 +3,7 @@
  * dated section at the top of bench/HISTORY.md; BENCHMARKS.md's summary tables are updated by hand.
  */
 import type { PointResult } from './cursorCapacity.ts';
+import type { DrawingResult } from './drawingClass.ts';
 import type { BenchReport } from './run.ts';
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -121,6 +122,7 @@ export function renderReport(report: BenchReport): string {
       out.push(`| ${f(b.atS, 0)} | ${f(b.rssMb, 0)} | ${f(b.mainHeapUsedMb, 1)} | ${f(b.mainExternalMb, 1)} | ${f(b.dbWasmMb, 0)} | ${f(b.dbHeapUsedMb, 1)} | ${f(b.rssMb - known, 0)} |`);
     });
   }
+  for (const d of [report.drawing, report.drawingPinned]) if (d) drawingSection(d, out);
   return out.join('\n');
 }
 
@@ -137,3 +139,29 @@ function pointTable(points: PointResult[]): string {
   return rows.join('\n');
 }
 
+function drawingSection(d: DrawingResult, out: string[]): void {
+  const mode = d.mode === 'pinned' ? 'pinned: server on one core, generator on the other' : 'shared cores';
+  const t = d.timing;
+  out.push(
+    '',
+    `### Drawing class, ${mode} (31-user rooms, everyone drawing ~0.84 strokes/s with cursors at ${d.options.cursorHz} Hz; window ${t.windowMs / 1000} s after ${t.warmupMs / 1000} s warm-up, ${t.repeats}x per point${d.otherLoadProcesses > 0 ? `; ${d.otherLoadProcesses} busy process${d.otherLoadProcesses > 1 ? 'es' : ''} beside` : ''})`,
+    '',
+  );
+  out.push(
+    `Database: ${d.database}. Knee (stroke p99 <= 100 ms, no timeout, no \`unavailable\`, no renewal lost, every stroke delivered): **${d.knee.rooms} rooms** (${d.stoppedAt}).` +
+      (d.overload ? ` At ${d.overload.rooms} rooms (1.5x): the overload rule (p99 <= 1 s, no timeout, no \`unavailable\`, no renewal lost) ${d.overload.pass ? 'passes' : '**fails**'}.` : ''),
+    '',
+  );
+  out.push(
+    '| rooms | # | phase | pass | overload rule | strokes/s (nominal) | stroke p50 ms | p95 ms | p99 ms | max ms | ack p50 / p99 ms | bytes, points / stroke | timeouts | unavailable | other errors | missing at end | renewals lost / sent | renewal p99 ms | server cores | server ms CPU / stroke | Postgres ms CPU / stroke | statements / stroke | server loop p99 ms | cursor p99 / merged counted ms | cursor delivered | generator cores | other load cores | load avg 1m |',
+    '|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const w of d.windows) {
+    const s = w.raw.strokes;
+    const otherErrors = Object.entries(s.errors).filter(([code]) => code !== 'unavailable').map(([code, count]) => `${code} ${count}`).join(', ') || '0';
+    out.push(
+      `| ${w.rooms} | ${w.repeat} | ${w.phase} | ${w.pass ? 'yes' : `NO: ${w.failedBecause.join('; ')}`} | ${w.passOverloadRule ? 'yes' : 'no'} | ${f(w.strokesPerSec)} (${f(w.nominalStrokesPerSec, 0)}) | ${f(w.strokeP50Ms)} | ${f(w.strokeP95Ms)} | ${f(w.strokeP99Ms)} | ${f(w.strokeMaxMs, 0)} | ${f(w.ackP50Ms)} / ${f(w.ackP99Ms)} | ${f(w.meanPayloadBytes, 0)}, ${f(w.meanPoints, 0)} | ${w.timeouts} | ${w.unavailable} | ${otherErrors} | ${s.missingAtEnd} | ${w.renewalsLost} / ${w.renewalsSent} | ${f(w.renewalP99Ms)} | ${f(w.serverCores, 2)} | ${f(w.serverCpuMsPerStroke, 2)} | ${f(w.postgresCpuMsPerStroke, 2)} | ${f(w.statementsPerStroke, 2)} | ${f(w.serverEventLoopP99Ms, 0)} | ${f(w.cursorP99Ms)} / ${f(w.cursorP99MergedCountedMs)} | ${pct(w.cursorDelivery, 2)} | ${f(w.generatorCores, 2)}${w.generatorSaturated ? ' (saturated)' : ''} | ${w.otherLoadProcesses > 0 ? f(w.otherLoadCores, 2) : '-'} | ${f(w.loadAverage1m, 2)} |`,
+    );
+  }
+  if (d.options.liveInk) out.push('', `Live ink, chunk send to arrival p99: ${d.windows.map((w) => `${w.rooms} rooms ${f(w.liveInkP99Ms)} ms`).join(', ')}.`);
+}

@@ -24,7 +24,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { capacitySweep, measurePoint, LEGACY_PASS, PASS, formatPointLine, type CapacityResult, type PointResult, type Timing } from './cursorCapacity.ts';
+import { DRAWING_PASS, drawingSweep, OVERLOAD_PASS, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
+import { LIVE_INK_WIRE } from './drawingWorkload.ts';
+import { OtherLoad } from './otherLoad.ts';
 import { parsePinOption, placement, type PlacementMode } from './placement.ts';
+import type { PostgresTarget } from './postgresBackends.ts';
 import { GeneratorHandle } from './generatorHandle.ts';
 import { ghostTime, type GhostTimeResult } from './ghostTime.ts';
 import { idleMemory, type IdleMemoryResult } from './idleMemory.ts';
@@ -35,7 +39,9 @@ import { reconnectStorm, type ReconnectStormResult } from './reconnectStorm.ts';
 import { repoRoot, ServerUnderTest } from './serverUnderTest.ts';
 import { renderReport } from './report.ts';
 
-const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory'] as const;
+// The drawing class runs last: it leaves thousands of strokes in the database, and its overload
+// point may leave the server busy for a while.
+const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -56,6 +62,8 @@ const profile = full
       churn: { rooms: 17, warmupMs: 5_000, windowMs: 120_000, lidCloses: 10 },
       storm: { rooms: 16, timeoutMs: 120_000 },
       memory: { rooms: 33, settleMs: 10_000, soakMs: 600_000, sampleEveryMs: 30_000 },
+      drawingPoints: [1, 2, 3, 4, 6, 8, 12],
+      drawing: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
     }
   : {
       points: [1, 2, 4, 8, 16, 24, 32],
@@ -66,19 +74,34 @@ const profile = full
       churn: { rooms: 17, warmupMs: 3_000, windowMs: 20_000, lidCloses: 5 },
       storm: { rooms: 16, timeoutMs: 60_000 },
       memory: { rooms: 33, settleMs: 3_000, soakMs: 15_000, sampleEveryMs: 5_000 },
+      drawingPoints: [1, 2, 4],
+      drawing: { warmupMs: 2_000, windowMs: 5_000, drainBoundMs: 10_000, repeats: 1 } satisfies DrawingTiming,
     };
 // The generator's client: the wire client by default, socket.io-client to cross-check it.
 if (option('client') === 'socket.io') process.env.BENCH_CLIENT = 'socket.io';
 const points = option('points')?.split(',').map(Number) ?? profile.points;
 // For comparing two builds of the product: more repeats per point, and the bare relay left out.
 const repeatsOption = option('repeats');
-if (repeatsOption) profile.timing = { ...profile.timing, repeats: Number(repeatsOption) };
+if (repeatsOption) {
+  profile.timing = { ...profile.timing, repeats: Number(repeatsOption) };
+  profile.drawing = { ...profile.drawing, repeats: Number(repeatsOption) };
+}
+const drawingPoints = option('drawing-points')?.split(',').map(Number) ?? (option('points') ? points : profile.drawingPoints);
 const passWindowsOption = option('pass-windows');
 const windowsNeeded = passWindowsOption ? Number(passWindowsOption) : null;
-// --pin: every scenario pinned; --pin=both: the capacity sweep shared, then pinned.
+// --pin: every scenario pinned; --pin=both: the capacity and drawing sweeps shared, then pinned.
 const pinOption = args.find((a) => a === '--pin' || a.startsWith('--pin='))?.slice('--pin='.length);
 const modes: PlacementMode[] = pinOption === undefined ? ['shared'] : pinOption === 'both' ? ['shared', 'pinned'] : ['pinned'];
 if (pinOption !== undefined) placement.configure(parsePinOption(pinOption || undefined));
+const otherLoadCores = Number(option('other-load') ?? 0);
+// Refused here, before any server starts, as the generator would refuse it anyway.
+if (flag('live-ink') && !LIVE_INK_WIRE) throw new Error('--live-ink: the protocol has no live-ink message yet (issue 19 item 1); see LIVE_INK_WIRE in bench/drawingWorkload.ts');
+const drawingOptions = {
+  cursorHz: Number(option('cursor-hz') ?? 30),
+  liveInk: flag('live-ink'),
+  overload: !flag('no-overload'),
+  windowsNeeded,
+};
 /** The admin database `--database=postgres` creates its scratch database from (as the Postgres runs did). */
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const postgresUrl = option('postgres') ?? (option('database') === 'postgres' ? DEFAULT_POSTGRES_URL : undefined);
@@ -96,6 +119,8 @@ const generatorThreads = Number(option('generator-threads') ?? 2);
 const threadsEnv: Record<string, string> = { BENCH_GENERATOR_THREADS: String(generatorThreads) };
 /** Loopback source addresses of a threaded cursor generator's rooms (the lock generator uses 500+). */
 const CURSOR_GENERATOR_ADDRESS_OFFSET = '1000';
+/** ...and the drawing class's (each window joins rooms of its own, so it needs many). */
+const DRAWING_GENERATOR_ADDRESS_OFFSET = '2000';
 if (soakMin) profile.memory = { ...profile.memory, soakMs: Number(soakMin) * 60_000, sampleEveryMs: 30_000 };
 
 export interface BenchReport {
@@ -112,12 +137,15 @@ export interface BenchReport {
   /** The cursor pass rule (merged counted p99) and today's, which the capacity also reports. */
   passRule: typeof PASS;
   legacyPassRule: typeof LEGACY_PASS;
+  drawingPassRule: { pass: typeof DRAWING_PASS; overload: typeof OVERLOAD_PASS };
   /** Placement modes of the run ('shared' only before issue 19). */
   modes: PlacementMode[];
   timing: Timing;
   /** The capacity sweep in the run's first mode, and pinned beside it with --pin=both. */
   capacity?: CapacityResult;
   capacityPinned?: CapacityResult;
+  drawing?: DrawingResult;
+  drawingPinned?: DrawingResult;
   quietRoom?: { allMove: PointResult | null; oneMover: PointResult };
   locks?: LockContentionResult;
   ghost?: GhostTimeResult;
@@ -131,9 +159,9 @@ function log(line: string): void {
   console.log(`[${new Date().toISOString().slice(11, 19)} load ${loadAverage()[0].toFixed(2)}] ${line}`);
 }
 
-async function withProductDatabase<T>(work: (env: Record<string, string>, label: string) => Promise<T>): Promise<T> {
+async function withProductDatabase<T>(work: (env: Record<string, string>, label: string, postgres: PostgresTarget | null) => Promise<T>): Promise<T> {
   const adminUrl = postgresUrl;
-  if (!adminUrl) return work({}, 'PGlite (embedded, in the server process)');
+  if (!adminUrl) return work({}, 'PGlite (embedded, in the server process)', null);
   // A scratch database per run, created and dropped here; never one somebody else uses.
   const name = `wb_bench_${process.pid}_${Date.now()}`;
   const psql = (sql: string) => execFileSync('psql', [adminUrl, '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: 'pipe' });
@@ -141,7 +169,7 @@ async function withProductDatabase<T>(work: (env: Record<string, string>, label:
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   try {
-    return await work({ DATABASE_URL: url.toString() }, `PostgreSQL on loopback (${url.host})`);
+    return await work({ DATABASE_URL: url.toString() }, `PostgreSQL on loopback (${url.host})`, { adminUrl, database: name });
   } finally {
     psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
@@ -168,13 +196,14 @@ async function main(): Promise<void> {
     database: '',
     passRule: PASS,
     legacyPassRule: LEGACY_PASS,
+    drawingPassRule: { pass: DRAWING_PASS, overload: OVERLOAD_PASS },
     modes,
     timing: profile.timing,
     errors: [],
   };
   log(`${report.command}: ${report.machine.cores} cores, Node ${process.version}, scenarios ${[...only].join(', ')}`);
 
-  await withProductDatabase(async (databaseEnv, databaseLabel) => {
+  await withProductDatabase(async (databaseEnv, databaseLabel, postgres) => {
     report.database = databaseLabel;
     const firstMode = modes[0] ?? 'shared';
     placement.apply(firstMode);
@@ -277,6 +306,37 @@ async function main(): Promise<void> {
           report.memory = await idleMemory(productGenerator, product, { ...profile.memory, freshRssMb: freshRss });
           log(`memory: ${report.memory.rssConnectedMb.toFixed(0)} MB with ${report.memory.users} users, growth ${report.memory.growthMb.toFixed(1)} MB`);
         });
+      }
+      if (only.has('drawing')) {
+        // Its own generator (threaded, from its own loopback addresses: 127.0.9.x onward).
+        const drawingGenerator = await GeneratorHandle.start(product, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: DRAWING_GENERATOR_ADDRESS_OFFSET });
+        const otherLoad = otherLoadCores > 0 ? OtherLoad.start(otherLoadCores) : null;
+        try {
+          for (const mode of modes) {
+            await attempt(`drawing (${mode})`, async () => {
+              placement.apply(mode);
+              const t = profile.drawing;
+              log(
+                `drawing class, ${placement.describe()}: points ${drawingPoints.join(', ')}; window ${t.windowMs / 1000} s x ${t.repeats}; cursors ${drawingOptions.cursorHz} Hz` +
+                  `${otherLoad ? `; ${otherLoad.count} busy processes beside` : ''}${drawingOptions.liveInk ? '; live ink' : ''}`,
+              );
+              const result = await drawingSweep(
+                { generator: drawingGenerator, server: product, postgres, database: databaseLabel, otherLoad },
+                drawingPoints,
+                t,
+                drawingOptions,
+                log,
+              );
+              log(`drawing knee: ${result.knee.rooms} rooms (${result.stoppedAt})${result.overload ? `; overload point ${result.overload.rooms} rooms ${result.overload.pass ? 'passes' : 'fails'} the overload rule` : ''}`);
+              if (mode === firstMode) report.drawing = result;
+              else report.drawingPinned = result;
+            });
+          }
+          placement.apply(firstMode);
+        } finally {
+          otherLoad?.stop();
+          await drawingGenerator.stop();
+        }
       }
     } finally {
       await productGenerator.stop();

@@ -1,0 +1,383 @@
+/**
+ * The drawing class (issue 19): rooms of 1 teacher + 30 students, every one of them drawing pen
+ * strokes as the web client sends them (drawingWorkload.ts, about 26 strokes/s per room) with
+ * their cursors at 30 Hz beside, on the product server. Measures pointer-up to the other 30
+ * members, client timeouts, `unavailable` answers, renewals lost, and the server's CPU (and, on
+ * Postgres, its backends') and statements per stroke. Swept upward in rooms to the knee
+ * (knee.ts), then one window at 1.5x the knee (the overload target).
+ *
+ * Each window uses rooms of its own, joined just before and signed out after: a window's rooms
+ * start with an empty board whatever ran before, so a point measured alone (`--points=8`) and the
+ * same point in a sweep start alike.
+ */
+import type { DrawingLoadResult } from './generatorMessages.ts';
+import type { GeneratorHandle } from './generatorHandle.ts';
+import { kneeOf, type Knee } from './knee.ts';
+import type { OtherLoad } from './otherLoad.ts';
+import { placement, type PlacementMode } from './placement.ts';
+import { backendCpuSeconds, cpuSecondsBetween, type PostgresTarget } from './postgresBackends.ts';
+import { coresUsed, loadAverage, type ProcSample } from './procStats.ts';
+import type { ServerUnderTest, WindowEdge } from './serverUnderTest.ts';
+import { STROKES_PER_MEMBER_PER_SEC } from './drawingWorkload.ts';
+import { USERS_PER_ROOM } from './cursorAccounting.ts';
+
+/** The drawing targets of issue 19: the pass rule of a window, and the rule under overload. */
+export const DRAWING_PASS = { strokeP99Ms: 100 } as const;
+export const OVERLOAD_PASS = { strokeP99Ms: 1_000 } as const;
+/** The overload point: this many times the knee (rounded up). */
+export const OVERLOAD_FACTOR = 1.5;
+
+export interface DrawingTiming {
+  warmupMs: number;
+  windowMs: number;
+  drainBoundMs: number;
+  repeats: number;
+}
+
+export interface DrawingOptions {
+  cursorHz: number;
+  liveInk: boolean;
+  /** Run the overload point after the sweep. */
+  overload: boolean;
+  /** Windows a point needs to pass (null: all). */
+  windowsNeeded: number | null;
+}
+
+/** What a window's verdicts rest on (all counts over the window's strokes and renewals). */
+export interface DrawingWindowFigures {
+  strokeP99Ms: number;
+  strokesDrawn: number;
+  timeouts: number;
+  unavailable: number;
+  otherErrors: number;
+  refused: number;
+  missingAtEnd: number;
+  renewalsLost: number;
+  /** Why they were not accepted: error codes and decisions other than `accepted`, and `unanswered`. */
+  renewalsLostBy: Record<string, number>;
+  expiriesSeen: number;
+  connectFailures: number;
+}
+
+/** Why a window fails the drawing pass rule (empty: it passes). */
+export function drawingWindowFailures(w: DrawingWindowFigures): string[] {
+  return judge(w, DRAWING_PASS.strokeP99Ms);
+}
+
+/**
+ * Why a window fails the overload rule (issue 19: at 1.5x the knee or beside one core of other
+ * load, edits slow down but nothing times out, nothing is `unavailable`, no renewal is lost, p99 <= 1 s).
+ */
+export function overloadWindowFailures(w: DrawingWindowFigures): string[] {
+  return judge(w, OVERLOAD_PASS.strokeP99Ms);
+}
+
+function judge(w: DrawingWindowFigures, p99Ms: number): string[] {
+  const failed: string[] = [];
+  if (w.connectFailures > 0) failed.push(`${w.connectFailures} clients failed to connect`);
+  if (w.strokesDrawn === 0) failed.push('no stroke drawn');
+  if (!(w.strokeP99Ms <= p99Ms)) failed.push(`stroke p99 ${w.strokeP99Ms.toFixed(0)} ms`);
+  if (w.timeouts > 0) failed.push(`${w.timeouts} client timeouts`);
+  if (w.unavailable > 0) failed.push(`${w.unavailable} unavailable`);
+  if (w.otherErrors > 0) failed.push(`${w.otherErrors} other error answers`);
+  if (w.refused > 0) failed.push(`${w.refused} strokes refused`);
+  if (w.missingAtEnd > 0) failed.push(`${w.missingAtEnd} deliveries missing at the end`);
+  if (w.renewalsLost > 0) {
+    const why = Object.entries(w.renewalsLostBy).map(([reason, count]) => `${reason} ${count}`).join(', ');
+    failed.push(`${w.renewalsLost} renewals lost${why ? ` (${why})` : ''}`);
+  }
+  if (w.expiriesSeen > 0) failed.push(`${w.expiriesSeen} leases expired`);
+  return failed;
+}
+
+/** The reasons renewals were not accepted, from the generator's counts. */
+export function renewalsLostBy(r: DrawingLoadResult['renewals']): Record<string, number> {
+  const why: Record<string, number> = { ...r.errors };
+  for (const [decision, count] of Object.entries(r.byDecision)) if (decision !== 'accepted') why[decision] = (why[decision] ?? 0) + count;
+  if (r.unanswered > 0) why.unanswered = r.unanswered;
+  return why;
+}
+
+/**
+ * Database statements per stroke from two readings of the statement counters: every counter but
+ * the renewals' (they do not scale with strokes), over the strokes the server acknowledged in the
+ * window. NaN while the product exposes no other statement counter.
+ */
+export function statementsPerStroke(start: Record<string, number>, end: Record<string, number>, strokesAcked: number): number {
+  const names = Object.keys(end).filter((name) => name !== 'wb_lease_renewal_statements_total');
+  if (names.length === 0 || strokesAcked <= 0) return Number.NaN;
+  const statements = names.reduce((total, name) => total + (end[name] ?? 0) - (start[name] ?? 0), 0);
+  return statements / strokesAcked;
+}
+
+export interface DrawingWindow {
+  mode: PlacementMode;
+  database: string;
+  rooms: number;
+  users: number;
+  repeat: number;
+  /** 'sweep' or 'overload' (the point at 1.5x the knee). */
+  phase: 'sweep' | 'overload';
+  otherLoadProcesses: number;
+  pass: boolean;
+  failedBecause: string[];
+  passOverloadRule: boolean;
+  failedBecauseOverload: string[];
+  strokesPerSec: number;
+  /** What the stroke and pause lengths give on average for these rooms. */
+  nominalStrokesPerSec: number;
+  strokeP50Ms: number;
+  strokeP95Ms: number;
+  strokeP99Ms: number;
+  strokeMaxMs: number;
+  ackP50Ms: number;
+  ackP99Ms: number;
+  meanPayloadBytes: number;
+  meanPoints: number;
+  timeouts: number;
+  unavailable: number;
+  rateLimited: number;
+  renewalsSent: number;
+  renewalsLost: number;
+  renewalP99Ms: number;
+  serverCores: number;
+  serverEventLoopP99Ms: number;
+  /** Server process CPU per stroke acknowledged in the window (the cursors' share included). */
+  serverCpuMsPerStroke: number;
+  /** Postgres backends' CPU per stroke (NaN on PGlite, whose CPU is in the server's). */
+  postgresCpuMsPerStroke: number;
+  postgresCores: number;
+  statementsPerStroke: number;
+  /** Statement counters' deltas per second of the window, by counter. */
+  statementsPerSec: Record<string, number>;
+  cursorP99Ms: number;
+  cursorP99MergedCountedMs: number;
+  cursorDelivery: number;
+  liveInkP99Ms: number;
+  otherLoadCores: number;
+  generatorCores: number;
+  generatorSaturated: boolean;
+  connectMs: number;
+  loadAverage1m: number;
+  raw: DrawingLoadResult;
+}
+
+export interface DrawingResult {
+  mode: PlacementMode;
+  database: string;
+  options: DrawingOptions;
+  timing: DrawingTiming;
+  otherLoadProcesses: number;
+  windows: DrawingWindow[];
+  knee: Knee;
+  stoppedAt: string;
+  overload: { rooms: number; pass: boolean } | null;
+}
+
+interface Targets {
+  generator: GeneratorHandle;
+  server: ServerUnderTest;
+  /** Postgres backends to read, or null on PGlite. */
+  postgres: PostgresTarget | null;
+  database: string;
+  otherLoad: OtherLoad | null;
+}
+
+/** The next window's first room: every window joins rooms of its own (see the file comment). */
+let nextFirstRoom = 0;
+
+export async function measureDrawingWindow(
+  targets: Targets,
+  rooms: number,
+  timing: DrawingTiming,
+  options: DrawingOptions,
+  repeat: number,
+  phase: DrawingWindow['phase'],
+): Promise<DrawingWindow> {
+  const { generator, server, postgres, otherLoad } = targets;
+  const firstRoom = nextFirstRoom;
+  nextFirstRoom += rooms;
+  await generator.call('setup', { rooms: firstRoom + rooms }, 600_000);
+  const connected = await generator.call('connect', { rooms, firstRoom });
+  const edges: {
+    start?: ProcSample;
+    end?: ProcSample;
+    startEdge?: Promise<WindowEdge | null>;
+    endEdge?: Promise<WindowEdge | null>;
+    startPg?: Promise<Map<number, number> | null>;
+    endPg?: Promise<Map<number, number> | null>;
+    otherLoadCores?: number;
+  } = {};
+  const readPg = () => (postgres ? backendCpuSeconds(postgres).catch(() => null) : Promise.resolve(null));
+  const stopListening = generator.onMark((name) => {
+    if (name === 'windowStart') {
+      edges.start = server.sample();
+      edges.startEdge = server.windowEdge().catch(() => null);
+      edges.startPg = readPg();
+      otherLoad?.coresSinceLastRead();
+    } else if (name === 'windowEnd') {
+      edges.end = server.sample();
+      edges.endEdge = server.windowEdge().catch(() => null);
+      edges.endPg = readPg();
+      edges.otherLoadCores = otherLoad?.coresSinceLastRead() ?? 0;
+    }
+  });
+  let raw: DrawingLoadResult;
+  try {
+    raw = await generator.call(
+      'drawingLoad',
+      { firstRoom, rooms, warmupMs: timing.warmupMs, windowMs: timing.windowMs, drainBoundMs: timing.drainBoundMs, cursorHz: options.cursorHz, liveInk: options.liveInk },
+      timing.warmupMs + timing.windowMs + timing.drainBoundMs + 120_000,
+    );
+  } finally {
+    stopListening();
+  }
+  // Signed out, not left to expire: the next window must not share the sweeper with these leases.
+  await generator.call('signOut', { rooms, firstRoom }).catch(() => undefined);
+  const { start, end } = edges;
+  if (!start || !end) throw new Error('the window marks did not arrive');
+  const startEdge = await edges.startEdge;
+  const endEdge = await edges.endEdge;
+  const startPg = await edges.startPg;
+  const endPg = await edges.endPg;
+  const windowS = (end.at - start.at) / 1000;
+  const s = raw.strokes;
+  const acked = s.acksInWindow;
+  const pgSeconds = startPg && endPg ? cpuSecondsBetween(startPg, endPg) : Number.NaN;
+  const statementsPerSec: Record<string, number> = {};
+  if (startEdge && endEdge) for (const [name, value] of Object.entries(endEdge.statements)) statementsPerSec[name] = (value - (startEdge.statements[name] ?? 0)) / windowS;
+  const errorTotal = Object.values(s.errors).reduce((a, b) => a + b, 0);
+  const unavailable = s.errors.unavailable ?? 0;
+  const figures: DrawingWindowFigures = {
+    strokeP99Ms: raw.strokeLatency.p99,
+    strokesDrawn: s.drawn,
+    timeouts: s.timeouts,
+    unavailable,
+    otherErrors: errorTotal - unavailable,
+    refused: Object.values(s.refused).reduce((a, b) => a + b, 0),
+    missingAtEnd: s.missingAtEnd,
+    renewalsLost: raw.renewals.lost,
+    renewalsLostBy: renewalsLostBy(raw.renewals),
+    expiriesSeen: raw.expiriesSeen,
+    connectFailures: connected.failed,
+  };
+  const failedBecause = drawingWindowFailures(figures);
+  const failedBecauseOverload = overloadWindowFailures(figures);
+  const cursors = raw.cursors;
+  return {
+    mode: placement.mode,
+    database: targets.database,
+    rooms,
+    users: rooms * USERS_PER_ROOM,
+    repeat,
+    phase,
+    otherLoadProcesses: otherLoad?.count ?? 0,
+    pass: failedBecause.length === 0,
+    failedBecause,
+    passOverloadRule: failedBecauseOverload.length === 0,
+    failedBecauseOverload,
+    strokesPerSec: s.drawn / (raw.windowMs / 1000),
+    nominalStrokesPerSec: rooms * USERS_PER_ROOM * STROKES_PER_MEMBER_PER_SEC,
+    strokeP50Ms: raw.strokeLatency.p50,
+    strokeP95Ms: raw.strokeLatency.p95,
+    strokeP99Ms: raw.strokeLatency.p99,
+    strokeMaxMs: raw.strokeLatency.max,
+    ackP50Ms: raw.ackLatency.p50,
+    ackP99Ms: raw.ackLatency.p99,
+    meanPayloadBytes: s.drawn > 0 ? s.payloadBytes / s.drawn : Number.NaN,
+    meanPoints: s.drawn > 0 ? s.points / s.drawn : Number.NaN,
+    timeouts: s.timeouts,
+    unavailable,
+    rateLimited: s.errors.rate_limited ?? 0,
+    renewalsSent: raw.renewals.sent,
+    renewalsLost: raw.renewals.lost,
+    renewalP99Ms: raw.renewals.latency.p99,
+    serverCores: coresUsed(start, end),
+    serverEventLoopP99Ms: endEdge?.lagP99Ms ?? Number.NaN,
+    serverCpuMsPerStroke: acked > 0 ? ((end.cpuSeconds - start.cpuSeconds) * 1000) / acked : Number.NaN,
+    postgresCpuMsPerStroke: acked > 0 ? (pgSeconds * 1000) / acked : Number.NaN,
+    postgresCores: pgSeconds / windowS,
+    statementsPerStroke: startEdge && endEdge ? statementsPerStroke(startEdge.statements, endEdge.statements, acked) : Number.NaN,
+    statementsPerSec,
+    cursorP99Ms: cursors?.latency.p99 ?? Number.NaN,
+    cursorP99MergedCountedMs: cursors?.latencyMergedCounted.p99 ?? Number.NaN,
+    cursorDelivery: cursors && cursors.expected > 0 ? (cursors.received + cursors.supersededInTime) / cursors.expected : Number.NaN,
+    liveInkP99Ms: raw.liveInkLatency.p99,
+    otherLoadCores: edges.otherLoadCores ?? 0,
+    generatorCores: raw.generator.cores,
+    generatorSaturated: raw.generator.cores > 0.9,
+    connectMs: connected.ms,
+    loadAverage1m: loadAverage()[0],
+    raw,
+  };
+}
+
+/**
+ * Upward sweep to the knee: every repeat of a point runs, the sweep stops after the first point
+ * that fails (knee.ts), then one window at 1.5x the knee judged by the overload rule.
+ */
+export async function drawingSweep(
+  targets: Targets,
+  points: number[],
+  timing: DrawingTiming,
+  options: DrawingOptions,
+  log: (line: string) => void,
+): Promise<DrawingResult> {
+  const windows: DrawingWindow[] = [];
+  const need = options.windowsNeeded ?? Number.POSITIVE_INFINITY;
+  let stoppedAt = `passed every point up to ${points[points.length - 1]}`;
+  for (const rooms of points) {
+    const atPoint: DrawingWindow[] = [];
+    for (let repeat = 1; repeat <= timing.repeats; repeat++) {
+      const window = await measureDrawingWindow(targets, rooms, timing, options, repeat, 'sweep');
+      windows.push(window);
+      atPoint.push(window);
+      log(formatDrawingLine(window));
+    }
+    if (kneeOf(atPoint.map((w) => ({ rooms, pass: w.pass })), need).firstFailing !== null) {
+      stoppedAt = `first failing point: ${rooms} rooms`;
+      break;
+    }
+  }
+  const knee = kneeOf(windows.map((w) => ({ rooms: w.rooms, pass: w.pass })), need);
+  let overload: DrawingResult['overload'] = null;
+  if (options.overload && knee.rooms > 0) {
+    const rooms = Math.ceil(knee.rooms * OVERLOAD_FACTOR);
+    log(`drawing overload point: ${rooms} rooms (${OVERLOAD_FACTOR}x the knee of ${knee.rooms})`);
+    const window = await measureDrawingWindow(targets, rooms, { ...timing, repeats: 1 }, options, 1, 'overload');
+    windows.push(window);
+    log(formatDrawingLine(window));
+    overload = { rooms, pass: window.passOverloadRule };
+  }
+  return {
+    mode: placement.mode,
+    database: targets.database,
+    options,
+    timing,
+    otherLoadProcesses: targets.otherLoad?.count ?? 0,
+    windows,
+    knee,
+    stoppedAt,
+    overload,
+  };
+}
+
+const n = (v: number, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
+
+export function formatDrawingLine(w: DrawingWindow): string {
+  const verdict = w.phase === 'overload' ? `overload rule ${w.passOverloadRule ? 'PASS' : 'FAIL'}` : `${w.pass ? 'PASS' : 'FAIL'}${w.passOverloadRule ? '' : ' (overload rule fails too)'}`;
+  const failures = w.phase === 'overload' ? w.failedBecauseOverload : w.failedBecause;
+  return (
+    `drawing ${w.mode === 'pinned' ? 'pinned ' : ''}rooms=${String(w.rooms).padStart(2)} #${w.repeat} ${verdict} ` +
+    `strokes/s=${n(w.strokesPerSec, 1)} (nominal ${n(w.nominalStrokesPerSec, 0)}) stroke p50=${n(w.strokeP50Ms, 1)} p95=${n(w.strokeP95Ms, 1)} p99=${n(w.strokeP99Ms, 1)} max=${n(w.strokeMaxMs)} ms ` +
+    `ack p99=${n(w.ackP99Ms, 1)} timeouts=${w.timeouts} unavailable=${w.unavailable} renewals lost=${w.renewalsLost}/${w.renewalsSent} ` +
+    `server=${n(w.serverCores, 2)} cores ${n(w.serverCpuMsPerStroke, 2)} ms/stroke` +
+    (Number.isFinite(w.postgresCpuMsPerStroke) ? ` pg=${n(w.postgresCpuMsPerStroke, 2)} ms/stroke` : '') +
+    (Number.isFinite(w.statementsPerStroke) ? ` ${n(w.statementsPerStroke, 2)} statements/stroke` : '') +
+    ` cursor p99=${n(w.cursorP99Ms, 1)} (merged ${n(w.cursorP99MergedCountedMs, 1)}) ` +
+    `gen=${n(w.generatorCores, 2)} cores` +
+    (w.otherLoadProcesses > 0 ? ` other=${n(w.otherLoadCores, 2)} cores` : '') +
+    ` load=${n(w.loadAverage1m, 2)}` +
+    (failures.length ? ` [${failures.join('; ')}]` : '')
+  );
+}
