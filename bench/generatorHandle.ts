@@ -37,8 +37,14 @@ export class GeneratorHandle {
       env: { ...process.env, ...env, BENCH_TARGET_URL: target.url, BENCH_TARGET_KIND: target.kind },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    // Placed at once (when pinned, its threads start on the generators' core).
+    if (child.pid !== undefined) placement.register(child.pid, 'generator');
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('generator did not start in 30 s')), 30_000);
+      const timer = setTimeout(() => {
+        if (child.pid !== undefined) placement.unregister(child.pid);
+        child.kill('SIGKILL');
+        reject(new Error('generator did not start in 30 s'));
+      }, 30_000);
       child.on('message', (message: GeneratorMessage) => {
         if (message.kind === 'ready') {
           clearTimeout(timer);
@@ -47,7 +53,6 @@ export class GeneratorHandle {
       });
       child.once('exit', (code) => reject(new Error(`generator exited with ${code}`)));
     });
-    if (child.pid !== undefined) placement.register(child.pid, 'generator');
     return new GeneratorHandle(child);
   }
 

@@ -55,9 +55,18 @@ export class ServerUnderTest {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Placed from its first instruction: when pinned, its start (PGlite's init) must not run on
+    // the generators' core, and the threads it starts inherit the server's.
+    if (child.pid !== undefined) placement.register(child.pid, 'server');
     const output: string[] = [];
     const url = await new Promise<string>((resolveUrl, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${kind} server did not start in 60 s:\n${output.join('')}`)), 60_000);
+      const timer = setTimeout(() => {
+        // A server that never came up is not left running behind the failed run.
+        if (child.pid !== undefined) placement.unregister(child.pid);
+        child.kill('SIGKILL');
+        if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+        reject(new Error(`${kind} server did not start in 60 s:\n${output.join('')}`));
+      }, 60_000);
       const onData = (chunk: Buffer) => {
         const text = chunk.toString('utf8');
         // Keep a bounded tail of the server's output for error reports.
@@ -76,7 +85,6 @@ export class ServerUnderTest {
         reject(new Error(`${kind} server exited with ${code}:\n${output.join('')}`));
       });
     });
-    if (child.pid !== undefined) placement.register(child.pid, 'server');
     return new ServerUnderTest(kind, url, child, dataDir, output);
   }
 
