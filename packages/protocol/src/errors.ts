@@ -53,6 +53,13 @@ export function isFatalErrorCode(code: string): code is FatalErrorCode {
   return fatalCodes.has(code);
 }
 
+const requestCodes: ReadonlySet<string> = new Set(Object.values(RequestErrorCode));
+
+/** A refusal of one request that retrying will not change (the connection stays usable). */
+export function isRequestErrorCode(code: string): code is RequestErrorCode {
+  return requestCodes.has(code);
+}
+
 export function isErrorCode(code: string): code is ErrorCode {
   return (Object.values(ErrorCode) as string[]).includes(code);
 }

@@ -1,4 +1,5 @@
 export * from './errors.ts';
+export * from './refusalTexts.ts';
 export * from './primitives.ts';
 export * from './schemas.ts';
 export * from './elements.ts';

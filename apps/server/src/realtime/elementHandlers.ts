@@ -11,7 +11,9 @@ import {
   LockReleaseRequest,
   PinElementRequest,
   UpdateElementRequest,
+  forbiddenText,
   parsePacket,
+  refusalText,
   type ElementReply,
   type LockGrant,
   type ProtocolError,
@@ -27,15 +29,16 @@ import type { WbSocket } from './types.ts';
 /** While dragging, a node extends the holder's lock at most this often (one write per second). */
 const LOCK_EXTEND_EVERY_MS = 1_000;
 
+/** Each store refusal as the protocol words it (one source of texts: `refusalTexts.ts`). */
 const refusals: Record<Exclude<ElementResult['decision'], 'applied' | 'already_applied'>, ProtocolError> = {
-  not_a_member: { code: ErrorCode.MEMBERSHIP_REVOKED, message: 'You can no longer change this board.' },
-  board_locked: { code: ErrorCode.FORBIDDEN, message: 'The teacher has locked the board.' },
-  pinned: { code: ErrorCode.FORBIDDEN, message: 'The teacher pinned this element.' },
-  locked: { code: ErrorCode.LOCKED, message: 'Someone else is moving this element.' },
-  conflict: { code: ErrorCode.CONFLICT, message: 'The element changed meanwhile; your view has the latest version.' },
-  not_found: { code: ErrorCode.NOT_FOUND, message: 'This element no longer exists.' },
-  stale_generation: { code: ErrorCode.STALE_GENERATION, message: 'Your hold on this element ended; it stays where it is.' },
-  forbidden: { code: ErrorCode.FORBIDDEN, message: 'Only the teacher can do this.' },
+  not_a_member: { code: ErrorCode.MEMBERSHIP_REVOKED, message: refusalText.membership_revoked },
+  board_locked: { code: ErrorCode.FORBIDDEN, message: forbiddenText.boardLocked },
+  pinned: { code: ErrorCode.FORBIDDEN, message: forbiddenText.pinned },
+  locked: { code: ErrorCode.LOCKED, message: refusalText.locked },
+  conflict: { code: ErrorCode.CONFLICT, message: refusalText.conflict },
+  not_found: { code: ErrorCode.NOT_FOUND, message: refusalText.not_found },
+  stale_generation: { code: ErrorCode.STALE_GENERATION, message: refusalText.stale_generation },
+  forbidden: { code: ErrorCode.FORBIDDEN, message: forbiddenText.teacherOnly },
 };
 
 export interface ElementHandlerDeps {

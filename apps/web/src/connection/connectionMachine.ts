@@ -1,4 +1,4 @@
-import { isFatalErrorCode, type FatalErrorCode, type ProtocolError } from '@wb/protocol';
+import { fatalRefusalText, isFatalErrorCode, type ProtocolError } from '@wb/protocol';
 
 /**
  * The one connection state machine. Every part of the UI that cares about the connection reads
@@ -77,19 +77,6 @@ export interface ConnectionView {
   readonly tone: Tone;
 }
 
-/** What each refusal means to a person, for every fatal code (total: a new code fails to compile). */
-export const refusalText: Record<FatalErrorCode, string> = {
-  not_authenticated: 'Your session is no longer valid. Join again to continue.',
-  token_expired: 'Your session expired. Join again to continue.',
-  session_closed: 'You left this lesson (perhaps in another tab).',
-  membership_revoked: 'You were removed from this lesson.',
-  room_not_found: 'This lesson does not exist.',
-  room_archived: 'This lesson has ended.',
-  origin_not_allowed: 'This page is not allowed to connect to the lesson server.',
-  protocol_mismatch: 'This page is out of date. Reload to continue.',
-  admission_denied: 'The teacher declined your request to join this lesson.',
-};
-
 /** Refusals after which joining again from this browser can work. */
 export function canRejoinAfter(error: ProtocolError): boolean {
   return error.code === 'not_authenticated' || error.code === 'token_expired' || error.code === 'session_closed';
@@ -114,7 +101,7 @@ export function describeConnection(state: ConnectionState): ConnectionView {
       return { label: 'Offline', detail: 'Cannot reach the lesson server. Still trying…', tone: 'warn' };
     case 'refused': {
       const code = state.error.code;
-      const detail = isFatalErrorCode(code) ? refusalText[code] : state.error.message;
+      const detail = isFatalErrorCode(code) ? fatalRefusalText[code] : state.error.message;
       return { label: 'Disconnected', detail, tone: 'error' };
     }
   }

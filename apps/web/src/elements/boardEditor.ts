@@ -1,20 +1,21 @@
-import type {
-  Ack,
-  BoardLockRequest,
-  BreakLockRequest,
-  CreateElementRequest,
-  DeleteElementRequest,
-  Element,
-  ElementReply,
-  ElementShape,
-  LockAcquireRequest,
-  LockGrant,
-  LockMove,
-  LockReleaseRequest,
-  PinElementRequest,
-  ProtocolError,
-  Role,
-  UpdateElementRequest,
+import {
+  refusalText,
+  type Ack,
+  type BoardLockRequest,
+  type BreakLockRequest,
+  type CreateElementRequest,
+  type DeleteElementRequest,
+  type Element,
+  type ElementReply,
+  type ElementShape,
+  type LockAcquireRequest,
+  type LockGrant,
+  type LockMove,
+  type LockReleaseRequest,
+  type PinElementRequest,
+  type ProtocolError,
+  type Role,
+  type UpdateElementRequest,
 } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { randomId } from '../session/randomId.ts';
@@ -403,7 +404,7 @@ export class BoardEditor {
       if (this.confirmed) this.queue.settle(this.confirmed);
     } else if (reply && isFinalRefusal(reply.error.code)) {
       const dropped = this.queue.refused(request.requestId);
-      this.notify(refusalText(reply.error, dropped.length));
+      this.notify(refusalNotice(reply.error, dropped.length));
     } else {
       // Not delivered, rate limited or unavailable: the same request goes again.
       this.queue.unsent(request.requestId);
@@ -425,8 +426,8 @@ export class BoardEditor {
     }
     if (!reply?.ok) {
       this.drag = null;
-      if (reply?.error.code === 'locked') this.notify('Someone else is moving this.');
-      else if (reply) this.notify(refusalText(reply.error, 1));
+      if (reply?.error.code === 'locked') this.notify(refusalText.locked);
+      else if (reply) this.notify(refusalNotice(reply.error, 1));
       this.publishMotion();
       return;
     }
@@ -452,7 +453,7 @@ export class BoardEditor {
         this.history.record([{ id: elementId, before, after: shape }]);
       } else if (reply && !reply.ok && shape) {
         // stale_generation: the lock ended before the drop; the element stays where the room says.
-        this.notify(reply.error.code === 'stale_generation' ? 'Your move did not apply: the element was released before you let go.' : refusalText(reply.error, 1));
+        this.notify(reply.error.code === 'stale_generation' ? 'Your move did not apply: the element was released before you let go.' : refusalNotice(reply.error, 1));
       }
       this.publishBoard();
       this.publishMotion();
@@ -502,7 +503,7 @@ export class BoardEditor {
   private async simpleRequest(call: () => Promise<Ack<unknown>>): Promise<void> {
     try {
       const reply = await call();
-      if (!reply.ok) this.notify(refusalText(reply.error, 1));
+      if (!reply.ok) this.notify(refusalNotice(reply.error, 1));
     } catch {
       this.notify('The server did not answer. Try again.');
     }
@@ -542,20 +543,10 @@ export class BoardEditor {
   }
 }
 
-function refusalText(error: ProtocolError, count: number): string {
-  const what = count > 1 ? `${count} changes were` : 'Your change was';
-  switch (error.code) {
-    case 'conflict':
-      return `${what} not saved: someone changed the element first.`;
-    case 'locked':
-      return `${what} not saved: someone else is moving the element.`;
-    case 'forbidden':
-      return `${what} not allowed (the element is pinned or the board is locked).`;
-    case 'not_found':
-      return `${what} not saved: the element was deleted.`;
-    default:
-      return `${what} not saved: ${error.message}`;
-  }
+/** A refused change, for a person: how many were not saved, then the protocol's text for its code. */
+function refusalNotice(error: ProtocolError, count: number): string {
+  const what = count > 1 ? `${count} changes were not saved.` : 'Your change was not saved.';
+  return `${what} ${refusalText[error.code]}`;
 }
 
 /** RFC 4122 version 4 from getRandomValues: crypto.randomUUID needs a secure context. */

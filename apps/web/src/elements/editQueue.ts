@@ -1,4 +1,4 @@
-import type { Element, ElementShape, ErrorCode } from '@wb/protocol';
+import { isRequestErrorCode, type Element, type ElementShape, type ErrorCode } from '@wb/protocol';
 
 /**
  * This client's own edits, from the moment they are made until the room's events show them:
@@ -226,7 +226,10 @@ export class EditQueue {
   }
 }
 
-/** Refusals that end an edit for good; anything else means "try again later". */
+/**
+ * Refusals that end an edit for good: the protocol's request codes (the request itself was refused).
+ * Anything else (rate limited, unavailable, a session ending) means "try again later".
+ */
 export function isFinalRefusal(code: ErrorCode): boolean {
-  return code === 'conflict' || code === 'forbidden' || code === 'locked' || code === 'not_found' || code === 'bad_request' || code === 'payload_too_large' || code === 'stale_generation';
+  return isRequestErrorCode(code);
 }

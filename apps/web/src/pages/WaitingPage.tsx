@@ -1,7 +1,6 @@
-import { isFatalErrorCode, type SessionGrant } from '@wb/protocol';
+import { fatalRefusalText, isFatalErrorCode, type SessionGrant } from '@wb/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, getAdmission, signOut } from '../api/roomsApi.ts';
-import { refusalText } from '../connection/connectionMachine.ts';
 import { navigate } from '../routing.ts';
 import { forgetGrant } from '../session/grantStorage.ts';
 import { Logo } from './HomePage.tsx';
@@ -59,7 +58,7 @@ export function WaitingPage({ grant, onAdmitted, onRejoin }: WaitingPageProps) {
           if (error instanceof ApiError && isFatalErrorCode(error.code)) {
             const canRejoin = error.code === 'not_authenticated' || error.code === 'token_expired' || error.code === 'session_closed';
             forgetGrant(grant.room.code);
-            return setLobby({ status: 'over', message: refusalText[error.code], canRejoin });
+            return setLobby({ status: 'over', message: fatalRefusalText[error.code], canRejoin });
           }
           // The network or the server failed this once: keep the place in the queue and ask again.
           setLobby({ status: 'waiting', trouble: true });

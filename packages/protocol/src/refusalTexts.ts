@@ -1,0 +1,58 @@
+import {
+  FatalErrorCode,
+  RequestErrorCode,
+  RetryableErrorCode,
+  type ErrorCode,
+} from './errors.ts';
+
+/**
+ * What a person reads for each refusal, by code: the one source of refusal texts for the server's
+ * messages and the web client's notices. Each record is total over its class of codes, so a new
+ * code does not compile until it has its text. Clients still branch on the code, never on the text.
+ */
+
+/** The connection is over for good (the client stops reconnecting and shows this). */
+export const fatalRefusalText: Readonly<Record<FatalErrorCode, string>> = {
+  [FatalErrorCode.NOT_AUTHENTICATED]: 'Your session is no longer valid. Join again to continue.',
+  [FatalErrorCode.TOKEN_EXPIRED]: 'Your session expired. Join again to continue.',
+  [FatalErrorCode.SESSION_CLOSED]: 'You left this lesson (perhaps in another tab).',
+  [FatalErrorCode.MEMBERSHIP_REVOKED]: 'You were removed from this lesson.',
+  [FatalErrorCode.ROOM_NOT_FOUND]: 'This lesson does not exist.',
+  [FatalErrorCode.ROOM_ARCHIVED]: 'This lesson has ended.',
+  [FatalErrorCode.ORIGIN_NOT_ALLOWED]: 'This page is not allowed to connect to the lesson server.',
+  [FatalErrorCode.PROTOCOL_MISMATCH]: 'This page is out of date. Reload to continue.',
+  [FatalErrorCode.ADMISSION_DENIED]: 'The teacher declined your request to join this lesson.',
+};
+
+/** The same request may succeed later. */
+export const retryableRefusalText: Readonly<Record<RetryableErrorCode, string>> = {
+  [RetryableErrorCode.RATE_LIMITED]: 'Too many messages; slow down.',
+  [RetryableErrorCode.UNAVAILABLE]: 'The server could not complete this request. Retry.',
+  [RetryableErrorCode.SERVER_RESTARTING]: 'The server is restarting. Retrying.',
+  [RetryableErrorCode.AWAITING_APPROVAL]: 'Waiting for the teacher to let you in.',
+};
+
+/** One request was refused for good; the connection stays usable. */
+export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
+  [RequestErrorCode.BAD_REQUEST]: 'The server could not read this request.',
+  [RequestErrorCode.PAYLOAD_TOO_LARGE]: 'This is too large to send.',
+  [RequestErrorCode.FORBIDDEN]: 'This is not allowed: the element is pinned, the board is locked, or only the teacher may do it.',
+  [RequestErrorCode.NOT_FOUND]: 'This element no longer exists.',
+  [RequestErrorCode.CONFLICT]: 'The element changed meanwhile; your view has the latest version.',
+  [RequestErrorCode.LOCKED]: 'Someone else is moving this element.',
+  [RequestErrorCode.STALE_GENERATION]: 'Your hold on this element ended; it stays where it is.',
+};
+
+/** `forbidden` is the one code with causes a person should tell apart; the server names which. */
+export const forbiddenText = {
+  pinned: 'The teacher pinned this element.',
+  boardLocked: 'The teacher has locked the board.',
+  teacherOnly: 'Only the teacher can do this.',
+} as const;
+
+/** Every code's text. */
+export const refusalText: Readonly<Record<ErrorCode, string>> = {
+  ...fatalRefusalText,
+  ...retryableRefusalText,
+  ...requestRefusalText,
+};
