@@ -1,28 +1,30 @@
+import type { z } from 'zod';
 import type { ProtocolError } from './errors.ts';
-import type {
+import {
   BoardLockRequest,
   BreakLockRequest,
   CreateElementRequest,
   DeleteElementRequest,
-  ElementReply,
   LockAcquireRequest,
-  LockGrant,
   LockMove,
   LockReleaseRequest,
   PinElementRequest,
   UpdateElementRequest,
+  type ElementReply,
+  type LockGrant,
 } from './elements.ts';
-import type {
-  CursorBatch,
+import {
   CursorUpdate,
-  LeaseDue,
   LeaseRenewRequest,
-  LeaseRenewResult,
-  PresenceSignal,
-  RoomEvent,
-  SyncMessage,
+  SignOutRequest,
   SyncRequest,
-  Welcome,
+  type CursorBatch,
+  type LeaseDue,
+  type LeaseRenewResult,
+  type PresenceSignal,
+  type RoomEvent,
+  type SyncMessage,
+  type Welcome,
 } from './schemas.ts';
 
 /** Every acknowledged request answers with exactly one of these. */
@@ -62,7 +64,7 @@ export interface ClientToServerEvents {
   [ClientEvent.CURSOR]: (update: CursorUpdate) => void;
   [ClientEvent.LEASE_RENEW]: (request: LeaseRenewRequest, ack: AckFn<LeaseRenewResult>) => void;
   [ClientEvent.SYNC_REQUEST]: (request: SyncRequest, ack: AckFn<{ sync: SyncMessage }>) => void;
-  [ClientEvent.SIGN_OUT]: (request: Record<string, never>, ack: AckFn<Record<string, never>>) => void;
+  [ClientEvent.SIGN_OUT]: (request: SignOutRequest, ack: AckFn<Record<string, never>>) => void;
   [ClientEvent.ELEMENT_CREATE]: (request: CreateElementRequest, ack: AckFn<ElementReply>) => void;
   [ClientEvent.ELEMENT_UPDATE]: (request: UpdateElementRequest, ack: AckFn<ElementReply>) => void;
   [ClientEvent.ELEMENT_DELETE]: (request: DeleteElementRequest, ack: AckFn<ElementReply>) => void;
@@ -91,3 +93,63 @@ export interface ServerToClientEvents {
   /** A refused packet that had no acknowledgement to carry the refusal (e.g. a cursor). */
   [ServerEvent.NOTICE]: (error: ProtocolError & { event?: string }) => void;
 }
+
+export type ClientEventName = (typeof ClientEvent)[keyof typeof ClientEvent];
+
+/** What a client event carries (its first argument), from the typed map. */
+export type ClientRequest<E extends ClientEventName> = Parameters<ClientToServerEvents[E]>[0];
+
+/** The client events answered through an acknowledgement: those whose map entry takes one. */
+export type AckedClientEvent = {
+  [E in ClientEventName]: Parameters<ClientToServerEvents[E]> extends [unknown, unknown] ? E : never;
+}[ClientEventName];
+
+/** The volatile client events: never acknowledged, and droppable on the way. */
+export type VolatileClientEvent = Exclude<ClientEventName, AckedClientEvent>;
+
+/** The fields of an acknowledged event's successful reply, from the typed map. */
+export type ClientReply<E extends AckedClientEvent> = Parameters<ClientToServerEvents[E]>[1] extends AckFn<infer R> ? R : never;
+
+/**
+ * The schema each client event's packet is validated against at the server's edge. Total over the
+ * client events and typed by the map, so an event cannot be added without its schema.
+ */
+export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<ClientRequest<E>> } = {
+  [ClientEvent.CURSOR]: CursorUpdate,
+  [ClientEvent.LEASE_RENEW]: LeaseRenewRequest,
+  [ClientEvent.SYNC_REQUEST]: SyncRequest,
+  [ClientEvent.SIGN_OUT]: SignOutRequest,
+  [ClientEvent.ELEMENT_CREATE]: CreateElementRequest,
+  [ClientEvent.ELEMENT_UPDATE]: UpdateElementRequest,
+  [ClientEvent.ELEMENT_DELETE]: DeleteElementRequest,
+  [ClientEvent.LOCK_ACQUIRE]: LockAcquireRequest,
+  [ClientEvent.LOCK_MOVE]: LockMove,
+  [ClientEvent.LOCK_RELEASE]: LockReleaseRequest,
+  [ClientEvent.ELEMENT_PIN]: PinElementRequest,
+  [ClientEvent.LOCK_BREAK]: BreakLockRequest,
+  [ClientEvent.BOARD_LOCK]: BoardLockRequest,
+};
+
+/** Whether each client event is acknowledged, checked against the typed map. */
+const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEvent ? true : false } = {
+  [ClientEvent.CURSOR]: false,
+  [ClientEvent.LEASE_RENEW]: true,
+  [ClientEvent.SYNC_REQUEST]: true,
+  [ClientEvent.SIGN_OUT]: true,
+  [ClientEvent.ELEMENT_CREATE]: true,
+  [ClientEvent.ELEMENT_UPDATE]: true,
+  [ClientEvent.ELEMENT_DELETE]: true,
+  [ClientEvent.LOCK_ACQUIRE]: true,
+  [ClientEvent.LOCK_MOVE]: false,
+  [ClientEvent.LOCK_RELEASE]: true,
+  [ClientEvent.ELEMENT_PIN]: true,
+  [ClientEvent.LOCK_BREAK]: true,
+  [ClientEvent.BOARD_LOCK]: true,
+};
+
+export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {
+  return acknowledged[event];
+}
+
+/** Every client event name. */
+export const clientEventNames: readonly ClientEventName[] = Object.values(ClientEvent);

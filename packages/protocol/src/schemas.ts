@@ -324,6 +324,13 @@ export type LeaseRenewResult = z.infer<typeof LeaseRenewResult>;
 export const SyncRequest = z.strictObject({ lastRevision: Revision.optional() });
 export type SyncRequest = z.infer<typeof SyncRequest>;
 
+/**
+ * `session.signOut` takes no fields: clients send `{}`, and whatever a packet carries is ignored
+ * (the session to close is the socket's own).
+ */
+export const SignOutRequest = z.unknown().transform((): Record<string, never> => ({}));
+export type SignOutRequest = z.infer<typeof SignOutRequest>;
+
 export const Welcome = z.object({
   sessionId: SessionId,
   userId: UserId,
