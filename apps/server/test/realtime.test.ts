@@ -2,7 +2,7 @@ import { ClientEvent, ErrorCode, MAX_COORDINATE, cursorPosition } from '@wb/prot
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { CursorDecoder } from '../src/realtime/cursorIngress.ts';
-import { REPLAY_LIMIT } from '../src/realtime/socketServer.ts';
+import { REPLAY_LIMIT } from '../src/realtime/syncHandlers.ts';
 import { createRoom, describeOnEachDatabase, joinAs, joinRoom, newMemberKey, post } from './support.ts';
 
 const LEASE_TTL_MS = 120_000;

@@ -4,6 +4,7 @@ import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
 import type { CursorFanout } from './cursorFanout.ts';
 import type { TestHooks } from '../testHooks.ts';
 import type { LockCache } from './lockCache.ts';
+import type { LocalSessions } from './socketSession.ts';
 import type { WbServer } from './types.ts';
 
 /**
@@ -23,6 +24,7 @@ export class RoomPublisher {
     private readonly io: WbServer,
     private readonly cursors: CursorFanout,
     private readonly locks: LockCache,
+    private readonly sessions: LocalSessions,
     private readonly metrics: Metrics,
     private readonly hooks: TestHooks | null = null,
   ) {
@@ -77,10 +79,8 @@ export class RoomPublisher {
           break;
         case 'presence.expired': {
           this.cursors.forget(event.roomId, [event.payload.sessionId]);
-          for (const socket of this.localSockets(sessionChannel(event.payload.sessionId))) {
-            // Its JS may still run (a slow laptop): the next renewal finds no lease and reopens it.
-            if (socket.data.leaseRevision <= event.payload.revision) socket.data.leaseLive = false;
-          }
+          const { revision } = event.payload;
+          for (const session of this.sessions.inChannel(sessionChannel(event.payload.sessionId))) session.leaseExpired(revision);
           break;
         }
         case 'session.closed': {
@@ -123,21 +123,8 @@ export class RoomPublisher {
     }
   }
 
-  private localSockets(channel: string) {
-    const ids = this.io.sockets.adapter.rooms.get(channel);
-    if (!ids) return [];
-    return [...ids].flatMap((id) => {
-      const socket = this.io.sockets.sockets.get(id);
-      return socket ? [socket] : [];
-    });
-  }
-
   private endSockets(channel: string, code: ErrorCode, message: string): void {
-    for (const socket of this.localSockets(channel)) {
-      socket.data.leaseLive = false;
-      socket.emit(ServerEvent.SESSION_ENDED, { code, message });
-      // On the next turn, so an acknowledgement already being sent (a sign-out's) goes out first.
-      setImmediate(() => socket.disconnect(true));
-    }
+    // After replies: an acknowledgement already being sent (a sign-out's) goes out first.
+    for (const session of this.sessions.inChannel(channel)) session.end({ code, message }, 'afterReplies');
   }
 }

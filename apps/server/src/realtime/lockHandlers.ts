@@ -1,0 +1,110 @@
+import { ClientEvent } from '@wb/protocol';
+import type { Config } from '../config.ts';
+import type { ClientEventHandlers } from './clientEvents.ts';
+import type { CursorFanout } from './cursorFanout.ts';
+import { editRefusals, settleEdit, type EditDeps } from './elementHandlers.ts';
+import type { LockCache } from './lockCache.ts';
+import { Refusal } from './requests.ts';
+
+/** While dragging, a node extends the holder's lock at most this often (one write per second). */
+const LOCK_EXTEND_EVERY_MS = 1_000;
+
+export interface LockDeps extends EditDeps {
+  config: Config;
+  locks: LockCache;
+  cursors: CursorFanout;
+}
+
+type LockEvents =
+  | typeof ClientEvent.LOCK_ACQUIRE
+  | typeof ClientEvent.LOCK_MOVE
+  | typeof ClientEvent.LOCK_RELEASE
+  | typeof ClientEvent.LOCK_BREAK;
+
+/**
+ * Drag locks: acquire, the volatile moves under the current generation, release with the final
+ * shape, and the teacher's break. Grants and commits are the store's; this node's `LockCache`
+ * only drops moves of a generation that is not current (I4) and refuses an acquire of an element
+ * that is surely held. Moves travel with the cursors and are never stored.
+ */
+export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEvents> {
+  const { store, config, publisher, locks, cursors } = deps;
+  return {
+    [ClientEvent.LOCK_ACQUIRE]: async (session, request) => {
+      // Contention's common case costs no transaction: someone else certainly holds it right now.
+      if (locks.heldByOther(session.roomId, request.elementId, session.sessionId)) throw new Refusal(editRefusals.locked);
+      const result = await store.acquireLock(session.actor, {
+        elementId: request.elementId,
+        requestId: request.requestId,
+        firstTermMs: config.LOCK_FIRST_TERM_MS,
+      });
+      switch (result.decision) {
+        case 'granted':
+          publisher.publish(result.events);
+          return { grant: { elementId: request.elementId, generation: result.generation, expiresInMs: result.expiresInMs } };
+        case 'already_applied':
+          return { grant: { elementId: request.elementId, generation: result.generation, expiresInMs: result.expiresInMs } };
+        case 'locked':
+        case 'not_found':
+        case 'pinned':
+        case 'board_locked':
+          throw new Refusal(editRefusals[result.decision]);
+        case 'not_a_member':
+          deps.endRevoked(session);
+          throw new Refusal(editRefusals.not_a_member);
+      }
+    },
+
+    [ClientEvent.LOCK_MOVE]: (session, move) => {
+      if (!session.live) return;
+      const { roomId, sessionId } = session;
+      const lock = locks.get(roomId, move.elementId);
+      if (!lock) {
+        // Unknown here (a restarted node): learn the current generation; this move is dropped.
+        store.readLock(roomId, move.elementId).then(
+          (current) => current && locks.set(roomId, move.elementId, current.sessionId, current.generation),
+          () => {},
+        );
+        return;
+      }
+      // A former holder's late move, or a forged one, never moves the element (I4).
+      if (lock.sessionId !== sessionId || lock.generation !== move.generation) return;
+      cursors.pushDrag(roomId, {
+        elementId: move.elementId,
+        generation: move.generation,
+        sessionId,
+        userId: session.userId,
+        x: move.x,
+        y: move.y,
+      });
+      const now = performance.now();
+      if (now - lock.lastExtendedAt < LOCK_EXTEND_EVERY_MS) return;
+      // The first move confirms the grant arrived; later ones keep the lease alive while dragging.
+      lock.lastExtendedAt = now;
+      store
+        .extendLock({ roomId, elementId: move.elementId, sessionId, generation: move.generation, ttlMs: config.LOCK_TTL_MS })
+        .then(
+          (extended) => {
+            if (extended) locks.extended(roomId, move.elementId, move.generation, now);
+          },
+          () => {
+            lock.lastExtendedAt = 0; // retry on the next move
+          },
+        );
+    },
+
+    [ClientEvent.LOCK_RELEASE]: async (session, request) => {
+      const result = await store.releaseLock(session.actor, {
+        elementId: request.elementId,
+        generation: request.generation,
+        shape: request.shape,
+        requestId: request.requestId,
+      });
+      cursors.forgetDrag(session.roomId, request.elementId);
+      return settleEdit(deps, session, result);
+    },
+
+    [ClientEvent.LOCK_BREAK]: async (session, request) =>
+      settleEdit(deps, session, await store.breakLock(session.actor, { elementId: request.elementId })),
+  };
+}
