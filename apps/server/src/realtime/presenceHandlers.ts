@@ -135,6 +135,7 @@ export class Presence {
     const schedule = () => {
       const delay = config.LEASE_RENEW_MS * (0.8 + Math.random() * 0.4);
       timer = setTimeout(() => {
+        if (session.presence.status === 'ended') return; // its socket is closing
         const roomRevision = publisher.latestRevision(session.roomId);
         session.socket.emit(ServerEvent.LEASE_DUE, {
           revision: session.leaseRevision,

@@ -3,7 +3,7 @@
  * this node believes of the session's lease. Handlers, the publisher and the wiring call the
  * transitions below; none of them writes the state.
  *
- * Lifecycle, each transition one method:
+ * Lifecycle (`nextPresence`, a pure function; each transition one method of `SocketSession`):
  *   opening --leaseHeld(r)--> live(r)                   [the connect's openLease]
  *   live(r) --leaseHeld(r')--> live(max(r, r'))         [an accepted renewal, or a resume]
  *   live(r) --leaseExpired(e >= r)--> lapsed(r)         [presence.expired from any node's sweeper;
@@ -24,6 +24,30 @@ export type PresenceState =
   | { readonly status: 'live'; readonly revision: number }
   | { readonly status: 'lapsed'; readonly revision: number }
   | { readonly status: 'ended'; readonly reason: ErrorCode | 'disconnected' };
+
+/** What the session's presence hears: the store holds its lease, the room heard it expire, it ended. */
+export type PresenceEvent =
+  | { readonly type: 'held'; readonly revision: number }
+  | { readonly type: 'expired'; readonly revision: number }
+  | { readonly type: 'ended'; readonly reason: ErrorCode | 'disconnected' };
+
+/** The lease revision a state knows (0 before the first open, and once ended). */
+export function knownRevision(state: PresenceState): number {
+  return state.status === 'live' || state.status === 'lapsed' ? state.revision : 0;
+}
+
+/** The lifecycle above as a pure, total function; `SocketSession` is its only caller. */
+export function nextPresence(state: PresenceState, event: PresenceEvent): PresenceState {
+  if (state.status === 'ended') return state;
+  switch (event.type) {
+    case 'held':
+      return { status: 'live', revision: Math.max(knownRevision(state), event.revision) };
+    case 'expired':
+      return state.status === 'live' && state.revision <= event.revision ? { status: 'lapsed', revision: state.revision } : state;
+    case 'ended':
+      return { status: 'ended', reason: event.reason };
+  }
+}
 
 const OPENING: PresenceState = { status: 'opening' };
 
@@ -61,15 +85,13 @@ export class SocketSession {
 
   /** The lease revision this node last saw stored for the session (0 before the first open). */
   get leaseRevision(): number {
-    const state = this.state;
-    return state.status === 'live' || state.status === 'lapsed' ? state.revision : 0;
+    return knownRevision(this.state);
   }
 
   /** The store holds the lease at `revision` (opened, resumed or renewed). False once ended. */
   leaseHeld(revision: number): boolean {
-    if (this.state.status === 'ended') return false;
-    this.state = { status: 'live', revision: Math.max(this.leaseRevision, revision) };
-    return true;
+    this.state = nextPresence(this.state, { type: 'held', revision });
+    return this.state.status === 'live';
   }
 
   /**
@@ -77,14 +99,12 @@ export class SocketSession {
    * laptop): the next renewal finds no lease and reopens it. A reload's newer lease is not touched.
    */
   leaseExpired(revision: number): void {
-    if (this.state.status === 'live' && this.state.revision <= revision) {
-      this.state = { status: 'lapsed', revision: this.state.revision };
-    }
+    this.state = nextPresence(this.state, { type: 'expired', revision });
   }
 
   /** Tells the client why its session is over, then closes the socket. */
   end(error: ProtocolError, timing: CloseTiming): void {
-    if (this.state.status !== 'ended') this.state = { status: 'ended', reason: error.code };
+    this.state = nextPresence(this.state, { type: 'ended', reason: error.code });
     this.socket.emit(ServerEvent.SESSION_ENDED, error);
     if (timing === 'now') this.socket.disconnect(true);
     else setImmediate(() => this.socket.disconnect(true));
@@ -92,8 +112,8 @@ export class SocketSession {
 
   /** The socket closed. Returns whether the lease was live then (its close is worth a signal). */
   disconnected(): boolean {
-    const wasLive = this.state.status === 'live';
-    if (this.state.status !== 'ended') this.state = { status: 'ended', reason: 'disconnected' };
+    const wasLive = this.live;
+    this.state = nextPresence(this.state, { type: 'ended', reason: 'disconnected' });
     return wasLive;
   }
 }
