@@ -17,6 +17,14 @@ const CURSOR_PACKET_PREFIX = `2[${JSON.stringify(ClientEvent.CURSOR)},`;
  * gives its payload straight to the connection's handler; every other packet, and a cursor packet
  * in any other form (with an ack, extra arguments, malformed JSON), takes Socket.IO's own path,
  * unchanged. The wire protocol is the same either way (see docs/protocol.md).
+ *
+ * The one documented parser hook: it relies on Socket.IO internals that are not public API, each
+ * pinned against the installed versions by test/socketIoParserContract.test.ts (P1-P4):
+ * `Decoder#add` receives every message and `destroy` ends it (P1); the private
+ * `Decoder#reconstructor` is non-null while a binary packet's attachments are awaited (P2); the
+ * encoder's text form of a plain event (P3); and socket.io keeps each connection's decoder, built
+ * from the `parser` option, as the private `Client#decoder` (P4). These are the only casts
+ * (`as unknown as`) allowed in apps/server/src (eslint.config.js).
  */
 export class CursorDecoder extends Decoder {
   /** Set once the connection is accepted, cleared when it closes; null means Socket.IO's path. */
@@ -38,7 +46,7 @@ export class CursorDecoder extends Decoder {
     super.destroy();
   }
 
-  /** A binary packet is being put together: the next chunks are its attachments, not packets. */
+  /** A binary packet is being put together: the next chunks are its attachments, not packets (P2). */
   private reconstructing(): boolean {
     return (this as unknown as { reconstructor?: unknown }).reconstructor != null;
   }
@@ -65,6 +73,7 @@ export const cursorAwareParser = { protocol, Encoder, Decoder: CursorDecoder };
  * for every other form). Returns whether the short way is in use.
  */
 export function routeCursorPackets(socket: WbSocket, handler: (payload: unknown) => void): boolean {
+  // P4: the connection's decoder, private to socket.io's Client.
   const decoder = (socket.client as unknown as { decoder?: unknown }).decoder;
   if (!(decoder instanceof CursorDecoder) || socket.disconnected) return false;
   decoder.onCursor = handler;
