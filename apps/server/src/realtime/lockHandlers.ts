@@ -1,7 +1,7 @@
 import { ClientEvent } from '@wb/protocol';
 import type { Config } from '../config.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
-import type { CursorFanout } from './cursorFanout.ts';
+import type { EphemeralFanout } from './ephemeralFanout.ts';
 import { editRefusals, settleEdit, type EditDeps } from './elementHandlers.ts';
 import type { LockCache } from './lockCache.ts';
 import { Refusal } from './requests.ts';
@@ -12,7 +12,7 @@ const LOCK_EXTEND_EVERY_MS = 1_000;
 export interface LockDeps extends EditDeps {
   config: Config;
   locks: LockCache;
-  cursors: CursorFanout;
+  fanout: EphemeralFanout;
 }
 
 type LockEvents =
@@ -25,10 +25,10 @@ type LockEvents =
  * Drag locks: acquire, the volatile moves under the current generation, release with the final
  * shape, and the teacher's break. Grants and commits are the store's; this node's `LockCache`
  * only drops moves of a generation that is not current (I4) and refuses an acquire of an element
- * that is surely held. Moves travel with the cursors and are never stored.
+ * that is surely held. Moves travel in the ephemeral fan-out with the cursors and are never stored.
  */
 export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEvents> {
-  const { store, config, publisher, locks, cursors } = deps;
+  const { store, config, publisher, locks, fanout } = deps;
   return {
     [ClientEvent.LOCK_ACQUIRE]: async (session, request) => {
       // Contention's common case costs no transaction: someone else certainly holds it right now.
@@ -69,7 +69,7 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
       }
       // A former holder's late move, or a forged one, never moves the element (I4).
       if (lock.sessionId !== sessionId || lock.generation !== move.generation) return;
-      cursors.pushDrag(roomId, {
+      fanout.pushDrag(roomId, {
         elementId: move.elementId,
         generation: move.generation,
         sessionId,
@@ -100,7 +100,7 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
         shape: request.shape,
         requestId: request.requestId,
       });
-      cursors.forgetDrag(session.roomId, request.elementId);
+      fanout.forgetDrag(session.roomId, request.elementId);
       return settleEdit(deps, session, result);
     },
 

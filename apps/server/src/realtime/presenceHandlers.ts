@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { roomChannel } from './channels.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
-import type { CursorFanout } from './cursorFanout.ts';
+import type { EphemeralFanout } from './ephemeralFanout.ts';
 import type { RenewalBatcher } from './renewalBatcher.ts';
 import { Refusal } from './requests.ts';
 import type { RoomPublisher } from './roomPublisher.ts';
@@ -22,7 +22,7 @@ export interface PresenceDeps {
   log: FastifyBaseLogger;
   publisher: RoomPublisher;
   renewals: RenewalBatcher;
-  cursors: CursorFanout;
+  fanout: EphemeralFanout;
 }
 
 type PresenceEvents = typeof ClientEvent.LEASE_RENEW | typeof ClientEvent.SIGN_OUT;
@@ -166,7 +166,7 @@ export class Presence {
 
   /** Ends a session whose membership turned out to be revoked (the store said `not_a_member`). */
   endRevoked(session: SocketSession): void {
-    this.deps.cursors.forget(session.roomId, [session.sessionId]);
+    this.deps.fanout.forgetSessions(session.roomId, [session.sessionId]);
     session.end(REVOKED, 'now');
   }
 }

@@ -1,7 +1,7 @@
 import { ErrorCode, ServerEvent, type RoomEvent } from '@wb/protocol';
 import type { Metrics } from '../metrics.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
-import type { CursorFanout } from './cursorFanout.ts';
+import type { EphemeralFanout } from './ephemeralFanout.ts';
 import type { TestHooks } from '../testHooks.ts';
 import type { LockCache } from './lockCache.ts';
 import type { LocalSessions } from './socketSession.ts';
@@ -22,7 +22,7 @@ export class RoomPublisher {
 
   constructor(
     private readonly io: WbServer,
-    private readonly cursors: CursorFanout,
+    private readonly fanout: EphemeralFanout,
     private readonly locks: LockCache,
     private readonly sessions: LocalSessions,
     private readonly metrics: Metrics,
@@ -72,19 +72,19 @@ export class RoomPublisher {
           break;
         case 'lock.released':
           this.locks.set(event.roomId, event.payload.elementId, null, event.payload.generation);
-          this.cursors.forgetDrag(event.roomId, event.payload.elementId);
+          this.fanout.forgetDrag(event.roomId, event.payload.elementId);
           break;
         case 'element.deleted':
-          this.cursors.forgetDrag(event.roomId, event.payload.elementId);
+          this.fanout.forgetDrag(event.roomId, event.payload.elementId);
           break;
         case 'presence.expired': {
-          this.cursors.forget(event.roomId, [event.payload.sessionId]);
+          this.fanout.forgetSessions(event.roomId, [event.payload.sessionId]);
           const { revision } = event.payload;
           for (const session of this.sessions.inChannel(sessionChannel(event.payload.sessionId))) session.leaseExpired(revision);
           break;
         }
         case 'session.closed': {
-          this.cursors.forget(event.roomId, [event.payload.sessionId]);
+          this.fanout.forgetSessions(event.roomId, [event.payload.sessionId]);
           const message =
             event.payload.reason === 'signed_out' ? 'You left the lesson.' : 'This session was closed by the server.';
           this.endSockets(sessionChannel(event.payload.sessionId), ErrorCode.SESSION_CLOSED, message);
@@ -98,7 +98,7 @@ export class RoomPublisher {
           break;
         }
         case 'member.revoked': {
-          this.cursors.forgetUser(event.roomId, event.payload.userId);
+          this.fanout.forgetUser(event.roomId, event.payload.userId);
           const reason = event.payload.reason ? ` Reason: ${event.payload.reason}` : '';
           this.endSockets(
             memberChannel(event.roomId, event.payload.userId),

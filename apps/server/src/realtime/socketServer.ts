@@ -10,7 +10,7 @@ import type { TestHooks } from '../testHooks.ts';
 import { AdaptiveTick } from './adaptiveTick.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
 import { listen, type ClientEventHandlers } from './clientEvents.ts';
-import { CursorFanout } from './cursorFanout.ts';
+import { EphemeralFanout } from './ephemeralFanout.ts';
 import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
 import { elementHandlers } from './elementHandlers.ts';
@@ -75,13 +75,13 @@ export function attachRealtime(
     metrics.cursorTick.set(tick.ms);
   }, TICK_SAMPLE_MS);
   tickSampler.unref();
-  const cursors = new CursorFanout(() => tick.ms, (roomId, batch) => {
+  const fanout = new EphemeralFanout(() => tick.ms, (roomId, batch) => {
     metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0));
     io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, batch);
   });
   const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
   const sessions = new LocalSessions(io);
-  const publisher = new RoomPublisher(io, cursors, locks, sessions, metrics, hooks);
+  const publisher = new RoomPublisher(io, fanout, locks, sessions, metrics, hooks);
   const renewals = new RenewalBatcher(
     store,
     { tickMs: config.RENEW_BATCH_MS, ttlMs: config.LEASE_TTL_MS, maxPending: MAX_PENDING_RENEWALS },
@@ -90,16 +90,16 @@ export function attachRealtime(
       for (const outcome of outcomes) metrics.renewals.inc({ decision: outcome.decision });
     },
   );
-  const presence = new Presence({ io, store, config, log, publisher, renewals, cursors });
+  const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
 
   /** What the server does with each client event (a new event does not compile without its entry). */
   const handlers: ClientEventHandlers = {
-    ...cursorHandlers(cursors),
+    ...cursorHandlers(fanout),
     ...presence.handlers,
     ...syncHandlers(store),
     ...elementHandlers(edits),
-    ...lockHandlers({ ...edits, config, locks, cursors }),
+    ...lockHandlers({ ...edits, config, locks, fanout }),
   };
 
   io.use(authenticateHandshake({ store, log, origins }));
@@ -120,7 +120,7 @@ export function attachRealtime(
       metrics.connectedSockets.dec();
       stopPrompts();
       const wasLive = session.disconnected();
-      cursors.forget(session.roomId, [session.sessionId]);
+      fanout.forgetSessions(session.roomId, [session.sessionId]);
       if (!sessions.roomHasSockets(roomChannel(session.roomId))) {
         // The last local socket of the room left: forget its per-room state on this node (I10).
         publisher.forgetRoom(session.roomId);
@@ -160,7 +160,7 @@ export function attachRealtime(
     renewals,
     async stop() {
       clearInterval(tickSampler);
-      cursors.stop();
+      fanout.stop();
       await renewals.stop();
     },
   };

@@ -1,15 +1,17 @@
 import type { CursorBatch, CursorEntry, DragEntry } from '@wb/protocol';
 
 /**
- * Per-room cursor batching (cursors are ephemeral: never stored). Each room keeps the latest
- * position per session (a newer packet supersedes an unsent one) and flushes once per tick. The
- * tick is read at each scheduling, so it can follow the node's load (see adaptiveTick.ts): about
- * 80 Hz on a calm node, 30 Hz on a busy one. A room that has been quiet for a whole tick flushes
- * at once, so a lone cursor does not wait. Relaying each packet on its own costs several times more
- * per delivered update (see BENCHMARKS.md).
+ * The ephemeral fan-out: per room, everything volatile that moves (today cursors and the drag
+ * moves of locked elements; other volatile motion, such as viewports, belongs here too) is
+ * batched, never stored, and sent to the room once per tick as one `cursors` batch. Each room
+ * keeps the latest position per session and per dragged element (a newer packet supersedes an
+ * unsent one). The tick is read at each scheduling, so it can follow the node's load (see
+ * adaptiveTick.ts): about 80 Hz on a calm node, 30 Hz on a busy one. A room that has been quiet
+ * for a whole tick flushes at once, so a lone cursor does not wait. Relaying each packet on its
+ * own costs several times more per delivered update (see BENCHMARKS.md).
  */
-export class CursorFanout {
-  private readonly rooms = new Map<string, RoomCursors>();
+export class EphemeralFanout {
+  private readonly rooms = new Map<string, RoomEphemera>();
 
   private readonly tickMs: () => number;
 
@@ -22,7 +24,7 @@ export class CursorFanout {
   }
 
   /** The latest position of a session (`entry[0]`) of user `userId`. */
-  push(roomId: string, userId: string, entry: CursorEntry): void {
+  pushCursor(roomId: string, userId: string, entry: CursorEntry): void {
     const room = this.room(roomId);
     room.pending.set(entry[0], { userId, entry });
     this.schedule(roomId, room);
@@ -40,7 +42,7 @@ export class CursorFanout {
     this.rooms.get(roomId)?.drags.delete(elementId);
   }
 
-  private room(roomId: string): RoomCursors {
+  private room(roomId: string): RoomEphemera {
     let room = this.rooms.get(roomId);
     if (!room) {
       room = { pending: new Map(), drags: new Map(), timer: null, lastFlush: -Infinity };
@@ -49,7 +51,7 @@ export class CursorFanout {
     return room;
   }
 
-  private schedule(roomId: string, room: RoomCursors): void {
+  private schedule(roomId: string, room: RoomEphemera): void {
     if (room.timer) return;
     const sinceLast = this.now() - room.lastFlush;
     const tickMs = this.tickMs();
@@ -64,7 +66,7 @@ export class CursorFanout {
   }
 
   /** Drops a session's unsent position: it expired, closed or was revoked (never revive it). */
-  forget(roomId: string, sessionIds: Iterable<string>): void {
+  forgetSessions(roomId: string, sessionIds: Iterable<string>): void {
     const room = this.rooms.get(roomId);
     if (!room) return;
     for (const id of sessionIds) {
@@ -86,7 +88,7 @@ export class CursorFanout {
     this.rooms.clear();
   }
 
-  private flush(roomId: string, room: RoomCursors): void {
+  private flush(roomId: string, room: RoomEphemera): void {
     room.lastFlush = this.now();
     if (room.pending.size === 0 && room.drags.size === 0) {
       // Nothing moved for a tick: forget the room so idle rooms cost nothing.
@@ -101,7 +103,8 @@ export class CursorFanout {
   }
 }
 
-interface RoomCursors {
+/** One room's unsent positions. */
+interface RoomEphemera {
   /** By session id: the user is kept beside the entry (the wire entry has none) for forgetUser. */
   pending: Map<string, { userId: string; entry: CursorEntry }>;
   drags: Map<string, DragEntry>;
