@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { cachedInkBounds, countInRect, cullRect, visibleRect } from './culling.ts';
 import {
   canvasArea,
+  canvasCovers,
   canvasFrame,
   changedAreas,
   gestureCanvasViewport,
@@ -12,6 +13,7 @@ import {
   OVERVIEW_LEAVE_ELEMENTS,
   overviewLayers,
   overviewMode,
+  repaintAreas,
   sameCanvasFrame,
   type CanvasContent,
 } from './overview.ts';
@@ -231,4 +233,37 @@ test('sameCanvasFrame: a repaint may be partial only for the same view, size and
   expect(sameCanvasFrame(canvasFrame(vp, 1280, 800, 1), canvasFrame(panBy(vp, 1, 0), 1280, 800, 1))).toBe(false);
   expect(sameCanvasFrame(canvasFrame(vp, 1280, 800, 1), canvasFrame(vp, 1280, 801, 1))).toBe(false);
   expect(sameCanvasFrame(canvasFrame(vp, 1280, 800, 1), canvasFrame(vp, 1280, 800, 2))).toBe(false);
+});
+
+describe('repaintAreas: what a repaint must cover', () => {
+  const vp: Viewport = { x: 10, y: 20, zoom: 0.5 };
+  const a = rect('a', 10, 10);
+  const moved = { ...a, version: 2, shape: { ...a.shape, x: 60 } };
+  const paint = (elements: Element[], frame = canvasFrame(vp, 1280, 800, 1)) => ({ elements: new Map(elements.map((e) => [e.id, e])), leftOut: new Set<string>(), frame });
+
+  test('all of it when nothing is painted yet, or the frame changed (a pan, another size or pixel ratio)', () => {
+    expect(repaintAreas(null, paint([a]), cachedInkBounds)).toBeNull();
+    expect(repaintAreas(paint([a]), paint([moved], canvasFrame(panBy(vp, 1, 0), 1280, 800, 1)), cachedInkBounds)).toBeNull();
+    expect(repaintAreas(paint([a]), paint([moved], canvasFrame(vp, 1280, 800, 2)), cachedInkBounds)).toBeNull();
+  });
+
+  test('for the same frame, the changed areas only', () => {
+    expect(repaintAreas(paint([a]), paint([moved]), cachedInkBounds)).toEqual([cachedInkBounds(a.shape), cachedInkBounds(moved.shape)]);
+    expect(repaintAreas(paint([a]), paint([a]), cachedInkBounds)).toEqual([]);
+  });
+});
+
+test('canvasCovers is the board rectangle under the canvas\'s CSS box, at every pixel ratio', () => {
+  for (const vp of [{ x: 0, y: 0, zoom: 1 }, { x: -333.3, y: 71, zoom: 0.37 }, { x: 12, y: -5, zoom: 4 }]) {
+    const covers = canvasCovers(vp, 1280, 800);
+    for (const ratio of [1, 1.5, 2, 3]) {
+      const frame = canvasFrame(vp, 1280, 800, ratio);
+      const topLeft = boardToScreen(vp, covers);
+      const bottomRight = boardToScreen(vp, { x: covers.x + covers.w, y: covers.y + covers.h });
+      expect(topLeft.x).toBeCloseTo(frame.left, 6);
+      expect(topLeft.y).toBeCloseTo(frame.top, 6);
+      expect(bottomRight.x).toBeCloseTo(frame.left + frame.cssWidth, 6);
+      expect(bottomRight.y).toBeCloseTo(frame.top + frame.cssHeight, 6);
+    }
+  }
 });

@@ -73,8 +73,19 @@ export function canvasFrame(vp: Viewport, width: number, height: number, pixelRa
     pixelWidth,
     pixelHeight,
     transform: { scale: vp.zoom * sx, x: (vp.x + mx) * sx, y: (vp.y + my) * sx },
-    covers: { x: (-mx - vp.x) / vp.zoom, y: (-my - vp.y) / vp.zoom, w: cssWidth / vp.zoom, h: cssHeight / vp.zoom },
+    covers: canvasCovers(vp, width, height),
   };
+}
+
+/**
+ * The board rectangle the canvas for a viewport shows (`canvasFrame(...).covers`): the elements
+ * the layer has drawn in overview mode are those reaching into it. It does not depend on the
+ * pixel ratio.
+ */
+export function canvasCovers(vp: Viewport, width: number, height: number): Bounds {
+  const mx = Math.round(width * CULL_MARGIN_SCREENS);
+  const my = Math.round(height * CULL_MARGIN_SCREENS);
+  return { x: (-mx - vp.x) / vp.zoom, y: (-my - vp.y) / vp.zoom, w: Math.max(1, width + 2 * mx) / vp.zoom, h: Math.max(1, height + 2 * my) / vp.zoom };
 }
 
 /** Whether two frames put every board point on the same canvas pixel (a repaint can be partial). */
@@ -157,6 +168,19 @@ export function changedAreas(painted: CanvasContent, now: CanvasContent, covers:
   for (const id of now.leftOut) if (!painted.leftOut.has(id) && !add(painted.elements.get(id))) return null;
   for (const id of painted.leftOut) if (!now.leftOut.has(id) && !add(now.elements.get(id))) return null;
   return areas;
+}
+
+/** What the canvas shows and for which frame. */
+export interface PaintedCanvas extends CanvasContent {
+  readonly frame: CanvasFrame;
+}
+
+/**
+ * What a repaint to `now` must cover: null for all of it (nothing painted yet, or another frame:
+ * a new view, size or pixel ratio), else the changed areas (changedAreas; null when too many).
+ */
+export function repaintAreas(painted: PaintedCanvas | null, now: PaintedCanvas, boundsOf: (shape: ElementShape) => Bounds): Bounds[] | null {
+  return painted !== null && sameCanvasFrame(painted.frame, now.frame) ? changedAreas(painted, now, now.frame.covers, boundsOf) : null;
 }
 
 /**
