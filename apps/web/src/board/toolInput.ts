@@ -3,7 +3,8 @@ import type { BoardEditor } from '../elements/boardEditor.ts';
 import { isTooSmall, shapeFromDrag, topmostAt, type Point } from '../elements/geometry.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import { fillFor, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
-import { panBy, screenToBoard, zoomAt, type Viewport } from './viewport.ts';
+import type { Viewport } from './viewport.ts';
+import { boardPointOf, type PointerTool } from './viewportGestures.ts';
 
 /** How close (screen px) a pointer must come to an element's ink to hit it. */
 const HIT_SLOP_PX = 6;
@@ -23,38 +24,21 @@ interface ToolInputOptions {
   tools: StoreApi<ToolState>;
   draft: StoreApi<DraftView>;
   editor: BoardEditor;
-  /** True while space is held: the board pans and tools stand aside. */
-  panning: () => boolean;
   startTextEdit: (edit: TextEdit) => void;
 }
 
 /**
  * Turns pointer events on the board into tool gestures. Pointer events cover mouse, pen and touch
  * alike; pen pressure comes from `PointerEvent.pressure` and coalesced events keep fast strokes
- * smooth. Not React: gestures run at pointer rate and only the draft store and the editor hear of
- * them.
+ * smooth. The viewport gestures (viewportGestures.ts) listen on the board and hand on the events
+ * they do not take: pans (space or the middle button) and two-finger pinches never reach a tool.
+ * Not React: gestures run at pointer rate and only the draft store and the editor hear of them.
  */
-export function attachToolInput(o: ToolInputOptions): () => void {
+export function createToolInput(o: ToolInputOptions): PointerTool {
   let gesture: Gesture = { kind: 'none' };
   let pointerId: number | null = null;
-  /** Touch points down now, in surface pixels: two of them pan and pinch-zoom instead of drawing. */
-  const touches = new Map<number, Point>();
-  let pinch: { center: Point; distance: number } | null = null;
 
-  const local = (e: { clientX: number; clientY: number }): Point => {
-    const rect = o.surface.getBoundingClientRect();
-    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
-  };
-  const pinchOf = (): { center: Point; distance: number } | null => {
-    const [a, b] = [...touches.values()];
-    if (!a || !b) return null;
-    return { center: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, distance: Math.hypot(a.x - b.x, a.y - b.y) };
-  };
-
-  const boardPoint = (e: { clientX: number; clientY: number }): Point => {
-    const rect = o.surface.getBoundingClientRect();
-    return screenToBoard(o.viewport.getState(), { x: e.clientX - rect.left, y: e.clientY - rect.top });
-  };
+  const boardPoint = (e: { clientX: number; clientY: number }): Point => boardPointOf(o.surface, o.viewport.getState(), e);
   const tolerance = () => HIT_SLOP_PX / o.viewport.getState().zoom;
   const hit = (p: Point) => topmostAt(o.editor.board.getState().ordered, p, tolerance());
   const sample = (e: PointerEvent): PenSample => {
@@ -68,18 +52,8 @@ export function attachToolInput(o: ToolInputOptions): () => void {
     if (target && !o.editor.refusalFor(target)) o.editor.delete([target.id]);
   };
 
-  const onPointerDown = (e: PointerEvent) => {
-    if (e.pointerType === 'touch') {
-      touches.set(e.pointerId, local(e));
-      if (touches.size === 2) {
-        // A second finger: whatever the first one started was the start of a pinch, not a stroke.
-        if (pointerId !== null) abandon();
-        pinch = pinchOf();
-        return;
-      }
-      if (touches.size > 2) return;
-    }
-    if (e.button !== 0 || o.panning() || pointerId !== null) return;
+  const down = (e: PointerEvent) => {
+    if (e.button !== 0 || pointerId !== null) return;
     const { tool } = o.tools.getState();
     const p = boardPoint(e);
     const readOnly = o.editor.board.getState().readOnly;
@@ -135,18 +109,7 @@ export function attachToolInput(o: ToolInputOptions): () => void {
     }
   };
 
-  const onPointerMove = (e: PointerEvent) => {
-    if (e.pointerType === 'touch' && touches.has(e.pointerId)) {
-      touches.set(e.pointerId, local(e));
-      const next = pinch ? pinchOf() : null;
-      if (pinch && next) {
-        const vp = o.viewport.getState();
-        const panned = panBy(vp, next.center.x - pinch.center.x, next.center.y - pinch.center.y);
-        o.viewport.setState(pinch.distance > 0 ? zoomAt(panned, next.center, next.distance / pinch.distance) : panned, true);
-        pinch = next;
-        return;
-      }
-    }
+  const move = (e: PointerEvent) => {
     if (e.pointerId !== pointerId) return;
     switch (gesture.kind) {
       case 'drag-element':
@@ -211,34 +174,19 @@ export function attachToolInput(o: ToolInputOptions): () => void {
   };
   /** Drops the gesture in progress as if cancelled: nothing is created, a drag is let go. */
   const abandon = () => {
+    if (pointerId === null) return;
     const g = gesture;
     gesture = { kind: 'none' };
     pointerId = null;
     o.draft.setState({ shape: null });
     if (g.kind === 'drag-element') o.editor.endDrag();
   };
-  const lift = (e: PointerEvent) => {
-    if (e.pointerType !== 'touch') return;
-    touches.delete(e.pointerId);
-    if (touches.size < 2) pinch = null;
-  };
-  const onPointerUp = (e: PointerEvent) => {
-    lift(e);
-    finish(e, false);
-  };
-  const onPointerCancel = (e: PointerEvent) => {
-    lift(e);
-    finish(e, true);
-  };
 
-  o.surface.addEventListener('pointerdown', onPointerDown);
-  o.surface.addEventListener('pointermove', onPointerMove);
-  o.surface.addEventListener('pointerup', onPointerUp);
-  o.surface.addEventListener('pointercancel', onPointerCancel);
-  return () => {
-    o.surface.removeEventListener('pointerdown', onPointerDown);
-    o.surface.removeEventListener('pointermove', onPointerMove);
-    o.surface.removeEventListener('pointerup', onPointerUp);
-    o.surface.removeEventListener('pointercancel', onPointerCancel);
+  return {
+    down,
+    move,
+    up: (e) => finish(e, false),
+    cancel: (e) => finish(e, true),
+    abandon,
   };
 }
