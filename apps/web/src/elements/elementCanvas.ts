@@ -3,7 +3,7 @@ import { arrowHeadPoints, FONT_FAMILY, penOutline, RECT_CORNER_RADIUS, STICKY_BO
 import { inkBounds, unionBounds, type Bounds } from './geometry.ts';
 
 /**
- * Elements drawn with the canvas 2D API, for the board's overview mode (board/ElementLayer.tsx).
+ * Elements drawn with the canvas 2D API, for the board's overview mode (board/elementRenderer.ts).
  * The geometry, corner radii, fonts and text wrapping are elementSvg.ts's, so a board looks the
  * same on the canvas, as SVG on screen, and in an SVG or PNG export. Text is drawn with
  * `fillText`: it is never parsed as markup.
