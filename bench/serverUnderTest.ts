@@ -13,6 +13,13 @@ import { readProc, type ProcSample } from './procStats.ts';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 
+/**
+ * Where the product server is started from: this checkout, or another one named by
+ * BENCH_PRODUCT_ROOT (a worktree of an earlier commit, installed), so one harness measures two
+ * builds of the server in the same session (before/after comparisons of a change).
+ */
+const productRoot = process.env.BENCH_PRODUCT_ROOT ? resolve(process.env.BENCH_PRODUCT_ROOT) : repoRoot;
+
 export type ServerKind = 'product' | 'bare';
 
 export interface ServerOptions {
@@ -51,7 +58,7 @@ export class ServerUnderTest {
     // The server under test must not inherit a DATABASE_URL meant for something else.
     if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
     const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script], {
-      cwd: repoRoot,
+      cwd: kind === 'product' ? productRoot : repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
