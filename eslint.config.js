@@ -37,4 +37,22 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    // Specs take `test` from e2e/support.ts, whose fixture closes every browser context a test opens.
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test', 'expect'],
+              message: "import test and expect from './support.ts': its fixture closes the contexts a test opens",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -8,9 +8,9 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test';
 import { DRILL_TIMINGS, postgresSkipReason, startDrillServer, type DrillDatabase, type DrillServer } from './drill/drillServer.ts';
-import { cursorOf, expectLive, joinLesson, rosterEntry, startLesson } from './support.ts';
+import { cursorOf, expect, expectLive, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 interface Screen {
   name: string;

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
-import { cursorOf, joinLesson, rosterEntry, startLesson } from './support.ts';
+import { cursorOf, expect, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 test('a teacher removes a student, who sees "removed" and can no longer act; the teacher downloads the attendance CSV and restores her', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
