@@ -20,6 +20,7 @@ import { createClient } from 'redis';
 import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
+import { ProxyTrust } from './http/proxyTrust.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
@@ -54,10 +55,12 @@ export interface AppOptions {
 
 /** The composition root: HTTP routes, Socket.IO, the sweeper, metrics and health on one port. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const proxies = new ProxyTrust(config.TRUST_PROXY);
   const http = Fastify({
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: MAX_MESSAGE_BYTES,
-    trustProxy: true,
+    // Forwarded headers only from the proxies TRUST_PROXY names (none by default).
+    trustProxy: proxies.fastifyOption,
   });
 
   const database =
@@ -89,7 +92,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   await http.register(rateLimit, { global: false });
 
   http.addHook('onRequest', async (request, reply) => {
-    if (!origins.allows(request.headers.origin, request.headers.host)) {
+    if (!origins.allows(request.headers.origin, proxies.selfOrigin(request.raw))) {
       return sendError(reply, ErrorCode.ORIGIN_NOT_ALLOWED, `Origin ${request.headers.origin} is not allowed.`);
     }
   });
@@ -107,7 +110,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
 
   // Socket.IO attaches to Fastify's own http.Server: one port for the app, the API and sockets.
   const hooks = config.WB_TEST_HOOKS ? new TestHooks() : null;
-  const realtime = attachRealtime(http.server, { store, config, log: http.log, metrics, origins, hooks });
+  const realtime = attachRealtime(http.server, { store, config, log: http.log, metrics, origins, proxies, hooks });
   if (hooks) {
     http.log.warn('fault-injection routes under /__test are enabled (WB_TEST_HOOKS=1): never in production');
     registerTestRoutes(http, hooks, () => realtime.io, store);

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseTrustProxy } from './http/proxyTrust.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
@@ -27,6 +28,22 @@ const schema = z
       .default('')
       .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
       .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+    /**
+     * Proxies whose forwarded headers are believed (docs/operations.md): off by default, so a
+     * made-up X-Forwarded-For cannot choose the address rate limits count against. A hop count
+     * (`1` behind one proxy) or a comma-separated list of proxy addresses and CIDRs.
+     */
+    TRUST_PROXY: z
+      .string()
+      .default('')
+      .transform((value, context) => {
+        try {
+          return parseTrustProxy(value);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: `must be off, a hop count or a list of addresses/CIDRs (${String(error)})` });
+          return z.NEVER;
+        }
+      }),
     /** A presence lease lives this long without a renewal (3 renewals at the default interval). */
     LEASE_TTL_MS: ms(9_000, 500),
     /** The server prompts each client to renew about this often, with +-20% jitter. */

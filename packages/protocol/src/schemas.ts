@@ -325,10 +325,11 @@ export const SyncRequest = z.strictObject({ lastRevision: Revision.optional() })
 export type SyncRequest = z.infer<typeof SyncRequest>;
 
 /**
- * `session.signOut` takes no fields: clients send `{}`, and whatever a packet carries is ignored
- * (the session to close is the socket's own).
+ * `session.signOut` takes no fields: clients send `{}` (the session to close is the socket's own).
+ * Anything else is refused `bad_request` and signs nobody out. The HTTP sign-outs take the same
+ * body (or none).
  */
-export const SignOutRequest = z.unknown().transform((): Record<string, never> => ({}));
+export const SignOutRequest = z.strictObject({}).transform((): Record<string, never> => ({}));
 export type SignOutRequest = z.infer<typeof SignOutRequest>;
 
 export const Welcome = z.object({

@@ -5,6 +5,7 @@ import {
   ErrorCode,
   JoinRoomRequest,
   RoomCode,
+  SignOutRequest,
   UserId,
   parsePacket,
   type SessionGrant,
@@ -109,6 +110,8 @@ export function registerRoutes(
   });
 
   app.post('/api/session/sign-out', async (request, reply) => {
+    const body = parsePacket(SignOutRequest, request.body ?? {});
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
     const found = await sessionFromBearer(store, request.headers.authorization);
     if (!found.ok) {
       // Signing out twice is not an error: the session is over either way.

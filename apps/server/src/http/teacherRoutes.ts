@@ -6,6 +6,7 @@ import {
   RenameRoomRequest,
   RoomCode,
   SignInRequest,
+  SignOutRequest,
   SignUpRequest,
   parsePacket,
   type RoomChangeReply,
@@ -96,6 +97,8 @@ export function registerTeacherRoutes(
   });
 
   app.post('/api/teacher/sign-out', async (request, reply) => {
+    const body = parsePacket(SignOutRequest, request.body ?? {});
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
     const token = teacherTokenFrom(request.headers.cookie);
     if (token) await store.closeTeacherSession(hashSecret(token));
     setTeacherCookie(request, reply, null);

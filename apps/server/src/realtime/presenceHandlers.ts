@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '@wb/db';
+import { MAX_LEASE_REVISION_STEP, type Store } from '@wb/db';
 import { ClientEvent, ErrorCode, ServerEvent, type ProtocolError } from '@wb/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
@@ -75,6 +75,12 @@ export class Presence {
         case 'not_a_member':
           this.endRevoked(session);
           throw new Refusal(NOT_A_MEMBER);
+        case 'too_far_ahead':
+          // Refused, the lease untouched: the next renewal from the prompted revision works.
+          throw new Refusal({
+            code: ErrorCode.BAD_REQUEST,
+            message: `A renewal may move the lease at most ${MAX_LEASE_REVISION_STEP} revisions past its stored revision ${outcome.revision}.`,
+          });
       }
     },
 

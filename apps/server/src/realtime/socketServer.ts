@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Server } from 'socket.io';
 import type { Config } from '../config.ts';
 import type { OriginPolicy } from '../http/origin.ts';
+import type { ProxyTrust } from '../http/proxyTrust.ts';
 import type { Metrics } from '../metrics.ts';
 import type { TestHooks } from '../testHooks.ts';
 import { AdaptiveTick } from './adaptiveTick.ts';
@@ -51,10 +52,11 @@ export function attachRealtime(
     log: FastifyBaseLogger;
     metrics: Metrics;
     origins: OriginPolicy;
+    proxies: ProxyTrust;
     hooks?: TestHooks | null;
   },
 ): Realtime {
-  const { store, config, log, metrics, origins } = deps;
+  const { store, config, log, metrics, origins, proxies } = deps;
   const hooks = deps.hooks ?? null;
   const io: WbServer = new Server(httpServer, {
     path: '/socket.io',
@@ -63,7 +65,7 @@ export function attachRealtime(
     parser: cursorAwareParser,
     pingInterval: 10_000,
     pingTimeout: 8_000,
-    cors: { origin: (origin, callback) => callback(null, origins.allows(origin, undefined)) },
+    cors: { origin: (origin, callback) => callback(null, origins.allows(origin, null)) },
   });
 
   const tick = new AdaptiveTick({ minMs: config.CURSOR_TICK_MIN_MS, maxMs: config.CURSOR_TICK_MS });
@@ -102,7 +104,7 @@ export function attachRealtime(
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
 
-  io.use(authenticateHandshake({ store, log, origins }));
+  io.use(authenticateHandshake({ store, log, origins, proxies }));
 
   io.on('connection', (socket) => {
     const session = new SocketSession(socket);

@@ -24,7 +24,15 @@ import type { RoomState } from '../sync/roomState.ts';
 import { ActivityTracker, sameSet } from '../sync/activity.ts';
 import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
 import { SyncEngine, type CursorTarget, type SyncPhase } from '../sync/syncEngine.ts';
-import { initialConnectionState, transition, type ConnectionEvent, type ConnectionState } from './connectionMachine.ts';
+import {
+  exhaustedBy,
+  initialConnectionState,
+  noRefusals,
+  recordRefusal,
+  transition,
+  type ConnectionEvent,
+  type ConnectionState,
+} from './connectionMachine.ts';
 
 /** Cursor packets at most every 33 ms (~30 Hz): smooth with interpolation, light on the wire. */
 export const CURSOR_SYNC_MS = 33;
@@ -75,6 +83,10 @@ export class RoomClient {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private cursorTimer: ReturnType<typeof setTimeout> | undefined;
   private retries = 0;
+  /** Retryable refusals from the server since the last applied sync (connectionMachine.ts). */
+  private refusals = noRefusals;
+  /** A retryable refusal the server noticed just before closing the connection. */
+  private closingNotice: ProtocolError | null = null;
   private lastCursorSentAt = 0;
   private pendingCursor: CursorUpdate | null = null;
   private lastCursor: { x: number; y: number } | null = null;
@@ -126,7 +138,10 @@ export class RoomClient {
       }
       if (changes.has('phase')) {
         patch.phase = this.engine.phase;
-        if (this.engine.phase === 'live') this.dispatch({ type: 'sync.applied' });
+        if (this.engine.phase === 'live') {
+          this.refusals = noRefusals;
+          this.dispatch({ type: 'sync.applied' });
+        }
         if (this.engine.phase === 'resyncing') this.dispatch({ type: 'sync.lost' });
       }
       if (Object.keys(patch).length > 0) this.view.setState(patch);
@@ -225,11 +240,17 @@ export class RoomClient {
       if (this.stopped || reason === 'io client disconnect') return;
       this.dispatch({ type: 'socket.disconnected' });
       // The server closing us is not retried by Socket.IO; unless it was a verdict, we retry.
-      if (reason === 'io server disconnect') this.scheduleRetry();
+      if (reason === 'io server disconnect') {
+        const notice = this.closingNotice;
+        this.closingNotice = null;
+        if (notice && this.countRefusal(notice)) return;
+        this.scheduleRetry();
+      }
     });
     socket.on('connect_error', (err: Error & { data?: unknown }) => {
       const refusal = asProtocolError(err.data);
       this.dispatch(refusal ? { type: 'connect.failed', error: refusal } : { type: 'connect.failed' });
+      if (refusal && this.countRefusal(refusal)) return;
       // A refusal from the server's handshake is not retried by Socket.IO (socket.active is false).
       if (!socket.active) this.scheduleRetry();
     });
@@ -252,7 +273,11 @@ export class RoomClient {
     socket.on(ServerEvent.SESSION_ENDED, (error) => this.endSession(error));
     // Only unacknowledged packets (cursors) are refused this way; the next packet supersedes a
     // refused cursor, so this is a diagnostic, not something to interrupt a lesson with.
-    socket.on(ServerEvent.NOTICE, (notice) => console.warn(`server refused ${notice.event ?? 'a packet'}: ${notice.code}`));
+    socket.on(ServerEvent.NOTICE, (notice) => {
+      // A notice naming no event precedes the server closing this connection (unavailable, restarting).
+      if (notice.event === undefined) this.closingNotice = notice;
+      console.warn(`server refused ${notice.event ?? 'a packet'}: ${notice.code}`);
+    });
   }
 
   private endSession(error: ProtocolError): void {
@@ -274,6 +299,14 @@ export class RoomClient {
       clearTimeout(this.retryTimer);
       this.socket.disconnect();
     }
+  }
+
+  /** Counts a retryable refusal; true when the streak ended the retries (the state is now refused). */
+  private countRefusal(error: ProtocolError): boolean {
+    this.refusals = recordRefusal(this.refusals, error);
+    const exhausted = exhaustedBy(this.refusals);
+    if (exhausted) this.dispatch(exhausted);
+    return exhausted !== null;
   }
 
   private scheduleRetry(): void {
