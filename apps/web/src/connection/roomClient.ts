@@ -1,5 +1,6 @@
 import {
   ClientEvent,
+  ErrorCode,
   MAX_COORDINATE,
   PROTOCOL_VERSION,
   ServerEvent,
@@ -24,6 +25,7 @@ import type { RoomState } from '../sync/roomState.ts';
 import { ActivityTracker, sameSet } from '../sync/activity.ts';
 import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
 import { SyncEngine, type CursorTarget, type SyncPhase } from '../sync/syncEngine.ts';
+import { drainReconnectDelay } from './drain.ts';
 import { initialConnectionState, transition, type ConnectionEvent, type ConnectionState } from './connectionMachine.ts';
 
 /** Cursor packets at most every 33 ms (~30 Hz): smooth with interpolation, light on the wire. */
@@ -252,7 +254,15 @@ export class RoomClient {
     socket.on(ServerEvent.SESSION_ENDED, (error) => this.endSession(error));
     // Only unacknowledged packets (cursors) are refused this way; the next packet supersedes a
     // refused cursor, so this is a diagnostic, not something to interrupt a lesson with.
-    socket.on(ServerEvent.NOTICE, (notice) => console.warn(`server refused ${notice.event ?? 'a packet'}: ${notice.code}`));
+    socket.on(ServerEvent.NOTICE, (notice) => {
+      // The server is draining for shutdown: move to another node at a random moment in the
+      // window it gives, so its users do not all arrive on the others in the same second.
+      if (notice.code === ErrorCode.SERVER_RESTARTING && notice.reconnectWithinMs !== undefined) {
+        this.reconnectWithin(notice.reconnectWithinMs);
+        return;
+      }
+      console.warn(`server refused ${notice.event ?? 'a packet'}: ${notice.code}`);
+    });
   }
 
   private endSession(error: ProtocolError): void {
@@ -274,6 +284,17 @@ export class RoomClient {
       clearTimeout(this.retryTimer);
       this.socket.disconnect();
     }
+  }
+
+  /** Reconnects (through the balancer, to a node that is ready) after a random delay in [0, windowMs). */
+  private reconnectWithin(windowMs: number): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (this.stopped || !this.socket.connected) return;
+      this.dispatch({ type: 'socket.disconnected' });
+      this.socket.disconnect(); // its 'disconnect' handler closes the engine and the editor
+      this.socket.connect();
+    }, drainReconnectDelay(windowMs));
   }
 
   private scheduleRetry(): void {
