@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import helmet from '@fastify/helmet';
@@ -15,7 +16,7 @@ import {
   type Store,
 } from '@wb/db';
 import { ErrorCode, MAX_MESSAGE_BYTES, ServerEvent } from '@wb/protocol';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { createClient } from 'redis';
 import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
@@ -27,6 +28,7 @@ import { registerMemberRoutes } from './http/memberRoutes.ts';
 import { LobbyWaiters } from './realtime/lobbyWaiters.ts';
 import { registerTeacherRoutes } from './http/teacherRoutes.ts';
 import { registerRoutes } from './http/routes.ts';
+import { ProcessHealth, readiness } from './health.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { attachRealtime, type Realtime } from './realtime/socketServer.ts';
 import { TestHooks, registerTestRoutes } from './testHooks.ts';
@@ -42,6 +44,16 @@ export interface App {
   url: string;
   /** Graceful shutdown: clients are told the server is restarting and keep their sessions. */
   close(): Promise<void>;
+  /**
+   * The SIGTERM path: readiness fails at once, the balancer gets SHUTDOWN_DRAIN_MS to stop sending
+   * users here, then clients are told to reconnect elsewhere at a random moment within
+   * SHUTDOWN_RECONNECT_SPREAD_MS, then `close()`. Each phase is logged at info.
+   */
+  shutdown(): Promise<void>;
+  /** True from the first moment of `shutdown()`: /readyz answers 503. */
+  readonly draining: boolean;
+  /** The /metrics listener's address when METRICS_PORT is set. */
+  metricsUrl: string | null;
 }
 
 export interface AppOptions {
@@ -67,7 +79,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     options.database ??
     (await openDatabase(
       config.DATABASE_URL
-        ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+        ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, migrate: config.DATABASE_MIGRATE }
         : { kind: 'pglite', dataDir: config.PGLITE_DIR },
     ));
   const store = createStore(database, options.clock ?? databaseClock);
@@ -139,21 +151,24 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     (result) => metrics.expiries.inc(result.expired),
   );
 
+  const health = new ProcessHealth(sweeper, {
+    sweepIntervalMs: config.SWEEP_INTERVAL_MS,
+    maxEventLoopLagMs: config.LIVENESS_MAX_LAG_MS,
+    maxPassInFlightMs: PASS_IN_FLIGHT_MAX_MS,
+  });
+  let draining = false;
+  let adapterReady: (() => boolean) | null = null;
+  // Liveness: the process itself (event loop, sweeper loop), never the database (docs/operations.md).
   http.get('/healthz', async (_request, reply) => {
-    // Walks the real path: the sweeper loop must have completed a pass recently.
-    const age = sweeper.lastPassAt === null ? null : Date.now() - sweeper.lastPassAt;
-    const healthy = age !== null && age < config.SWEEP_INTERVAL_MS * 5 + 5_000;
-    return reply.code(healthy ? 200 : 503).send({ ok: healthy, sweeperLastPassAgeMs: age, sweeperLeader: sweeper.leader });
+    const report = health.liveness();
+    return reply.code(report.ok ? 200 : 503).send(report);
   });
+  // Readiness: the database, the Redis adapter, and not draining: where the balancer sends users.
   http.get('/readyz', async (_request, reply) => {
-    try {
-      await database.ping();
-      return { ok: true, database: database.kind };
-    } catch {
-      return reply.code(503).send({ ok: false, database: database.kind });
-    }
+    const report = await readiness({ database, adapterReady, draining });
+    return reply.code(report.ok ? 200 : 503).send(report);
   });
-  http.get('/metrics', async (_request, reply) => {
+  const sendMetrics = async (reply: FastifyReply) => {
     if (sweeper.lastPassAt !== null) metrics.sweeperLastPassAge.set((Date.now() - sweeper.lastPassAt) / 1000);
     const embedded = await database.embeddedMemory();
     if (embedded) {
@@ -162,15 +177,37 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       metrics.embeddedDbMemory.set({ kind: 'external' }, embedded.externalBytes);
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+  };
+  const metricsHttp = config.METRICS_PORT === undefined ? null : Fastify({ logger: false });
+  if (metricsHttp) {
+    metricsHttp.get('/metrics', async (_request, reply) => sendMetrics(reply));
+  } else if (config.METRICS_TOKEN !== undefined || config.NODE_ENV !== 'production') {
+    // On the app's port: behind a bearer token when one is set, open on a laptop or in tests.
+    const expected = config.METRICS_TOKEN === undefined ? null : Buffer.from(`Bearer ${config.METRICS_TOKEN}`);
+    http.get('/metrics', async (request, reply) => {
+      if (expected && !sameSecret(request.headers.authorization, expected)) {
+        return sendError(reply, ErrorCode.NOT_AUTHENTICATED, 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.');
+      }
+      return sendMetrics(reply);
+    });
+  } else {
+    http.log.warn('NODE_ENV=production without METRICS_PORT or METRICS_TOKEN: /metrics is not served');
+  }
 
   await registerWebApp(http, config.WEB_DIST);
 
   await http.ready();
 
   const redisClients = config.REDIS_URL ? await attachRedis(realtime, config.REDIS_URL, http) : [];
+  if (redisClients.length > 0) adapterReady = () => redisClients.every((client) => client.isReady);
 
   await http.listen({ port: config.PORT, host: config.HOST });
+  let metricsUrl: string | null = null;
+  if (metricsHttp) {
+    await metricsHttp.listen({ port: config.METRICS_PORT, host: config.HOST });
+    const metricsAddress = metricsHttp.server.address();
+    metricsUrl = `http://${config.HOST}:${typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : config.METRICS_PORT}`;
+  }
   const address = http.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
@@ -179,6 +216,40 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   if (options.startSweeper !== false) sweeper.start();
 
   let closing: Promise<void> | undefined;
+  let shuttingDown: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      health.stop();
+      await sweeper.stop();
+      // Waiting pages get their answer now and ask again (here after a restart, or another node).
+      lobbyWaiters.wakeAll();
+      // Clients reconnect (here after a restart, or to another node) and keep their sessions;
+      // their leases get the restart grace (I8) from whichever node sweeps next.
+      realtime.io.local.emit(ServerEvent.NOTICE, {
+        code: ErrorCode.SERVER_RESTARTING,
+        message: 'The server is restarting; reconnecting.',
+      });
+      await realtime.stop();
+      await new Promise<void>((resolve) => realtime.io.close(() => resolve()));
+      await http.close();
+      await metricsHttp?.close();
+      for (const client of redisClients) await client.quit().catch(() => {});
+      if (!options.database) await database.close();
+    })());
+  const shutdown = () =>
+    (shuttingDown ??= (async () => {
+      draining = true;
+      http.log.info({ drain_ms: config.SHUTDOWN_DRAIN_MS }, 'shutdown 1/3: readiness fails; waiting for the balancer to drain this node');
+      await sleep(config.SHUTDOWN_DRAIN_MS);
+      const spread = config.SHUTDOWN_RECONNECT_SPREAD_MS;
+      const sockets = realtime.drain(spread);
+      http.log.info({ sockets, spread_ms: spread }, 'shutdown 2/3: clients told to reconnect elsewhere, each at a random moment in the window');
+      // Clients leave on their own within the window; the margin covers their last round trip.
+      const deadline = Date.now() + spread + DRAIN_MARGIN_MS;
+      while (Date.now() < deadline && realtime.io.of('/').sockets.size > 0) await sleep(100);
+      http.log.info({ remaining: realtime.io.of('/').sockets.size }, 'shutdown 3/3: closing the remaining sockets and the database');
+      await close();
+    })());
   return {
     http,
     realtime,
@@ -187,24 +258,25 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     sweeper,
     metrics,
     url,
-    close: () =>
-      (closing ??= (async () => {
-        await sweeper.stop();
-        // Waiting pages get their answer now and ask again (here after a restart, or another node).
-        lobbyWaiters.wakeAll();
-        // Clients reconnect (here after a restart, or to another node) and keep their sessions;
-        // their leases get the restart grace (I8) from whichever node sweeps next.
-        realtime.io.local.emit(ServerEvent.NOTICE, {
-          code: ErrorCode.SERVER_RESTARTING,
-          message: 'The server is restarting; reconnecting.',
-        });
-        await realtime.stop();
-        await new Promise<void>((resolve) => realtime.io.close(() => resolve()));
-        await http.close();
-        for (const client of redisClients) await client.quit().catch(() => {});
-        if (!options.database) await database.close();
-      })()),
+    metricsUrl,
+    close,
+    shutdown,
+    get draining() {
+      return draining;
+    },
   };
+}
+
+/** A pass waiting on the database longer than this means the sweeper loop itself is stuck. */
+const PASS_IN_FLIGHT_MAX_MS = 120_000;
+/** After the reconnect window, how long the last clients get to leave before being closed. */
+const DRAIN_MARGIN_MS = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function sameSecret(given: string | undefined, expected: Buffer): boolean {
+  const actual = Buffer.from(given ?? '');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 async function registerWebApp(http: FastifyInstance, webDist: string): Promise<void> {

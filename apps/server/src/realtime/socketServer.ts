@@ -35,6 +35,14 @@ export interface Realtime {
   io: WbServer;
   publisher: RoomPublisher;
   renewals: RenewalBatcher;
+  /**
+   * Shutdown, phase 2: new handshakes are refused as `server_restarting` (retryable: the client
+   * backs off with jitter and the balancer sends it elsewhere), and every local socket is sent
+   * `notice` `server_restarting` with `reconnectWithinMs`: the client reconnects on its own at a
+   * random moment in that window, so a node's users do not all land on the others at once.
+   * Returns how many sockets were told.
+   */
+  drain(reconnectWithinMs: number): number;
   stop(): Promise<void>;
 }
 
@@ -104,6 +112,11 @@ export function attachRealtime(
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
 
+  let refusing = false;
+  io.use((_socket, next) => {
+    if (!refusing) return next();
+    next(Object.assign(new Error('The server is restarting.'), { data: { code: ErrorCode.SERVER_RESTARTING, message: 'The server is restarting; reconnecting elsewhere.' } }));
+  });
   io.use(authenticateHandshake({ store, log, origins, proxies }));
 
   io.on('connection', (socket) => {
@@ -160,6 +173,15 @@ export function attachRealtime(
     io,
     publisher,
     renewals,
+    drain(reconnectWithinMs) {
+      refusing = true;
+      io.local.emit(ServerEvent.NOTICE, {
+        code: ErrorCode.SERVER_RESTARTING,
+        message: 'This server is going away; reconnecting to another one.',
+        reconnectWithinMs,
+      });
+      return io.of('/').sockets.size;
+    },
     async stop() {
       clearInterval(tickSampler);
       fanout.stop();

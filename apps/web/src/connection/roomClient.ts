@@ -1,5 +1,6 @@
 import {
   ClientEvent,
+  ErrorCode,
   MAX_COORDINATE,
   PROTOCOL_VERSION,
   ServerEvent,
@@ -33,6 +34,7 @@ import {
   type ConnectionEvent,
   type ConnectionState,
 } from './connectionMachine.ts';
+import { drainReconnectDelay } from './drain.ts';
 
 /** Cursor packets at most every 33 ms (~30 Hz): smooth with interpolation, light on the wire. */
 export const CURSOR_SYNC_MS = 33;
@@ -274,6 +276,12 @@ export class RoomClient {
     // Only unacknowledged packets (cursors) are refused this way; the next packet supersedes a
     // refused cursor, so this is a diagnostic, not something to interrupt a lesson with.
     socket.on(ServerEvent.NOTICE, (notice) => {
+      // The server is draining for shutdown: move to another node at a random moment in the
+      // window it gives, so its users do not all arrive on the others in the same second.
+      if (notice.code === ErrorCode.SERVER_RESTARTING && notice.reconnectWithinMs !== undefined) {
+        this.reconnectWithin(notice.reconnectWithinMs);
+        return;
+      }
       // A notice naming no event precedes the server closing this connection (unavailable, restarting).
       if (notice.event === undefined) this.closingNotice = notice;
       console.warn(`server refused ${notice.event ?? 'a packet'}: ${notice.code}`);
@@ -307,6 +315,17 @@ export class RoomClient {
     const exhausted = exhaustedBy(this.refusals);
     if (exhausted) this.dispatch(exhausted);
     return exhausted !== null;
+  }
+
+  /** Reconnects (through the balancer, to a node that is ready) after a random delay in [0, windowMs). */
+  private reconnectWithin(windowMs: number): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (this.stopped || !this.socket.connected) return;
+      this.dispatch({ type: 'socket.disconnected' });
+      this.socket.disconnect(); // its 'disconnect' handler closes the engine and the editor
+      this.socket.connect();
+    }, drainReconnectDelay(windowMs));
   }
 
   private scheduleRetry(): void {
