@@ -62,6 +62,7 @@ export async function authenticateSession(
     display_name: string;
     role: Role;
     member_status: MembershipStatus;
+    color_index: number;
     code: string;
     title: string;
     room_status: 'open' | 'archived';
@@ -70,7 +71,7 @@ export async function authenticateSession(
     executor,
     sql`SELECT s.id, s.room_id, s.user_id, s.status AS session_status, s.expires_at,
                s.expires_at <= ${clock.now()} AS expired,
-               m.display_name, m.role, m.status AS member_status,
+               m.display_name, m.role, m.status AS member_status, m.color_index,
                r.code, r.title, r.status AS room_status, r.require_approval
         FROM sessions s
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
@@ -88,7 +89,7 @@ export async function authenticateSession(
   return {
     decision: row.member_status === 'pending' ? 'pending' : 'ok',
     session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },
-    member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status },
+    member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status, colorIndex: row.color_index },
     room: { id: row.room_id, code: row.code, title: row.title, status: row.room_status, requireApproval: row.require_approval },
   };
 }

@@ -101,6 +101,8 @@ export const Member = z.object({
   displayName: z.string(),
   role: Role,
   status: MembershipStatus,
+  /** Index into `MEMBER_PALETTE`, assigned by the server at join and kept for the membership. */
+  colorIndex: z.number().int().min(0).max(32_767),
 });
 export type Member = z.infer<typeof Member>;
 

@@ -8,6 +8,7 @@ import {
   SignOutRequest,
   UserId,
   parsePacket,
+  refusalText,
   type SessionGrant,
 } from '@wb/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -98,6 +99,8 @@ export function registerRoutes(
         return sendError(reply, ErrorCode.MEMBERSHIP_REVOKED, 'The teacher removed you from this lesson.');
       case 'denied':
         return sendError(reply, ErrorCode.ADMISSION_DENIED, 'The teacher declined your request to join this lesson.');
+      case 'name_reserved':
+        return sendError(reply, ErrorCode.NAME_RESERVED, refusalText[ErrorCode.NAME_RESERVED]);
       case 'pending':
         // A session for the lobby: it may wait on its admission or leave, and nothing else.
         deps.publisher.publish(joined.events);

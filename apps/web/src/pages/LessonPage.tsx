@@ -1,4 +1,4 @@
-import type { ProtocolError, SessionGrant } from '@wb/protocol';
+import { colorForUser, memberColor, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Board } from '../board/Board.tsx';
@@ -53,6 +53,10 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
   const rosterRef = useRef(roster);
   rosterRef.current = roster;
   const nameOf = useCallback((userId: string) => rosterRef.current.find((e) => e.userId === userId)?.displayName ?? 'Someone', []);
+  const colorOf = useCallback((userId: string) => {
+    const entry = rosterRef.current.find((e) => e.userId === userId);
+    return entry ? memberColor(entry.colorIndex) : colorForUser(userId);
+  }, []);
   const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y), [client]);
 
   const leave = async () => {
@@ -113,7 +117,7 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
       </aside>
 
       {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
-      <Board cursors={client.cursors} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} onPointer={onPointer} />
+      <Board cursors={client.cursors} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} />
       <BoardNotices client={client} />
 
       {teacher.dialogs}

@@ -1,4 +1,4 @@
-import { colorForUser } from '@wb/protocol';
+import { memberColor } from '@wb/protocol';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
 import './teacher.css';
 
@@ -50,7 +50,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
               data-idle={entry.state === 'live' && idle?.has(entry.userId) ? 'true' : undefined}
             >
               {/* Initials come from CSS (attr) so the entry's text is just the name and its state. */}
-              <span className="avatar" style={{ background: colorForUser(entry.userId) }} data-initials={initials(entry.displayName)} aria-hidden="true" />
+              <span className="avatar" style={{ background: memberColor(entry.colorIndex) }} data-initials={initials(entry.displayName)} aria-hidden="true" />
               <span className="roster-name">
                 <span className="roster-display-name">{entry.displayName}</span>
                 {entry.userId === selfUserId && <span className="muted">(you)</span>}
