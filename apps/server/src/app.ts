@@ -40,6 +40,8 @@ export interface App {
   database: Database;
   sweeper: Sweeper;
   metrics: Metrics;
+  /** Waiting pages parked on this node (bounded, I10). */
+  lobbyWaiters: LobbyWaiters;
   /** The address to open, once listening. */
   url: string;
   /** Graceful shutdown: clients are told the server is restarting and keep their sessions. */
@@ -257,6 +259,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     database,
     sweeper,
     metrics,
+    lobbyWaiters,
     url,
     metricsUrl,
     close,

@@ -136,6 +136,14 @@ export class Sweeper {
     await this.lock.release();
   }
 
+  /**
+   * Test hook (I9): one lease sweep as a leader would run it, without taking the leader lock, as if
+   * the lock had been lost. Correctness must not depend on the lock: each delete is conditional.
+   */
+  async sweepWithoutLeaderLock(): Promise<SweepResult> {
+    return sweepExpiredLeases(this.store, this.publish, this.log, { batch: this.options.batch });
+  }
+
   /** One pass; exposed for tests that decide when time moves. */
   async pass(): Promise<void> {
     this.passStartedAt = Date.now();

@@ -48,9 +48,7 @@ if ('skip' in target) {
         const pressA = () => one.acquireLock(actorA, { elementId, requestId: requestId('a'), firstTermMs: FIRST_TERM_MS });
         const pressB = () => two.acquireLock(actorB, { elementId, requestId: requestId('b'), firstTermMs: FIRST_TERM_MS });
         const [ra, rb] =
-          trial % 2 === 0
-            ? await Promise.all([pressA(), pressB()])
-            : await Promise.all([pressB(), pressA()]).then(([b, a]) => [a, b] as const);
+          trial % 2 === 0 ? await Promise.all([pressA(), pressB()]) : await Promise.all([pressB(), pressA()]).then(([b, a]) => [a, b] as const);
         const decisions = [ra.decision, rb.decision].sort();
         expect(decisions).toEqual(['granted', 'locked']);
         const winner = ra.decision === 'granted' ? ra : rb;

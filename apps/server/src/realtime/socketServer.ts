@@ -27,7 +27,7 @@ import { buildSync, syncHandlers } from './syncHandlers.ts';
 import type { WbServer } from './types.ts';
 
 /** Renewals queued on a node at most; past it the database is clearly not keeping up. */
-const MAX_PENDING_RENEWALS = 20_000;
+export const MAX_PENDING_RENEWALS = 20_000;
 /** How often the event loop's utilization is sampled to set the cursor tick. */
 const TICK_SAMPLE_MS = 250;
 
