@@ -11,3 +11,4 @@ export type { Db } from './sql.ts';
 export type { EditActor, ElementResult } from './elements.ts';
 export type { AcquireLockResult, HeldLock } from './locks.ts';
 export { buildAttendanceReport, type AttendanceFactInput } from './attendanceReport.ts';
+export { StatementCounter, inOperation } from './statements.ts';
