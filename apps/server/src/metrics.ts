@@ -1,11 +1,75 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/**
+ * What each store operation's statements count as in `wb_db_statements_total{kind}`: the load a
+ * lesson puts on the database, by what it is for. Operations not named here are `other`.
+ */
+const statementKinds: Readonly<Record<string, string>> = {
+  renewLeases: 'renewal',
+  authenticateSession: 'handshake',
+  openLease: 'handshake',
+  loadRoomSnapshot: 'sync',
+  eventsAfter: 'sync',
+  createElement: 'create',
+  updateElement: 'edit',
+  deleteElement: 'edit',
+  setElementPinned: 'edit',
+  setBoardLocked: 'edit',
+  acquireLock: 'lock',
+  extendLock: 'lock',
+  releaseLock: 'lock',
+  breakLock: 'lock',
+  readLock: 'lock',
+  findExpiredLeases: 'sweep',
+  deleteLeaseIfRevision: 'sweep',
+  findExpiredLocks: 'sweep',
+  expireLockIfGeneration: 'sweep',
+  graceLeases: 'sweep',
+  graceLocks: 'sweep',
+  restoreLostLeases: 'sweep',
+  pruneRoomLog: 'sweep',
+  pruneAppliedRequests: 'sweep',
+  setLeaseConnected: 'presence',
+  closeSession: 'presence',
+};
+
+export function statementKind(operation: string): string {
+  return statementKinds[operation] ?? 'other';
+}
+
 /** Prometheus metrics (GET /metrics). One registry per server instance so tests can run several. */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'wb_' });
+  const dbStatements = new Counter({
+    name: 'wb_db_statements_total',
+    help: 'Statements sent to the database (BEGIN and COMMIT included), by what they were for and the store operation that sent them',
+    labelNames: ['kind', 'operation'] as const,
+    registers: [registry],
+  });
+  /** What the counter has been told so far, per operation (the database's counter only grows). */
+  const reportedStatements = new Map<string, number>();
   return {
     registry,
+    /** Brings `wb_db_statements_total` up to the database's own count (called on each scrape). */
+    recordStatements(counts: ReadonlyMap<string, number>): void {
+      for (const [operation, count] of counts) {
+        const delta = count - (reportedStatements.get(operation) ?? 0);
+        if (delta <= 0) continue;
+        reportedStatements.set(operation, count);
+        dbStatements.inc({ kind: statementKind(operation), operation }, delta);
+      }
+    },
+    inkPoints: new Counter({
+      name: 'wb_ink_points_total',
+      help: 'Live-ink points accepted for fan-out (each reaches every other member of the room once)',
+      registers: [registry],
+    }),
+    droppedInkPoints: new Counter({
+      name: 'wb_ink_points_dropped_total',
+      help: "Live-ink points dropped because a room tick's bound was full (I10)",
+      registers: [registry],
+    }),
     connectedSockets: new Gauge({ name: 'wb_connected_sockets', help: 'Open sockets on this node', registers: [registry] }),
     renewals: new Counter({
       name: 'wb_lease_renewals_total',

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { PgliteDirLock } from './pgliteLock.ts';
 import * as schema from './schema.ts';
 import type { Db } from './sql.ts';
+import { StatementCounter, countStatements } from './statements.ts';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
@@ -31,6 +32,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
   leaderLock(lockId: number): LeaderLock;
+  /** Every statement sent, by the store operation that sent it (statements.ts). */
+  statements: StatementCounter;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
   /**
@@ -83,6 +86,8 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     // queue inside PGlite. No connect timeout: the engine is in this process, not on a network.
     const pool = new pg.Pool({ host: engine.socketDir, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres', max: 1 });
     pool.on('error', () => {});
+    const statements = new StatementCounter();
+    countStatements(pool, statements);
     await migratePostgres(pool).catch(async (error: unknown) => {
       await pool.end().catch(() => {});
       throw error;
@@ -92,6 +97,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     return {
       kind: 'pglite',
       db,
+      statements,
       // One process owns the directory (the lock above), so it is always the leader.
       leaderLock: () => ({ tryAcquire: async () => true, release: async () => {} }),
       ping: async () => {
@@ -207,6 +213,8 @@ async function openPostgres(url: string, poolSize: number, migrate: boolean): Pr
   });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  const statements = new StatementCounter();
+  countStatements(pool, statements);
   if (migrate) {
     // A failed start (say, a role that may not run DDL) must not leave a pool of open connections.
     await migratePostgres(pool).catch(async (error: unknown) => {
@@ -218,6 +226,7 @@ async function openPostgres(url: string, poolSize: number, migrate: boolean): Pr
   return {
     kind: 'postgres',
     db,
+    statements,
     leaderLock: (lockId) => new PinnedAdvisoryLock(url, lockId),
     ping: async () => {
       await db.execute(sql`SELECT 1`);

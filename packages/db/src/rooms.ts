@@ -217,3 +217,13 @@ export async function listMembers(executor: Executor, roomId: string): Promise<M
   );
   return found.map(toMember);
 }
+
+/**
+ * Whether the room's board is locked (students may not draw), or null for no such room. A plain
+ * read for the server's cache of who may send live ink; every durable edit still decides inside
+ * its own conditional write.
+ */
+export async function readBoardLocked(executor: Executor, roomId: string): Promise<boolean | null> {
+  const [row] = await rows<{ board_locked: boolean }>(executor, sql`SELECT board_locked FROM rooms WHERE id = ${roomId}::uuid`);
+  return row ? row.board_locked : null;
+}

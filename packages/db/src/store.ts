@@ -35,7 +35,7 @@ import {
   type HeldLock,
 } from './locks.ts';
 import { eventsAfter, findRoomEvent, pruneRoomLog } from './roomLog.ts';
-import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers } from './rooms.ts';
+import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers, readBoardLocked } from './rooms.ts';
 import { restoreMember } from './memberships.ts';
 import { admitAllPending, admitMember, denyMember, setRequireApproval, withdrawFromLobby } from './lobby.ts';
 import {
@@ -52,6 +52,7 @@ import {
 } from './teachers.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
+import { inOperation } from './statements.ts';
 
 /**
  * The store's public face: named operations, each one conditional statement or one short
@@ -63,9 +64,17 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
   return {
     database,
     clock,
+    ...countedOperations(operations(db, clock)),
+  };
+}
+
+/** The store's operations; `createStore` counts each one's statements under its name. */
+function operations(db: Database['db'], clock: Clock) {
+  return {
     createRoom: (input: Parameters<typeof createRoom>[2]) => createRoom(db, clock, input),
     findRoomByCode: (code: string) => findRoomByCode(db, code),
     findRoomById: (roomId: string) => findRoomById(db, roomId),
+    readBoardLocked: (roomId: string) => readBoardLocked(db, roomId),
     joinRoom: (input: Parameters<typeof joinRoom>[2]) => joinRoom(db, clock, input),
     listMembers: (roomId: string) => listMembers(db, roomId),
     revokeMember: (input: Parameters<typeof revokeMember>[2]) => revokeMember(db, clock, input),
@@ -127,6 +136,13 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     graceLocks: (ttlMs: number) => graceLocks(db, clock, ttlMs),
     readLock: (roomId: string, elementId: string) => readLock(db, roomId, elementId),
   };
+}
+
+/** Each operation runs in a scope naming it, so the statements it sends are counted under its name. */
+function countedOperations<T extends Record<string, (...args: never[]) => unknown>>(ops: T): T {
+  const counted: Record<string, (...args: never[]) => unknown> = {};
+  for (const [name, op] of Object.entries(ops)) counted[name] = (...args) => inOperation(name, () => op(...args));
+  return counted as T;
 }
 
 export type Store = ReturnType<typeof createStore>;

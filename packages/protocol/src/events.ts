@@ -13,6 +13,7 @@ import {
   type ElementReply,
   type LockGrant,
 } from './elements.ts';
+import { InkUpdate } from './ink.ts';
 import {
   CursorUpdate,
   LeaseRenewRequest,
@@ -34,6 +35,7 @@ export type AckFn<T> = (reply: Ack<T>) => void;
 /** Socket event names, defined once (STYLE: no event name copied as a string on each side). */
 export const ClientEvent = {
   CURSOR: 'cursor',
+  INK: 'ink',
   LEASE_RENEW: 'lease.renew',
   SYNC_REQUEST: 'sync.request',
   SIGN_OUT: 'session.signOut',
@@ -59,9 +61,11 @@ export const ServerEvent = {
   NOTICE: 'notice',
 } as const;
 
-/** Client to server. Cursor packets are volatile and unacknowledged; everything else is acked. */
+/** Client to server. Cursor, ink and drag-move packets are volatile and unacknowledged; everything else is acked. */
 export interface ClientToServerEvents {
   [ClientEvent.CURSOR]: (update: CursorUpdate) => void;
+  /** Volatile live ink: the points of a stroke being drawn (see ink.ts). */
+  [ClientEvent.INK]: (update: InkUpdate) => void;
   [ClientEvent.LEASE_RENEW]: (request: LeaseRenewRequest, ack: AckFn<LeaseRenewResult>) => void;
   [ClientEvent.SYNC_REQUEST]: (request: SyncRequest, ack: AckFn<{ sync: SyncMessage }>) => void;
   [ClientEvent.SIGN_OUT]: (request: SignOutRequest, ack: AckFn<Record<string, never>>) => void;
@@ -123,6 +127,7 @@ export type ClientReply<E extends AckedClientEvent> = Parameters<ClientToServerE
  */
 export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<ClientRequest<E>> } = {
   [ClientEvent.CURSOR]: CursorUpdate,
+  [ClientEvent.INK]: InkUpdate,
   [ClientEvent.LEASE_RENEW]: LeaseRenewRequest,
   [ClientEvent.SYNC_REQUEST]: SyncRequest,
   [ClientEvent.SIGN_OUT]: SignOutRequest,
@@ -140,6 +145,7 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
 /** Whether each client event is acknowledged, checked against the typed map. */
 const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEvent ? true : false } = {
   [ClientEvent.CURSOR]: false,
+  [ClientEvent.INK]: false,
   [ClientEvent.LEASE_RENEW]: true,
   [ClientEvent.SYNC_REQUEST]: true,
   [ClientEvent.SIGN_OUT]: true,

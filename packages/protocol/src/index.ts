@@ -3,6 +3,7 @@ export * from './refusalTexts.ts';
 export * from './primitives.ts';
 export * from './schemas.ts';
 export * from './elements.ts';
+export * from './ink.ts';
 export * from './events.ts';
 export * from './color.ts';
 export * from './parse.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Element, LockGeneration, LockReleaseReason, DragEntry, ElementId } from './elements.ts';
+import { InkEntry } from './ink.ts';
 import { Coordinate, DisplayName, MAX_COORDINATE, RequestId, Revision, RoomCode, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
 export const RoomTitle = z.string().trim().min(1).max(80).regex(printable);
@@ -285,8 +286,15 @@ export function cursorPosition(entry: CursorEntry): CursorPosition {
   return t === undefined ? { sessionId, x, y } : { sessionId, x, y, t };
 }
 
-/** One room tick of ephemeral motion: cursors, and drags in progress under a current lock. */
-export const CursorBatch = z.object({ cursors: z.array(CursorEntry), drags: z.array(DragEntry).optional() });
+/**
+ * One room tick of ephemeral motion: cursors, drags in progress under a current lock, and live
+ * ink (strokes being drawn).
+ */
+export const CursorBatch = z.object({
+  cursors: z.array(CursorEntry),
+  drags: z.array(DragEntry).optional(),
+  ink: z.array(InkEntry).optional(),
+});
 export type CursorBatch = z.infer<typeof CursorBatch>;
 
 export const PresenceSignal = z.object({

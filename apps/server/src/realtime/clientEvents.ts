@@ -17,6 +17,7 @@ import {
   readCursorUpdate,
   type AckedClientEvent,
   type ClientReply,
+  type ProtocolError,
   type ClientRequest,
   type VolatileClientEvent,
 } from '@wb/protocol';
@@ -27,8 +28,11 @@ import type { SocketSession } from './socketSession.ts';
 
 /** Answers an acknowledged request with its reply's fields, or throws a `Refusal`. */
 export type AckedHandler<E extends AckedClientEvent> = (session: SocketSession, request: ClientRequest<E>) => Promise<ClientReply<E>>;
-/** Takes a volatile packet; nothing is answered (a refused one is dropped). */
-export type VolatileHandler<E extends VolatileClientEvent> = (session: SocketSession, request: ClientRequest<E>) => void;
+/**
+ * Takes a volatile packet; nothing is answered. A refused one is dropped, silently, or with a
+ * (throttled) `notice` when the handler returns the refusal.
+ */
+export type VolatileHandler<E extends VolatileClientEvent> = (session: SocketSession, request: ClientRequest<E>) => ProtocolError | void;
 
 type AckedHandlers = { readonly [E in AckedClientEvent]: AckedHandler<E> };
 type VolatileHandlers = { readonly [E in VolatileClientEvent]: VolatileHandler<E> };
@@ -85,13 +89,15 @@ function volatileListener<E extends VolatileClientEvent>(
   const bySchema = (packet: unknown) => {
     const request = parsePacket(schema, packet);
     if (!request.ok) return gate.notice(request.error, event);
-    handle(session, request.value);
+    const refusal = handle(session, request.value);
+    if (refusal) gate.notice(refusal, event);
   };
   const read = fastReaders[event];
   if (!read) return bySchema;
   return (packet) => {
     const request = read(packet);
-    if (request) return handle(session, request);
-    bySchema(packet);
+    if (!request) return bySchema(packet);
+    const refusal = handle(session, request);
+    if (refusal) gate.notice(refusal, event);
   };
 }

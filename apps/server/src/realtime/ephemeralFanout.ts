@@ -1,11 +1,20 @@
-import type { CursorBatch, CursorEntry, DragEntry } from '@wb/protocol';
+import type { CursorBatch, CursorEntry, DragEntry, InkEntry } from '@wb/protocol';
 
 /**
- * The ephemeral fan-out: per room, everything volatile that moves (today cursors and the drag
- * moves of locked elements; other volatile motion, such as viewports, belongs here too) is
+ * Live-ink points of one stroke kept for one tick at most: at 30 packets a second a drawer fills
+ * two packets a tick, so this is reached only by a sender past the packet gate's burst (I10).
+ */
+export const MAX_INK_POINTS_PER_TICK = 256;
+/** Strokes with unsent ink in one room's tick at most (31 drawers, each ending one and starting the next). */
+export const MAX_INK_STROKES_PER_TICK = 128;
+
+/**
+ * The ephemeral fan-out: per room, everything volatile that moves (cursors, the drag moves of
+ * locked elements, live ink; other volatile motion, such as viewports, belongs here too) is
  * batched, never stored, and sent to the room once per tick as one `cursors` batch. Each room
  * keeps the latest position per session and per dragged element (a newer packet supersedes an
- * unsent one). The tick is read at each scheduling, so it can follow the node's load (see
+ * unsent one), and the ink points appended per stroke since the last batch (joined, not
+ * superseded: each packet carries new points). The tick is read at each scheduling, so it can follow the node's load (see
  * adaptiveTick.ts): about 80 Hz on a calm node, 30 Hz on a busy one. A room that has been quiet
  * for a whole tick flushes at once, so a lone cursor does not wait. Relaying each packet on its
  * own costs several times more per delivered update (see BENCHMARKS.md).
@@ -37,6 +46,33 @@ export class EphemeralFanout {
     this.schedule(roomId, room);
   }
 
+  /**
+   * Live-ink points of a stroke: appended to the stroke's unsent ones (bounded), its end kept.
+   * Returns false when the points were dropped (the room's or the stroke's tick is full).
+   */
+  pushInk(roomId: string, userId: string, entry: InkEntry): boolean {
+    const room = this.room(roomId);
+    const pending = room.ink.get(entry.strokeId);
+    if (pending) {
+      // Another drawer's packet naming this stroke never joins it: the first sender keeps it.
+      if (pending.entry.sessionId !== entry.sessionId) return false;
+      const free = MAX_INK_POINTS_PER_TICK - pending.entry.points.length;
+      if (free < entry.points.length) return false;
+      pending.entry.points.push(...entry.points);
+      if (entry.end) pending.entry.end = entry.end;
+    } else {
+      if (room.ink.size >= MAX_INK_STROKES_PER_TICK || entry.points.length > MAX_INK_POINTS_PER_TICK) return false;
+      room.ink.set(entry.strokeId, { userId, entry: { ...entry, points: [...entry.points] } });
+    }
+    this.schedule(roomId, room);
+    return true;
+  }
+
+  /** Drops a stroke's unsent ink: its durable element was created or deleted (it must not reappear). */
+  forgetInk(roomId: string, strokeId: string): void {
+    this.rooms.get(roomId)?.ink.delete(strokeId);
+  }
+
   /** Drops an element's unsent drag position: its lock ended (a late move must not show). */
   forgetDrag(roomId: string, elementId: string): void {
     this.rooms.get(roomId)?.drags.delete(elementId);
@@ -45,7 +81,7 @@ export class EphemeralFanout {
   private room(roomId: string): RoomEphemera {
     let room = this.rooms.get(roomId);
     if (!room) {
-      room = { pending: new Map(), drags: new Map(), timer: null, lastFlush: -Infinity };
+      room = { pending: new Map(), drags: new Map(), ink: new Map(), timer: null, lastFlush: -Infinity };
       this.rooms.set(roomId, room);
     }
     return room;
@@ -72,6 +108,7 @@ export class EphemeralFanout {
     for (const id of sessionIds) {
       room.pending.delete(id);
       for (const [elementId, drag] of room.drags) if (drag.sessionId === id) room.drags.delete(elementId);
+      for (const [strokeId, ink] of room.ink) if (ink.entry.sessionId === id) room.ink.delete(strokeId);
     }
   }
 
@@ -81,6 +118,7 @@ export class EphemeralFanout {
     if (!room) return;
     for (const [sessionId, pending] of room.pending) if (pending.userId === userId) room.pending.delete(sessionId);
     for (const [elementId, drag] of room.drags) if (drag.userId === userId) room.drags.delete(elementId);
+    for (const [strokeId, ink] of room.ink) if (ink.userId === userId) room.ink.delete(strokeId);
   }
 
   stop(): void {
@@ -90,15 +128,17 @@ export class EphemeralFanout {
 
   private flush(roomId: string, room: RoomEphemera): void {
     room.lastFlush = this.now();
-    if (room.pending.size === 0 && room.drags.size === 0) {
+    if (room.pending.size === 0 && room.drags.size === 0 && room.ink.size === 0) {
       // Nothing moved for a tick: forget the room so idle rooms cost nothing.
       this.rooms.delete(roomId);
       return;
     }
     const batch: CursorBatch = { cursors: Array.from(room.pending.values(), (pending) => pending.entry) };
     if (room.drags.size > 0) batch.drags = [...room.drags.values()];
+    if (room.ink.size > 0) batch.ink = Array.from(room.ink.values(), (ink) => ink.entry);
     room.pending.clear();
     room.drags.clear();
+    room.ink.clear();
     this.send(roomId, batch);
   }
 }
@@ -108,6 +148,8 @@ interface RoomEphemera {
   /** By session id: the user is kept beside the entry (the wire entry has none) for forgetUser. */
   pending: Map<string, { userId: string; entry: CursorEntry }>;
   drags: Map<string, DragEntry>;
+  /** By stroke id: the points appended since the last batch; the user kept for forgetUser. */
+  ink: Map<string, { userId: string; entry: InkEntry }>;
   timer: NodeJS.Timeout | null;
   lastFlush: number;
 }

@@ -1,6 +1,7 @@
 import { ErrorCode, ServerEvent, type RoomEvent } from '@wb/protocol';
 import type { Metrics } from '../metrics.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
+import type { DrawRights } from './drawRights.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
 import type { TestHooks } from '../testHooks.ts';
 import type { LockCache } from './lockCache.ts';
@@ -27,6 +28,7 @@ export class RoomPublisher {
     private readonly sessions: LocalSessions,
     private readonly metrics: Metrics,
     private readonly hooks: TestHooks | null = null,
+    private readonly rights: DrawRights | null = null,
   ) {
     io.on('wb:roomEvents', (events) => this.applyLocally(events));
   }
@@ -76,6 +78,14 @@ export class RoomPublisher {
           break;
         case 'element.deleted':
           this.fanout.forgetDrag(event.roomId, event.payload.elementId);
+          this.fanout.forgetInk(event.roomId, event.payload.elementId);
+          break;
+        case 'element.created':
+          // The durable stroke is out: its live ink still unsent must not follow it and reappear.
+          this.fanout.forgetInk(event.roomId, event.payload.element.id);
+          break;
+        case 'board.locked':
+          this.rights?.boardLocked(event.roomId, event.payload.locked);
           break;
         case 'presence.expired': {
           this.fanout.forgetSessions(event.roomId, [event.payload.sessionId]);
@@ -115,9 +125,7 @@ export class RoomPublisher {
         case 'member.withdrawn':
         case 'member.joined':
         case 'presence.opened':
-        case 'element.created':
         case 'element.updated':
-        case 'board.locked':
           break;
       }
     }

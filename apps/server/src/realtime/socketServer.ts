@@ -14,8 +14,10 @@ import { listen, type ClientEventHandlers } from './clientEvents.ts';
 import { EphemeralFanout } from './ephemeralFanout.ts';
 import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
+import { DrawRights } from './drawRights.ts';
 import { elementHandlers } from './elementHandlers.ts';
 import { authenticateHandshake } from './handshake.ts';
+import { inkHandlers } from './inkHandlers.ts';
 import { LockCache } from './lockCache.ts';
 import { lockHandlers } from './lockHandlers.ts';
 import { PacketGate } from './packetGate.ts';
@@ -86,12 +88,13 @@ export function attachRealtime(
   }, TICK_SAMPLE_MS);
   tickSampler.unref();
   const fanout = new EphemeralFanout(() => tick.ms, (roomId, batch) => {
-    metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0));
+    metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0) + (batch.ink?.length ?? 0));
     io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, batch);
   });
   const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
+  const rights = new DrawRights((roomId) => store.readBoardLocked(roomId));
   const sessions = new LocalSessions(io);
-  const publisher = new RoomPublisher(io, fanout, locks, sessions, metrics, hooks);
+  const publisher = new RoomPublisher(io, fanout, locks, sessions, metrics, hooks, rights);
   const renewals = new RenewalBatcher(
     store,
     { tickMs: config.RENEW_BATCH_MS, ttlMs: config.LEASE_TTL_MS, maxPending: MAX_PENDING_RENEWALS },
@@ -106,6 +109,7 @@ export function attachRealtime(
   /** What the server does with each client event (a new event does not compile without its entry). */
   const handlers: ClientEventHandlers = {
     ...cursorHandlers(fanout),
+    ...inkHandlers({ fanout, rights, metrics }),
     ...presence.handlers,
     ...syncHandlers(store),
     ...elementHandlers(edits),
@@ -140,6 +144,7 @@ export function attachRealtime(
         // The last local socket of the room left: forget its per-room state on this node (I10).
         publisher.forgetRoom(session.roomId);
         locks.forgetRoom(session.roomId);
+        rights.forgetRoom(session.roomId);
       }
       // Another socket of the session (a reload's) still holds its presence here.
       if (sessions.remove(session) > 0) return;
@@ -150,6 +155,8 @@ export function attachRealtime(
       try {
         const revision = await presence.openLease(session);
         if (revision === null || socket.disconnected) return;
+        // Who may draw here, read now so the first stroke's live ink is not dropped (students only).
+        if (session.role !== 'teacher') rights.mayDraw(session.roomId, session.role);
         socket.emit(ServerEvent.WELCOME, {
           sessionId: session.sessionId,
           userId: session.userId,

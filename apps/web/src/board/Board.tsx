@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { createStore } from 'zustand/vanilla';
-import type { CursorView } from '../connection/roomClient.ts';
+import type { CursorView, InkView } from '../connection/roomClient.ts';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { fitText, stickyAt, textBoxAt } from '../elements/geometry.ts';
 import { CursorLayer } from './CursorLayer.tsx';
@@ -17,6 +17,8 @@ import { ViewportGestures } from './viewportGestures.ts';
 
 interface BoardProps {
   cursors: StoreApi<CursorView>;
+  /** Other people's strokes being drawn (live ink). */
+  ink: StoreApi<InkView>;
   editor: BoardEditor;
   selfSessionId: string;
   /** The lesson's title, for export file names. */
@@ -34,7 +36,7 @@ interface BoardProps {
  * keys; zoom with ctrl/cmd+scroll (and trackpad pinch), a two-finger pinch, +/- and 0
  * (viewportGestures.ts); draw with the tools (toolInput.ts).
  */
-export function Board({ cursors, editor, selfSessionId, title, nameOf, colorOf, onPointer }: BoardProps) {
+export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer }: BoardProps) {
   const [viewport] = useState(createViewportStore);
   const [tools] = useState(createToolStore);
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null })));
@@ -89,7 +91,7 @@ export function Board({ cursors, editor, selfSessionId, title, nameOf, colorOf, 
         data-testid="board"
       >
         <GridLayer viewport={viewport} />
-        <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} selfSessionId={selfSessionId} nameOf={nameOf} colorOf={colorOf} />
+        <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} ink={ink} selfSessionId={selfSessionId} nameOf={nameOf} colorOf={colorOf} />
         <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} />
       </div>
       {textEdit && (

@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
+import type { InkView } from '../connection/roomClient.ts';
 import type { BoardView, MotionView } from '../elements/boardEditor.ts';
 import { ElementRenderer } from './elementRenderer.ts';
+import { LiveInkLayer } from './liveInkLayer.ts';
 import type { DraftView } from './toolState.ts';
 import type { Viewport } from './viewport.ts';
 
@@ -10,6 +12,8 @@ interface ElementLayerProps {
   board: StoreApi<BoardView>;
   motion: StoreApi<MotionView>;
   draft: StoreApi<DraftView>;
+  /** Other people's strokes being drawn (live ink). */
+  ink: StoreApi<InkView>;
   selfSessionId: string;
   nameOf: (userId: string) => string;
   colorOf: (userId: string) => string;
@@ -20,13 +24,14 @@ interface ElementLayerProps {
  * overview canvas, gestures on a raster). React renders only the empty containers once; the
  * effect mounts the renderer, feeds it the stores' changes and the layer's size, and disposes it.
  */
-export function ElementLayer({ viewport, board, motion, draft, selfSessionId, nameOf, colorOf }: ElementLayerProps) {
+export function ElementLayer({ viewport, board, motion, draft, ink, selfSessionId, nameOf, colorOf }: ElementLayerProps) {
   const layerRef = useRef<HTMLDivElement>(null);
   const planeRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const rootRef = useRef<SVGGElement>(null);
   const elementsRef = useRef<SVGGElement>(null);
   const draftRef = useRef<SVGGElement>(null);
+  const inkRef = useRef<SVGGElement>(null);
   const overlayRef = useRef<SVGGElement>(null);
   const nameOfRef = useRef(nameOf);
   nameOfRef.current = nameOf;
@@ -62,6 +67,13 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
     };
   }, [viewport, board, motion, draft, selfSessionId]);
 
+  useEffect(() => {
+    const group = inkRef.current;
+    if (!group) return;
+    const layer = new LiveInkLayer(group, ink);
+    return () => layer.dispose();
+  }, [ink]);
+
   // The plane has no size: the SVG overflows it, drawn in board coordinates, and the canvas sits
   // around it (overview.ts's canvasFrame). The container clips them to the board. The SVG is
   // positioned too, so that it stays above the canvas.
@@ -72,6 +84,7 @@ export function ElementLayer({ viewport, board, motion, draft, selfSessionId, na
         <svg width="1" height="1" style={{ display: 'block', position: 'relative', overflow: 'visible' }}>
           <g ref={rootRef}>
             <g ref={elementsRef} data-layer="elements" />
+            <g ref={inkRef} data-layer="ink" />
             <g ref={draftRef} data-layer="draft" opacity="0.85" />
             <g ref={overlayRef} data-layer="overlay" />
           </g>

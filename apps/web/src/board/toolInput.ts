@@ -81,9 +81,13 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         o.surface.dataset.refused = refusal ?? '';
         return;
       }
-      case 'pen':
-        gesture = { kind: 'pen', samples: [sample(e)] };
+      case 'pen': {
+        const first = sample(e);
+        gesture = { kind: 'pen', samples: [first] };
+        // The others see the stroke as it is drawn (live ink); its element gets the same id.
+        o.editor.beginStroke(first, o.tools.getState().style);
         return;
+      }
       case 'rect':
       case 'ellipse':
       case 'line':
@@ -117,7 +121,9 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         return;
       case 'pen': {
         const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [e];
-        for (const c of events.length > 0 ? events : [e]) gesture.samples.push(sample(c));
+        const added = (events.length > 0 ? events : [e]).map(sample);
+        gesture.samples.push(...added);
+        o.editor.extendStroke(added);
         const { style } = o.tools.getState();
         o.draft.setState({ shape: penShapeFromSamples(gesture.samples, style.stroke, style.strokeWidth) });
         return;
@@ -148,10 +154,8 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         o.editor.endDrag();
         return;
       case 'pen': {
-        if (cancelled) return;
         const { style } = o.tools.getState();
-        const shape = penShapeFromSamples(g.samples, style.stroke, style.strokeWidth);
-        if (shape) o.editor.create(shape);
+        o.editor.endStroke(cancelled ? null : penShapeFromSamples(g.samples, style.stroke, style.strokeWidth));
         return;
       }
       case 'shape': {
@@ -180,6 +184,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     pointerId = null;
     o.draft.setState({ shape: null });
     if (g.kind === 'drag-element') o.editor.endDrag();
+    if (g.kind === 'pen') o.editor.endStroke(null);
   };
 
   return {

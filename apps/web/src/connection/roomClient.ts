@@ -21,6 +21,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { signOut as signOutOverHttp } from '../api/roomsApi.ts';
 import { installDebugHook } from '../debug/debugHook.ts';
 import { randomId } from '../session/randomId.ts';
+import type { LiveStroke } from '../sync/liveInk.ts';
 import type { RoomState } from '../sync/roomState.ts';
 import { ActivityTracker, sameSet } from '../sync/activity.ts';
 import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
@@ -68,6 +69,14 @@ export interface CursorView {
   readonly targets: ReadonlyMap<string, CursorTarget>;
 }
 
+/** Other people's strokes being drawn (live ink), by stroke id; read like cursors. */
+export interface InkView {
+  readonly strokes: ReadonlyMap<string, LiveStroke>;
+}
+
+/** While our own live ink flowed this recently (ms), it carries our cursor: no cursor packet is sent. */
+const INK_CARRIES_CURSOR_MS = 100;
+
 type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
@@ -77,6 +86,7 @@ type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export class RoomClient {
   readonly view: StoreApi<RoomView>;
   readonly cursors: StoreApi<CursorView>;
+  readonly ink: StoreApi<InkView>;
   /** Drawing: own edits, drags under locks, teacher controls. */
   readonly editor: BoardEditor;
   private readonly engine: SyncEngine;
@@ -93,6 +103,7 @@ export class RoomClient {
   private pendingCursor: CursorUpdate | null = null;
   private lastCursor: { x: number; y: number } | null = null;
   private lastActivityPingAt = 0;
+  private lastInkAt = -Infinity;
   private readonly activity = new ActivityTracker();
   private activityTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
@@ -112,6 +123,7 @@ export class RoomClient {
       idle: new Set(),
     }));
     this.cursors = createStore<CursorView>(() => ({ targets: new Map() }));
+    this.ink = createStore<InkView>(() => ({ strokes: new Map() }));
     this.editor = new BoardEditor({ userId: grant.userId, sessionId: grant.sessionId, role: grant.role }, this.transport());
     this.socket = io({
       path: '/socket.io',
@@ -152,6 +164,8 @@ export class RoomClient {
         for (const c of this.engine.cursors.values()) this.activity.noteActivity(c.userId, c.receivedAt);
       }
       if (changes.has('drags')) this.editor.dragsChanged(new Map(this.engine.drags));
+      // After the state: a stroke whose element just arrived leaves in the same frame it appears.
+      if (changes.has('ink')) this.ink.setState({ strokes: new Map(this.engine.ink) });
       if (changes.has('phase') && this.engine.phase === 'live') this.editor.connectionLive();
     });
     this.wireSocket();
@@ -381,6 +395,12 @@ export class RoomClient {
       moveLocked: (move) => {
         if (this.socket.connected) this.socket.volatile.emit(ClientEvent.LOCK_MOVE, move);
       },
+      // Volatile like cursors; the server moves our cursor with it, so cursor packets pause.
+      sendInk: (update) => {
+        if (!this.socket.connected) return;
+        this.lastInkAt = Date.now();
+        this.socket.volatile.emit(ClientEvent.INK, update);
+      },
       releaseLock: (request) => acked().emitWithAck(ClientEvent.LOCK_RELEASE, request),
       pinElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_PIN, request),
       breakLock: (request) => acked().emitWithAck(ClientEvent.LOCK_BREAK, request),
@@ -393,6 +413,7 @@ export class RoomClient {
     const update = this.pendingCursor;
     this.pendingCursor = null;
     if (!update || !this.socket.connected) return;
+    if (Date.now() - this.lastInkAt < INK_CARRIES_CURSOR_MS) return;
     this.lastCursorSentAt = Date.now();
     // Volatile: a cursor packet that cannot go now is superseded by the next one anyway.
     this.socket.volatile.emit(ClientEvent.CURSOR, update);

@@ -13,6 +13,8 @@ export interface DebugState {
   presence: unknown[];
   departures: Array<{ userId: string; reason: string }>;
   cursors: Array<{ sessionId: string; userId: string; x: number; y: number }>;
+  /** Other people's strokes being drawn (live ink): id, drawer and how many points are held. */
+  ink: Array<{ strokeId: string; sessionId: string; userId: string; points: number; end: string | null }>;
 }
 
 /**
@@ -49,6 +51,7 @@ export function installDebugHook(engine: SyncEngine, connection: () => Connectio
         presence: s ? [...s.presence.values()].map((p) => ({ ...p })) : [],
         departures: s ? [...s.departures].map(([userId, reason]) => ({ userId, reason })) : [],
         cursors: [...engine.cursors.values()].map(({ sessionId, userId, x, y }) => ({ sessionId, userId, x, y })),
+        ink: [...engine.ink.values()].map(({ strokeId, sessionId, userId, points, end }) => ({ strokeId, sessionId, userId, points: points.length, end })),
       };
     },
     boardHash: () => (engine.state ? boardHash(engine.state) : null),

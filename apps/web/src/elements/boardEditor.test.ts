@@ -1,4 +1,4 @@
-import type { Ack, Element, ElementReply, LockGrant, LockMove, LockReleaseRequest, UpdateElementRequest } from '@wb/protocol';
+import { INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, type Ack, type Element, type ElementReply, type InkUpdate, type LockGrant, type LockMove, type LockReleaseRequest, type UpdateElementRequest } from '@wb/protocol';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { applyRoomEvent, stateFromSnapshot, type RoomState } from '../sync/roomState.ts';
 import { ALICE, ALICE_S, BOB, BOB_S, EL1, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
@@ -8,6 +8,7 @@ import { BoardEditor, type EditorTransport } from './boardEditor.ts';
 function fakeTransport() {
   const calls: Array<{ kind: string; request: unknown }> = [];
   const moves: LockMove[] = [];
+  const inks: InkUpdate[] = [];
   let connected = true;
   let nextGrant: Ack<{ grant: LockGrant }> | null = null;
   let nextRelease: Ack<ElementReply> | null = null;
@@ -27,6 +28,10 @@ function fakeTransport() {
     deleteElement: (r) => reply('delete', r, () => echo({ id: r.id }, 9)),
     acquireLock: (r) => reply('acquire', r, () => nextGrant ?? { ok: true, grant: { elementId: r.elementId, generation: 7, expiresInMs: 2_000 } }),
     moveLocked: (m) => moves.push(m),
+    sendInk: (u) => {
+      inks.push(u);
+      calls.push({ kind: 'ink', request: u });
+    },
     releaseLock: (r: LockReleaseRequest) =>
       reply('release', r, () => nextRelease ?? { ok: true, element: element(r.elementId, 3, r.shape ?? rect()) }),
     pinElement: (r) => reply('pin', r, () => echo({ id: r.elementId }, 2)),
@@ -37,6 +42,7 @@ function fakeTransport() {
     transport,
     calls,
     moves,
+    inks,
     /** Deliver every reply waiting so far, then let promise callbacks run. */
     async flush() {
       for (const deliver of pending.splice(0)) deliver();
@@ -176,5 +182,58 @@ describe('undo and redo as new acknowledged edits', () => {
     const last = calls.at(-1);
     expect(last?.kind).toBe('create');
     expect((last?.request as { id: string }).id).not.toBe(id);
+  });
+});
+
+describe('live ink from the pen', () => {
+  const style = { stroke: '#1e1e1e', strokeWidth: 3 };
+  const at = (x: number) => ({ x, y: x, pressure: 0.5 });
+  const pen = { kind: 'pen' as const, x: 0, y: 0, points: [[0, 0, 0.5], [1, 1, 0.5]] as Array<[number, number, number]>, stroke: '#1e1e1e', strokeWidth: 3 };
+
+  test('a stroke goes out at most every INK_SYNC_MS as the points since the last packet; pointer-up sends the rest with end "up" before its element.create (same id)', () => {
+    const { editor, inks, calls } = setup(withRect());
+    const id = editor.beginStroke(at(0), style);
+    expect(inks).toHaveLength(1);
+    editor.extendStroke([at(1), at(2)]);
+    editor.extendStroke([at(3)]);
+    expect(inks).toHaveLength(1); // waiting for the 33 ms tick
+    vi.advanceTimersByTime(INK_SYNC_MS);
+    expect(inks.map((u) => [u.from, u.points.map(([x]) => x)])).toEqual([
+      [0, [0]],
+      [1, [1, 2, 3]],
+    ]);
+    editor.extendStroke([at(4)]);
+    expect(editor.endStroke(pen)).toBe(id);
+    expect(inks.at(-1)).toMatchObject({ strokeId: id, from: 4, points: [[4, 4, 0.5]], end: 'up' });
+    const kinds = calls.map((c) => c.kind);
+    expect(kinds.lastIndexOf('ink')).toBeLessThan(kinds.indexOf('create'));
+    expect(calls.find((c) => c.kind === 'create')?.request).toMatchObject({ id });
+    vi.advanceTimersByTime(INK_SYNC_MS * 3);
+    expect(inks.at(-1)?.end).toBe('up'); // nothing after the end
+  });
+
+  test('a burst of samples is split into packets of at most MAX_INK_POINTS_PER_PACKET', () => {
+    const { editor, inks } = setup(withRect());
+    editor.beginStroke(at(0), style);
+    vi.advanceTimersByTime(INK_SYNC_MS);
+    editor.extendStroke(Array.from({ length: MAX_INK_POINTS_PER_PACKET + 10 }, (_, i) => at(i + 1)));
+    expect(inks.slice(1).map((u) => [u.from, u.points.length])).toEqual([
+      [1, MAX_INK_POINTS_PER_PACKET],
+      [1 + MAX_INK_POINTS_PER_PACKET, 10],
+    ]);
+  });
+
+  test('a cancelled stroke ends with end "cancel" and creates nothing; a read-only board sends no ink', () => {
+    const { editor, inks, calls } = setup(withRect());
+    editor.beginStroke(at(0), style);
+    expect(editor.endStroke(null)).toBeNull();
+    expect(inks.at(-1)?.end).toBe('cancel');
+    expect(calls.some((c) => c.kind === 'create')).toBe(false);
+
+    const locked = setup({ ...withRect(), boardLocked: true });
+    expect(locked.editor.beginStroke(at(0), style)).toBeNull();
+    locked.editor.extendStroke([at(1)]);
+    locked.editor.endStroke(pen);
+    expect(locked.inks).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import {
   type Element,
   type ElementReply,
   type ElementShape,
+  type InkUpdate,
   type LockAcquireRequest,
   type LockGrant,
   type LockMove,
@@ -24,6 +25,8 @@ import type { DragTarget } from '../sync/syncEngine.ts';
 import { EditQueue, isFinalRefusal, type EditRequest } from './editQueue.ts';
 import { clampCoordinate, inDrawingOrder, moveShapeTo, type Point } from './geometry.ts';
 import { History, type Step } from './history.ts';
+import { InkSender } from './inkSender.ts';
+import type { PenSample } from './penStroke.ts';
 
 /** What the editor needs from the socket. A rejected promise means "not delivered": try again later. */
 export interface EditorTransport {
@@ -34,6 +37,8 @@ export interface EditorTransport {
   acquireLock(request: LockAcquireRequest): Promise<Ack<{ grant: LockGrant }>>;
   /** Volatile: dropped rather than queued when the socket is busy. */
   moveLocked(move: LockMove): void;
+  /** Volatile live ink of the stroke being drawn (dropped when the socket is not up). */
+  sendInk(update: InkUpdate): void;
   releaseLock(request: LockReleaseRequest): Promise<Ack<ElementReply>>;
   pinElement(request: PinElementRequest): Promise<Ack<ElementReply>>;
   breakLock(request: BreakLockRequest): Promise<Ack<ElementReply>>;
@@ -108,6 +113,7 @@ export class BoardEditor {
   private lastMoveAt = 0;
   private noticeSerial = 0;
   private stopped = false;
+  private readonly ink: InkSender;
 
   constructor(
     private readonly self: { userId: string; sessionId: string; role: Role },
@@ -126,6 +132,14 @@ export class BoardEditor {
       notice: null,
     }));
     this.motion = createStore<MotionView>(() => ({ previews: new Map() }));
+    this.ink = new InkSender({
+      send: (update) => transport.sendInk(update),
+      now: () => Date.now(),
+      later: (fn, ms) => {
+        const timer = setTimeout(fn, ms);
+        return () => clearTimeout(timer);
+      },
+    });
   }
 
   get isTeacher(): boolean {
@@ -134,6 +148,7 @@ export class BoardEditor {
 
   stop(): void {
     this.stopped = true;
+    this.ink.end('cancel');
     clearTimeout(this.retryTimer);
     clearTimeout(this.moveTimer);
     clearInterval(this.keepaliveTimer);
@@ -185,10 +200,39 @@ export class BoardEditor {
     this.board.setState({ selection: new Set(ids) });
   }
 
-  /** Adds a new element; returns its id, or null when the board is read-only or the queue full. */
-  create(shape: ElementShape): string | null {
+  /**
+   * Pointer-down with the pen: the others see the stroke as it is drawn (live ink). Returns the
+   * stroke's id, which its element gets at `endStroke`; null when the board is read-only.
+   */
+  beginStroke(first: PenSample, style: { stroke: string; strokeWidth: number }): string | null {
+    if (this.readOnly()) return null;
+    const id = newElementId();
+    this.ink.begin(id, style, first);
+    return id;
+  }
+
+  /** More samples of the stroke being drawn. */
+  extendStroke(samples: readonly PenSample[]): void {
+    this.ink.add(samples);
+  }
+
+  /**
+   * Pointer-up: the live stroke's last points go out, then its element is created with the same
+   * id, so every screen replaces the live stroke by it. A null shape cancels the stroke.
+   */
+  endStroke(shape: ElementShape | null): string | null {
+    const id = this.ink.strokeId;
+    if (!shape || !id) {
+      this.ink.end('cancel');
+      return null;
+    }
+    this.ink.end('up');
+    return this.create(shape, id);
+  }
+
+  /** Adds a new element (with `id` when given); returns its id, or null when the board is read-only or the queue full. */
+  create(shape: ElementShape, id: string = newElementId()): string | null {
     if (this.readOnly()) return this.refuseReadOnly();
-    const id = crypto.randomUUID ? crypto.randomUUID() : uuidFallback();
     if (!this.enqueue({ kind: 'create', requestId: randomId(), id, shape })) return null;
     this.history.record([{ id, before: null, after: shape }]);
     this.publishBoard();
@@ -363,7 +407,7 @@ export class BoardEditor {
         if (current && !this.refusalFor(current)) this.enqueue({ kind: 'delete', requestId: randomId(), id: step.id });
       } else if (!current) {
         // Deleted (by us or anyone): deletions are final, so it comes back as a new element.
-        const id = crypto.randomUUID ? crypto.randomUUID() : uuidFallback();
+        const id = newElementId();
         if (this.enqueue({ kind: 'create', requestId: randomId(), id, shape: step.to })) this.history.alias(step.id, id);
       } else if (!this.refusalFor(current) && current.shape.kind === step.to.kind) {
         this.applyUpdate(step.id, step.to);
@@ -547,6 +591,10 @@ export class BoardEditor {
 function refusalNotice(error: ProtocolError, count: number): string {
   const what = count > 1 ? `${count} changes were not saved.` : 'Your change was not saved.';
   return `${what} ${refusalText[error.code]}`;
+}
+
+function newElementId(): string {
+  return crypto.randomUUID ? crypto.randomUUID() : uuidFallback();
 }
 
 /** RFC 4122 version 4 from getRandomValues: crypto.randomUUID needs a secure context. */

@@ -117,7 +117,7 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
       </aside>
 
       {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
-      <Board cursors={client.cursors} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} />
+      <Board cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} />
       <BoardNotices client={client} />
 
       {teacher.dialogs}

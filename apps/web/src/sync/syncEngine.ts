@@ -1,4 +1,5 @@
 import type { CursorBatch, RoomEvent, SyncMessage } from '@wb/protocol';
+import { LiveInk, type LiveStroke } from './liveInk.ts';
 import { applyConnectivity, applyRoomEvent, elementTouchedBy, sessionsEndedBy, stateFromSnapshot, type RoomState } from './roomState.ts';
 
 /**
@@ -19,6 +20,9 @@ import { applyConnectivity, applyRoomEvent, elementTouchedBy, sessionsEndedBy, s
  * - A drag preview (another person moving an element) is shown only while its generation is the
  *   element's current lock generation and its session is the holder: a former holder's late
  *   packet never moves an element (I1, I4). Any event touching the element ends the preview.
+ * - Live ink (liveInk.ts, rules LI1-LI5) follows the cursor rules: shown only for a connected
+ *   presence, gone with it; a stroke goes the moment its element (same id) is applied, so the
+ *   durable stroke replaces it in the same change, and a late entry never revives it.
  * - A lease prompt names the room revision the server has published. Behind it with nothing held
  *   means the last event was lost (no later one will reveal the gap): wait `gapHoldMs`, then resync.
  */
@@ -71,7 +75,7 @@ export interface SyncPorts {
   requestSync(lastRevision: number | undefined): void;
 }
 
-export type SyncChange = 'state' | 'cursors' | 'drags' | 'phase';
+export type SyncChange = 'state' | 'cursors' | 'drags' | 'ink' | 'phase';
 
 /** Someone else's drag in progress: where the element's (x, y) is now, under a current lock. */
 export interface DragTarget {
@@ -97,6 +101,7 @@ export interface SyncStats {
   durableOverflows: number;
   ignoredCursors: number;
   ignoredDrags: number;
+  ignoredInk: number;
   /** Resyncs started because a lease prompt showed the room ahead of us with nothing held. */
   lostTailResyncs: number;
 }
@@ -124,6 +129,7 @@ export class SyncEngine {
   private readonly endHints = new Map<string, number>();
   private readonly targets = new Map<string, CursorTarget>();
   private readonly dragTargets = new Map<string, DragTarget>();
+  private readonly liveInk = new LiveInk();
   /** Set when a lease prompt said the room is past our revision and nothing explains it yet. */
   private behindSince: number | null = null;
   private serverRevision = 0;
@@ -142,6 +148,7 @@ export class SyncEngine {
     durableOverflows: 0,
     ignoredCursors: 0,
     ignoredDrags: 0,
+    ignoredInk: 0,
     lostTailResyncs: 0,
   };
 
@@ -174,6 +181,11 @@ export class SyncEngine {
   /** Other people's drags in progress, by element id. */
   get drags(): ReadonlyMap<string, DragTarget> {
     return this.dragTargets;
+  }
+
+  /** Other people's strokes being drawn, by stroke id. */
+  get ink(): ReadonlyMap<string, LiveStroke> {
+    return this.liveInk.strokes;
   }
 
   subscribe(listener: (changes: ReadonlySet<SyncChange>) => void): () => void {
@@ -253,6 +265,7 @@ export class SyncEngine {
     }
     // A closed socket sends no more cursor packets; any that arrive later are stale.
     if (!signal.connected && this.targets.delete(signal.sessionId)) this.pending.add('cursors');
+    if (!signal.connected && this.liveInk.dropSession(signal.sessionId)) this.pending.add('ink');
     this.flush();
   }
 
@@ -270,6 +283,7 @@ export class SyncEngine {
 
   /** Drive time-based rules: a gap held too long, a lost last event, a sync that never came. */
   tick(now: number): void {
+    if (this.liveInk.expire(now)) this.pending.add('ink');
     if (this.currentPhase === 'live' && this.gapSince !== null && now - this.gapSince >= this.limits.gapHoldMs) {
       this.startResync(now);
     } else if (this.currentPhase === 'live' && this.behindSince !== null && now - this.behindSince >= this.limits.gapHoldMs) {
@@ -300,6 +314,7 @@ export class SyncEngine {
     this.dropSettledHints();
     this.pruneCursors();
     this.pruneDrags();
+    this.pruneInk();
     this.pending.add('state');
     return true;
   }
@@ -410,6 +425,8 @@ export class SyncEngine {
     this.stats.applied += 1;
     this.pending.add('state');
     for (const sessionId of ended) if (this.targets.delete(sessionId)) this.pending.add('cursors');
+    for (const sessionId of ended) if (this.liveInk.dropSession(sessionId)) this.pending.add('ink');
+    this.inkAfter(event);
     // The event is the truth about this element now: a preview drawn before it must not outlive it.
     const touched = elementTouchedBy(event);
     if (touched !== null && this.dragTargets.delete(touched)) this.pending.add('drags');
@@ -491,6 +508,38 @@ export class SyncEngine {
       this.dragTargets.set(d.elementId, { ...d, receivedAt: now });
       this.pending.add('drags');
     }
+    for (const entry of batch.ink ?? []) {
+      if (entry.sessionId === this.selfSessionId) continue;
+      const presence = state.presence.get(entry.sessionId);
+      // Like a cursor: only a connected presence draws; a stroke already durable is not drawn twice.
+      if (!presence || !presence.connected || this.endHints.has(entry.sessionId) || state.elements.has(entry.strokeId) || state.tombstones.has(entry.strokeId)) {
+        this.stats.ignoredInk += 1;
+        continue;
+      }
+      if (this.liveInk.receive(entry, presence.userId, now)) this.pending.add('ink');
+    }
+  }
+
+  /** What a durable event ends of the live ink: its element arrived or went (LI2), a board lock (students' strokes). */
+  private inkAfter(event: RoomEvent): void {
+    let changed = false;
+    if (event.kind === 'element.created') changed = this.liveInk.finish(event.payload.element.id);
+    else if (event.kind === 'element.deleted') changed = this.liveInk.finish(event.payload.elementId);
+    else if (event.kind === 'board.locked' && event.payload.locked) {
+      const members = this.roomState?.members;
+      changed = this.liveInk.dropWhere((s) => members?.get(s.userId)?.role !== 'teacher');
+    }
+    if (changed) this.pending.add('ink');
+  }
+
+  /** After a snapshot: strokes it made durable, and those of drawers no longer connected, end. */
+  private pruneInk(): void {
+    const state = this.roomState;
+    const dropped = this.liveInk.dropWhere((s) => {
+      const presence = state?.presence.get(s.sessionId);
+      return !presence || !presence.connected || (state?.elements.has(s.strokeId) ?? false);
+    });
+    if (dropped) this.pending.add('ink');
   }
 
   /** Drops previews whose lock is gone, changed hands, or whose holder's presence ended. */
@@ -514,6 +563,7 @@ export class SyncEngine {
       const prior = this.endHints.get(sessionId);
       if (prior === undefined || prior < event.revision) this.endHints.set(sessionId, event.revision);
       if (this.targets.delete(sessionId)) this.pending.add('cursors');
+      if (this.liveInk.dropSession(sessionId)) this.pending.add('ink');
     }
   }
 
@@ -557,6 +607,7 @@ export class SyncEngine {
       this.targets.clear();
       this.pending.add('cursors');
     }
+    if (this.liveInk.clear()) this.pending.add('ink');
   }
 
   private setPhase(phase: SyncPhase): void {

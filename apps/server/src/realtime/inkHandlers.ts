@@ -1,0 +1,39 @@
+import { ClientEvent, ErrorCode, forbiddenText, type ProtocolError } from '@wb/protocol';
+import type { Metrics } from '../metrics.ts';
+import type { ClientEventHandlers } from './clientEvents.ts';
+import type { DrawRights } from './drawRights.ts';
+import type { EphemeralFanout } from './ephemeralFanout.ts';
+
+const BOARD_LOCKED: ProtocolError = { code: ErrorCode.FORBIDDEN, message: forbiddenText.boardLocked };
+
+/**
+ * Live ink: the points of a stroke being drawn, on the ephemeral path (I13). Like a cursor packet
+ * it passes the packet gate (rate limit) and its schema, needs a live lease, is batched per room
+ * tick and is never stored. It also moves the drawer's cursor to the stroke's newest point, so a
+ * drawing client sends no cursor packets beside its ink.
+ *
+ * Only a member allowed to draw may send it: the check is this node's `DrawRights` (no database
+ * read per packet); a refused packet gets a throttled `forbidden` notice. The durable stroke is
+ * decided separately, inside `element.create`'s conditional write (I11).
+ */
+export function inkHandlers(deps: { fanout: EphemeralFanout; rights: DrawRights; metrics: Metrics }): Pick<ClientEventHandlers, typeof ClientEvent.INK> {
+  const { fanout, rights, metrics } = deps;
+  return {
+    [ClientEvent.INK]: (session, update) => {
+      if (!session.live) return;
+      const { roomId, sessionId, userId } = session;
+      const may = rights.mayDraw(roomId, session.role);
+      if (may === false) return BOARD_LOCKED;
+      // Unknown until the room's rights are read (a few ms after the room's first packet): dropped.
+      if (may === null) return;
+      const entry = { strokeId: update.strokeId, sessionId, from: update.from, points: update.points, stroke: update.stroke, strokeWidth: update.strokeWidth, ...(update.end ? { end: update.end } : {}) };
+      if (!fanout.pushInk(roomId, userId, entry)) {
+        metrics.droppedInkPoints.inc(update.points.length);
+        return;
+      }
+      metrics.inkPoints.inc(update.points.length);
+      const last = update.points.at(-1);
+      if (last) fanout.pushCursor(roomId, userId, [sessionId, last[0], last[1]]);
+    },
+  };
+}
