@@ -65,6 +65,13 @@ const roster = (s: Screen) =>
   );
 const elements = (s: Screen) => withHook<DebugElement[]>(s, 'elements()');
 
+interface WireDrag {
+  elementId: string;
+  sessionId: string;
+  x: number;
+  y: number;
+}
+
 interface GhostTime {
   observer: string;
   /** From the lid closing (Debugger.pause) to the ghost's cursor and live roster entry gone from that screen. */
@@ -208,6 +215,7 @@ async function runDrill(
   figures: (measured: DrillFigures) => Promise<void>,
 ) {
   const ghostTimes: GhostTime[] = [];
+  const teacherDrags: WireDrag[] = [];
   let code = '';
   let teacher!: Screen;
   let a!: Screen;
@@ -218,7 +226,17 @@ async function runDrill(
   let bRevisionAtLid = 0;
 
   await step('three sessions join; the teacher draws two elements everyone sees', async () => {
-    const t = await startLesson(browser, 'Ms Teacher', server.url);
+    // The teacher's wire: every drag move its sockets receive, in order.
+    const t = await startLesson(browser, 'Ms Teacher', server.url, (page) =>
+      page.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+          if (!text.startsWith('42["cursors",')) return;
+          const batch = (JSON.parse(text.slice(2)) as [string, { drags?: WireDrag[] }])[1];
+          teacherDrags.push(...(batch.drags ?? []));
+        }),
+      ),
+    );
     code = t.code;
     await trace(t.page.context());
     teacher = await screenOf('teacher', t.page, code);
@@ -387,8 +405,10 @@ async function runDrill(
     await expect
       .poll(async () => Number((await post(server, '/__test/hold-inbound', { sessionId: a.sessionId, hold: true })).body.held))
       .toBeGreaterThanOrEqual(2);
+    expect(teacherDrags.some((d) => d.elementId === e1 && d.sessionId === a.sessionId)).toBe(true);
     const revoked = await post(server, `/api/rooms/${code}/members/${a.userId}/revoke`, { reason: 'drill' }, teacher.token);
     expect(revoked.status).toBe(200);
+    const dragsAtRevocation = teacherDrags.length;
     const released = await post(server, '/__test/hold-inbound', { sessionId: a.sessionId, hold: false });
     expect(Number(released.body.released)).toBeGreaterThanOrEqual(2);
 
@@ -397,7 +417,9 @@ async function runDrill(
     await expect(lockOutline(teacher, e1)).toHaveCount(0);
     // A negative, observed over a window of many fan-out ticks after the held moves were let through.
     await teacher.page.waitForTimeout(1_000);
-    // Since the revocation, the teacher's screen drew E1 nowhere new: at most it dropped A's drag.
+    // Since the revocation, no move of A's reached the teacher's socket...
+    expect(teacherDrags.slice(dragsAtRevocation).filter((d) => d.sessionId === a.sessionId)).toEqual([]);
+    // ...and the teacher's screen drew E1 nowhere new: at most it dropped A's drag.
     const since = (await shownAtTeacher()).slice(shownBeforeRevocation);
     expect(since.filter((t) => t !== null && t !== atA)).toEqual([]);
     await expect(a.page.getByTestId('connection-status')).toHaveAttribute('data-state', 'refused');
