@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'e2e/artifacts/**', 'playwright-report/**', 'test-results/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'e2e/artifacts/**', 'playwright-report/**', 'test-results/**', 'ci-logs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

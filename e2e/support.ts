@@ -20,9 +20,11 @@ export const test = base.extend<{ closeOpenedContexts: void }>({
 export { expect };
 
 /** A teacher starts a lesson from the start page; returns their page and the room code. */
-export async function startLesson(browser: Browser, teacherName = 'Ms Rivera', origin = '') {
+export async function startLesson(browser: Browser, teacherName = 'Ms Rivera', origin = '', onPage?: (page: Page) => void) {
   const context = await browser.newContext();
   const page = await context.newPage();
+  // Before anything loads: e.g. to watch the page's sockets from their first frame.
+  onPage?.(page);
   await page.goto(`${origin}/`);
   await page.getByLabel('Your name').fill(teacherName);
   await page.getByRole('button', { name: 'Start lesson' }).click();
