@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { createAdapter } from '@socket.io/redis-adapter';
 import {
@@ -22,6 +21,7 @@ import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
 import { ProxyTrust } from './http/proxyTrust.ts';
+import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
@@ -103,7 +103,6 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     // The site is plain HTTP on a laptop by default; HSTS belongs to the TLS proxy in front.
     hsts: false,
   });
-  await http.register(rateLimit, { global: false });
 
   http.addHook('onRequest', async (request, reply) => {
     if (!origins.allows(request.headers.origin, proxies.selfOrigin(request.raw))) {
@@ -129,13 +128,20 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     http.log.warn('fault-injection routes under /__test are enabled (WB_TEST_HOOKS=1): never in production');
     registerTestRoutes(http, hooks, () => realtime.io, store);
   }
-  registerRoutes(http, { store, config, publisher: realtime.publisher });
+  // HTTP limits count in Redis when there is one, so every node shares them.
+  const limitsClient = config.REDIS_URL ? createClient({ url: config.REDIS_URL, disableOfflineQueue: true }) : null;
+  if (limitsClient) {
+    limitsClient.on('error', (error: unknown) => http.log.warn({ err: String(error) }, 'redis rate-limit connection problem'));
+    await limitsClient.connect();
+  }
+  const limits = new RateLimiter(limitsClient ? new RedisBuckets(limitsClient, http.log) : new LocalBuckets());
+  registerRoutes(http, { store, config, publisher: realtime.publisher, limits });
   registerAttendanceRoutes(http, { store });
   registerMemberRoutes(http, { store, publisher: realtime.publisher });
   const lobbyWaiters = new LobbyWaiters();
   realtime.publisher.onEvent((event) => lobbyWaiters.onEvent(event));
   registerLobbyRoutes(http, { store, publisher: realtime.publisher, waiters: lobbyWaiters });
-  registerTeacherRoutes(http, { store, config, publisher: realtime.publisher });
+  registerTeacherRoutes(http, { store, config, publisher: realtime.publisher, limits });
 
   const sweeper = new Sweeper(
     store,
@@ -236,7 +242,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await new Promise<void>((resolve) => realtime.io.close(() => resolve()));
       await http.close();
       await metricsHttp?.close();
-      for (const client of redisClients) await client.quit().catch(() => {});
+      for (const client of [...redisClients, ...(limitsClient ? [limitsClient] : [])]) await client.quit().catch(() => {});
       if (!options.database) await database.close();
     })());
   const shutdown = () =>
