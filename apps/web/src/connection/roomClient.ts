@@ -26,6 +26,7 @@ import { ActivityTracker, sameSet } from '../sync/activity.ts';
 import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
 import { SyncEngine, type CursorTarget, type SyncPhase } from '../sync/syncEngine.ts';
 import { drainReconnectDelay } from './drain.ts';
+import { SOCKET_TRANSPORTS } from './transports.ts';
 import { initialConnectionState, transition, type ConnectionEvent, type ConnectionState } from './connectionMachine.ts';
 
 /** Cursor packets at most every 33 ms (~30 Hz): smooth with interpolation, light on the wire. */
@@ -103,7 +104,8 @@ export class RoomClient {
     this.editor = new BoardEditor({ userId: grant.userId, sessionId: grant.sessionId, role: grant.role }, this.transport());
     this.socket = io({
       path: '/socket.io',
-      transports: ['websocket'],
+      ...SOCKET_TRANSPORTS,
+      transports: [...SOCKET_TRANSPORTS.transports],
       autoConnect: false,
       // Each StrictMode mount or second room gets its own connection, not a shared manager.
       forceNew: true,
