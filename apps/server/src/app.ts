@@ -277,6 +277,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   };
 }
 
+/** Vite's hashed output: `assets/<name>-<hash>.<ext>`. */
+const IMMUTABLE_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.br|\.gz)?$/;
+
 /** A pass waiting on the database longer than this means the sweeper loop itself is stuck. */
 const PASS_IN_FLIGHT_MAX_MS = 120_000;
 /** After the reconnect window, how long the last clients get to leave before being closed. */
@@ -298,7 +301,22 @@ async function registerWebApp(http: FastifyInstance, webDist: string): Promise<v
     );
     return;
   }
-  await http.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  await http.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: ['index.html'],
+    // The build writes .br and .gz beside each text file (apps/web/vite.config.ts): sent as the
+    // browser accepts them, nothing compressed per request.
+    preCompressed: true,
+    // Source maps stay on disk for whoever debugs a build; they are not public.
+    allowedPath: (path) => !path.endsWith('.map'),
+    cacheControl: false,
+    setHeaders: (reply, path) => {
+      // Vite names everything under assets/ by its content hash: a new build is a new name, so
+      // browsers and proxies may keep these forever. The shell (index.html) is revalidated.
+      reply.header('cache-control', IMMUTABLE_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
   // Client-side routes (/r/ABC234) get the app shell; unknown API paths stay JSON 404s.
   http.setNotFoundHandler((request, reply) => {
     // A path with a file extension (/assets/x.js) is a missing file, not a client route: a 404

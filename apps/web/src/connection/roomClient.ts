@@ -36,6 +36,7 @@ import {
   type ConnectionState,
 } from './connectionMachine.ts';
 import { drainReconnectDelay } from './drain.ts';
+import { SOCKET_TRANSPORTS } from './transports.ts';
 
 /** Cursor packets at most every 33 ms (~30 Hz): smooth with interpolation, light on the wire. */
 export const CURSOR_SYNC_MS = 33;
@@ -127,7 +128,8 @@ export class RoomClient {
     this.editor = new BoardEditor({ userId: grant.userId, sessionId: grant.sessionId, role: grant.role }, this.transport());
     this.socket = io({
       path: '/socket.io',
-      transports: ['websocket'],
+      ...SOCKET_TRANSPORTS,
+      transports: [...SOCKET_TRANSPORTS.transports],
       autoConnect: false,
       // Each StrictMode mount or second room gets its own connection, not a shared manager.
       forceNew: true,
