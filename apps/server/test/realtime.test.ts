@@ -248,6 +248,8 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
     const again = client(app, student.token);
     await again.until(() => again.connectError, 'refusal');
     expect(again.connectError?.data?.code).toBe(ErrorCode.MEMBERSHIP_REVOKED);
+    // A reload still tells the removed student the teacher's reason, not only that they were removed.
+    expect(again.connectError?.data?.message).toContain('Reason: testing');
     // The teacher's view never shows a cursor of the revoked student after the revocation.
     const revokedAt = t.received['room.event'].findIndex((e) => e.kind === 'member.revoked');
     expect(revokedAt).toBeGreaterThanOrEqual(0);

@@ -82,7 +82,9 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
         return;
       }
       const match = TOOLS.find((t) => t.key.toLowerCase() === key);
-      if (match && !e.shiftKey) {
+      // A locked board keeps the tool it has: a shortcut pressed meanwhile must not leave a
+      // student on the pen once the teacher unlocks (the buttons are disabled for the same reason).
+      if (match && !e.shiftKey && (match.tool === 'select' || !editor.board.getState().readOnly)) {
         tools.setState({ tool: match.tool });
         e.preventDefault();
       }
