@@ -1,5 +1,6 @@
 import { memberColor } from '@wb/protocol';
 import { useEffect, useId, useRef, useState } from 'react';
+import { labelTextColor } from '../board/labelColor.ts';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
 import { ROSTER_STATES, countByState, viewRoster, type RosterSort } from './rosterView.ts';
 import './teacher.css';
@@ -120,7 +121,7 @@ function RosterRow({ entry, self, idle, actions }: { entry: RosterEntry; self: b
       data-color-index={entry.colorIndex}
     >
       {/* Initials come from CSS (attr) so the entry's text is just the name and its state. */}
-      <span className="avatar" style={{ background: memberColor(entry.colorIndex) }} data-initials={initials(entry.displayName)} aria-hidden="true" />
+      <span className="avatar" style={{ background: memberColor(entry.colorIndex), color: labelTextColor(memberColor(entry.colorIndex)) }} data-initials={initials(entry.displayName)} aria-hidden="true" />
       <span className="roster-name">
         <span className="roster-display-name">{entry.displayName}</span>
         {self && <span className="muted">(you)</span>}
@@ -128,7 +129,10 @@ function RosterRow({ entry, self, idle, actions }: { entry: RosterEntry; self: b
       </span>
       <span className="roster-state">
         <span className="state-dot" aria-hidden="true" />
-        {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
+        {/* "Here" is the usual case: a green dot says it, and the words stay for screen readers. */}
+        <span className={entry.state === 'live' ? 'visually-hidden' : undefined}>
+          {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
+        </span>
         {idle && <span className="roster-idle"> · idle</span>}
         {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
       </span>
