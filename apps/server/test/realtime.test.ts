@@ -291,6 +291,8 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
     const again = client(app, student.token);
     await again.until(() => again.connectError, 'refusal');
     expect(again.connectError?.data?.code).toBe(ErrorCode.MEMBERSHIP_REVOKED);
+    // A reload still tells the removed student the teacher's reason, not only that they were removed.
+    expect(again.connectError?.data?.message).toContain('Reason: testing');
   });
 
   test('bad packets get bad_request and the socket keeps serving', async () => {

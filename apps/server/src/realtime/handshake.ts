@@ -1,7 +1,7 @@
 import type { Store } from '@wb/db';
 import { ErrorCode, HandshakeAuth, PROTOCOL_VERSION, parsePacket, type ProtocolError } from '@wb/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { sessionRefusals } from '../authz.ts';
+import { sessionRefusal } from '../authz.ts';
 import type { OriginPolicy } from '../http/origin.ts';
 import type { ProxyTrust } from '../http/proxyTrust.ts';
 import { hashSecret } from '../tokens.ts';
@@ -38,7 +38,7 @@ export function authenticateHandshake(deps: { store: Store; log: FastifyBaseLogg
     }
     try {
       const found = await store.authenticateSession(hashSecret(auth.value.token));
-      if (found.decision !== 'ok') return next(refused(sessionRefusals[found.decision]));
+      if (found.decision !== 'ok') return next(refused(sessionRefusal(found)));
       socket.data = {
         roomId: found.room.id,
         userId: found.member.userId,
