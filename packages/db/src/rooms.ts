@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Member, MembershipStatus, Role, RoomEvent, RoomInfo } from '@wb/protocol';
+import { DEFAULT_EDIT_POLICY, type EditPolicy, type LessonSettings, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { rows, type Db, type Executor } from './sql.ts';
@@ -9,33 +9,41 @@ export interface RoomRow {
   id: string;
   code: string;
   title: string;
-  status: 'open' | 'archived';
+  status: 'open' | 'ended' | 'archived';
   require_approval: boolean;
+  edit_policy: EditPolicy;
 }
 
 /** The columns `toRoom` reads, for every statement that returns a room. */
-export const roomColumns = sql`id, code, title, status, require_approval`;
+export const roomColumns = sql`id, code, title, status, require_approval, edit_policy`;
 
+/** The lesson settings are rooms columns, one per `LessonSettings` key (lessonSettings.ts). */
 export const toRoom = (r: RoomRow): RoomInfo => ({
   id: r.id,
   code: r.code,
   title: r.title,
   status: r.status,
   requireApproval: r.require_approval,
+  settings: { editPolicy: r.edit_policy },
 });
 
-interface MemberRow {
+export interface MemberRow {
   user_id: string;
   display_name: string;
   role: Role;
   status: MembershipStatus;
+  pen_muted: boolean;
 }
+
+/** The columns `toMember` reads. */
+export const memberColumns = sql`user_id, display_name, role, status, pen_muted`;
 
 export const toMember = (r: MemberRow): Member => ({
   userId: r.user_id,
   displayName: r.display_name,
   role: r.role,
   status: r.status,
+  penMuted: r.pen_muted,
 });
 
 export async function findRoomByCode(executor: Executor, code: string): Promise<RoomInfo | null> {
@@ -71,15 +79,17 @@ export async function createRoom(
     teacherId?: string | null;
     /** Students wait in the lobby until admitted. */
     requireApproval?: boolean;
+    /** The lesson's settings from its start; each one left out takes its default. */
+    settings?: Partial<LessonSettings>;
   },
 ): Promise<CreateRoomResult> {
   return db.transaction(async (tx) => {
     const roomId = randomUUID();
     const inserted = await rows<RoomRow>(
       tx,
-      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval)
+      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval, edit_policy)
           VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.teacherId ?? null}::uuid,
-                  ${input.requireApproval ?? false})
+                  ${input.requireApproval ?? false}, ${input.settings?.editPolicy ?? DEFAULT_EDIT_POLICY})
           ON CONFLICT (code) DO NOTHING RETURNING ${roomColumns}`,
     );
     const room = inserted[0];
@@ -88,7 +98,7 @@ export async function createRoom(
       tx,
       sql`INSERT INTO memberships (room_id, user_id, display_name, role, member_key_hash, created_at)
           VALUES (${roomId}::uuid, ${randomUUID()}::uuid, ${input.teacherName}, 'teacher', ${input.memberKeyHash}, ${clock.now()})
-          RETURNING user_id, display_name, role, status`,
+          RETURNING ${memberColumns}`,
     );
     const member = toMember(memberRow!);
     const event = await appendRoomEvent(tx, clock, roomId, 'member.joined', { userId: member.userId, occurrence: 1 }, member);
@@ -129,7 +139,7 @@ export async function joinRoom(
           VALUES (${input.roomId}::uuid, ${randomUUID()}::uuid, ${input.displayName}, ${input.role}, ${status},
                   ${input.memberKeyHash}, ${clock.now()})
           ON CONFLICT (room_id, member_key_hash) DO NOTHING
-          RETURNING user_id, display_name, role, status`,
+          RETURNING ${memberColumns}`,
     );
     if (inserted[0]) {
       const member = toMember(inserted[0]);
@@ -142,7 +152,7 @@ export async function joinRoom(
     }
     const [existing] = await rows<MemberRow>(
       tx,
-      sql`SELECT user_id, display_name, role, status FROM memberships
+      sql`SELECT ${memberColumns} FROM memberships
           WHERE room_id = ${input.roomId}::uuid AND member_key_hash = ${input.memberKeyHash} FOR UPDATE`,
     );
     if (!existing) throw new Error('membership vanished inside its transaction');
@@ -157,7 +167,7 @@ export async function joinRoom(
       tx,
       sql`UPDATE memberships SET display_name = ${input.displayName}
           WHERE room_id = ${input.roomId}::uuid AND user_id = ${existing.user_id}::uuid AND status = ${existing.status}
-          RETURNING user_id, display_name, role, status`,
+          RETURNING ${memberColumns}`,
     );
     const member = toMember(renamed!);
     const kind = member.status === 'pending' ? 'member.pending' : 'member.joined';
@@ -169,7 +179,7 @@ export async function joinRoom(
 export async function listMembers(executor: Executor, roomId: string): Promise<Member[]> {
   const found = await rows<MemberRow>(
     executor,
-    sql`SELECT user_id, display_name, role, status FROM memberships WHERE room_id = ${roomId}::uuid ORDER BY created_at, user_id`,
+    sql`SELECT ${memberColumns} FROM memberships WHERE room_id = ${roomId}::uuid ORDER BY created_at, user_id`,
   );
   return found.map(toMember);
 }

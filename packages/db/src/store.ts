@@ -18,7 +18,6 @@ import {
   createElement,
   deleteElement,
   pruneAppliedRequests,
-  setBoardLocked,
   setElementPinned,
   updateElement,
   type EditActor,
@@ -34,6 +33,9 @@ import {
   releaseLock,
   type HeldLock,
 } from './locks.ts';
+import { clearBoard, listHistory, restoreBatch, restoreElementVersion } from './history.ts';
+import { pruneElementVersions } from './elementVersions.ts';
+import { setLessonSettings, setPenMuted } from './lessonRights.ts';
 import { eventsAfter, findRoomEvent, pruneRoomLog } from './roomLog.ts';
 import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers } from './rooms.ts';
 import { restoreMember } from './memberships.ts';
@@ -115,7 +117,14 @@ export function createStore(database: Database, clock: Clock = databaseClock) {
     deleteElement: (actor: EditActor, input: Parameters<typeof deleteElement>[3]) => deleteElement(db, clock, actor, input),
     setElementPinned: (actor: EditActor, input: Parameters<typeof setElementPinned>[3]) =>
       setElementPinned(db, clock, actor, input),
-    setBoardLocked: (actor: EditActor, locked: boolean) => setBoardLocked(db, clock, actor, locked),
+    setLessonSettings: (actor: EditActor, patch: Parameters<typeof setLessonSettings>[3]) => setLessonSettings(db, clock, actor, patch),
+    setPenMuted: (actor: EditActor, input: Parameters<typeof setPenMuted>[3]) => setPenMuted(db, clock, actor, input),
+    listHistory: (roomId: string, input: Parameters<typeof listHistory>[2]) => listHistory(db, roomId, input),
+    restoreElementVersion: (actor: EditActor, input: Parameters<typeof restoreElementVersion>[3]) =>
+      restoreElementVersion(db, clock, actor, input),
+    clearBoard: (actor: EditActor, input: Parameters<typeof clearBoard>[3]) => clearBoard(db, clock, actor, input),
+    restoreBatch: (actor: EditActor, input: Parameters<typeof restoreBatch>[3]) => restoreBatch(db, clock, actor, input),
+    pruneElementVersions: (keepPerRoom: number) => pruneElementVersions(db, keepPerRoom),
     pruneAppliedRequests: (maxAgeMs: number) => pruneAppliedRequests(db, clock, maxAgeMs),
 
     acquireLock: (actor: EditActor, input: Parameters<typeof acquireLock>[3]) => acquireLock(db, clock, actor, input),

@@ -15,6 +15,8 @@ export const FatalErrorCode = {
   PROTOCOL_MISMATCH: 'protocol_mismatch',
   /** The teacher declined this member from the lobby. */
   ADMISSION_DENIED: 'admission_denied',
+  /** The teacher ended the lesson: joins and edits are refused until they reopen it. */
+  LESSON_ENDED: 'lesson_ended',
 } as const;
 export type FatalErrorCode = (typeof FatalErrorCode)[keyof typeof FatalErrorCode];
 
@@ -41,6 +43,11 @@ export const RequestErrorCode = {
   LOCKED: 'locked',
   /** The lock generation named is no longer current: a former holder's late packet (I4). */
   STALE_GENERATION: 'stale_generation',
+  /**
+   * The lesson's edit policy or the teacher's mute of this student's pen does not let them do
+   * this (a student changing another's element under `own`, anything under `look` or muted).
+   */
+  FORBIDDEN_BY_POLICY: 'forbidden_by_policy',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

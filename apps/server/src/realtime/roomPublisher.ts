@@ -117,7 +117,8 @@ export class RoomPublisher {
         case 'presence.opened':
         case 'element.created':
         case 'element.updated':
-        case 'board.locked':
+        case 'element.restored':
+        case 'member.pen':
           break;
       }
     }

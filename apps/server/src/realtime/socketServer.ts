@@ -13,6 +13,7 @@ import { listen, type ClientEventHandlers } from './clientEvents.ts';
 import { EphemeralFanout } from './ephemeralFanout.ts';
 import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
+import { authorityHandlers } from './authorityHandlers.ts';
 import { elementHandlers } from './elementHandlers.ts';
 import { authenticateHandshake } from './handshake.ts';
 import { LockCache } from './lockCache.ts';
@@ -99,6 +100,7 @@ export function attachRealtime(
     ...presence.handlers,
     ...syncHandlers(store),
     ...elementHandlers(edits),
+    ...authorityHandlers(edits),
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
 

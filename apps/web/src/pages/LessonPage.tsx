@@ -1,4 +1,4 @@
-import type { ProtocolError, SessionGrant } from '@wb/protocol';
+import { policyText, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Board } from '../board/Board.tsx';
@@ -157,9 +157,10 @@ function UnsyncedBadge({ client }: { client: RoomClient }) {
   );
 }
 
-/** The read-only notice for students on a locked board, and the last refused edit, spoken politely. */
+/** The read-only notice for students who may only look, and the last refused edit, spoken politely. */
 function BoardNotices({ client }: { client: RoomClient }) {
   const readOnly = useStore(client.editor.board, (b) => b.readOnly);
+  const penMuted = useStore(client.editor.board, (b) => b.penMuted);
   const notice = useStore(client.editor.board, (b) => b.notice);
   const [shown, setShown] = useState<{ text: string; serial: number } | null>(null);
   useEffect(() => {
@@ -172,7 +173,7 @@ function BoardNotices({ client }: { client: RoomClient }) {
     <div className="board-notices" aria-live="polite">
       {readOnly && (
         <p className="board-notice board-notice-locked" data-testid="board-locked-notice">
-          The teacher has locked the board. You can look, but not draw.
+          {penMuted ? policyText.penMuted : policyText.lookOnly} You can look, but not draw.
         </p>
       )}
       {shown && (
