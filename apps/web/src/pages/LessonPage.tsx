@@ -7,20 +7,26 @@ import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
 import { RoomClient } from '../connection/roomClient.ts';
 import { InvitePanel } from '../people/InvitePanel.tsx';
 import { LobbyPanel } from '../people/LobbyPanel.tsx';
+import { RosterAuthority } from '../people/RosterAuthority.tsx';
 import { RosterPanel } from '../people/RosterPanel.tsx';
+import { HistoryPanel } from '../history/HistoryPanel.tsx';
+import type { RosterEntry } from '../sync/roster.ts';
 import { useTeacherControls } from '../people/TeacherControls.tsx';
 import { navigate } from '../routing.ts';
 import { forgetGrant } from '../session/grantStorage.ts';
 import { Logo } from './HomePage.tsx';
+import './authority.css';
 
 interface LessonPageProps {
   grant: SessionGrant;
   /** The session cannot be resumed (expired, closed): go back to the join form. */
   onRejoin: () => void;
+  /** The person left on purpose (signed out): show "You left the lesson". */
+  onLeft: () => void;
 }
 
 /** The lesson: the board filling the window, with the lesson's controls floating over it. */
-export function LessonPage({ grant, onRejoin }: LessonPageProps) {
+export function LessonPage({ grant, onRejoin, onLeft }: LessonPageProps) {
   const [client, setClient] = useState<RoomClient | null>(null);
 
   useEffect(() => {
@@ -36,10 +42,10 @@ export function LessonPage({ grant, onRejoin }: LessonPageProps) {
   }, [grant.room.title]);
 
   if (!client) return null;
-  return <Lesson client={client} grant={grant} onRejoin={onRejoin} />;
+  return <Lesson client={client} grant={grant} onRejoin={onRejoin} onLeft={onLeft} />;
 }
 
-function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: SessionGrant; onRejoin: () => void }) {
+function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant: SessionGrant; onRejoin: () => void; onLeft: () => void }) {
   const connection = useStore(client.view, (v) => v.connection);
   const roster = useStore(client.view, (v) => v.roster);
   const lobby = useStore(client.view, (v) => v.lobby);
@@ -47,6 +53,9 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
   const idle = useStore(client.view, (v) => v.idle);
   const title = useStore(client.view, (v) => v.state?.room.title ?? grant.room.title);
   const [leaving, setLeaving] = useState(false);
+  const [confirmLeave, setConfirmLeave] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const members = useStore(client.view, (v) => v.state?.members);
   const [peopleOpen, setPeopleOpen] = useState(() => window.matchMedia('(min-width: 720px)').matches);
 
   // Cursor labels read names through a ref-backed function: a rename never re-renders cursors.
@@ -63,14 +72,17 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
       // Unreachable server: leave anyway. The lease lapses within its term, so the others see
       // "connection lost" instead of "signed out", which is the truth as far as they can know.
     }
-    forgetGrant(grant.room.code);
-    navigate('/');
+    onLeft();
   };
 
   const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
   const waitingCount = lobby.filter((e) => e.status === 'pending').length;
   const isTeacher = grant.role === 'teacher';
   const teacher = useTeacherControls(grant);
+  const rosterControls = teacher.roster && {
+    ...teacher.roster,
+    authority: (entry: RosterEntry) => <RosterAuthority editor={client.editor} entry={entry} penMuted={members?.get(entry.userId)?.penMuted ?? false} />,
+  };
 
   return (
     <div className="lesson">
@@ -100,7 +112,12 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
             Attendance
           </button>
         )}
-        <button type="button" className="button button-danger-quiet" onClick={leave} disabled={leaving}>
+        {isTeacher && (
+          <button type="button" className="button button-secondary" aria-expanded={historyOpen} onClick={() => setHistoryOpen((open) => !open)}>
+            History
+          </button>
+        )}
+        <button type="button" className="button button-danger-quiet" onClick={() => setConfirmLeave(true)} disabled={leaving}>
           {leaving ? 'Leaving…' : 'Leave lesson'}
         </button>
       </header>
@@ -109,12 +126,23 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
         {isTeacher && <InvitePanel code={grant.room.code} />}
         {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
         <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
-          controls={teacher.roster} />
+          controls={rosterControls} />
       </aside>
 
       {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
       <Board cursors={client.cursors} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} onPointer={onPointer} />
       <BoardNotices client={client} />
+      {!isTeacher && <TeacherAwayBanner roster={roster} />}
+      {historyOpen && <HistoryPanel client={client} teacherId={grant.userId} nameOf={nameOf} onClose={() => setHistoryOpen(false)} />}
+      {confirmLeave && (
+        <ConfirmLeaveDialog
+          onLeave={() => {
+            setConfirmLeave(false);
+            void leave();
+          }}
+          onStay={() => setConfirmLeave(false)}
+        />
+      )}
 
       {teacher.dialogs}
 
@@ -154,6 +182,44 @@ function UnsyncedBadge({ client }: { client: RoomClient }) {
     <span className="unsynced-badge" data-testid="unsynced" role="status" title="Changes not yet saved to the lesson; they are sent when the connection is back">
       {unsynced} unsynced
     </span>
+  );
+}
+
+/**
+ * A quiet line for students while the teacher is not in the room (signed out, or their connection
+ * lost): the lesson goes on, but nobody is watching the board.
+ */
+function TeacherAwayBanner({ roster }: { roster: readonly RosterEntry[] }) {
+  const teachers = roster.filter((e) => e.role === 'teacher');
+  const away = teachers.length > 0 && teachers.every((e) => e.state !== 'live' && e.state !== 'reconnecting' && e.departure !== null);
+  if (!away) return null;
+  return (
+    <p className="teacher-away panel" role="status" data-testid="teacher-away">
+      The teacher has left the room.
+    </p>
+  );
+}
+
+/** "Leave lesson" is never one click: leaving ends this session for everyone's roster. */
+function ConfirmLeaveDialog({ onLeave, onStay }: { onLeave: () => void; onStay: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="leave-title" onCancel={onStay} data-testid="leave-dialog">
+      <h2 id="leave-title">Leave the lesson?</h2>
+      <p>You will leave the board. You can rejoin while the lesson is open.</p>
+      <div className="actions">
+        <button type="button" className="button button-danger" onClick={onLeave}>
+          Leave
+        </button>
+        <button type="button" className="button button-secondary" onClick={onStay} autoFocus>
+          Stay
+        </button>
+      </div>
+    </dialog>
   );
 }
 

@@ -1,4 +1,5 @@
 import { colorForUser } from '@wb/protocol';
+import type { ReactNode } from 'react';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
 import './teacher.css';
 
@@ -26,6 +27,8 @@ export interface RosterControls {
   onRemove: (entry: RosterEntry) => void;
   /** Absent where restoring is not offered. */
   onRestore?: (entry: RosterEntry) => void;
+  /** The teacher's authority over a member's work (RosterAuthority.tsx): their pen, what they drew. */
+  authority?: (entry: RosterEntry) => ReactNode;
 }
 
 export function RosterPanel({ roster, selfUserId, stale, controls, idle }: RosterPanelProps) {
@@ -62,6 +65,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
                 {entry.state === 'live' && idle?.has(entry.userId) && <span className="roster-idle"> · idle</span>}
                 {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
               </span>
+              {controls?.authority?.(entry)}
               {controls && entry.role === 'student' && (
                 <span className="roster-actions">
                   {entry.state === 'removed' ? (
