@@ -35,7 +35,7 @@ test('axe: the join page and the board (teacher and student) have no serious vio
   expect(await seriousViolations(join)).toEqual([]);
 
   const student = await joinLesson(browser, teacher.code, 'Ana');
-  await teacher.page.getByRole('button', { name: 'Lock board' }).click();
+  await teacher.page.getByTestId('edit-policy').selectOption('look');
   await expect(student.page.getByTestId('board-locked-notice')).toBeVisible();
   expect(await seriousViolations(student.page)).toEqual([]);
 });

@@ -23,6 +23,8 @@ async function drawFilledRect(page: Page, from: [number, number], to: [number, n
 test('issue 6: one person drags, the other sees the lock outline and cannot move it, then drags after release', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
   const ana = await joinLesson(browser, teacher.code, 'Ana');
+  // Ana moves the teacher's work: a lesson where everyone edits everything.
+  await teacher.page.getByTestId('edit-policy').selectOption('everyone');
   await drawFilledRect(teacher.page, [300, 200], [400, 280]);
   await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(1);
   await ana.page.getByRole('button', { name: /^Select and move/ }).click();
@@ -69,9 +71,10 @@ test('issue 6: one person drags, the other sees the lock outline and cannot move
   await expect.poll(async () => (await hashOf(ana.page)) === (await hashOf(teacher.page))).toBe(true);
 });
 
-test('teacher controls: a pinned element and a locked board refuse students at once', async ({ browser }) => {
+test('teacher controls: a pinned element and a look-only lesson refuse students at once', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
   const ana = await joinLesson(browser, teacher.code, 'Ana');
+  await teacher.page.getByTestId('edit-policy').selectOption('everyone');
   await drawFilledRect(teacher.page, [300, 200], [400, 280]);
   await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(1);
 
@@ -87,11 +90,11 @@ test('teacher controls: a pinned element and a locked board refuse students at o
   await ana.page.mouse.up();
   expect((await elementsOf(teacher.page))[0]).toMatchObject({ x: 300, y: 200 });
 
-  // Lock the board: students get a notice and no drawing tools.
-  await teacher.page.getByRole('button', { name: 'Lock board' }).click();
+  // Students only look: they get a notice and no drawing tools.
+  await teacher.page.getByTestId('edit-policy').selectOption('look');
   await expect(ana.page.getByTestId('board-locked-notice')).toBeVisible();
   await expect(ana.page.getByRole('button', { name: /^Pen/ })).toBeDisabled();
-  await teacher.page.getByRole('button', { name: 'Unlock board' }).click();
+  await teacher.page.getByTestId('edit-policy').selectOption('own');
   await expect(ana.page.getByTestId('board-locked-notice')).toHaveCount(0);
   await expect(ana.page.getByRole('button', { name: /^Pen/ })).toBeEnabled();
 });

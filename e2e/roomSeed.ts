@@ -32,7 +32,7 @@ async function post<T>(url: string, body: unknown): Promise<T> {
   return (await res.json()) as T;
 }
 
-export const startRoom = (baseUrl: string, teacherName: string) => post<SessionGrant>(`${baseUrl}/api/rooms`, { teacherName, memberKey: memberKey() });
+export const startRoom = (baseUrl: string, teacherName: string) => post<SessionGrant>(`${baseUrl}/api/rooms`, { teacherName, memberKey: memberKey(), settings: { editPolicy: 'everyone' } });
 
 export const joinRoom = (baseUrl: string, code: string, displayName: string) =>
   post<SessionGrant>(`${baseUrl}/api/rooms/${code}/join`, { displayName, memberKey: memberKey() });

@@ -11,8 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import {
-  BoardLockRequest,
   BreakLockRequest,
+  ClearBoardRequest,
+  HistoryListRequest,
+  LessonSettingsRequest,
+  MemberPenRequest,
+  RestoreBatchRequest,
+  RestoreElementRequest,
   ClientEvent,
   CreateElementRequest,
   CursorUpdate,
@@ -170,7 +175,14 @@ describe('fuzzed socket events against a real server process', () => {
       { event: ClientEvent.LOCK_RELEASE, schema: LockReleaseRequest, acked: true, fields: { requestId: rid, elementId, generation: revision, shape } },
       { event: ClientEvent.ELEMENT_PIN, schema: PinElementRequest, acked: true, fields: { requestId: rid, elementId, pinned: fc.boolean() } },
       { event: ClientEvent.LOCK_BREAK, schema: BreakLockRequest, acked: true, fields: { requestId: rid, elementId } },
-      { event: ClientEvent.BOARD_LOCK, schema: BoardLockRequest, acked: true, fields: { requestId: rid, locked: fc.constant(false) } },
+      // The teacher-authority events, each kept from changing what the others fuzz against (no look-only
+      // policy, no muted pen, no clear of the known elements).
+      { event: ClientEvent.LESSON_SETTINGS, schema: LessonSettingsRequest, acked: true, fields: { requestId: rid, settings: fc.constant({ editPolicy: 'everyone' }) } },
+      { event: ClientEvent.MEMBER_PEN, schema: MemberPenRequest, acked: true, fields: { requestId: rid, userId: fc.uuid(), muted: fc.constant(false) } },
+      { event: ClientEvent.HISTORY_LIST, schema: HistoryListRequest, acked: true, fields: { limit: fc.integer({ min: -5, max: 500 }) } },
+      { event: ClientEvent.ELEMENT_RESTORE, schema: RestoreElementRequest, acked: true, fields: { requestId: rid, elementId, version: revision } },
+      { event: ClientEvent.BOARD_CLEAR, schema: ClearBoardRequest, acked: true, fields: { requestId: rid, of: fc.uuid() } },
+      { event: ClientEvent.BATCH_RESTORE, schema: RestoreBatchRequest, acked: true, fields: { requestId: rid, batchId: fc.uuid() } },
     ];
     const disconnects: string[] = [];
     for (const c of [teacher, student]) c.socket.on('disconnect', (reason) => disconnects.push(`${c.grant.displayName}: ${reason}`));

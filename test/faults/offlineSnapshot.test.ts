@@ -72,7 +72,7 @@ describe('offline longer than the replay log', () => {
     }
     for (const id of ids.slice(0, 4)) await t.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_DELETE, { requestId: requestId(), id });
     await t.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_PIN, { requestId: requestId(), elementId: ids[5]!, pinned: true });
-    await t.socket.timeout(10_000).emitWithAck(ClientEvent.BOARD_LOCK, { requestId: requestId(), locked: true });
+    await t.socket.timeout(10_000).emitWithAck(ClientEvent.LESSON_SETTINGS, { requestId: requestId(), settings: { editPolicy: 'look' } });
     await joinRoom(server.url, teacherGrant.room.code, 'Late Lee');
     const eventsWhileAway = t.lastRevision() - leftAt;
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ClientEvent, ErrorCode, type ElementShape } from '@wb/protocol';
+import { ClientEvent, ErrorCode, type EditPolicy, type ElementShape } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { TestClient, createRoom, describeOnEachDatabase, joinAs, post } from './support.ts';
@@ -36,8 +36,13 @@ describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T
     const a = client(app, ana.token);
     const b = client(app, ben.token);
     await Promise.all([t.ready(), a.ready(), b.ready()]);
+    // These tests are about versions and locks between students, so everyone edits everything.
+    expect(await setPolicy(t, 'everyone')).toMatchObject({ ok: true, settings: { editPolicy: 'everyone' } });
     return { teacher, ana, ben, t, a, b };
   }
+
+  const setPolicy = (c: TestClient, editPolicy: EditPolicy) =>
+    c.socket.timeout(10_000).emitWithAck(ClientEvent.LESSON_SETTINGS, { requestId: rid(), settings: { editPolicy } });
 
   const create = (c: TestClient, shape: ElementShape, id = randomUUID()) =>
     c.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_CREATE, { requestId: rid(), id, shape });
@@ -193,7 +198,7 @@ describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T
     expect((await app.store.loadRoomSnapshot(expiry!.roomId))?.elements.find((e) => e.id === two.element.id)?.lock).toBeNull();
   });
 
-  test('teacher controls: pin refuses students, break frees a lock, a locked board is read-only for students', async () => {
+  test('teacher controls: pin refuses students, break frees a lock, a look-only lesson is read-only for students', async () => {
     const { t, a, b } = await classroom();
     const created = await create(a, rect(0, 0));
     if (!created.ok) throw new Error('create failed');
@@ -214,16 +219,10 @@ describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T
     expect(await acquire(a, id)).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
     expect(await acquire(t, id)).toMatchObject({ ok: true });
 
-    expect(await a.socket.timeout(10_000).emitWithAck(ClientEvent.BOARD_LOCK, { requestId: rid(), locked: true })).toMatchObject({
-      ok: false,
-      error: { code: ErrorCode.FORBIDDEN },
-    });
-    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.BOARD_LOCK, { requestId: rid(), locked: true })).toEqual({
-      ok: true,
-      locked: true,
-    });
-    await a.until(() => a.eventsOfKind('board.locked').find((e) => e.payload.locked), 'board.locked');
-    expect(await create(a, rect(1, 1))).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
+    expect(await setPolicy(a, 'look')).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
+    expect(await setPolicy(t, 'look')).toEqual({ ok: true, settings: { editPolicy: 'look' } });
+    await a.until(() => a.eventsOfKind('room.updated').find((e) => e.payload.settings.editPolicy === 'look'), 'room.updated');
+    expect(await create(a, rect(1, 1))).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN_BY_POLICY } });
     expect(await create(t, rect(1, 1))).toMatchObject({ ok: true });
   });
 

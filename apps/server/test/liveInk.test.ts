@@ -63,14 +63,16 @@ describeOnEachDatabase('live ink', {}, (suite) => {
     expect(t.received['room.event'].length).toBe(eventsBefore);
   });
 
-  test('I11: ink from a student is refused forbidden while the board is locked and reaches no one; the teacher still draws live', async () => {
-    const { teacher, t, s, o } = await lesson();
-    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.BOARD_LOCK, { requestId: rid(), locked: true })).toMatchObject({ ok: true });
-    await s.until(() => s.eventsOfKind('board.locked').find((e) => e.payload.locked), 'board.locked');
+  test("I11: a student's ink is refused forbidden_by_policy under 'look' and with a muted pen, and reaches no one; the teacher still draws live", async () => {
+    const { t, s, o, student } = await lesson();
+    const settings = (editPolicy: 'look' | 'everyone') =>
+      t.socket.timeout(10_000).emitWithAck(ClientEvent.LESSON_SETTINGS, { requestId: rid(), settings: { editPolicy } });
+    expect(await settings('look')).toMatchObject({ ok: true });
+    await s.until(() => s.eventsOfKind('room.updated').find((e) => e.payload.settings.editPolicy === 'look'), 'look only');
     const refused = randomUUID();
     s.socket.emit(ClientEvent.INK, ink(refused, 0, [[1, 1, 0.5]]));
     const notice = await s.until(() => s.received.notice.find((n) => n.event === ClientEvent.INK), 'the ink notice');
-    expect(notice.code).toBe(ErrorCode.FORBIDDEN);
+    expect(notice.code).toBe(ErrorCode.FORBIDDEN_BY_POLICY);
 
     const allowed = randomUUID();
     t.socket.emit(ClientEvent.INK, ink(allowed, 0, [[5, 5, 0.5]]));
@@ -78,13 +80,27 @@ describeOnEachDatabase('live ink', {}, (suite) => {
     expect(inkAt(o, refused)).toEqual([]);
     expect(inkAt(t, refused)).toEqual([]);
 
-    // Lifted: the student's ink flows again (the node heard board.locked false).
-    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.BOARD_LOCK, { requestId: rid(), locked: false })).toMatchObject({ ok: true });
-    await s.until(() => s.eventsOfKind('board.locked').find((e) => !e.payload.locked), 'board unlocked');
+    // Lifted: the student's ink flows again (the node heard room.updated).
+    expect(await settings('everyone')).toMatchObject({ ok: true });
+    await s.until(() => s.eventsOfKind('room.updated').find((e) => e.payload.settings.editPolicy === 'everyone'), 'everyone edits');
     const again = randomUUID();
     s.socket.emit(ClientEvent.INK, ink(again, 0, [[2, 2, 0.5]]));
-    await t.until(() => pointsAt(t, again).length === 1, 'the student ink after unlock');
-    expect(teacher.role).toBe('teacher');
+    await t.until(() => pointsAt(t, again).length === 1, 'the student ink after the change');
+
+    // Her pen muted: her ink stops at the server (member.pen heard); the teacher's still flows.
+    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.MEMBER_PEN, { requestId: rid(), userId: student.userId, muted: true })).toMatchObject({ ok: true });
+    await s.until(() => s.eventsOfKind('member.pen').find((e) => e.payload.muted), 'pen muted');
+    const muted = randomUUID();
+    s.socket.emit(ClientEvent.INK, ink(muted, 0, [[3, 3, 0.5]]));
+    // A later cursor from the same socket: once the others see it, her ink was handled (and dropped).
+    s.socket.emit(ClientEvent.CURSOR, { x: 777, y: 777 });
+    await o.until(
+      () => o.received.cursors.flatMap((b) => b.cursors.map(cursorPosition)).some((c) => c.sessionId === student.sessionId && c.x === 777),
+      'her later cursor',
+    );
+    expect(inkAt(o, muted)).toEqual([]);
+    expect(inkAt(t, muted)).toEqual([]);
+    expect(inkAt(o, muted)).toEqual([]);
   });
 
   test('I10: ink floods are rate_limited by the packet gate like cursors, and malformed ink gets bad_request', async () => {

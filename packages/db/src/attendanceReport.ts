@@ -24,6 +24,7 @@ const endings: Readonly<Record<Exclude<AttendanceKind, 'joined' | 'reconnected'>
   lease_expired: 'lease_expired',
   membership_revoked: 'membership_revoked',
   session_closed: 'session_closed',
+  lesson_ended: 'lesson_ended',
 };
 
 interface OpenSpan {

@@ -36,9 +36,11 @@ export interface EventKeys {
   'element.created': { elementId: string };
   'element.updated': { elementId: string; version: number };
   'element.deleted': { elementId: string; version: number };
+  'element.restored': { elementId: string; version: number };
   'lock.granted': { elementId: string; generation: number };
   'lock.released': { elementId: string; generation: number };
-  'board.locked': { roomRevision: number };
+  /** Each change of a pen is its own fact (the conditional write refuses a repeat): a fresh UUID. */
+  'member.pen': { userId: string; occurrence: string };
 }
 
 export type EventKey<K extends RoomEventKind> = EventKeys[K];
@@ -61,9 +63,10 @@ const keyParts: { [K in RoomEventKind]: (key: EventKeys[K], roomId: string) => K
   'element.created': (k, roomId) => [roomId, k.elementId],
   'element.updated': (k, roomId) => [roomId, k.elementId, k.version],
   'element.deleted': (k, roomId) => [roomId, k.elementId, k.version],
+  'element.restored': (k, roomId) => [roomId, k.elementId, k.version],
   'lock.granted': (k, roomId) => [roomId, k.elementId, k.generation],
   'lock.released': (k, roomId) => [roomId, k.elementId, k.generation],
-  'board.locked': (k, roomId) => [roomId, k.roomRevision],
+  'member.pen': (k) => [k.userId, k.occurrence],
 };
 
 /** The id of the event of `kind` in room `roomId` named by `key`: `<kind>:<key parts joined by ':'>`. */

@@ -13,7 +13,10 @@
 import { sql } from 'drizzle-orm';
 import type { Element, ElementShape, RoomEvent } from '@wb/protocol';
 import { msFromNow, type Clock } from './clock.ts';
-import { ELEMENT_COLUMNS, authorizeEdit, toElement, type EditActor, type ElementRow, type ElementResult } from './elements.ts';
+import { authorizeEdit, drawingRefusal, mayChangeCondition, ownWorkOnly, type EditActor, type PolicyRefusal } from './editRights.ts';
+import { ELEMENT_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
+import { recordVersion, shapeChangeAction } from './elementVersions.ts';
+import type { ElementResult } from './elements.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { AlreadyApplied, int, rows, type Db, type Executor, type Tx } from './sql.ts';
@@ -23,7 +26,7 @@ export type AcquireLockResult =
   /** The same request retried: the same grant, not a second one. */
   | { decision: 'already_applied'; element: Element; generation: number; expiresInMs: number }
   | { decision: 'locked'; element: Element }
-  | { decision: 'not_a_member' | 'board_locked' | 'not_found' | 'pinned' };
+  | { decision: 'not_a_member' | PolicyRefusal | 'not_found' | 'pinned' };
 
 /**
  * Grants the element's drag lock when it is free or its lock has expired, with a short first
@@ -38,7 +41,8 @@ export async function acquireLock(
   return db.transaction(async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
-    if (auth.boardLocked && auth.role !== 'teacher') return { decision: 'board_locked' as const };
+    const refused = drawingRefusal(auth);
+    if (refused) return { decision: refused };
     const [current] = await rows<ElementRow & { remaining_ms: unknown; lock_live: boolean }>(
       tx,
       sql`SELECT ${ELEMENT_COLUMNS},
@@ -55,6 +59,9 @@ export async function acquireLock(
         expiresInMs: Math.max(1, int(current.remaining_ms ?? 0)),
       };
     }
+    // The policy (I11): under `own` a student may hold only their own elements. The membership and
+    // room rows read by authorizeEdit stay locked, so the policy cannot change before this commits.
+    if (ownWorkOnly(auth) && current.created_by !== actor.userId) return { decision: 'not_own' as const };
     if (current.pinned && auth.role !== 'teacher') return { decision: 'pinned' as const };
     if (current.lock_live && current.lock_session_id !== actor.sessionId) {
       return { decision: 'locked' as const, element: toElement(current) };
@@ -120,6 +127,12 @@ export async function releaseLock(
       const auth = await authorizeEdit(tx, clock, actor);
       if (!auth) return { decision: 'not_a_member' as const };
       const shape = input.shape ? JSON.stringify(input.shape) : null;
+      const [before] = await rows<{ data: unknown }>(
+        tx,
+        sql`SELECT data FROM elements WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid FOR UPDATE`,
+      );
+      // A reduction of this member's rights ends their lock in its own transaction, so a commit
+      // under a generation that still holds is within their rights; the condition repeats it.
       const [released] = await rows<ElementRow>(
         tx,
         sql`UPDATE elements SET data = coalesce(${shape}::jsonb, data),
@@ -128,6 +141,7 @@ export async function releaseLock(
             WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid AND NOT deleted
               AND lock_session_id = ${actor.sessionId}::uuid AND lock_generation = ${input.generation}::int8
               AND (${input.shape?.kind ?? null}::text IS NULL OR kind = ${input.shape?.kind ?? null}::text)
+              AND (${shape === null} OR (${drawingRefusal(auth) === null} AND ${mayChangeCondition(auth, actor)}))
             RETURNING ${ELEMENT_COLUMNS}`,
       );
       if (!released) {
@@ -140,7 +154,8 @@ export async function releaseLock(
       }
       const element = toElement(released);
       const events: RoomEvent[] = [];
-      if (shape !== null) {
+      if (shape !== null && input.shape && before) {
+        await recordVersion(tx, clock, released, shapeChangeAction(before.data, input.shape), actor.userId);
         events.push(
           await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', { elementId: element.id, version: element.version }, {
             element,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { MEMBER_PALETTE_SIZE, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
+import { DEFAULT_EDIT_POLICY, MEMBER_PALETTE_SIZE, type EditPolicy, type LessonSettings, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { rows, type Db, type Executor } from './sql.ts';
@@ -9,31 +9,35 @@ export interface RoomRow {
   id: string;
   code: string;
   title: string;
-  status: 'open' | 'archived';
+  status: 'open' | 'ended' | 'archived';
   require_approval: boolean;
+  edit_policy: EditPolicy;
 }
 
 /** The columns `toRoom` reads, for every statement that returns a room. */
-export const roomColumns = sql`id, code, title, status, require_approval`;
+export const roomColumns = sql`id, code, title, status, require_approval, edit_policy`;
 
+/** The lesson settings are rooms columns, one per `LessonSettings` key (lessonSettings.ts). */
 export const toRoom = (r: RoomRow): RoomInfo => ({
   id: r.id,
   code: r.code,
   title: r.title,
   status: r.status,
   requireApproval: r.require_approval,
+  settings: { editPolicy: r.edit_policy },
 });
 
-interface MemberRow {
+export interface MemberRow {
   user_id: string;
   display_name: string;
   role: Role;
   status: MembershipStatus;
   color_index: number;
+  pen_muted: boolean;
 }
 
 /** The columns `toMember` reads, for every statement that returns a member. */
-const memberColumns = sql`user_id, display_name, role, status, color_index`;
+export const memberColumns = sql`user_id, display_name, role, status, color_index, pen_muted`;
 
 export const toMember = (r: MemberRow): Member => ({
   userId: r.user_id,
@@ -41,6 +45,7 @@ export const toMember = (r: MemberRow): Member => ({
   role: r.role,
   status: r.status,
   colorIndex: r.color_index,
+  penMuted: r.pen_muted,
 });
 
 /**
@@ -105,15 +110,17 @@ export async function createRoom(
     teacherId?: string | null;
     /** Students wait in the lobby until admitted. */
     requireApproval?: boolean;
+    /** The lesson's settings from its start; each one left out takes its default. */
+    settings?: Partial<LessonSettings>;
   },
 ): Promise<CreateRoomResult> {
   return db.transaction(async (tx) => {
     const roomId = randomUUID();
     const inserted = await rows<RoomRow>(
       tx,
-      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval)
+      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval, edit_policy)
           VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.teacherId ?? null}::uuid,
-                  ${input.requireApproval ?? false})
+                  ${input.requireApproval ?? false}, ${input.settings?.editPolicy ?? DEFAULT_EDIT_POLICY})
           ON CONFLICT (code) DO NOTHING RETURNING ${roomColumns}`,
     );
     const room = inserted[0];
@@ -219,11 +226,19 @@ export async function listMembers(executor: Executor, roomId: string): Promise<M
 }
 
 /**
- * Whether the room's board is locked (students may not draw), or null for no such room. A plain
- * read for the server's cache of who may send live ink; every durable edit still decides inside
+ * Who may draw in a room, for live ink (the server caches it per room): the lesson's edit policy,
+ * its status and the students whose pen is muted. Advisory only: every durable edit decides inside
  * its own conditional write.
  */
-export async function readBoardLocked(executor: Executor, roomId: string): Promise<boolean | null> {
-  const [row] = await rows<{ board_locked: boolean }>(executor, sql`SELECT board_locked FROM rooms WHERE id = ${roomId}::uuid`);
-  return row ? row.board_locked : null;
+export async function readDrawRights(
+  executor: Executor,
+  roomId: string,
+): Promise<{ editPolicy: EditPolicy; status: RoomInfo['status']; mutedUserIds: string[] } | null> {
+  const [row] = await rows<{ edit_policy: EditPolicy; status: RoomInfo['status']; muted: string[] | null }>(
+    executor,
+    sql`SELECT r.edit_policy, r.status,
+               (SELECT array_agg(m.user_id::text) FROM memberships m WHERE m.room_id = r.id AND m.pen_muted) AS muted
+          FROM rooms r WHERE r.id = ${roomId}::uuid`,
+  );
+  return row ? { editPolicy: row.edit_policy, status: row.status, mutedUserIds: row.muted ?? [] } : null;
 }

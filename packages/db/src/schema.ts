@@ -53,11 +53,12 @@ export const rooms = pgTable('rooms', {
   id: uuid('id').primaryKey(),
   code: text('code').notNull().unique(),
   title: text('title').notNull(),
-  status: text('status', { enum: ['open', 'archived'] }).notNull().default('open'),
+  /** `ended`: the teacher ended the lesson (no joins, no edits); they may reopen it (migration 0007). */
+  status: text('status', { enum: ['open', 'ended', 'archived'] }).notNull().default('open'),
   /** Monotonic: bumped in the same transaction as every row appended to room_events. */
   revision: bigint('revision', { mode: 'number' }).notNull().default(0),
-  /** Teacher control: students may not change the board while it is locked. */
-  boardLocked: boolean('board_locked').notNull().default(false),
+  /** The lesson's edit policy (`EditPolicy` in the protocol), checked inside every edit's write. */
+  editPolicy: text('edit_policy', { enum: ['everyone', 'own', 'look'] }).notNull().default('own'),
   /** Lobby: a student's join makes a `pending` membership the teacher admits or denies. */
   requireApproval: boolean('require_approval').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -87,6 +88,8 @@ export const memberships = pgTable(
     lobbyReason: text('lobby_reason'),
     /** Index into the protocol's MEMBER_PALETTE, chosen at join (least used in the room) and kept. */
     colorIndex: smallint('color_index').notNull(),
+    /** The teacher muted this student's pen: they only look (migration 0007). */
+    penMuted: boolean('pen_muted').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -107,7 +110,7 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     closedAt: timestamp('closed_at', { withTimezone: true }),
-    closedReason: text('closed_reason', { enum: ['signed_out', 'revoked', 'server'] }),
+    closedReason: text('closed_reason', { enum: ['signed_out', 'revoked', 'server', 'lesson_ended'] }),
     /**
      * The highest lease revision this session has had expired. A re-opened lease starts above
      * it, so lease revisions (and the expiry event ids derived from them) never repeat (I4).
@@ -156,6 +159,7 @@ export const attendanceKinds = [
   'lease_expired',
   'membership_revoked',
   'session_closed',
+  'lesson_ended',
 ] as const;
 export type AttendanceKind = (typeof attendanceKinds)[number];
 
@@ -226,4 +230,27 @@ export const appliedRequests = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.requestId] }), index('applied_requests_at').on(t.at)],
+);
+
+/**
+ * Every accepted version of every element (migration 0007): the teacher's history and restore.
+ * Bounded per room by the sweeper like the room log (docs/store.md, "History").
+ */
+export const elementVersions = pgTable(
+  'element_versions',
+  {
+    roomId: uuid('room_id').notNull(),
+    elementId: uuid('element_id').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
+    data: jsonb('data').notNull(),
+    deleted: boolean('deleted').notNull(),
+    action: text('action', {
+      enum: ['created', 'moved', 'restyled', 'erased', 'deleted', 'pinned', 'unpinned', 'restored'],
+    }).notNull(),
+    by: uuid('by').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    /** One teacher action over many elements (clear the board, remove a student's work). */
+    batchId: uuid('batch_id'),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.elementId, t.version] }), index('element_versions_room_at').on(t.roomId, t.at)],
 );

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
+import type { EditPolicy, Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
+import { toRoom } from './rooms.ts';
 import { appendAttendance } from './attendance.ts';
 import { msFromNow, type Clock } from './clock.ts';
 import { attendanceFactId } from './eventIds.ts';
@@ -66,16 +67,18 @@ export async function authenticateSession(
     member_status: MembershipStatus;
     color_index: number;
     revoke_reason: string | null;
+    pen_muted: boolean;
     code: string;
     title: string;
-    room_status: 'open' | 'archived';
+    room_status: 'open' | 'ended' | 'archived';
     require_approval: boolean;
+    edit_policy: EditPolicy;
   }>(
     executor,
     sql`SELECT s.id, s.room_id, s.user_id, s.status AS session_status, s.expires_at,
                s.expires_at <= ${clock.now()} AS expired,
-               m.display_name, m.role, m.status AS member_status, m.color_index, m.revoke_reason,
-               r.code, r.title, r.status AS room_status, r.require_approval
+               m.display_name, m.role, m.status AS member_status, m.color_index, m.revoke_reason, m.pen_muted,
+               r.code, r.title, r.status AS room_status, r.require_approval, r.edit_policy
         FROM sessions s
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
         JOIN rooms r ON r.id = s.room_id
@@ -92,8 +95,8 @@ export async function authenticateSession(
   return {
     decision: row.member_status === 'pending' ? 'pending' : 'ok',
     session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },
-    member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status, colorIndex: row.color_index },
-    room: { id: row.room_id, code: row.code, title: row.title, status: row.room_status, requireApproval: row.require_approval },
+    member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status, colorIndex: row.color_index, penMuted: row.pen_muted },
+    room: toRoom({ id: row.room_id, code: row.code, title: row.title, status: row.room_status, require_approval: row.require_approval, edit_policy: row.edit_policy }),
   };
 }
 
@@ -101,6 +104,7 @@ const attendanceKindFor = {
   signed_out: 'signed_out',
   revoked: 'membership_revoked',
   server: 'session_closed',
+  lesson_ended: 'lesson_ended',
 } as const;
 
 export type CloseSessionResult =

@@ -10,6 +10,7 @@ const departureFor = {
   signed_out: 'signed_out',
   membership_revoked: 'revoked',
   session_closed: 'server',
+  lesson_ended: 'lesson_ended',
   // A member whose last fact is a join but who holds no lease lost it to a database crash.
   joined: 'lease_expired',
   reconnected: 'lease_expired',
@@ -24,10 +25,7 @@ export async function loadRoomSnapshot(db: Db, roomId: string): Promise<RoomSnap
     async (tx) => {
       const room = await findRoomById(tx, roomId);
       if (!room) return null;
-      const [rev] = await rows<{ revision: unknown; board_locked: boolean }>(
-        tx,
-        sql`SELECT revision, board_locked FROM rooms WHERE id = ${roomId}::uuid`,
-      );
+      const [rev] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${roomId}::uuid`);
       const members = await listMembers(tx, roomId);
       const presence = await listPresence(tx, roomId);
       const last = await rows<{ user_id: string; kind: keyof typeof departureFor }>(
@@ -40,7 +38,7 @@ export async function loadRoomSnapshot(db: Db, roomId: string): Promise<RoomSnap
         .filter((r) => !present.has(r.user_id))
         .map((r) => ({ userId: r.user_id, reason: departureFor[r.kind] }));
       const elements = await listElements(tx, roomId);
-      return { room, revision: int(rev!.revision), members, presence, departures, elements, boardLocked: rev!.board_locked };
+      return { room, revision: int(rev!.revision), members, presence, departures, elements };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );

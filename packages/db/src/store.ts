@@ -18,7 +18,6 @@ import {
   createElement,
   deleteElement,
   pruneAppliedRequests,
-  setBoardLocked,
   setElementPinned,
   updateElement,
   type EditActor,
@@ -34,8 +33,11 @@ import {
   releaseLock,
   type HeldLock,
 } from './locks.ts';
+import { clearBoard, listHistory, restoreBatch, restoreElementVersion } from './history.ts';
+import { pruneElementVersions } from './elementVersions.ts';
+import { setLessonSettings, setPenMuted } from './lessonRights.ts';
 import { eventsAfter, findRoomEvent, pruneRoomLog } from './roomLog.ts';
-import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers, readBoardLocked } from './rooms.ts';
+import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers, readDrawRights } from './rooms.ts';
 import { restoreMember } from './memberships.ts';
 import { admitAllPending, admitMember, denyMember, setRequireApproval, withdrawFromLobby } from './lobby.ts';
 import {
@@ -74,7 +76,7 @@ function operations(db: Database['db'], clock: Clock) {
     createRoom: (input: Parameters<typeof createRoom>[2]) => createRoom(db, clock, input),
     findRoomByCode: (code: string) => findRoomByCode(db, code),
     findRoomById: (roomId: string) => findRoomById(db, roomId),
-    readBoardLocked: (roomId: string) => readBoardLocked(db, roomId),
+    readDrawRights: (roomId: string) => readDrawRights(db, roomId),
     joinRoom: (input: Parameters<typeof joinRoom>[2]) => joinRoom(db, clock, input),
     listMembers: (roomId: string) => listMembers(db, roomId),
     revokeMember: (input: Parameters<typeof revokeMember>[2]) => revokeMember(db, clock, input),
@@ -124,7 +126,14 @@ function operations(db: Database['db'], clock: Clock) {
     deleteElement: (actor: EditActor, input: Parameters<typeof deleteElement>[3]) => deleteElement(db, clock, actor, input),
     setElementPinned: (actor: EditActor, input: Parameters<typeof setElementPinned>[3]) =>
       setElementPinned(db, clock, actor, input),
-    setBoardLocked: (actor: EditActor, locked: boolean) => setBoardLocked(db, clock, actor, locked),
+    setLessonSettings: (actor: EditActor, patch: Parameters<typeof setLessonSettings>[3]) => setLessonSettings(db, clock, actor, patch),
+    setPenMuted: (actor: EditActor, input: Parameters<typeof setPenMuted>[3]) => setPenMuted(db, clock, actor, input),
+    listHistory: (roomId: string, input: Parameters<typeof listHistory>[2]) => listHistory(db, roomId, input),
+    restoreElementVersion: (actor: EditActor, input: Parameters<typeof restoreElementVersion>[3]) =>
+      restoreElementVersion(db, clock, actor, input),
+    clearBoard: (actor: EditActor, input: Parameters<typeof clearBoard>[3]) => clearBoard(db, clock, actor, input),
+    restoreBatch: (actor: EditActor, input: Parameters<typeof restoreBatch>[3]) => restoreBatch(db, clock, actor, input),
+    pruneElementVersions: (keepPerRoom: number) => pruneElementVersions(db, keepPerRoom),
     pruneAppliedRequests: (maxAgeMs: number) => pruneAppliedRequests(db, clock, maxAgeMs),
 
     acquireLock: (actor: EditActor, input: Parameters<typeof acquireLock>[3]) => acquireLock(db, clock, actor, input),

@@ -21,6 +21,12 @@ export interface SweepResult {
 /** Retries of an element request come within seconds; an hour of idempotency records is plenty. */
 const APPLIED_REQUEST_MAX_AGE_MS = 3_600_000;
 
+/**
+ * Element versions kept per room for the teacher's history (I10): a lively 45-minute lesson of 30
+ * students makes about 2,000; 10,000 keeps several lessons of one room back. Older ones go.
+ */
+export const HISTORY_KEEP_PER_ROOM = 10_000;
+
 /** Expired drag locks (holder alive but silent): compare-and-release on the exact generation. */
 export async function sweepExpiredLocks(
   store: Store,
@@ -168,6 +174,7 @@ export class Sweeper {
         if (++this.passes % this.options.pruneEvery === 0) {
           await this.store.pruneRoomLog(this.options.eventLogKeep);
           await this.store.pruneAppliedRequests(APPLIED_REQUEST_MAX_AGE_MS);
+          await this.store.pruneElementVersions(HISTORY_KEEP_PER_ROOM);
         }
       } else {
         await this.store.database.ping();

@@ -17,7 +17,7 @@ import {
 import { appendAttendance } from './attendance.ts';
 import { msFromNow, type Clock } from './clock.ts';
 import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
-import { toRoom, type RoomRow as BaseRoomRow } from './rooms.ts';
+import { roomColumns, toRoom, type RoomRow as BaseRoomRow } from './rooms.ts';
 import { date, rows, type Db, type Executor } from './sql.ts';
 
 interface TeacherRow {
@@ -120,7 +120,7 @@ const toRoomInfo = toRoom;
 export async function listTeacherRooms(executor: Executor, teacherId: string): Promise<TeacherRoom[]> {
   const found = await rows<RoomRow>(
     executor,
-    sql`SELECT id, code, title, status, require_approval, created_at FROM rooms WHERE teacher_id = ${teacherId}::uuid
+    sql`SELECT ${roomColumns}, created_at FROM rooms WHERE teacher_id = ${teacherId}::uuid
         ORDER BY created_at DESC, id LIMIT ${MAX_LISTED_ROOMS}`,
   );
   return found.map((r) => ({ ...toRoomInfo(r), createdAt: date(r.created_at).toISOString() }));
@@ -130,7 +130,7 @@ export async function listTeacherRooms(executor: Executor, teacherId: string): P
 export async function findTeacherRoom(executor: Executor, teacherId: string, code: string): Promise<RoomInfo | null> {
   const [row] = await rows<RoomRow>(
     executor,
-    sql`SELECT id, code, title, status, require_approval, created_at FROM rooms WHERE code = ${code} AND teacher_id = ${teacherId}::uuid`,
+    sql`SELECT ${roomColumns}, created_at FROM rooms WHERE code = ${code} AND teacher_id = ${teacherId}::uuid`,
   );
   return row ? toRoomInfo(row) : null;
 }
@@ -140,12 +140,14 @@ export async function findTeacherRoom(executor: Executor, teacherId: string, cod
  * its own lesson from any browser as its teacher, not as a new student.
  */
 export async function roomTeacherMember(executor: Executor, roomId: string): Promise<Member | null> {
-  const [row] = await rows<{ user_id: string; display_name: string; status: MembershipStatus; color_index: number }>(
+  const [row] = await rows<{ user_id: string; display_name: string; status: MembershipStatus; color_index: number; pen_muted: boolean }>(
     executor,
-    sql`SELECT user_id, display_name, status, color_index FROM memberships
+    sql`SELECT user_id, display_name, status, color_index, pen_muted FROM memberships
         WHERE room_id = ${roomId}::uuid AND role = 'teacher' ORDER BY created_at, user_id LIMIT 1`,
   );
-  return row ? { userId: row.user_id, displayName: row.display_name, role: 'teacher', status: row.status, colorIndex: row.color_index } : null;
+  return row
+    ? { userId: row.user_id, displayName: row.display_name, role: 'teacher', status: row.status, colorIndex: row.color_index, penMuted: row.pen_muted }
+    : null;
 }
 
 export type RenameRoomResult =
@@ -164,7 +166,7 @@ export async function renameRoom(
       tx,
       sql`UPDATE rooms SET title = ${input.title}
           WHERE code = ${input.code} AND teacher_id = ${input.teacherId}::uuid AND title <> ${input.title}
-          RETURNING id, code, title, status, require_approval, created_at`,
+          RETURNING ${roomColumns}, created_at`,
     );
     if (!updated) {
       const room = await findTeacherRoom(tx, input.teacherId, input.code);
@@ -198,7 +200,7 @@ export async function archiveRoom(
       tx,
       sql`UPDATE rooms SET status = 'archived'
           WHERE code = ${input.code} AND teacher_id = ${input.teacherId}::uuid AND status = 'open'
-          RETURNING id, code, title, status, require_approval, created_at`,
+          RETURNING ${roomColumns}, created_at`,
     );
     if (!updated) {
       const room = await findTeacherRoom(tx, input.teacherId, input.code);

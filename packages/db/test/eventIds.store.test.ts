@@ -37,7 +37,8 @@ const EVERY_KIND = Object.keys({
   'element.deleted': true,
   'lock.granted': true,
   'lock.released': true,
-  'board.locked': true,
+  'element.restored': true,
+  'member.pen': true,
 } satisfies Record<RoomEventKind, true>).sort();
 
 function decided<T extends { decision: string }, D extends T['decision']>(result: T, decision: D): Extract<T, { decision: D }> {
@@ -124,7 +125,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
       decided(await store.updateElement(pupil, { id: elementId, baseVersion: 1, shape: moved, requestId: requestId('u') }), 'applied');
       const grant = decided(await store.acquireLock(pupil, { elementId, requestId: requestId('l'), firstTermMs: FIRST_TERM_MS }), 'granted');
       decided(await store.releaseLock(pupil, { elementId, generation: grant.generation, shape: square, requestId: requestId('r') }), 'applied');
-      // Pinning an element a student drags breaks the lock; locking the board breaks the others.
+      // Pinning an element a student drags breaks the lock; a look-only policy breaks the others.
       decided(await store.acquireLock(pupil, { elementId, requestId: requestId('l'), firstTermMs: FIRST_TERM_MS }), 'granted');
       const pinned = decided(await store.setElementPinned(teacher, { id: elementId, pinned: true }), 'applied');
       expect(pinned.events.map((e) => e.kind)).toEqual(['lock.released', 'element.updated']);
@@ -132,11 +133,17 @@ for (const { kind, skip } of storeDatabaseKinds) {
       const otherId = randomUUID();
       decided(await store.createElement(pupil, { id: otherId, shape: square }), 'applied');
       decided(await store.acquireLock(pupil, { elementId: otherId, requestId: requestId('l'), firstTermMs: FIRST_TERM_MS }), 'granted');
-      const boardLocked = decided(await store.setBoardLocked(teacher, true), 'applied');
-      expect(boardLocked.events.map((e) => [e.kind, 'elementId' in e.payload ? e.payload.elementId : null])).toEqual([
+      const lookOnly = decided(await store.setLessonSettings(teacher, { editPolicy: 'look' }), 'applied');
+      expect(lookOnly.events.map((e) => [e.kind, 'elementId' in e.payload ? e.payload.elementId : null])).toEqual([
         ['lock.released', otherId],
-        ['board.locked', null],
+        ['room.updated', null],
       ]);
+      decided(await store.setLessonSettings(teacher, { editPolicy: 'everyone' }), 'applied');
+      // The teacher mutes the student's pen and gives it back; restores a version; clears and undoes.
+      decided(await store.setPenMuted(teacher, { userId: pupil.userId, muted: true }), 'applied');
+      decided(await store.setPenMuted(teacher, { userId: pupil.userId, muted: false }), 'applied');
+      const cleared = decided(await store.clearBoard(teacher, {}), 'applied');
+      decided(await store.restoreBatch(teacher, { batchId: cleared.batchId! }), 'applied');
       const pinnedFree = decided(await store.setElementPinned(teacher, { id: otherId, pinned: true }), 'applied');
       expect(pinnedFree.events.map((e) => e.kind)).toEqual(['element.updated']);
       decided(await store.deleteElement(teacher, { id: elementId }), 'applied');

@@ -32,7 +32,8 @@ const documented: { [K in RoomEventKind]: { key: EventKey<K>; id: string } } = {
   'element.deleted': { key: { elementId: ELEMENT, version: 3 }, id: `element.deleted:${ROOM}:${ELEMENT}:3` },
   'lock.granted': { key: { elementId: ELEMENT, generation: 5 }, id: `lock.granted:${ROOM}:${ELEMENT}:5` },
   'lock.released': { key: { elementId: ELEMENT, generation: 5 }, id: `lock.released:${ROOM}:${ELEMENT}:5` },
-  'board.locked': { key: { roomRevision: 17 }, id: `board.locked:${ROOM}:17` },
+  'element.restored': { key: { elementId: ELEMENT, version: 3 }, id: `element.restored:${ROOM}:${ELEMENT}:3` },
+  'member.pen': { key: { userId: USER, occurrence: ELEMENT }, id: `member.pen:${USER}:${ELEMENT}` },
 };
 const kinds = Object.keys(documented) as RoomEventKind[];
 
@@ -63,7 +64,8 @@ const keyFrom: { [K in RoomEventKind]: (m: Material) => EventKey<K> } = {
   'element.deleted': (m) => ({ elementId: m.element, version: m.n }),
   'lock.granted': (m) => ({ elementId: m.element, generation: m.n }),
   'lock.released': (m) => ({ elementId: m.element, generation: m.n }),
-  'board.locked': (m) => ({ roomRevision: m.n }),
+  'element.restored': (m) => ({ elementId: m.element, version: m.n }),
+  'member.pen': (m) => ({ userId: m.user, occurrence: String(m.occurrence) }),
 };
 const idFrom = <K extends RoomEventKind>(kind: K, roomId: string, m: Material) => eventId(kind, roomId, keyFrom[kind](m));
 
@@ -123,7 +125,7 @@ describe('event ids (I1)', () => {
       'element.deleted',
       'lock.granted',
       'lock.released',
-      'board.locked',
+      'element.restored',
     ];
     for (const kind of kinds) {
       const here = eventId(kind, ROOM, documented[kind].key);

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { RoomEvent } from '@wb/protocol';
+import type { LessonSettings, RoomEvent } from '@wb/protocol';
 import type { Database } from '../src/database.ts';
 import { postgresUnavailableReason, type TestDatabaseKind } from '../src/testing.ts';
 import type { Lease } from '../src/leases.ts';
@@ -26,12 +26,13 @@ export interface Seat {
 const token = () => randomBytes(16).toString('hex');
 
 /** A fresh room with its teacher; every test builds its own so tests share no rows. */
-export async function newRoom(store: Store): Promise<{ roomId: string; teacherId: string }> {
+export async function newRoom(store: Store, settings?: Partial<LessonSettings>): Promise<{ roomId: string; teacherId: string }> {
   const created = await store.createRoom({
     code: token().slice(0, 10).toUpperCase(),
     title: 'Contract test',
     teacherName: 'Teacher',
     memberKeyHash: token(),
+    ...(settings ? { settings } : {}),
   });
   if (created.decision !== 'created') throw new Error(`room not created: ${created.decision}`);
   return { roomId: created.room.id, teacherId: created.member.userId };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrozenClock } from '../src/clock.ts';
 import type { EditActor } from '../src/elements.ts';
 import { createStore, type Store } from '../src/store.ts';
-import { CLOCK_START, requestId, seatStudent } from './fixtures.ts';
+import { CLOCK_START, newRoom, requestId, seatStudent } from './fixtures.ts';
 import { ScratchDatabase, testDatabaseUrl } from './postgresHarness.ts';
 
 const FIRST_TERM_MS = 2_000;
@@ -33,7 +33,8 @@ if ('skip' in target) {
     afterAll(() => scratch.drop());
 
     it(`I3/I4: ${TRIALS} trials of two students pressing one element at once: exactly one grant each time`, async () => {
-      const a = await seatStudent(one);
+      // Two students on one element: a lesson where everyone edits everything.
+      const a = await seatStudent(one, await newRoom(one, { editPolicy: 'everyone' }));
       const b = await seatStudent(one, { roomId: a.roomId, teacherId: a.teacherId });
       const actorA: EditActor = { roomId: a.roomId, sessionId: a.sessionId, userId: a.userId };
       const actorB: EditActor = { roomId: b.roomId, sessionId: b.sessionId, userId: b.userId };
@@ -65,7 +66,8 @@ if ('skip' in target) {
     });
 
     it('I4: after a lock changes hands, the former holder\'s commit is stale and the element does not move', async () => {
-      const a = await seatStudent(one);
+      // Two students on one element: a lesson where everyone edits everything.
+      const a = await seatStudent(one, await newRoom(one, { editPolicy: 'everyone' }));
       const b = await seatStudent(one, { roomId: a.roomId, teacherId: a.teacherId });
       const actorA: EditActor = { roomId: a.roomId, sessionId: a.sessionId, userId: a.userId };
       const actorB: EditActor = { roomId: b.roomId, sessionId: b.sessionId, userId: b.userId };

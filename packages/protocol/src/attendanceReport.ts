@@ -19,7 +19,7 @@ const DurationMs = z.number().int().min(0);
  * `lease_expired` means the browser stopped renewing its presence (a closed lid, lost network,
  * a crashed tab), not that the student chose to leave.
  */
-export const IntervalEnd = z.enum(['signed_out', 'lease_expired', 'membership_revoked', 'session_closed']);
+export const IntervalEnd = z.enum(['signed_out', 'lease_expired', 'membership_revoked', 'session_closed', 'lesson_ended']);
 export type IntervalEnd = z.infer<typeof IntervalEnd>;
 
 /** The words the report uses for each ending, shared by the page and the CSV export. */
@@ -28,6 +28,7 @@ export const intervalEndLabel: Record<IntervalEnd | 'open', string> = {
   lease_expired: 'connection lost',
   membership_revoked: 'removed',
   session_closed: 'closed by server',
+  lesson_ended: 'lesson ended',
   open: 'still connected',
 };
 

@@ -59,7 +59,10 @@ export const Element = z.object({
   /** Bumped by every accepted change; a change names the version it was made against. */
   version: Revision,
   pinned: z.boolean(),
+  /** The member who drew it (durable membership id): under the `own` policy, whose it is. */
   createdBy: UserId,
+  /** The member whose change is the current version. */
+  updatedBy: UserId,
   /** Drawing order: later elements are drawn above earlier ones. */
   z: Revision,
   lock: ElementLock.nullable(),
@@ -87,7 +90,8 @@ export const UpdateElementRequest = z.strictObject({
 });
 export type UpdateElementRequest = z.infer<typeof UpdateElementRequest>;
 
-export const DeleteElementRequest = z.strictObject({ requestId: RequestId, id: ElementId });
+/** `erased`: the eraser took it, not the Delete key (the teacher's history tells them apart). */
+export const DeleteElementRequest = z.strictObject({ requestId: RequestId, id: ElementId, erased: z.boolean().optional() });
 export type DeleteElementRequest = z.infer<typeof DeleteElementRequest>;
 
 export const ElementReply = z.object({ element: Element });
@@ -122,9 +126,6 @@ export type PinElementRequest = z.infer<typeof PinElementRequest>;
 
 export const BreakLockRequest = z.strictObject({ requestId: RequestId, elementId: ElementId });
 export type BreakLockRequest = z.infer<typeof BreakLockRequest>;
-
-export const BoardLockRequest = z.strictObject({ requestId: RequestId, locked: z.boolean() });
-export type BoardLockRequest = z.infer<typeof BoardLockRequest>;
 
 /** Other people's drags in progress, batched with cursors. */
 export const DragEntry = z.object({

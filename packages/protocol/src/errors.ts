@@ -15,6 +15,8 @@ export const FatalErrorCode = {
   PROTOCOL_MISMATCH: 'protocol_mismatch',
   /** The teacher declined this member from the lobby. */
   ADMISSION_DENIED: 'admission_denied',
+  /** The teacher ended the lesson: joins and edits are refused until they reopen it. */
+  LESSON_ENDED: 'lesson_ended',
 } as const;
 export type FatalErrorCode = (typeof FatalErrorCode)[keyof typeof FatalErrorCode];
 
@@ -43,6 +45,11 @@ export const RequestErrorCode = {
   STALE_GENERATION: 'stale_generation',
   /** A student asked to join under the name of the lesson's teacher: join again with another name. */
   NAME_RESERVED: 'name_reserved',
+  /**
+   * The lesson's edit policy or the teacher's mute of this student's pen does not let them do
+   * this (a student changing another's element under `own`, anything under `look` or muted).
+   */
+  FORBIDDEN_BY_POLICY: 'forbidden_by_policy',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

@@ -1,7 +1,16 @@
 import type { z } from 'zod';
 import type { ProtocolError } from './errors.ts';
 import {
-  BoardLockRequest,
+  ClearBoardRequest,
+  HistoryListRequest,
+  RestoreBatchRequest,
+  RestoreElementRequest,
+  type ClearBoardReply,
+  type HistoryEntry,
+  type RestoreBatchReply,
+} from './history.ts';
+import { LessonSettingsRequest, MemberPenRequest, type LessonSettingsReply } from './lessonSettings.ts';
+import {
   BreakLockRequest,
   CreateElementRequest,
   DeleteElementRequest,
@@ -22,6 +31,7 @@ import {
   type CursorBatch,
   type LeaseDue,
   type LeaseRenewResult,
+  type Member,
   type PresenceSignal,
   type RoomEvent,
   type SyncMessage,
@@ -47,7 +57,12 @@ export const ClientEvent = {
   LOCK_RELEASE: 'lock.release',
   ELEMENT_PIN: 'element.pin',
   LOCK_BREAK: 'lock.break',
-  BOARD_LOCK: 'board.lock',
+  LESSON_SETTINGS: 'lesson.settings',
+  MEMBER_PEN: 'member.pen',
+  HISTORY_LIST: 'history.list',
+  ELEMENT_RESTORE: 'element.restore',
+  BOARD_CLEAR: 'board.clear',
+  BATCH_RESTORE: 'batch.restore',
 } as const;
 
 export const ServerEvent = {
@@ -80,8 +95,18 @@ export interface ClientToServerEvents {
   [ClientEvent.ELEMENT_PIN]: (request: PinElementRequest, ack: AckFn<ElementReply>) => void;
   /** Teacher only. */
   [ClientEvent.LOCK_BREAK]: (request: BreakLockRequest, ack: AckFn<ElementReply>) => void;
-  /** Teacher only: students become read-only while the board is locked. */
-  [ClientEvent.BOARD_LOCK]: (request: BoardLockRequest, ack: AckFn<{ locked: boolean }>) => void;
+  /** Teacher only: change some of the lesson's settings (the edit policy). */
+  [ClientEvent.LESSON_SETTINGS]: (request: LessonSettingsRequest, ack: AckFn<LessonSettingsReply>) => void;
+  /** Teacher only: mute a student's pen or give it back. */
+  [ClientEvent.MEMBER_PEN]: (request: MemberPenRequest, ack: AckFn<{ member: Member }>) => void;
+  /** Teacher only: the board's recent changes. */
+  [ClientEvent.HISTORY_LIST]: (request: HistoryListRequest, ack: AckFn<{ entries: HistoryEntry[] }>) => void;
+  /** Teacher only: an element back to a kept version. */
+  [ClientEvent.ELEMENT_RESTORE]: (request: RestoreElementRequest, ack: AckFn<ElementReply>) => void;
+  /** Teacher only: clear the board, or one member's work, as one restorable action. */
+  [ClientEvent.BOARD_CLEAR]: (request: ClearBoardRequest, ack: AckFn<ClearBoardReply>) => void;
+  /** Teacher only: undo one clear. */
+  [ClientEvent.BATCH_RESTORE]: (request: RestoreBatchRequest, ack: AckFn<RestoreBatchReply>) => void;
 }
 
 /** What `notice` carries. */
@@ -139,7 +164,12 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.LOCK_RELEASE]: LockReleaseRequest,
   [ClientEvent.ELEMENT_PIN]: PinElementRequest,
   [ClientEvent.LOCK_BREAK]: BreakLockRequest,
-  [ClientEvent.BOARD_LOCK]: BoardLockRequest,
+  [ClientEvent.LESSON_SETTINGS]: LessonSettingsRequest,
+  [ClientEvent.MEMBER_PEN]: MemberPenRequest,
+  [ClientEvent.HISTORY_LIST]: HistoryListRequest,
+  [ClientEvent.ELEMENT_RESTORE]: RestoreElementRequest,
+  [ClientEvent.BOARD_CLEAR]: ClearBoardRequest,
+  [ClientEvent.BATCH_RESTORE]: RestoreBatchRequest,
 };
 
 /** Whether each client event is acknowledged, checked against the typed map. */
@@ -157,7 +187,12 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.LOCK_RELEASE]: true,
   [ClientEvent.ELEMENT_PIN]: true,
   [ClientEvent.LOCK_BREAK]: true,
-  [ClientEvent.BOARD_LOCK]: true,
+  [ClientEvent.LESSON_SETTINGS]: true,
+  [ClientEvent.MEMBER_PEN]: true,
+  [ClientEvent.HISTORY_LIST]: true,
+  [ClientEvent.ELEMENT_RESTORE]: true,
+  [ClientEvent.BOARD_CLEAR]: true,
+  [ClientEvent.BATCH_RESTORE]: true,
 };
 
 export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {

@@ -2,6 +2,8 @@ export * from './errors.ts';
 export * from './refusalTexts.ts';
 export * from './primitives.ts';
 export * from './schemas.ts';
+export * from './lessonSettings.ts';
+export * from './history.ts';
 export * from './elements.ts';
 export * from './ink.ts';
 export * from './events.ts';

@@ -3,8 +3,10 @@ import { z } from 'zod';
 /**
  * Bumped on any incompatible change to a message below; the handshake refuses a mismatch.
  * 2: cursor entries became tuples `[sessionId, x, y, t?]` (see `CursorEntry`).
+ * 3: lesson settings (`room.settings`, `lesson.settings`) replace the board lock (`board.lock`,
+ *    `board.locked`, `snapshot.boardLocked`); members carry `penMuted`, elements `updatedBy`.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;

@@ -22,6 +22,7 @@ export const fatalRefusalText: Readonly<Record<FatalErrorCode, string>> = {
   [FatalErrorCode.ORIGIN_NOT_ALLOWED]: 'This page is not allowed to connect to the lesson server.',
   [FatalErrorCode.PROTOCOL_MISMATCH]: 'This page is out of date. Reload to continue.',
   [FatalErrorCode.ADMISSION_DENIED]: 'The teacher declined your request to join this lesson.',
+  [FatalErrorCode.LESSON_ENDED]: 'The lesson has ended.',
 };
 
 /** The same request may succeed later. */
@@ -36,19 +37,26 @@ export const retryableRefusalText: Readonly<Record<RetryableErrorCode, string>> 
 export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.BAD_REQUEST]: 'The server could not read this request.',
   [RequestErrorCode.PAYLOAD_TOO_LARGE]: 'This is too large to send.',
-  [RequestErrorCode.FORBIDDEN]: 'This is not allowed: the element is pinned, the board is locked, or only the teacher may do it.',
+  [RequestErrorCode.FORBIDDEN]: 'This is not allowed: the element is pinned, or only the teacher may do it.',
   [RequestErrorCode.NOT_FOUND]: 'This element no longer exists.',
   [RequestErrorCode.CONFLICT]: 'The element changed meanwhile; your view has the latest version.',
   [RequestErrorCode.LOCKED]: 'Someone else is moving this element.',
   [RequestErrorCode.STALE_GENERATION]: 'Your hold on this element ended; it stays where it is.',
   [RequestErrorCode.NAME_RESERVED]: 'This is your teacher’s name in this lesson. Please join under your own name.',
+  [RequestErrorCode.FORBIDDEN_BY_POLICY]: 'The teacher has not allowed this in this lesson.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */
 export const forbiddenText = {
   pinned: 'The teacher pinned this element.',
-  boardLocked: 'The teacher has locked the board.',
   teacherOnly: 'Only the teacher can do this.',
+} as const;
+
+/** `forbidden_by_policy` names which rule refused: the lesson's policy, or a muted pen. */
+export const policyText = {
+  lookOnly: 'The teacher has set this lesson to look only.',
+  notOwn: 'In this lesson you can change only your own work.',
+  penMuted: 'The teacher has paused your pen.',
 } as const;
 
 /** Every code's text. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Element, LockGeneration, LockReleaseReason, DragEntry, ElementId } from './elements.ts';
 import { InkEntry } from './ink.ts';
+import { EditPolicy, LessonSettings } from './lessonSettings.ts';
 import { Coordinate, DisplayName, MAX_COORDINATE, RequestId, Revision, RoomCode, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
 export const RoomTitle = z.string().trim().min(1).max(80).regex(printable);
@@ -20,7 +21,7 @@ export const MembershipStatus = z.enum(['active', 'revoked', 'pending', 'denied'
 export type MembershipStatus = z.infer<typeof MembershipStatus>;
 
 /** Why a session ended: each has its own reconnect and attendance consequence. */
-export const SessionEndReason = z.enum(['signed_out', 'revoked', 'server']);
+export const SessionEndReason = z.enum(['signed_out', 'revoked', 'server', 'lesson_ended']);
 export type SessionEndReason = z.infer<typeof SessionEndReason>;
 
 // ---------------------------------------------------------------------------------------------
@@ -32,6 +33,8 @@ export const CreateRoomRequest = z.strictObject({
   memberKey: MemberKey,
   /** Students wait in a lobby until the teacher admits them (default false). */
   requireApproval: z.boolean().optional(),
+  /** The lesson's settings from its start; each one left out takes its default (lessonSettings.ts). */
+  settings: z.strictObject({ editPolicy: EditPolicy.optional() }).optional(),
 });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequest>;
 
@@ -45,9 +48,12 @@ export const RoomInfo = z.object({
   id: RoomId,
   code: RoomCode,
   title: z.string(),
-  status: z.enum(['open', 'archived']),
+  /** `ended`: the teacher ended the lesson (joins refused) and may reopen it; `archived`: for good. */
+  status: z.enum(['open', 'ended', 'archived']),
   /** Joiners wait in the lobby until the teacher admits them. Absent from old clients' copies: false. */
   requireApproval: z.boolean().default(false),
+  /** What students may do on the board (lessonSettings.ts); changed with `lesson.settings`. */
+  settings: LessonSettings.default({ editPolicy: 'own' }),
 });
 export type RoomInfo = z.infer<typeof RoomInfo>;
 
@@ -104,6 +110,8 @@ export const Member = z.object({
   status: MembershipStatus,
   /** Index into `MEMBER_PALETTE`, assigned by the server at join and kept for the membership. */
   colorIndex: z.number().int().min(0).max(32_767),
+  /** The teacher muted this student's pen: they only look, whatever the lesson's edit policy. */
+  penMuted: z.boolean().default(false),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -120,7 +128,7 @@ export type Presence = z.infer<typeof Presence>;
 /** A member's last known way of leaving, used to tell "gone" from "signed out" in the roster. */
 export const Departure = z.object({
   userId: UserId,
-  reason: z.enum(['lease_expired', 'signed_out', 'revoked', 'server']),
+  reason: z.enum(['lease_expired', 'signed_out', 'revoked', 'server', 'lesson_ended']),
 });
 export type Departure = z.infer<typeof Departure>;
 
@@ -132,8 +140,6 @@ export const RoomSnapshot = z.object({
   departures: z.array(Departure),
   /** Live elements in drawing order (tombstones are not sent). */
   elements: z.array(Element),
-  /** The teacher locked the board: students cannot change it. */
-  boardLocked: z.boolean(),
 });
 export type RoomSnapshot = z.infer<typeof RoomSnapshot>;
 
@@ -190,12 +196,20 @@ export const RoomEvent = z.discriminatedUnion('kind', [
   }),
   /** A waiting student left the lobby (cancelled): the membership is gone. */
   z.object({ ...eventBase, kind: z.literal('member.withdrawn'), payload: z.object({ userId: UserId }) }),
-  /** The room's own facts changed: renamed, or archived (then every session of it is closed). */
+  /**
+   * The room's own facts changed: renamed, its lesson settings changed, or archived (then every
+   * session of it is closed).
+   */
   z.object({ ...eventBase, kind: z.literal('room.updated'), payload: RoomInfo }),
   z.object({ ...eventBase, kind: z.literal('element.created'), payload: z.object({ element: Element }) }),
   /** Any accepted change: shape, pin, or a drag's final position. Carries the whole element. */
   z.object({ ...eventBase, kind: z.literal('element.updated'), payload: z.object({ element: Element }) }),
-  /** A tombstone: the element stays deleted; a late update for it is refused. */
+  /**
+   * The teacher restored a version of the element: apply it even over a tombstone (the one way a
+   * deleted element comes back), when its version is newer than yours.
+   */
+  z.object({ ...eventBase, kind: z.literal('element.restored'), payload: z.object({ element: Element }) }),
+  /** A tombstone: the element stays deleted unless the teacher restores it (`element.restored`). */
   z.object({
     ...eventBase,
     kind: z.literal('element.deleted'),
@@ -211,10 +225,11 @@ export const RoomEvent = z.discriminatedUnion('kind', [
     kind: z.literal('lock.released'),
     payload: z.object({ elementId: ElementId, generation: LockGeneration, reason: LockReleaseReason }),
   }),
+  /** The teacher muted a student's pen (`muted`) or gave it back. Muting ends their drags. */
   z.object({
     ...eventBase,
-    kind: z.literal('board.locked'),
-    payload: z.object({ locked: z.boolean(), by: UserId }),
+    kind: z.literal('member.pen'),
+    payload: z.object({ userId: UserId, muted: z.boolean(), by: UserId }),
   }),
 ]);
 export type RoomEvent = z.infer<typeof RoomEvent>;

@@ -1,41 +1,61 @@
-import type { Role } from '@wb/protocol';
+import type { EditPolicy, Role, RoomInfo } from '@wb/protocol';
 
 /** A room's cached rights are read again after this long (ms) if someone keeps drawing in it. */
 export const DRAW_RIGHTS_REFRESH_MS = 30_000;
 
-interface RoomRights {
-  boardLocked: boolean;
-  /** When it was read or heard (ms, monotonic). */
+/** What the store says about who may draw in a room (`readDrawRights`). */
+export interface RoomDrawRights {
+  editPolicy: EditPolicy;
+  status: RoomInfo['status'];
+  /** Students whose pen the teacher muted. */
+  mutedUserIds: readonly string[];
+}
+
+interface CachedRights {
+  editPolicy: EditPolicy;
+  open: boolean;
+  muted: Set<string>;
+  /** When it was read or last heard of (ms, monotonic). */
   at: number;
 }
 
+/** Why a student may not send ink: the `policyText` key the refusal uses. */
+export type InkRefusal = 'lookOnly' | 'penMuted' | 'lessonClosed';
+
 /**
  * This node's view of who may draw in each room, for live ink: a volatile packet 30 times a second
- * cannot afford a database read, so the answer comes from here. It is kept from `board.locked`
- * events (this node's and, through the adapter, other nodes'), read once per room when unknown,
- * and read again in the background every DRAW_RIGHTS_REFRESH_MS while ink flows (a lost relay
- * message heals by itself).
+ * cannot afford a database read, so the answer comes from here. It is kept from `room.updated`
+ * (the lesson's edit policy and status) and `member.pen` events (this node's and, through the
+ * adapter, other nodes'), read once per room when unknown, and read again in the background every
+ * DRAW_RIGHTS_REFRESH_MS while ink flows (a lost relay message heals by itself).
  *
  * It only filters ephemeral ink: a stale answer can show a few strokes in progress that the
  * durable `element.create` then refuses (that check is inside the store's conditional write, I11),
  * never store one. While a room's rights are unknown its students' ink is dropped, not guessed.
  */
 export class DrawRights {
-  private readonly rooms = new Map<string, RoomRights>();
+  private readonly rooms = new Map<string, CachedRights>();
   private readonly reading = new Set<string>();
 
   constructor(
-    private readonly read: (roomId: string) => Promise<boolean | null>,
+    private readonly read: (roomId: string) => Promise<RoomDrawRights | null>,
     private readonly now: () => number = () => performance.now(),
     private readonly refreshMs = DRAW_RIGHTS_REFRESH_MS,
   ) {}
 
-  /** Whether a member of `role` may draw in the room now: null while unknown (being read). */
-  mayDraw(roomId: string, role: Role): boolean | null {
+  /**
+   * Whether the member may draw in the room now: `true`, the reason they may not, or `null` while
+   * the room's rights are unknown (being read). A teacher always may.
+   */
+  mayDraw(roomId: string, role: Role, userId: string): true | InkRefusal | null {
     if (role === 'teacher') return true;
     const rights = this.rooms.get(roomId);
     if (!rights || this.now() - rights.at >= this.refreshMs) this.learn(roomId);
-    return rights ? !rights.boardLocked : null;
+    if (!rights) return null;
+    if (!rights.open) return 'lessonClosed';
+    if (rights.editPolicy === 'look') return 'lookOnly';
+    if (rights.muted.has(userId)) return 'penMuted';
+    return true;
   }
 
   /** Reads the room's rights unless a read is already under way. */
@@ -44,20 +64,31 @@ export class DrawRights {
     this.reading.add(roomId);
     const startedAt = this.now();
     this.read(roomId).then(
-      (boardLocked) => {
+      (read) => {
         this.reading.delete(roomId);
         // An event heard while the read was under way is newer than the read's answer.
         const heard = this.rooms.get(roomId);
-        if (boardLocked === null || (heard && heard.at > startedAt)) return;
-        this.rooms.set(roomId, { boardLocked, at: this.now() });
+        if (read === null || (heard && heard.at > startedAt)) return;
+        this.rooms.set(roomId, { editPolicy: read.editPolicy, open: read.status === 'open', muted: new Set(read.mutedUserIds), at: this.now() });
       },
       () => this.reading.delete(roomId),
     );
   }
 
-  /** A `board.locked` event (published here or relayed from another node). */
-  boardLocked(roomId: string, locked: boolean): void {
-    this.rooms.set(roomId, { boardLocked: locked, at: this.now() });
+  /** A `room.updated` event: the lesson's policy or status changed (published here or relayed). */
+  roomUpdated(room: RoomInfo): void {
+    const known = this.rooms.get(room.id);
+    // Muted pens are not in the event: a room not known yet is read in full at its next ink packet.
+    if (!known) return;
+    this.rooms.set(room.id, { ...known, editPolicy: room.settings.editPolicy, open: room.status === 'open', at: this.now() });
+  }
+
+  /** A `member.pen` event: the teacher muted a student's pen or gave it back. */
+  penChanged(roomId: string, userId: string, muted: boolean): void {
+    const known = this.rooms.get(roomId);
+    if (!known) return; // read in full at the room's next ink packet
+    if (muted) known.muted.add(userId);
+    else known.muted.delete(userId);
   }
 
   /** The room's last local socket left (I10). */

@@ -3,6 +3,7 @@ import {
   ClientEvent,
   ErrorCode,
   forbiddenText,
+  policyText,
   refusalText,
   type ElementReply,
   type ProtocolError,
@@ -15,7 +16,9 @@ import type { SocketSession } from './socketSession.ts';
 /** Each store refusal of an edit as the protocol words it (one source of texts: `refusalTexts.ts`). */
 export const editRefusals: Record<Exclude<ElementResult['decision'], 'applied' | 'already_applied'>, ProtocolError> = {
   not_a_member: { code: ErrorCode.MEMBERSHIP_REVOKED, message: refusalText.membership_revoked },
-  board_locked: { code: ErrorCode.FORBIDDEN, message: forbiddenText.boardLocked },
+  look_only: { code: ErrorCode.FORBIDDEN_BY_POLICY, message: policyText.lookOnly },
+  pen_muted: { code: ErrorCode.FORBIDDEN_BY_POLICY, message: policyText.penMuted },
+  not_own: { code: ErrorCode.FORBIDDEN_BY_POLICY, message: policyText.notOwn },
   pinned: { code: ErrorCode.FORBIDDEN, message: forbiddenText.pinned },
   locked: { code: ErrorCode.LOCKED, message: refusalText.locked },
   conflict: { code: ErrorCode.CONFLICT, message: refusalText.conflict },
@@ -43,16 +46,15 @@ type ElementEvents =
   | typeof ClientEvent.ELEMENT_CREATE
   | typeof ClientEvent.ELEMENT_UPDATE
   | typeof ClientEvent.ELEMENT_DELETE
-  | typeof ClientEvent.ELEMENT_PIN
-  | typeof ClientEvent.BOARD_LOCK;
+  | typeof ClientEvent.ELEMENT_PIN;
 
 /**
- * Element edits: create, versioned update, delete, pin, and the teacher's board lock. Thin:
+ * Element edits: create, versioned update, delete, pin. Thin:
  * validated at the edge, authorized inside the store's conditional write, one store operation,
  * then the outcome published.
  */
 export function elementHandlers(deps: EditDeps): Pick<ClientEventHandlers, ElementEvents> {
-  const { store, publisher } = deps;
+  const { store } = deps;
   return {
     [ClientEvent.ELEMENT_CREATE]: async (session, request) =>
       settleEdit(deps, session, await store.createElement(session.actor, { id: request.id, shape: request.shape })),
@@ -61,25 +63,10 @@ export function elementHandlers(deps: EditDeps): Pick<ClientEventHandlers, Eleme
       settleEdit(deps, session, await store.updateElement(session.actor, request)),
 
     [ClientEvent.ELEMENT_DELETE]: async (session, request) =>
-      settleEdit(deps, session, await store.deleteElement(session.actor, { id: request.id })),
+      settleEdit(deps, session, await store.deleteElement(session.actor, { id: request.id, erased: request.erased === true })),
 
     [ClientEvent.ELEMENT_PIN]: async (session, request) =>
       settleEdit(deps, session, await store.setElementPinned(session.actor, { id: request.elementId, pinned: request.pinned })),
 
-    [ClientEvent.BOARD_LOCK]: async (session, request) => {
-      const result = await store.setBoardLocked(session.actor, request.locked);
-      switch (result.decision) {
-        case 'applied':
-          publisher.publish(result.events);
-          return { locked: result.locked };
-        case 'already_applied':
-          return { locked: result.locked };
-        case 'forbidden':
-          throw new Refusal(editRefusals.forbidden);
-        case 'not_a_member':
-          deps.endRevoked(session);
-          throw new Refusal(editRefusals.not_a_member);
-      }
-    },
   };
 }

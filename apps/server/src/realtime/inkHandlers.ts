@@ -1,10 +1,15 @@
-import { ClientEvent, ErrorCode, forbiddenText, type ProtocolError } from '@wb/protocol';
+import { ClientEvent, ErrorCode, policyText, type ProtocolError } from '@wb/protocol';
 import type { Metrics } from '../metrics.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
-import type { DrawRights } from './drawRights.ts';
+import type { DrawRights, InkRefusal } from './drawRights.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
 
-const BOARD_LOCKED: ProtocolError = { code: ErrorCode.FORBIDDEN, message: forbiddenText.boardLocked };
+/** The refusal of a student's ink, by the rule that refused it (the same codes as element.create's). */
+const INK_REFUSALS: Record<InkRefusal, ProtocolError> = {
+  lookOnly: { code: ErrorCode.FORBIDDEN_BY_POLICY, message: policyText.lookOnly },
+  penMuted: { code: ErrorCode.FORBIDDEN_BY_POLICY, message: policyText.penMuted },
+  lessonClosed: { code: ErrorCode.FORBIDDEN_BY_POLICY, message: policyText.lookOnly },
+};
 
 /**
  * Live ink: the points of a stroke being drawn, on the ephemeral path (I13). Like a cursor packet
@@ -13,7 +18,7 @@ const BOARD_LOCKED: ProtocolError = { code: ErrorCode.FORBIDDEN, message: forbid
  * drawing client sends no cursor packets beside its ink.
  *
  * Only a member allowed to draw may send it: the check is this node's `DrawRights` (no database
- * read per packet); a refused packet gets a throttled `forbidden` notice. The durable stroke is
+ * read per packet); a refused packet gets a throttled `forbidden_by_policy` notice. The durable stroke is
  * decided separately, inside `element.create`'s conditional write (I11).
  */
 export function inkHandlers(deps: { fanout: EphemeralFanout; rights: DrawRights; metrics: Metrics }): Pick<ClientEventHandlers, typeof ClientEvent.INK> {
@@ -22,8 +27,8 @@ export function inkHandlers(deps: { fanout: EphemeralFanout; rights: DrawRights;
     [ClientEvent.INK]: (session, update) => {
       if (!session.live) return;
       const { roomId, sessionId, userId } = session;
-      const may = rights.mayDraw(roomId, session.role);
-      if (may === false) return BOARD_LOCKED;
+      const may = rights.mayDraw(roomId, session.role, userId);
+      if (may !== true && may !== null) return INK_REFUSALS[may];
       // Unknown until the room's rights are read (a few ms after the room's first packet): dropped.
       if (may === null) return;
       const entry = { strokeId: update.strokeId, sessionId, from: update.from, points: update.points, stroke: update.stroke, strokeWidth: update.strokeWidth, ...(update.end ? { end: update.end } : {}) };

@@ -47,7 +47,9 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
         case 'locked':
         case 'not_found':
         case 'pinned':
-        case 'board_locked':
+        case 'look_only':
+        case 'pen_muted':
+        case 'not_own':
           throw new Refusal(editRefusals[result.decision]);
         case 'not_a_member':
           deps.endRevoked(session);

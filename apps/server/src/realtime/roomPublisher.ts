@@ -84,8 +84,8 @@ export class RoomPublisher {
           // The durable stroke is out: its live ink still unsent must not follow it and reappear.
           this.fanout.forgetInk(event.roomId, event.payload.element.id);
           break;
-        case 'board.locked':
-          this.rights?.boardLocked(event.roomId, event.payload.locked);
+        case 'member.pen':
+          this.rights?.penChanged(event.roomId, event.payload.userId, event.payload.muted);
           break;
         case 'presence.expired': {
           this.fanout.forgetSessions(event.roomId, [event.payload.sessionId]);
@@ -101,6 +101,7 @@ export class RoomPublisher {
           break;
         }
         case 'room.updated': {
+          this.rights?.roomUpdated(event.payload);
           // An archived lesson is over for everyone in it; its sessions' closes follow.
           if (event.payload.status === 'archived') {
             this.endSockets(roomChannel(event.roomId), ErrorCode.ROOM_ARCHIVED, 'This lesson has been archived.');
@@ -126,6 +127,7 @@ export class RoomPublisher {
         case 'member.joined':
         case 'presence.opened':
         case 'element.updated':
+        case 'element.restored':
           break;
       }
     }

@@ -14,6 +14,7 @@ import { listen, type ClientEventHandlers } from './clientEvents.ts';
 import { EphemeralFanout } from './ephemeralFanout.ts';
 import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
+import { authorityHandlers } from './authorityHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { elementHandlers } from './elementHandlers.ts';
 import { authenticateHandshake } from './handshake.ts';
@@ -92,7 +93,7 @@ export function attachRealtime(
     io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, batch);
   });
   const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
-  const rights = new DrawRights((roomId) => store.readBoardLocked(roomId));
+  const rights = new DrawRights((roomId) => store.readDrawRights(roomId));
   const sessions = new LocalSessions(io);
   const publisher = new RoomPublisher(io, fanout, locks, sessions, metrics, hooks, rights);
   const renewals = new RenewalBatcher(
@@ -113,6 +114,7 @@ export function attachRealtime(
     ...presence.handlers,
     ...syncHandlers(store),
     ...elementHandlers(edits),
+    ...authorityHandlers(edits),
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
 

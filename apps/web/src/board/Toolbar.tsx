@@ -5,6 +5,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { restyle } from '../elements/geometry.ts';
 import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
+import { EditPolicySelect } from './EditPolicySelect.tsx';
 import { exportPng, exportSvg } from './exportImage.ts';
 import { COLORS, STROKE_WIDTHS, TOOLS, fillFor, type Tool, type ToolState } from './toolState.ts';
 
@@ -37,7 +38,6 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
   const canUndo = useStore(editor.board, (b) => b.canUndo);
   const canRedo = useStore(editor.board, (b) => b.canRedo);
   const readOnly = useStore(editor.board, (b) => b.readOnly);
-  const boardLocked = useStore(editor.board, (b) => b.boardLocked);
   const selected = [...selection].map((id) => elements.get(id)).filter((e): e is Element => e !== undefined);
   const single = selected.length === 1 ? selected[0] : undefined;
   const compact = useMediaQuery(COMPACT_LAYOUT);
@@ -200,15 +200,12 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
       </div>
       {editor.isTeacher && (
         <div className="toolbar-group" role="group" aria-label="Teacher controls">
-          <button
-            type="button"
-            className="tool-button text-button"
-            aria-pressed={boardLocked}
-            onClick={() => void editor.setBoardLocked(!boardLocked)}
-            title={boardLocked ? 'Let students draw again' : 'Make the board read-only for students'}
-          >
-            {boardLocked ? 'Unlock board' : 'Lock board'}
-          </button>
+          <EditPolicySelect editor={editor} />
+          {single && (
+            <span className="author-label" data-testid="selection-author" title="Who made the selected element">
+              by {nameOf(single.createdBy)}
+            </span>
+          )}
           {single && (
             <button type="button" className="tool-button text-button" onClick={() => void editor.setPinned(single.id, !single.pinned)} title={single.pinned ? 'Let students move it again' : 'Students cannot move or change it'}>
               {single.pinned ? 'Unpin' : 'Pin'}

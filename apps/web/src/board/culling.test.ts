@@ -11,7 +11,7 @@ const rect = (id: string, x: number, y: number, w = 40, h = 30): Element => ({
   version: 1,
   lock: null,
   pinned: false,
-  createdBy: 'u1',
+  createdBy: 'u1', updatedBy: 'u1',
 });
 
 describe('visibleRect', () => {

@@ -28,7 +28,7 @@ const rect = (id: string, x: number, y: number): Element => ({
   version: 1,
   lock: null,
   pinned: false,
-  createdBy: 'u1',
+  createdBy: 'u1', updatedBy: 'u1',
 });
 
 const byId = (elements: readonly Element[]) => new Map(elements.map((e) => [e.id, e]));

@@ -26,7 +26,7 @@ const rect = (id: string, x: number, y: number): Element => ({
   version: 1,
   lock: null,
   pinned: false,
-  createdBy: 'u1',
+  createdBy: 'u1', updatedBy: 'u1',
 });
 
 describe('overviewMode: enter above 500 elements in view, leave below 350', () => {

@@ -49,7 +49,8 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
 
   const erase = (p: Point) => {
     const target = hit(p);
-    if (target && !o.editor.refusalFor(target)) o.editor.delete([target.id]);
+    // A refused target is explained ("made by …"), once while the notice shows, and left alone.
+    if (target) o.editor.delete([target.id], { erased: true });
   };
 
   const down = (e: PointerEvent) => {
@@ -77,6 +78,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         }
         // Refused at once when someone else holds it (outlined in their colour): nothing moves.
         const refusal = o.editor.beginDrag(target.id, p);
+        if (refusal === 'not_own' || refusal === 'pinned') o.editor.explainRefusal(target, refusal);
         gesture = refusal ? { kind: 'none' } : { kind: 'drag-element' };
         o.surface.dataset.refused = refusal ?? '';
         return;

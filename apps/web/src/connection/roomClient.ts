@@ -6,8 +6,13 @@ import {
   ServerEvent,
   isErrorCode,
   isFatalErrorCode,
+  type Ack,
+  type ClearBoardReply,
   type ClientToServerEvents,
   type CursorUpdate,
+  type ElementReply,
+  type HistoryEntry,
+  type RestoreBatchReply,
   type HandshakeAuth,
   type ProtocolError,
   type ServerToClientEvents,
@@ -406,8 +411,29 @@ export class RoomClient {
       releaseLock: (request) => acked().emitWithAck(ClientEvent.LOCK_RELEASE, request),
       pinElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_PIN, request),
       breakLock: (request) => acked().emitWithAck(ClientEvent.LOCK_BREAK, request),
-      lockBoard: (request) => acked().emitWithAck(ClientEvent.BOARD_LOCK, request),
+      setLessonSettings: (request) => acked().emitWithAck(ClientEvent.LESSON_SETTINGS, request),
+      setPen: (request) => acked().emitWithAck(ClientEvent.MEMBER_PEN, request),
     };
+  }
+
+  /** The teacher's history panel: the board's recent changes, optionally one member's. */
+  listHistory(by?: string): Promise<Ack<{ entries: HistoryEntry[] }>> {
+    return this.socket.timeout(REPLY_TIMEOUT_MS).emitWithAck(ClientEvent.HISTORY_LIST, by ? { by } : {});
+  }
+
+  /** Teacher: an element back to one of its kept versions (a deleted one comes back). */
+  restoreElement(elementId: string, version: number): Promise<Ack<ElementReply>> {
+    return this.socket.timeout(REPLY_TIMEOUT_MS).emitWithAck(ClientEvent.ELEMENT_RESTORE, { requestId: randomId(), elementId, version });
+  }
+
+  /** Teacher: clear the board, or one member's work, as one restorable action. */
+  clearBoard(of?: string): Promise<Ack<ClearBoardReply>> {
+    return this.socket.timeout(REPLY_TIMEOUT_MS).emitWithAck(ClientEvent.BOARD_CLEAR, { requestId: randomId(), ...(of ? { of } : {}) });
+  }
+
+  /** Teacher: undo one clear. */
+  restoreBatch(batchId: string): Promise<Ack<RestoreBatchReply>> {
+    return this.socket.timeout(REPLY_TIMEOUT_MS).emitWithAck(ClientEvent.BATCH_RESTORE, { requestId: randomId(), batchId });
   }
 
   private flushCursor(): void {

@@ -1,7 +1,7 @@
-import { INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, type Ack, type Element, type ElementReply, type InkUpdate, type LockGrant, type LockMove, type LockReleaseRequest, type UpdateElementRequest } from '@wb/protocol';
+import { INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, policyText, type Ack, type EditPolicy, type Element, type ElementReply, type InkUpdate, type LockGrant, type LockMove, type LockReleaseRequest, type UpdateElementRequest } from '@wb/protocol';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { applyRoomEvent, stateFromSnapshot, type RoomState } from '../sync/roomState.ts';
-import { ALICE, ALICE_S, BOB, BOB_S, EL1, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
+import { ALICE, ALICE_S, BOB, BOB_S, EL1, TEACHER, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
 import { BoardEditor, type EditorTransport } from './boardEditor.ts';
 
 /** A transport whose replies the test decides; every request is recorded. */
@@ -36,7 +36,8 @@ function fakeTransport() {
       reply('release', r, () => nextRelease ?? { ok: true, element: element(r.elementId, 3, r.shape ?? rect()) }),
     pinElement: (r) => reply('pin', r, () => echo({ id: r.elementId }, 2)),
     breakLock: (r) => reply('break', r, () => echo({ id: r.elementId }, 2)),
-    lockBoard: (r) => reply('board', r, () => ({ ok: true, locked: r.locked })),
+    setLessonSettings: (r) => reply('settings', r, () => ({ ok: true, settings: { editPolicy: r.settings.editPolicy ?? 'own' } })),
+    setPen: (r) => reply('pen', r, () => ({ ok: true, member: { userId: r.userId, displayName: 'Alice', role: 'student', status: 'active', colorIndex: 1, penMuted: r.muted } })),
   };
   return {
     transport,
@@ -153,20 +154,42 @@ describe('drags under a lock', () => {
   });
 });
 
-describe('read-only board', () => {
-  test('a locked board refuses student edits at once and tells them', () => {
-    const locked = { ...withRect(), boardLocked: true };
-    const { editor, calls } = setup(locked);
+describe('the lesson\'s edit policy, mirrored (the server decides)', () => {
+  const withPolicy = (state: RoomState, editPolicy: EditPolicy): RoomState => ({ ...state, room: { ...state.room, settings: { editPolicy } } });
+
+  test('a look-only lesson refuses student edits at once and tells them', () => {
+    const { editor, calls } = setup(withPolicy(withRect(), 'look'));
     expect(editor.create(rect())).toBeNull();
     expect(editor.beginDrag(EL1, { x: 110, y: 110 })).toBe('read_only');
     expect(calls).toEqual([]);
     expect(editor.board.getState().readOnly).toBe(true);
+    expect(editor.board.getState().notice?.text).toBe(policyText.lookOnly);
   });
 
-  test('the teacher still edits a locked board', () => {
-    const { editor, calls } = setup({ ...withRect(), boardLocked: true }, 'teacher');
+  test('the teacher still edits a look-only lesson', () => {
+    const { editor, calls } = setup(withPolicy(withRect(), 'look'), 'teacher');
     expect(editor.create(rect())).not.toBeNull();
     expect(calls.map((c) => c.kind)).toEqual(['create']);
+  });
+
+  test('under "own work" a student\'s erase of the teacher\'s element sends nothing and says who made it', () => {
+    const state = withRect();
+    const teachers = { ...state.elements.get(EL1)!, createdBy: TEACHER, updatedBy: TEACHER };
+    const { editor, calls } = setup({ ...state, elements: new Map([[EL1, teachers]]) });
+    expect(editor.refusalFor(teachers)).toBe('not_own');
+    editor.delete([EL1], { erased: true });
+    expect(calls).toEqual([]);
+    expect(editor.board.getState().notice?.text).toBe(`Made by Ms Teacher. ${policyText.notOwn}`);
+  });
+
+  test('a muted pen only looks, under every policy', () => {
+    const state = withPolicy(withRect(), 'everyone');
+    const members = new Map(state.members);
+    members.set(ALICE, { ...members.get(ALICE)!, penMuted: true });
+    const { editor, calls } = setup({ ...state, members });
+    expect(editor.create(rect())).toBeNull();
+    expect(calls).toEqual([]);
+    expect(editor.board.getState()).toMatchObject({ readOnly: true, penMuted: true });
   });
 });
 
@@ -230,7 +253,8 @@ describe('live ink from the pen', () => {
     expect(inks.at(-1)?.end).toBe('cancel');
     expect(calls.some((c) => c.kind === 'create')).toBe(false);
 
-    const locked = setup({ ...withRect(), boardLocked: true });
+    const base = withRect();
+    const locked = setup({ ...base, room: { ...base.room, settings: { editPolicy: 'look' } } });
     expect(locked.editor.beginStroke(at(0), style)).toBeNull();
     locked.editor.extendStroke([at(1)]);
     locked.editor.endStroke(pen);

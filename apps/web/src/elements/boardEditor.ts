@@ -1,10 +1,14 @@
 import {
+  forbiddenText,
+  mayChangeElement,
+  mayCreateElement,
+  policyText,
   refusalText,
   type Ack,
-  type BoardLockRequest,
   type BreakLockRequest,
   type CreateElementRequest,
   type DeleteElementRequest,
+  type EditPolicy,
   type Element,
   type ElementReply,
   type ElementShape,
@@ -13,6 +17,10 @@ import {
   type LockGrant,
   type LockMove,
   type LockReleaseRequest,
+  type LessonSettingsPatch,
+  type LessonSettingsReply,
+  type Member,
+  type MemberPenRequest,
   type PinElementRequest,
   type ProtocolError,
   type Role,
@@ -42,7 +50,8 @@ export interface EditorTransport {
   releaseLock(request: LockReleaseRequest): Promise<Ack<ElementReply>>;
   pinElement(request: PinElementRequest): Promise<Ack<ElementReply>>;
   breakLock(request: BreakLockRequest): Promise<Ack<ElementReply>>;
-  lockBoard(request: BoardLockRequest): Promise<Ack<{ locked: boolean }>>;
+  setLessonSettings(request: { requestId: string; settings: LessonSettingsPatch }): Promise<Ack<LessonSettingsReply>>;
+  setPen(request: MemberPenRequest): Promise<Ack<{ member: Member }>>;
 }
 
 /** What React reads: changes when an element, the selection or the edit status changes. */
@@ -54,8 +63,11 @@ export interface BoardView {
   readonly unsynced: number;
   readonly canUndo: boolean;
   readonly canRedo: boolean;
-  readonly boardLocked: boolean;
-  /** Students cannot change a locked board. */
+  /** The lesson's edit policy (the teacher's selector shows it; students' rights follow it). */
+  readonly editPolicy: EditPolicy;
+  /** The teacher muted this person's pen. */
+  readonly penMuted: boolean;
+  /** This person cannot draw at all: a look-only lesson or a muted pen (students). */
   readonly readOnly: boolean;
   /** The last thing worth telling the person (a refused edit), with a serial so repeats show. */
   readonly notice: { readonly text: string; readonly serial: number } | null;
@@ -74,7 +86,8 @@ export interface MotionView {
   readonly previews: ReadonlyMap<string, DragPreview>;
 }
 
-export type DragRefusal = 'locked' | 'pinned' | 'read_only' | 'missing';
+/** `not_own`: under the "own work" policy, someone else made it. */
+export type DragRefusal = 'locked' | 'pinned' | 'read_only' | 'not_own' | 'missing';
 
 /** lock.move packets at most every 33 ms (~30 Hz), like cursors. */
 export const LOCK_MOVE_MS = 33;
@@ -83,6 +96,8 @@ export const LOCK_MOVE_MS = 33;
  * extending the lock: a grant's first term is short (about 2 s) and only moves extend it.
  */
 const LOCK_KEEPALIVE_MS = 500;
+/** The same notice is not shown again within this long (ms): about as long as it stays up. */
+const NOTICE_REPEAT_MS = 4_000;
 /** After a retryable failure the queue is tried again after this long (ms). */
 const RETRY_MS = 1_000;
 
@@ -112,6 +127,7 @@ export class BoardEditor {
   private keepaliveTimer: ReturnType<typeof setInterval> | undefined;
   private lastMoveAt = 0;
   private noticeSerial = 0;
+  private lastNoticeAt = 0;
   private stopped = false;
   private readonly ink: InkSender;
 
@@ -127,7 +143,8 @@ export class BoardEditor {
       unsynced: 0,
       canUndo: false,
       canRedo: false,
-      boardLocked: false,
+      editPolicy: 'own',
+      penMuted: false,
       readOnly: false,
       notice: null,
     }));
@@ -255,7 +272,8 @@ export class BoardEditor {
     this.publishBoard();
   }
 
-  delete(ids: Iterable<string>): void {
+  /** Deletes elements; `erased`: the eraser took them (the teacher's history says so). */
+  delete(ids: Iterable<string>, options: { erased?: boolean } = {}): void {
     if (this.readOnly()) {
       this.refuseReadOnly();
       return;
@@ -263,8 +281,14 @@ export class BoardEditor {
     const recorded: Array<{ id: string; before: ElementShape; after: null }> = [];
     for (const id of ids) {
       const current = this.view().get(id);
-      if (!current || this.refusalFor(current)) continue;
-      if (this.enqueue({ kind: 'delete', requestId: randomId(), id })) recorded.push({ id, before: current.shape, after: null });
+      if (!current) continue;
+      const refusal = this.refusalFor(current);
+      if (refusal) {
+        this.explainRefusal(current, refusal);
+        continue;
+      }
+      const op = { kind: 'delete', requestId: randomId(), id, ...(options.erased ? { erased: true } : {}) } as const;
+      if (this.enqueue(op)) recorded.push({ id, before: current.shape, after: null });
     }
     this.history.record(recorded);
     const selection = new Set(this.board.getState().selection);
@@ -288,6 +312,7 @@ export class BoardEditor {
   /** Why this person cannot move or change the element right now, or null. */
   refusalFor(element: Element): DragRefusal | null {
     if (this.readOnly()) return 'read_only';
+    if (!mayChangeElement({ ...this.rights(), userId: this.self.userId, createdBy: element.createdBy })) return 'not_own';
     if (element.pinned && !this.isTeacher) return 'pinned';
     if (element.lock && element.lock.sessionId !== this.self.sessionId) return 'locked';
     return null;
@@ -364,8 +389,29 @@ export class BoardEditor {
     await this.simpleRequest(() => this.transport.breakLock({ requestId: randomId(), elementId }));
   }
 
-  async setBoardLocked(locked: boolean): Promise<void> {
-    await this.simpleRequest(() => this.transport.lockBoard({ requestId: randomId(), locked }));
+  async setEditPolicy(editPolicy: EditPolicy): Promise<void> {
+    await this.simpleRequest(() => this.transport.setLessonSettings({ requestId: randomId(), settings: { editPolicy } }));
+  }
+
+  async setPenMuted(userId: string, muted: boolean): Promise<void> {
+    await this.simpleRequest(() => this.transport.setPen({ requestId: randomId(), userId, muted }));
+  }
+
+  /** The name of the member who made an element ("made by …" on a refused attempt, the teacher's selection). */
+  authorOf(element: Element): string | null {
+    return this.confirmed?.members.get(element.createdBy)?.displayName ?? null;
+  }
+
+  /**
+   * Tells the person why they cannot change this element: under "own work" who made it, so a
+   * student sees "Made by Ms Rivera" on the attempt (the server would refuse it the same way).
+   */
+  explainRefusal(element: Element, refusal: DragRefusal): void {
+    if (refusal === 'not_own') {
+      const author = this.authorOf(element);
+      this.notifyOnce(`${author ? `Made by ${author}. ` : ''}${policyText.notOwn}`);
+    } else if (refusal === 'pinned') this.notifyOnce(forbiddenText.pinned);
+    else if (refusal === 'read_only') this.refuseReadOnly();
   }
 
   // ------------------------------------------------------------------ internals
@@ -374,13 +420,31 @@ export class BoardEditor {
     return this.board.getState().elements;
   }
 
+  /** This person's rights as the room state says: the server decides, this only mirrors it. */
+  private rights(): { role: Role; policy: EditPolicy; penMuted: boolean } {
+    const state = this.confirmed;
+    return {
+      role: this.self.role,
+      policy: state?.room.settings.editPolicy ?? 'own',
+      penMuted: state?.members.get(this.self.userId)?.penMuted ?? false,
+    };
+  }
+
   private readOnly(): boolean {
-    return (this.confirmed?.boardLocked ?? false) && !this.isTeacher;
+    return !mayCreateElement(this.rights());
   }
 
   private refuseReadOnly(): null {
-    this.notify('The teacher has locked the board. You can look, but not change it.');
+    this.notifyOnce(this.rights().penMuted ? policyText.penMuted : policyText.lookOnly);
     return null;
+  }
+
+  /** A notice not repeated while it is still showing (an eraser sweeps many times over one element). */
+  private notifyOnce(text: string): void {
+    const shown = this.board.getState().notice;
+    if (shown?.text === text && Date.now() - this.lastNoticeAt < NOTICE_REPEAT_MS) return;
+    this.lastNoticeAt = Date.now();
+    this.notify(text);
   }
 
   private applyUpdate(id: string, shape: ElementShape): boolean {
@@ -436,7 +500,7 @@ export class BoardEditor {
       case 'update':
         return this.transport.updateElement({ requestId: request.requestId, id: request.id, baseVersion: request.baseVersion, shape: request.shape });
       case 'delete':
-        return this.transport.deleteElement({ requestId: request.requestId, id: request.id });
+        return this.transport.deleteElement({ requestId: request.requestId, id: request.id, ...(request.erased ? { erased: true } : {}) });
     }
   }
 
@@ -570,7 +634,8 @@ export class BoardEditor {
       unsynced: this.queue.unsynced,
       canUndo: this.history.canUndo,
       canRedo: this.history.canRedo,
-      boardLocked: state?.boardLocked ?? false,
+      editPolicy: state?.room.settings.editPolicy ?? 'own',
+      penMuted: this.rights().penMuted,
       readOnly: this.readOnly(),
     });
   }

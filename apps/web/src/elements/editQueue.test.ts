@@ -6,7 +6,7 @@ import { History } from './history.ts';
 const SELF = '00000000-0000-4000-8000-0000000000a1';
 const E1 = '00000000-0000-4000-8000-0000000000e1';
 const rect = (x: number): ElementShape => ({ kind: 'rect', x, y: 0, w: 10, h: 10, stroke: '#000000', fill: 'transparent', strokeWidth: 2 });
-const el = (version: number, x: number): Element => ({ id: E1, shape: rect(x), version, pinned: false, createdBy: SELF, z: 5, lock: null });
+const el = (version: number, x: number): Element => ({ id: E1, shape: rect(x), version, pinned: false, createdBy: SELF, updatedBy: SELF, z: 5, lock: null });
 const confirmed = (elements: Element[] = [], tombstones: string[] = []): ConfirmedElements => ({
   elements: new Map(elements.map((e) => [e.id, e])),
   tombstones: new Map(tombstones.map((id) => [id, 9])),

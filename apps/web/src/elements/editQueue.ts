@@ -27,13 +27,13 @@ export type EditOp =
       /** The version this edit was made against, or the own edit whose result it builds on. */
       readonly base: number | { readonly after: string };
     }
-  | { readonly kind: 'delete'; readonly requestId: string; readonly id: string };
+  | { readonly kind: 'delete'; readonly requestId: string; readonly id: string; readonly erased?: boolean };
 
 /** What goes on the wire for one edit. */
 export type EditRequest =
   | { readonly kind: 'create'; readonly requestId: string; readonly id: string; readonly shape: ElementShape }
   | { readonly kind: 'update'; readonly requestId: string; readonly id: string; readonly baseVersion: number; readonly shape: ElementShape }
-  | { readonly kind: 'delete'; readonly requestId: string; readonly id: string };
+  | { readonly kind: 'delete'; readonly requestId: string; readonly id: string; readonly erased?: boolean };
 
 type Status = 'queued' | 'in_flight' | 'acked';
 
@@ -204,10 +204,10 @@ export class EditQueue {
           // A deletion is final even over our own pending create (I1).
           result = confirmed.tombstones.has(op.id)
             ? undefined
-            : (base ?? { id: op.id, shape: op.shape, version: 0, pinned: false, createdBy: this.selfUserId, z: PENDING_Z_BASE + entry.seq, lock: null });
+            : (base ?? { id: op.id, shape: op.shape, version: 0, pinned: false, createdBy: this.selfUserId, updatedBy: this.selfUserId, z: PENDING_Z_BASE + entry.seq, lock: null });
           break;
         case 'update':
-          result = base && base.shape.kind === op.shape.kind ? { ...base, shape: op.shape } : base;
+          result = base && base.shape.kind === op.shape.kind ? { ...base, shape: op.shape, updatedBy: this.selfUserId } : base;
           break;
         case 'delete':
           result = undefined;

@@ -13,7 +13,7 @@ test('long text wraps at word boundaries within the box', () => {
 });
 
 test('an exported document covers every element, in drawing order', () => {
-  const base = { version: 1, pinned: false, createdBy: 'u', lock: null };
+  const base = { version: 1, pinned: false, createdBy: 'u', updatedBy: 'u', lock: null };
   const { svg, bounds } = boardSvgDocument([
     { ...base, id: 'a', z: 1, shape: { kind: 'rect', x: 0, y: 0, w: 10, h: 10, stroke: '#000000', fill: 'transparent', strokeWidth: 2 } },
     { ...base, id: 'b', z: 2, shape: { kind: 'line', x: 100, y: 100, dx: 50, dy: 50, stroke: '#000000', strokeWidth: 2 } },

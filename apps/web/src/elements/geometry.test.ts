@@ -34,7 +34,7 @@ describe('hit tests', () => {
   test.each(table)('%s', (_name, hit, result) => expect(hit).toBe(result));
 
   test('the topmost element under the point wins', () => {
-    const a = { id: 'a', shape: filled, version: 1, pinned: false, createdBy: 'u', z: 1, lock: null };
+    const a = { id: 'a', shape: filled, version: 1, pinned: false, createdBy: 'u', updatedBy: 'u', z: 1, lock: null };
     const b = { ...a, id: 'b', z: 2 };
     expect(topmostAt([a, b], { x: 50, y: 50 }, 2)?.id).toBe('b');
   });

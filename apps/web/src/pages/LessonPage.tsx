@@ -1,4 +1,4 @@
-import { colorForUser, memberColor, type ProtocolError, type SessionGrant } from '@wb/protocol';
+import { colorForUser, memberColor, policyText, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Board } from '../board/Board.tsx';
@@ -8,22 +8,28 @@ import { RoomClient } from '../connection/roomClient.ts';
 import { InvitePanel } from '../people/InvitePanel.tsx';
 import { LobbyPanel } from '../people/LobbyPanel.tsx';
 import { ProjectorCode } from '../people/ProjectorCode.tsx';
+import { RosterAuthority } from '../people/RosterAuthority.tsx';
 import { RosterPanel } from '../people/RosterPanel.tsx';
+import { HistoryPanel } from '../history/HistoryPanel.tsx';
+import type { RosterEntry } from '../sync/roster.ts';
 import { useTeacherControls } from '../people/TeacherControls.tsx';
 import { navigate } from '../routing.ts';
 import { forgetGrant } from '../session/grantStorage.ts';
 import { ThemeToggle } from '../theme/ThemeToggle.tsx';
 import { usePanelOpen } from './panelMemory.ts';
 import { Logo } from './HomePage.tsx';
+import './authority.css';
 
 interface LessonPageProps {
   grant: SessionGrant;
   /** The session cannot be resumed (expired, closed): go back to the join form. */
   onRejoin: () => void;
+  /** The person left on purpose (signed out): show "You left the lesson". */
+  onLeft: () => void;
 }
 
 /** The lesson: the board filling the window, with the lesson's controls floating over it. */
-export function LessonPage({ grant, onRejoin }: LessonPageProps) {
+export function LessonPage({ grant, onRejoin, onLeft }: LessonPageProps) {
   const [client, setClient] = useState<RoomClient | null>(null);
 
   useEffect(() => {
@@ -39,10 +45,10 @@ export function LessonPage({ grant, onRejoin }: LessonPageProps) {
   }, [grant.room.title]);
 
   if (!client) return null;
-  return <Lesson client={client} grant={grant} onRejoin={onRejoin} />;
+  return <Lesson client={client} grant={grant} onRejoin={onRejoin} onLeft={onLeft} />;
 }
 
-function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: SessionGrant; onRejoin: () => void }) {
+function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant: SessionGrant; onRejoin: () => void; onLeft: () => void }) {
   const connection = useStore(client.view, (v) => v.connection);
   const roster = useStore(client.view, (v) => v.roster);
   const lobby = useStore(client.view, (v) => v.lobby);
@@ -53,6 +59,9 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
   const [peopleOpen, setPeopleOpen] = usePanelOpen(grant.userId);
   const [menuOpen, setMenuOpen] = useState(false);
   const [showCode, setShowCode] = useState(false);
+  const [confirmLeave, setConfirmLeave] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const members = useStore(client.view, (v) => v.state?.members);
 
   // Cursor labels read names through a ref-backed function: a rename never re-renders cursors.
   const rosterRef = useRef(roster);
@@ -72,14 +81,17 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
       // Unreachable server: leave anyway. The lease lapses within its term, so the others see
       // "connection lost" instead of "signed out", which is the truth as far as they can know.
     }
-    forgetGrant(grant.room.code);
-    navigate('/');
+    onLeft();
   };
 
   const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
   const waitingCount = lobby.filter((e) => e.status === 'pending').length;
   const isTeacher = grant.role === 'teacher';
   const teacher = useTeacherControls(grant);
+  const rosterControls = teacher.roster && {
+    ...teacher.roster,
+    authority: (entry: RosterEntry) => <RosterAuthority editor={client.editor} entry={entry} penMuted={members?.get(entry.userId)?.penMuted ?? false} />,
+  };
 
   const refused = connection.status === 'refused';
   /** Runs a menu item and closes the menu (on phones the menu covers part of the board). */
@@ -127,8 +139,13 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
               Attendance
             </button>
           )}
+          {isTeacher && (
+            <button type="button" className="button button-secondary" aria-expanded={historyOpen} onClick={fromMenu(() => setHistoryOpen((open) => !open))}>
+              History
+            </button>
+          )}
           <ThemeToggle />
-          <button type="button" className="button button-danger-quiet" onClick={fromMenu(() => void leave())} disabled={leaving}>
+          <button type="button" className="button button-danger-quiet" onClick={fromMenu(() => setConfirmLeave(true))} disabled={leaving}>
             {leaving ? 'Leaving…' : 'Leave lesson'}
           </button>
         </div>
@@ -146,7 +163,7 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
             {isTeacher && <InvitePanel code={grant.room.code} onShowCode={() => setShowCode(true)} />}
             {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
             <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
-              controls={teacher.roster} />
+              controls={rosterControls} />
           </aside>
 
           {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
@@ -154,7 +171,18 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
             <Board cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} />
             <BoardNotices client={client} />
           </main>
+          {!isTeacher && <TeacherAwayBanner roster={roster} />}
         </>
+      )}
+      {historyOpen && <HistoryPanel client={client} teacherId={grant.userId} nameOf={nameOf} onClose={() => setHistoryOpen(false)} />}
+      {confirmLeave && (
+        <ConfirmLeaveDialog
+          onLeave={() => {
+            setConfirmLeave(false);
+            void leave();
+          }}
+          onStay={() => setConfirmLeave(false)}
+        />
       )}
 
       {teacher.dialogs}
@@ -199,9 +227,48 @@ function UnsyncedBadge({ client }: { client: RoomClient }) {
   );
 }
 
-/** The read-only notice for students on a locked board, and the last refused edit, spoken politely. */
+/**
+ * A quiet line for students while the teacher is not in the room (signed out, or their connection
+ * lost): the lesson goes on, but nobody is watching the board.
+ */
+function TeacherAwayBanner({ roster }: { roster: readonly RosterEntry[] }) {
+  const teachers = roster.filter((e) => e.role === 'teacher');
+  const away = teachers.length > 0 && teachers.every((e) => e.state !== 'live' && e.state !== 'reconnecting' && e.departure !== null);
+  if (!away) return null;
+  return (
+    <p className="teacher-away panel" role="status" data-testid="teacher-away">
+      The teacher has left the room.
+    </p>
+  );
+}
+
+/** "Leave lesson" is never one click: leaving ends this session for everyone's roster. */
+function ConfirmLeaveDialog({ onLeave, onStay }: { onLeave: () => void; onStay: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="leave-title" onCancel={onStay} data-testid="leave-dialog">
+      <h2 id="leave-title">Leave the lesson?</h2>
+      <p>You will leave the board. You can rejoin while the lesson is open.</p>
+      <div className="actions">
+        <button type="button" className="button button-danger" onClick={onLeave}>
+          Leave
+        </button>
+        <button type="button" className="button button-secondary" onClick={onStay} autoFocus>
+          Stay
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/** The read-only notice for students who may only look, and the last refused edit, spoken politely. */
 function BoardNotices({ client }: { client: RoomClient }) {
   const readOnly = useStore(client.editor.board, (b) => b.readOnly);
+  const penMuted = useStore(client.editor.board, (b) => b.penMuted);
   const notice = useStore(client.editor.board, (b) => b.notice);
   const [shown, setShown] = useState<{ text: string; serial: number } | null>(null);
   useEffect(() => {
@@ -214,7 +281,7 @@ function BoardNotices({ client }: { client: RoomClient }) {
     <div className="board-notices" aria-live="polite">
       {readOnly && (
         <p className="board-notice board-notice-locked" data-testid="board-locked-notice">
-          The teacher has locked the board. You can look, but not draw.
+          {penMuted ? policyText.penMuted : policyText.lookOnly} You can look, but not draw.
         </p>
       )}
       {shown && (

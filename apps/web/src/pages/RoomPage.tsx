@@ -3,6 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, getRoom, joinRoom } from '../api/roomsApi.ts';
 import { forgetGrant, loadGrant, saveGrant } from '../session/grantStorage.ts';
 import { memberKey } from '../session/memberKey.ts';
+import { hasLeft, markLeft, rememberedMembership, type RememberedMembership } from '../session/membershipMemory.ts';
 import { Field } from './Field.tsx';
 import { Logo } from './HomePage.tsx';
 import { LessonPage } from './LessonPage.tsx';
@@ -40,10 +41,88 @@ export function RoomPage({ code }: { code: string }) {
           forgetGrant(code);
           setGrant(null);
         }}
+        onLeft={() => {
+          forgetGrant(code);
+          markLeft(code);
+          setGrant(null);
+        }}
       />
     );
   }
+  const remembered = rememberedMembership(code);
+  if (remembered && hasLeft(code)) return <LeftPage code={code} remembered={remembered} onJoined={setGrant} />;
+  // The teacher opening their own lesson in a new tab: this browser's member key is the teacher's.
+  if (remembered?.role === 'teacher') return <ReturningTeacher code={code} displayName={remembered.displayName} onJoined={setGrant} />;
   return <JoinPage code={code} onJoined={setGrant} />;
+}
+
+/** Joins again as the member this browser already is (the server recognises its member key). */
+async function joinAgain(code: string, remembered: RememberedMembership): Promise<SessionGrant> {
+  const grant = await joinRoom(code, { displayName: remembered.displayName, memberKey: memberKey() });
+  saveGrant(grant);
+  return grant;
+}
+
+function ReturningTeacher({ code, displayName, onJoined }: { code: string; displayName: string; onJoined: (grant: SessionGrant) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    joinAgain(code, { displayName, role: 'teacher' }).then(
+      (grant) => !cancelled && onJoined(grant),
+      (err: unknown) => !cancelled && setError(err instanceof ApiError ? (joinErrorText[err.code] ?? err.message) : 'Could not open the lesson.'),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [code, displayName, onJoined]);
+  if (error) return <Problem title="Could not open the lesson" text={error} retry />;
+  return (
+    <main className="center-page">
+      <section className="card" aria-busy="true">
+        <Logo />
+        <p>Opening your lesson as {displayName}…</p>
+      </section>
+    </main>
+  );
+}
+
+/** After "Leave lesson": say so, and offer to come back as the same member with one click. */
+function LeftPage({ code, remembered, onJoined }: { code: string; remembered: RememberedMembership; onJoined: (grant: SessionGrant) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    document.title = 'You left the lesson · Classroom whiteboard';
+  }, []);
+  const rejoin = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      onJoined(await joinAgain(code, remembered));
+    } catch (err) {
+      setBusy(false);
+      setError(err instanceof ApiError ? (joinErrorText[err.code] ?? err.message) : 'Could not join. Try again.');
+    }
+  };
+  return (
+    <main className="center-page">
+      <section className="card" aria-labelledby="left-title" data-testid="left-page">
+        <Logo />
+        <h1 id="left-title">You left the lesson</h1>
+        <p>
+          You can come back as <strong>{remembered.displayName}</strong> while the lesson is open.
+        </p>
+        {error && <p className="form-error" role="alert">{error}</p>}
+        <div className="actions">
+          <button type="button" className="button button-primary" onClick={() => void rejoin()} disabled={busy}>
+            {busy ? 'Joining…' : 'Rejoin'}
+          </button>
+          <a className="button button-secondary" href="/">
+            Start page
+          </a>
+        </div>
+      </section>
+    </main>
+  );
 }
 
 type Lookup = { status: 'loading' } | { status: 'found'; room: RoomInfo } | { status: 'failed'; error: ApiError };
@@ -53,6 +132,7 @@ const joinErrorText: Partial<Record<string, string>> = {
   admission_denied: 'The teacher declined your request to join this lesson.',
   room_not_found: 'This lesson does not exist. Check the code with your teacher.',
   room_archived: 'This lesson has ended.',
+  lesson_ended: 'The lesson has ended. Ask your teacher to reopen it.',
   rate_limited: 'Too many attempts. Wait a moment and try again.',
 };
 
@@ -83,7 +163,7 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
   if (lookup.status === 'failed') {
     const { error } = lookup;
     if (error.code === 'room_not_found') return <Problem title="Lesson not found" text={`There is no lesson with the code ${code}. Check the code with your teacher.`} />;
-    if (error.code === 'room_archived') return <Problem title="This lesson has ended" text="The teacher has closed this lesson." />;
+    if (error.code === 'room_archived' || error.code === 'lesson_ended') return <Problem title="The lesson has ended" text="The teacher has ended this lesson." />;
     return <Problem title="Could not load the lesson" text={error.message} retry />;
   }
 

@@ -1,5 +1,5 @@
 import { memberColor } from '@wb/protocol';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { labelTextColor } from '../board/labelColor.ts';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
 import { ROSTER_STATES, countByState, viewRoster, type RosterSort } from './rosterView.ts';
@@ -50,6 +50,8 @@ export interface RosterAction {
 export interface RosterControls {
   /** The actions offered on a member, in menu order; none: the row has no menu. */
   actionsFor: (entry: RosterEntry) => readonly RosterAction[];
+  /** The teacher's authority over a member's work (RosterAuthority.tsx): their pen, what they drew. */
+  authority?: (entry: RosterEntry) => ReactNode;
 }
 
 /**
@@ -99,7 +101,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
         <ul className="roster-list">
           {shown.map((entry) => (
             <RosterRow key={entry.userId} entry={entry} self={entry.userId === selfUserId} idle={entry.state === 'live' && (idle?.has(entry.userId) ?? false)}
-              actions={controls?.actionsFor(entry) ?? []} />
+              actions={controls?.actionsFor(entry) ?? []} authority={controls?.authority?.(entry)} />
           ))}
           {shown.length === roster.filter((e) => e.role === 'teacher').length && roster.length > shown.length && (
             <li className="muted roster-none">No student matches.</li>
@@ -110,7 +112,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
   );
 }
 
-function RosterRow({ entry, self, idle, actions }: { entry: RosterEntry; self: boolean; idle: boolean; actions: readonly RosterAction[] }) {
+function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEntry; self: boolean; idle: boolean; actions: readonly RosterAction[]; authority?: ReactNode }) {
   return (
     <li
       className={`roster-entry state-${entry.state}`}
@@ -136,6 +138,7 @@ function RosterRow({ entry, self, idle, actions }: { entry: RosterEntry; self: b
         {idle && <span className="roster-idle"> · idle</span>}
         {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
       </span>
+      {authority}
       {actions.length > 0 && <RowMenu entry={entry} actions={actions} />}
     </li>
   );

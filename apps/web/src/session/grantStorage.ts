@@ -1,4 +1,5 @@
 import { SessionGrant } from '@wb/protocol';
+import { clearLeft, rememberMembership } from './membershipMemory.ts';
 
 /**
  * Session grants live in sessionStorage, keyed by room code: a reload of this tab resumes the same
@@ -23,6 +24,8 @@ export function loadGrant(code: string): SessionGrant | null {
 }
 
 export function saveGrant(grant: SessionGrant): void {
+  rememberMembership(grant.room.code, { displayName: grant.displayName, role: grant.role });
+  clearLeft(grant.room.code);
   try {
     sessionStorage.setItem(keyFor(grant.room.code), JSON.stringify(grant));
   } catch {

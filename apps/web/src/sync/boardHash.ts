@@ -28,7 +28,7 @@ export function serializeBoard(state: RoomState): string {
     .sort((a, b) => compare(a.id, b.id))
     .map((e) => sortKeys({ ...e }));
   const { id, code, title, status } = state.room;
-  return JSON.stringify({ room: [id, code, title, status], members, sessions, roster, elements, boardLocked: state.boardLocked });
+  return JSON.stringify({ room: [id, code, title, status], members, sessions, roster, elements, settings: state.room.settings });
 }
 
 /** A copy of a JSON value with every object's keys in sorted order (arrays keep their order). */

@@ -70,12 +70,28 @@ describe('elements: what each event means', () => {
     expect(engine.state?.tombstones.has(EL1)).toBe(true);
   });
 
-  test('the board lock follows board.locked', () => {
+  test('the lesson\'s edit policy follows room.updated, a muted pen follows member.pen', () => {
     const { engine } = live();
-    engine.receiveEvent(event(11, 'board.locked', { locked: true, by: TEACHER }), 0);
-    expect(engine.state?.boardLocked).toBe(true);
-    engine.receiveEvent(event(12, 'board.locked', { locked: false, by: TEACHER }), 0);
-    expect(engine.state?.boardLocked).toBe(false);
+    const room = engine.state!.room;
+    engine.receiveEvent(event(11, 'room.updated', { ...room, settings: { editPolicy: 'look' } }), 0);
+    expect(engine.state?.room.settings.editPolicy).toBe('look');
+    engine.receiveEvent(event(12, 'member.pen', { userId: ALICE, muted: true, by: TEACHER }), 0);
+    expect(engine.state?.members.get(ALICE)?.penMuted).toBe(true);
+  });
+
+  test('I1: only the teacher\'s restore brings a deleted element back, and only at a newer version', () => {
+    const { engine } = live();
+    engine.receiveEvent(created(11, element(EL1, 1)), 0);
+    engine.receiveEvent(deleted(12, EL1, 2), 0);
+    // A late update of the deleted element does nothing; a restore at version 3 brings it back.
+    engine.receiveEvent(updated(13, element(EL1, 2)), 0);
+    expect(el(engine)).toBeUndefined();
+    engine.receiveEvent(event(14, 'element.restored', { element: element(EL1, 3) }), 0);
+    expect(el(engine)?.version).toBe(3);
+    expect(engine.state?.tombstones.has(EL1)).toBe(false);
+    // A replayed restore of an older version changes nothing.
+    engine.receiveEvent(event(15, 'element.restored', { element: element(EL1, 2) }), 0);
+    expect(el(engine)?.version).toBe(3);
   });
 });
 
@@ -183,7 +199,7 @@ describe('board hash', () => {
     const { engine } = live();
     engine.receiveEvent(created(11, element(EL2, 1, rect(1, 2))), 0);
     engine.receiveEvent(created(12, element(EL1, 1, rect(3, 4))), 0);
-    const reordered = { lock: null, z: 1, createdBy: ALICE, pinned: false, version: 1, shape: { ...rect(1, 2) }, id: EL2 };
+    const reordered = { lock: null, z: 1, createdBy: ALICE, updatedBy: ALICE, pinned: false, version: 1, shape: { ...rect(1, 2) }, id: EL2 };
     const fromSnapshot = stateFromSnapshot(snapshot({ revision: 12, elements: [element(EL1, 1, rect(3, 4)), reordered] }));
     expect(boardHash(engine.state ?? fail())).toBe(boardHash(fromSnapshot));
   });

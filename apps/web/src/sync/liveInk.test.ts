@@ -2,7 +2,7 @@ import { MAX_LIVE_INK_POINTS, type InkEntry, type InkPoint } from '@wb/protocol'
 import { describe, expect, test } from 'vitest';
 import { DRAWING_TIMEOUT_MS, ENDED_TIMEOUT_MS, LiveInk, MAX_LIVE_STROKES } from './liveInk.ts';
 import { SyncEngine } from './syncEngine.ts';
-import { ALICE, ALICE_S, BOB, BOB_S, TEACHER, TEACHER_S, closed, created, deleted, element, event, snapshotSync } from './testFixtures.ts';
+import { ALICE, ALICE_S, BOB, BOB_S, TEACHER, TEACHER_S, closed, created, deleted, element, event, snapshot, snapshotSync } from './testFixtures.ts';
 
 const STROKE = '00000000-0000-4000-8000-00000000f001';
 const STROKE2 = '00000000-0000-4000-8000-00000000f002';
@@ -124,15 +124,25 @@ describe('live ink in the sync engine', () => {
     expect(engine.ink.size).toBe(0);
   });
 
-  test("a board lock ends students' live strokes, not the teacher's; a reconnect ends them all", () => {
+  test("a look-only lesson ends students' live strokes, not the teacher's; a reconnect ends them all", () => {
     const engine = new SyncEngine({ requestSync: () => {} }, BOB_S);
     engine.connectionOpened(0);
     engine.receiveSync(snapshotSync(), 0);
     engine.receiveCursors({ cursors: [], ink: [entry(0, pts(0)), entry(0, pts(0), { strokeId: STROKE2, sessionId: TEACHER_S })] }, 1);
-    engine.receiveEvent(event(11, 'board.locked', { locked: true, by: TEACHER }), 2);
+    const room = snapshot().room;
+    engine.receiveEvent(event(11, 'room.updated', { ...room, settings: { editPolicy: 'look' } }), 2);
     expect([...engine.ink.keys()]).toEqual([STROKE2]);
     engine.connectionClosed();
     expect(engine.ink.size).toBe(0);
+  });
+
+  test("a muted pen ends that student's live stroke only", () => {
+    const engine = new SyncEngine({ requestSync: () => {} }, BOB_S);
+    engine.connectionOpened(0);
+    engine.receiveSync(snapshotSync(), 0);
+    engine.receiveCursors({ cursors: [], ink: [entry(0, pts(0)), entry(0, pts(0), { strokeId: STROKE2, sessionId: TEACHER_S })] }, 1);
+    engine.receiveEvent(event(11, 'member.pen', { userId: ALICE, muted: true, by: TEACHER }), 2);
+    expect([...engine.ink.keys()]).toEqual([STROKE2]);
   });
 
   test('LI4: the engine tick times out an abandoned stroke', () => {

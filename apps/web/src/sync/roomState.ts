@@ -22,8 +22,6 @@ export interface RoomState {
    * oldest are forgotten first, by which time the revision check covers them.
    */
   readonly tombstones: ReadonlyMap<string, number>;
-  /** The teacher locked the board: students cannot change it. */
-  readonly boardLocked: boolean;
 }
 
 /** Tombstones remembered per room (I10); a snapshot never sends deleted elements anyway. */
@@ -43,7 +41,6 @@ export function stateFromSnapshot(snapshot: RoomSnapshot, previous: RoomState | 
     departures: new Map(snapshot.departures.map((d) => [d.userId, d.reason])),
     elements: new Map(snapshot.elements.filter((e) => !tombstones.has(e.id)).map((e) => [e.id, e])),
     tombstones,
-    boardLocked: snapshot.boardLocked,
   };
 }
 
@@ -70,7 +67,8 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
     case 'element.deleted':
     case 'lock.granted':
     case 'lock.released':
-    case 'board.locked':
+    case 'element.restored':
+    case 'member.pen':
       return [];
   }
 }
@@ -80,6 +78,7 @@ export function elementTouchedBy(event: RoomEvent): string | null {
   switch (event.kind) {
     case 'element.created':
     case 'element.updated':
+    case 'element.restored':
       return event.payload.element.id;
     case 'element.deleted':
     case 'lock.granted':
@@ -156,8 +155,16 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       return { ...next, members, presence, departures };
     }
     case 'room.updated':
-      // Renamed or archived; an archive's session closes arrive as their own events.
+      // Renamed, its lesson settings changed, or archived; an archive's session closes arrive as
+      // their own events.
       return { ...next, room: event.payload };
+    case 'member.pen': {
+      const member = state.members.get(event.payload.userId);
+      if (!member) return next;
+      const members = new Map(state.members);
+      members.set(member.userId, { ...member, penMuted: event.payload.muted });
+      return { ...next, members };
+    }
     case 'member.restored': {
       const { userId } = event.payload;
       const member = state.members.get(userId);
@@ -204,8 +211,19 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       elements.set(elementId, { ...current, lock: null });
       return { ...next, elements };
     }
-    case 'board.locked':
-      return { ...next, boardLocked: event.payload.locked };
+    case 'element.restored': {
+      const { element } = event.payload;
+      // The teacher's restore is the one way back from a tombstone, and only to a newer version
+      // than the deletion's: a replayed or late restore of an older version changes nothing (I1).
+      const deletedAt = state.tombstones.get(element.id);
+      const current = state.elements.get(element.id);
+      if ((deletedAt !== undefined && deletedAt >= element.version) || (current && current.version >= element.version)) return next;
+      const elements = new Map(state.elements);
+      elements.set(element.id, element);
+      const tombstones = new Map(state.tombstones);
+      tombstones.delete(element.id);
+      return { ...next, elements, tombstones };
+    }
   }
 }
 

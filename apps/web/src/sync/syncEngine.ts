@@ -520,14 +520,17 @@ export class SyncEngine {
     }
   }
 
-  /** What a durable event ends of the live ink: its element arrived or went (LI2), a board lock (students' strokes). */
+  /** What a durable event ends of the live ink: its element arrived or went (LI2), a look-only lesson (students' strokes), a muted pen. */
   private inkAfter(event: RoomEvent): void {
     let changed = false;
     if (event.kind === 'element.created') changed = this.liveInk.finish(event.payload.element.id);
     else if (event.kind === 'element.deleted') changed = this.liveInk.finish(event.payload.elementId);
-    else if (event.kind === 'board.locked' && event.payload.locked) {
+    else if (event.kind === 'room.updated' && (event.payload.settings.editPolicy === 'look' || event.payload.status !== 'open')) {
       const members = this.roomState?.members;
       changed = this.liveInk.dropWhere((s) => members?.get(s.userId)?.role !== 'teacher');
+    } else if (event.kind === 'member.pen' && event.payload.muted) {
+      const { userId } = event.payload;
+      changed = this.liveInk.dropWhere((s) => s.userId === userId);
     }
     if (changed) this.pending.add('ink');
   }

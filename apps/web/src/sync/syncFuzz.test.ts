@@ -32,8 +32,11 @@ function elementEvent(random: () => number, prev: RoomState, r: number, user: st
   const current = prev.elements.get(id);
   const roll = random();
   if (!current) {
-    if (prev.tombstones.has(id) || roll < 0.3) return event(r, 'board.locked', { locked: random() < 0.5, by: TEACHER }, `e${r}`);
-    const element = { id, shape: shapeAt(r, r), version: 1, pinned: false, createdBy: user, z: r, lock: null };
+    if (prev.tombstones.has(id) || roll < 0.3) {
+      const editPolicy = (['everyone', 'own', 'look'] as const)[Math.floor(random() * 3)] ?? 'own';
+      return event(r, 'room.updated', { ...prev.room, settings: { editPolicy } }, `e${r}`);
+    }
+    const element = { id, shape: shapeAt(r, r), version: 1, pinned: false, createdBy: user, updatedBy: user, z: r, lock: null };
     return event(r, 'element.created', { element }, `e${r}`);
   }
   if (roll < 0.4) {
@@ -90,7 +93,6 @@ function toSnapshot(state: RoomState): RoomSnapshot {
     presence: [...state.presence.values()],
     departures: [...state.departures].map(([userId, reason]) => ({ userId, reason })),
     elements: [...state.elements.values()],
-    boardLocked: state.boardLocked,
   };
 }
 

@@ -1,0 +1,72 @@
+/**
+ * Who may change what on the board (I11): read inside the edit's own transaction with the rows
+ * that decide it locked until that transaction ends, so the check and the write are one decision.
+ *
+ *   membership row: FOR SHARE   -- revocation and pen mute take it FOR UPDATE (they wait, or we do)
+ *   room row:       FOR KEY SHARE -- a lesson-settings change and the end of a lesson take it FOR
+ *                                    UPDATE first; other edits' revision bumps (NO KEY UPDATE) do
+ *                                    not conflict with it, so edits never wait on one another here
+ *
+ * So an edit that read the policy commits before a policy change that would refuse it (its room
+ * revision is below the change's), and one arriving during the change waits and reads the new
+ * policy. Nothing is ever applied at a revision after a change that forbids it.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { EditPolicy, Role } from '@wb/protocol';
+import type { Clock } from './clock.ts';
+import { rows, type Executor } from './sql.ts';
+
+/** Who is acting: a session of a member in a room. */
+export interface EditActor {
+  roomId: string;
+  sessionId: string;
+  userId: string;
+}
+
+export interface Authorized {
+  role: Role;
+  editPolicy: EditPolicy;
+  penMuted: boolean;
+}
+
+/** Why the policy refused a student: the lesson is look-only, their pen is muted, or it is not theirs. */
+export type PolicyRefusal = 'look_only' | 'pen_muted' | 'not_own';
+
+/**
+ * The acting session's right to change the room: an open, unexpired session of an active member of
+ * an open room, with the lesson's edit policy and the member's pen, rows locked as above.
+ */
+export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor): Promise<Authorized | null> {
+  const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean }>(
+    tx,
+    sql`SELECT m.role, m.pen_muted, r.edit_policy FROM sessions s
+        JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
+        JOIN rooms r ON r.id = s.room_id
+        WHERE s.id = ${actor.sessionId}::uuid AND s.room_id = ${actor.roomId}::uuid AND s.user_id = ${actor.userId}::uuid
+          AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active' AND r.status = 'open'
+        FOR SHARE OF m FOR KEY SHARE OF r`,
+  );
+  return row ? { role: row.role, editPolicy: row.edit_policy, penMuted: row.pen_muted } : null;
+}
+
+/** A refusal that holds for every element (drawing included), or null when the member may draw. */
+export function drawingRefusal(auth: Authorized): Exclude<PolicyRefusal, 'not_own'> | null {
+  if (auth.role === 'teacher') return null;
+  if (auth.penMuted) return 'pen_muted';
+  if (auth.editPolicy === 'look') return 'look_only';
+  return null;
+}
+
+/** Whether this member may change only elements they created. */
+export function ownWorkOnly(auth: Authorized): boolean {
+  return auth.role === 'student' && auth.editPolicy === 'own';
+}
+
+/**
+ * The WHERE condition of an element change that the policy adds: under `own`, a student's write
+ * matches only their own elements. Part of the conditional write itself, never a check beforehand.
+ */
+export function mayChangeCondition(auth: Authorized, actor: EditActor): SQL {
+  return ownWorkOnly(auth) ? sql`created_by = ${actor.userId}::uuid` : sql`true`;
+}
+

@@ -1,0 +1,135 @@
+/**
+ * I11 on real Postgres, two connections: a teacher's change of students' rights racing a student's
+ * edits is serialised as revocation is (nothing the new rule forbids lands at a revision after the
+ * change), and a pin racing a student's lock request never leaves a pinned element held.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ElementShape, RoomEvent } from '@wb/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FrozenClock } from '../src/clock.ts';
+import type { EditActor } from '../src/elements.ts';
+import { createStore, type Store } from '../src/store.ts';
+import { CLOCK_START, SESSION_TTL_MS, requestId, seatStudent } from './fixtures.ts';
+import { ScratchDatabase, testDatabaseUrl } from './postgresHarness.ts';
+
+const TRIALS = 120;
+const FIRST_TERM_MS = 2_000;
+const square: ElementShape = { kind: 'rect', x: 0, y: 0, w: 10, h: 10, stroke: '#000000', fill: 'transparent', strokeWidth: 1 };
+
+const target = testDatabaseUrl();
+
+if ('skip' in target) {
+  describe(`edit policy races on real Postgres: ${target.skip}`, () => {
+    it.skip('runs when TEST_DATABASE_URL points at a Postgres server', () => {});
+  });
+} else {
+  describe('edit policy races on real Postgres (two connections)', () => {
+    const scratch = new ScratchDatabase(target.url);
+    const clock = new FrozenClock(CLOCK_START);
+    let one: Store;
+    let two: Store;
+
+    beforeAll(async () => {
+      await scratch.create();
+      one = createStore(await scratch.open(), clock);
+      two = createStore(await scratch.open(), clock);
+    });
+    afterAll(() => scratch.drop());
+
+    async function classroom() {
+      const seat = await seatStudent(one);
+      const teacherSession = randomUUID();
+      await one.openSession({ id: teacherSession, roomId: seat.roomId, userId: seat.teacherId, tokenHash: randomUUID(), ttlMs: SESSION_TTL_MS });
+      const teacher: EditActor = { roomId: seat.roomId, sessionId: teacherSession, userId: seat.teacherId };
+      const student: EditActor = { roomId: seat.roomId, sessionId: seat.sessionId, userId: seat.userId };
+      return { teacher, student };
+    }
+
+    async function logOf(roomId: string): Promise<RoomEvent[]> {
+      const log = await one.eventsAfter(roomId, 0, 1_000);
+      if (log.kind !== 'replay') throw new Error(`log: ${log.kind}`);
+      return log.events;
+    }
+
+    /** Student edits land only before the change that forbids them. */
+    function studentEditsAfter(events: RoomEvent[], changedAt: number, studentId: string): RoomEvent[] {
+      return events.filter(
+        (e) => e.revision > changedAt && (e.kind === 'element.created' || e.kind === 'element.updated') && e.payload.element.updatedBy === studentId,
+      );
+    }
+
+    it(`I11: ${TRIALS} trials of "students only look" racing a student's edits: none of them lands after the change`, async () => {
+      let applied = 0;
+      let refused = 0;
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const { teacher, student } = await classroom();
+        await one.setLessonSettings(teacher, { editPolicy: 'everyone' });
+        const mine = await one.createElement(student, { id: randomUUID(), shape: square });
+        if (mine.decision !== 'applied') throw new Error(mine.decision);
+        // Two creates and an update on one connection, the teacher's change on the other, together.
+        const [changed, ...edits] = await Promise.all([
+          two.setLessonSettings(teacher, { editPolicy: 'look' }),
+          one.createElement(student, { id: randomUUID(), shape: square }),
+          one.updateElement(student, { id: mine.element.id, baseVersion: 1, shape: { ...square, x: 5 }, requestId: requestId('u') }),
+          one.createElement(student, { id: randomUUID(), shape: { ...square, x: 9 } }),
+        ]);
+        expect(changed.decision).toBe('applied');
+        for (const edit of edits) {
+          expect(['applied', 'look_only']).toContain(edit.decision);
+          if (edit.decision === 'applied') applied++;
+          else refused++;
+        }
+        const events = await logOf(student.roomId);
+        const changedAt = events.find((e) => e.kind === 'room.updated' && e.payload.settings.editPolicy === 'look')!.revision;
+        expect(studentEditsAfter(events, changedAt, student.userId)).toEqual([]);
+      }
+      // Both orders occur: the race really was run.
+      expect(applied).toBeGreaterThan(0);
+      expect(refused).toBeGreaterThan(0);
+    });
+
+    it(`I11: ${TRIALS} trials of a muted pen racing the student's edits: none of them lands after the mute`, async () => {
+      let applied = 0;
+      let refused = 0;
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const { teacher, student } = await classroom();
+        const [muted, ...edits] = await Promise.all([
+          two.setPenMuted(teacher, { userId: student.userId, muted: true }),
+          one.createElement(student, { id: randomUUID(), shape: square }),
+          one.createElement(student, { id: randomUUID(), shape: { ...square, x: 9 } }),
+        ]);
+        expect(muted.decision).toBe('applied');
+        for (const edit of edits) {
+          expect(['applied', 'pen_muted']).toContain(edit.decision);
+          if (edit.decision === 'applied') applied++;
+          else refused++;
+        }
+        const events = await logOf(student.roomId);
+        const mutedAt = events.find((e) => e.kind === 'member.pen')!.revision;
+        expect(studentEditsAfter(events, mutedAt, student.userId)).toEqual([]);
+      }
+      expect(applied).toBeGreaterThan(0);
+      expect(refused).toBeGreaterThan(0);
+    });
+
+    it(`I11: ${TRIALS} trials of a pin racing a student's lock request: a pinned element is never left held by the student`, async () => {
+      let grantedFirst = 0;
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const { teacher, student } = await classroom();
+        const mine = await one.createElement(student, { id: randomUUID(), shape: square });
+        if (mine.decision !== 'applied') throw new Error(mine.decision);
+        const [pinned, grant] = await Promise.all([
+          two.setElementPinned(teacher, { id: mine.element.id, pinned: true }),
+          one.acquireLock(student, { elementId: mine.element.id, requestId: requestId('l'), firstTermMs: FIRST_TERM_MS }),
+        ]);
+        expect(pinned.decision).toBe('applied');
+        expect(['granted', 'pinned']).toContain(grant.decision);
+        if (grant.decision === 'granted') grantedFirst++;
+        const now = (await one.loadRoomSnapshot(student.roomId))!.elements.find((e) => e.id === mine.element.id)!;
+        expect(now.pinned).toBe(true);
+        expect(now.lock).toBeNull();
+      }
+      expect(grantedFirst).toBeGreaterThan(0);
+    });
+  });
+}

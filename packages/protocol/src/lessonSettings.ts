@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { RequestId } from './primitives.ts';
+
+/**
+ * A lesson's settings: what students may do on the board, decided by the teacher and enforced by
+ * the server inside the same conditional write as each edit (I11). One validated object, carried
+ * by the snapshot (`room.settings`) and by every `room.updated`; the teacher changes any subset of
+ * it with `lesson.settings`. A new setting is a new optional key here with its default, a rooms
+ * column, and a line in docs/protocol.md: old copies without it read as the default.
+ */
+
+/**
+ * Who may change which elements:
+ * - `everyone`: every member edits every element (pins still hold);
+ * - `own`: a student moves, restyles, erases or deletes only elements they created;
+ * - `look`: students only look (they cannot create or change anything).
+ * The teacher edits everything under every policy.
+ */
+export const EditPolicy = z.enum(['everyone', 'own', 'look']);
+export type EditPolicy = z.infer<typeof EditPolicy>;
+
+/** A new lesson protects each student's work from the others (and the teacher's from all). */
+export const DEFAULT_EDIT_POLICY: EditPolicy = 'own';
+
+export const LessonSettings = z.object({
+  editPolicy: EditPolicy.default(DEFAULT_EDIT_POLICY),
+});
+export type LessonSettings = z.infer<typeof LessonSettings>;
+
+export const DEFAULT_LESSON_SETTINGS: LessonSettings = { editPolicy: DEFAULT_EDIT_POLICY };
+
+/** A teacher's change of some settings: at least one key, unknown keys refused. */
+export const LessonSettingsPatch = z
+  .strictObject({ editPolicy: EditPolicy.optional() })
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), 'name at least one setting to change');
+export type LessonSettingsPatch = z.infer<typeof LessonSettingsPatch>;
+
+/** `lesson.settings` (teacher): change some of the lesson's settings. */
+export const LessonSettingsRequest = z.strictObject({ requestId: RequestId, settings: LessonSettingsPatch });
+export type LessonSettingsRequest = z.infer<typeof LessonSettingsRequest>;
+
+/** The answer: the settings as they stand after the change. */
+export const LessonSettingsReply = z.object({ settings: LessonSettings });
+export type LessonSettingsReply = z.infer<typeof LessonSettingsReply>;
+
+/** Whether a policy gives students fewer rights than another: their drags in progress then end. */
+const studentRights: Record<EditPolicy, number> = { look: 0, own: 1, everyone: 2 };
+export function reducesStudentRights(from: EditPolicy, to: EditPolicy): boolean {
+  return studentRights[to] < studentRights[from];
+}
+
+/**
+ * Whether a member may change an existing element under the policy: the rule the store enforces,
+ * shared so the board can mirror it (read-only visuals) without deciding anything itself.
+ */
+export function mayChangeElement(input: {
+  role: 'teacher' | 'student';
+  policy: EditPolicy;
+  penMuted: boolean;
+  userId: string;
+  createdBy: string;
+}): boolean {
+  if (input.role === 'teacher') return true;
+  if (input.penMuted || input.policy === 'look') return false;
+  return input.policy === 'everyone' || input.createdBy === input.userId;
+}
+
+/** Whether a member may draw a new element. */
+export function mayCreateElement(input: { role: 'teacher' | 'student'; policy: EditPolicy; penMuted: boolean }): boolean {
+  return input.role === 'teacher' || (!input.penMuted && input.policy !== 'look');
+}
+
+/** `member.pen` (teacher): mute a student's pen (they only look) or give it back. */
+export const MemberPenRequest = z.strictObject({ requestId: RequestId, userId: z.uuid(), muted: z.boolean() });
+export type MemberPenRequest = z.infer<typeof MemberPenRequest>;
