@@ -23,7 +23,7 @@ import { Presence } from './presenceHandlers.ts';
 import { RenewalBatcher } from './renewalBatcher.ts';
 import { RoomPublisher } from './roomPublisher.ts';
 import { LocalSessions, SocketSession } from './socketSession.ts';
-import { buildSync, syncHandlers } from './syncHandlers.ts';
+import { SyncService, syncHandlers } from './syncHandlers.ts';
 import type { WbServer } from './types.ts';
 
 /** Renewals queued on a node at most; past it the database is clearly not keeping up. */
@@ -92,6 +92,7 @@ export function attachRealtime(
       for (const outcome of outcomes) metrics.renewals.inc({ decision: outcome.decision });
     },
   );
+  const sync = new SyncService(store, publisher);
   const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
 
@@ -99,7 +100,7 @@ export function attachRealtime(
   const handlers: ClientEventHandlers = {
     ...cursorHandlers(fanout),
     ...presence.handlers,
-    ...syncHandlers(store),
+    ...syncHandlers(sync),
     ...elementHandlers(edits),
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
@@ -127,6 +128,7 @@ export function attachRealtime(
         // The last local socket of the room left: forget its per-room state on this node (I10).
         publisher.forgetRoom(session.roomId);
         locks.forgetRoom(session.roomId);
+        sync.forgetRoom(session.roomId);
       }
       // Another socket of the session (a reload's) still holds its presence here.
       if (sessions.remove(session) > 0) return;
@@ -146,7 +148,7 @@ export function attachRealtime(
           leaseTtlMs: config.LEASE_TTL_MS,
           renewIntervalMs: config.LEASE_RENEW_MS,
         });
-        socket.emit(ServerEvent.SYNC, await buildSync(store, session.roomId, socket.data.lastRevision));
+        socket.emit(ServerEvent.SYNC, await sync.build(session.roomId, socket.data.lastRevision));
         if (!socket.disconnected) stopPrompts = presence.promptRenewals(session);
       } catch (error) {
         log.warn({ err: String(error), session: session.sessionId }, 'could not start a session on connect');
