@@ -185,10 +185,10 @@ describeOnEachDatabase('realtime server', {}, (suite) => {
     back.close();
 
     // The log's limit, both sides of it: REPLAY_LIMIT + 1 more events (the teacher toggles the
-    // board lock), then exactly REPLAY_LIMIT behind is still a replay, one more is a snapshot.
+    // edit policy), then exactly REPLAY_LIMIT behind is still a replay, one more is a snapshot.
     const actor = { roomId: teacher.room.id, sessionId: teacher.sessionId, userId: teacher.userId };
     for (let i = 0; i <= REPLAY_LIMIT; i++) {
-      expect((await app.store.setBoardLocked(actor, i % 2 === 0)).decision).toBe('applied');
+      expect((await app.store.setLessonSettings(actor, { editPolicy: i % 2 === 0 ? 'look' : 'everyone' })).decision).toBe('applied');
     }
     const snapshotNow = await app.store.loadRoomSnapshot(teacher.room.id);
     const current = snapshotNow!.revision;

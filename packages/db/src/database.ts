@@ -201,6 +201,13 @@ class EmbeddedEngine {
 
 type WorkerMessage = { ready: true } | { closed: true } | { failed: string } | { warning: string } | { memory: EmbeddedMemory };
 
+/**
+ * Statements on the server's pool are cancelled by Postgres after this long (I14): a request is
+ * answered `unavailable` at its 4 s deadline, and its query must not keep a connection and the
+ * database busy behind it. Migrations run before the limit is set.
+ */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+
 async function openPostgres(url: string, poolSize: number, migrate: boolean): Promise<Database> {
   // TCP keep-alive: a connection to a database that vanished without a reset (a black-holed
   // network) is found dead by the kernel instead of holding its pool slot until packets flow again.
@@ -222,6 +229,11 @@ async function openPostgres(url: string, poolSize: number, migrate: boolean): Pr
       throw error;
     });
   }
+  // Every connection opened from now on, and the migrator's (already idle in the pool), get the limit.
+  pool.on('connect', (client) => {
+    client.query(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`).catch(() => {});
+  });
+  await Promise.all(Array.from({ length: pool.idleCount }, () => pool.query(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`)));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',

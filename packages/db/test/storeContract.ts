@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrozenClock } from '../src/clock.ts';
 import { SWEEPER_LOCK_ID, type Database } from '../src/database.ts';
 import { appendAttendance } from '../src/attendance.ts';
-import type { Lease } from '../src/leases.ts';
+import { MAX_LEASE_REVISION_STEP, type Lease } from '../src/leases.ts';
 import { appendRoomEvent } from '../src/roomLog.ts';
 import { AlreadyApplied, rows } from '../src/sql.ts';
 import { createStore, type Store } from '../src/store.ts';
@@ -383,6 +383,20 @@ export function storeContract(harness: StoreHarness): void {
         expect((await storedLease(dbs.database, seat.sessionId))?.expiresAt).toEqual(
           new Date(c.current.getTime() + LEASE_TTL_MS),
         );
+      });
+
+      it('I4: a renewal more than MAX_LEASE_REVISION_STEP ahead is too_far_ahead and leaves the lease as it was', async () => {
+        const c = clock();
+        const store = storeWith(c);
+        const seat = await seatStudent(store);
+        await leaseAt(store, seat, 10);
+        const renew = async (revision: number, id: string) =>
+          (await store.renewLeases([{ sessionId: seat.sessionId, revision, requestId: id }], LEASE_TTL_MS))[0];
+        expect(await renew(Number.MAX_SAFE_INTEGER, 'req-extreme')).toMatchObject({ decision: 'too_far_ahead', revision: 10 });
+        expect(await renew(10 + MAX_LEASE_REVISION_STEP + 1, 'req-just-over')).toMatchObject({ decision: 'too_far_ahead', revision: 10 });
+        expect(await storedLease(dbs.database, seat.sessionId)).toMatchObject({ revision: 10 });
+        expect(await renew(10 + MAX_LEASE_REVISION_STEP, 'req-at-limit')).toMatchObject({ decision: 'accepted', revision: 10 + MAX_LEASE_REVISION_STEP });
+        expect(await renew(11 + MAX_LEASE_REVISION_STEP, 'req-next')).toMatchObject({ decision: 'accepted' });
       });
 
       it('I3: a renewal without a lease is no_lease; after revocation or sign-out it is not_a_member', async () => {

@@ -26,7 +26,7 @@ import { Presence } from './presenceHandlers.ts';
 import { RenewalBatcher } from './renewalBatcher.ts';
 import { RoomPublisher } from './roomPublisher.ts';
 import { LocalSessions, SocketSession } from './socketSession.ts';
-import { buildSync, syncHandlers } from './syncHandlers.ts';
+import { SyncService, syncHandlers } from './syncHandlers.ts';
 import type { WbServer } from './types.ts';
 
 /** Renewals queued on a node at most; past it the database is clearly not keeping up. */
@@ -104,6 +104,7 @@ export function attachRealtime(
       for (const outcome of outcomes) metrics.renewals.inc({ decision: outcome.decision });
     },
   );
+  const sync = new SyncService(store, publisher);
   const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
 
@@ -112,7 +113,7 @@ export function attachRealtime(
     ...cursorHandlers(fanout),
     ...inkHandlers({ fanout, rights, metrics }),
     ...presence.handlers,
-    ...syncHandlers(store),
+    ...syncHandlers(sync),
     ...elementHandlers(edits),
     ...authorityHandlers(edits),
     ...lockHandlers({ ...edits, config, locks, fanout }),
@@ -147,6 +148,7 @@ export function attachRealtime(
         publisher.forgetRoom(session.roomId);
         locks.forgetRoom(session.roomId);
         rights.forgetRoom(session.roomId);
+        sync.forgetRoom(session.roomId);
       }
       // Another socket of the session (a reload's) still holds its presence here.
       if (sessions.remove(session) > 0) return;
@@ -158,7 +160,7 @@ export function attachRealtime(
         const revision = await presence.openLease(session);
         if (revision === null || socket.disconnected) return;
         // Who may draw here, read now so the first stroke's live ink is not dropped (students only).
-        if (session.role !== 'teacher') rights.mayDraw(session.roomId, session.role);
+        if (session.role !== 'teacher') rights.mayDraw(session.roomId, session.role, session.userId);
         socket.emit(ServerEvent.WELCOME, {
           sessionId: session.sessionId,
           userId: session.userId,
@@ -168,7 +170,7 @@ export function attachRealtime(
           leaseTtlMs: config.LEASE_TTL_MS,
           renewIntervalMs: config.LEASE_RENEW_MS,
         });
-        socket.emit(ServerEvent.SYNC, await buildSync(store, session.roomId, socket.data.lastRevision));
+        socket.emit(ServerEvent.SYNC, await sync.build(session.roomId, socket.data.lastRevision));
         if (!socket.disconnected) stopPrompts = presence.promptRenewals(session);
       } catch (error) {
         log.warn({ err: String(error), session: session.sessionId }, 'could not start a session on connect');

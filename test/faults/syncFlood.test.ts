@@ -1,0 +1,156 @@
+/**
+ * I14, no student starves the class (issue 18, finding 2): one student with 3 tabs floods
+ * `sync.request {lastRevision: 0}` at FAULTS_SYNC_FLOOD_RATE (150) a second per tab for
+ * FAULTS_SYNC_FLOOD_MS (8 s) in a room of ~300 logged events, while honest students renew their
+ * leases and a watcher keeps asking for what it missed. Every honest renewal is accepted and every
+ * honest request answered ok; the watcher's request latency, quiet and under the flood, is
+ * reported for docs/reliability.md. PGlite, or Postgres with TEST_DATABASE_URL.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClientEvent } from '@wb/protocol';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FaultClient, createRoom, joinRoom, requestId } from './support/client.ts';
+import { reportFigures } from './support/results.ts';
+import { createScratchDatabase, killAll, repoRoot, spawnServer, track, type ServerProcess } from './support/serverProcess.ts';
+
+const FLOOD_MS = Number(process.env.FAULTS_SYNC_FLOOD_MS ?? 8_000);
+const FLOOD_RATE = Number(process.env.FAULTS_SYNC_FLOOD_RATE ?? 150);
+const TABS = 3;
+const HONEST = 4;
+const LOGGED_EVENTS = 300;
+/** How often the watcher asks (ms): within an honest member's sync budget (2 a second). */
+const ASK_EVERY_MS = 600;
+
+interface SyncFloodTally {
+  sent: number;
+  ok: number;
+  rateLimited: number;
+  other: number;
+  unanswered: number;
+  disconnected: number;
+  sendingMs: number;
+}
+
+function runFlooder(url: string, token: string): Promise<SyncFloodTally> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/faults/support/syncFlooder.ts', url, token, String(TABS), String(FLOOD_RATE), String(FLOOD_MS)], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  track(child);
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  return new Promise((done, fail) =>
+    child.once('exit', (code) => {
+      if (code === 0) done(JSON.parse(out.trim().split('\n').at(-1) ?? '') as SyncFloodTally);
+      else fail(new Error(`sync flooder exited with ${code}: ${out.slice(-2_000)}`));
+    }),
+  );
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
+};
+
+const database = process.env.TEST_DATABASE_URL ? 'Postgres' : 'PGlite';
+
+describe(`a student's 3 tabs flooding sync.request (${database})`, () => {
+  let server: ServerProcess;
+  const clients: FaultClient[] = [];
+  const cleanups: (() => Promise<void> | void)[] = [];
+
+  beforeAll(async () => {
+    if (process.env.TEST_DATABASE_URL) {
+      const db = await createScratchDatabase();
+      cleanups.push(db.drop);
+      server = await spawnServer({ databaseUrl: db.url });
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'wb-syncflood-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      server = await spawnServer({ pgliteDir: dir });
+    }
+  });
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await killAll();
+    for (const cleanup of cleanups) await cleanup();
+  });
+
+  test('I14: 0 honest renewals lost and every honest request answered while one member floods from 3 tabs', async () => {
+    const teacherGrant = await createRoom(server.url);
+    const code = teacherGrant.room.code;
+    const teacher = new FaultClient(server.url, teacherGrant);
+    clients.push(teacher);
+    await teacher.ready();
+    // The room's log: ~300 events, paced under the socket's 90 a second.
+    for (let i = 0; i < LOGGED_EVENTS; i += 30) {
+      await Promise.all(
+        Array.from({ length: 30 }, (_, j) =>
+          teacher.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_CREATE, {
+            requestId: requestId(),
+            id: randomUUID(),
+            shape: { kind: 'rect', x: i + j, y: 5, w: 4, h: 4, stroke: '#000000', fill: 'transparent', strokeWidth: 1 },
+          }),
+        ),
+      );
+      await new Promise((done) => setTimeout(done, 400));
+    }
+    const grants = [];
+    for (let i = 0; i < HONEST + 1; i++) grants.push(await joinRoom(server.url, code, `Student ${i}`));
+    const flooderGrant = await joinRoom(server.url, code, 'Flo');
+    const honest = grants.map((g) => new FaultClient(server.url, g));
+    clients.push(...honest);
+    await Promise.all(honest.map((c) => c.ready()));
+    const watcher = honest[0]!;
+
+    const measure = async (during: () => Promise<unknown>) => {
+      const latencies: number[] = [];
+      let refused = 0;
+      let asking = true;
+      const asks = (async () => {
+        while (asking) {
+          const started = performance.now();
+          const reply = await watcher.socket
+            .timeout(10_000)
+            .emitWithAck(ClientEvent.SYNC_REQUEST, { lastRevision: watcher.lastRevision() })
+            .catch(() => null);
+          if (reply?.ok) latencies.push(performance.now() - started);
+          else refused++;
+          await new Promise((done) => setTimeout(done, ASK_EVERY_MS));
+        }
+      })();
+      const renewalsFrom = honest.map((c) => c.renewals.length);
+      const result = await during();
+      asking = false;
+      await asks;
+      const renewals = honest.flatMap((c, i) => c.renewals.slice(renewalsFrom[i]));
+      return { result, latencies, refused, renewals };
+    };
+
+    const quiet = await measure(() => new Promise((done) => setTimeout(done, FLOOD_MS)));
+    const flood = await measure(() => runFlooder(server.url, flooderGrant.token));
+    const tally = flood.result as SyncFloodTally;
+    const lost = flood.renewals.filter((r) => !r.reply.ok || r.reply.decision !== 'accepted');
+    const q = { p50: percentile(quiet.latencies, 50), p99: percentile(quiet.latencies, 99) };
+    const f = { p50: percentile(flood.latencies, 50), p99: percentile(flood.latencies, 99) };
+    reportFigures(`sync flood from 3 tabs (${database})`, {
+      'flood sent / ok / rate_limited / other / unanswered': `${tally.sent} / ${tally.ok} / ${tally.rateLimited} / ${tally.other} / ${tally.unanswered}`,
+      'flood sending (ms)': tally.sendingMs,
+      'honest renewals accepted during the flood': `${flood.renewals.length - lost.length} of ${flood.renewals.length}`,
+      'honest requests p50 / p99, quiet (ms)': `${q.p50.toFixed(1)} / ${q.p99.toFixed(1)} (${quiet.latencies.length})`,
+      'honest requests p50 / p99, flood (ms)': `${f.p50.toFixed(1)} / ${f.p99.toFixed(1)} (${flood.latencies.length})`,
+      'honest requests refused, quiet / flood': `${quiet.refused} / ${flood.refused}`,
+    });
+    expect(tally.rateLimited).toBeGreaterThan(0);
+    expect(tally.unanswered).toBe(0);
+    expect(flood.renewals.length).toBeGreaterThan(HONEST * 3);
+    expect(lost).toEqual([]);
+    expect(flood.refused).toBe(0);
+    expect(quiet.refused).toBe(0);
+  });
+});
