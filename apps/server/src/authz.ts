@@ -25,6 +25,7 @@ const refusals = {
   revoked: { code: ErrorCode.MEMBERSHIP_REVOKED, message: 'The teacher removed you from this lesson.' },
   denied: { code: ErrorCode.ADMISSION_DENIED, message: 'The teacher declined your request to join this lesson.' },
   archived: { code: ErrorCode.ROOM_ARCHIVED, message: 'This lesson has been archived.' },
+  ended: { code: ErrorCode.LESSON_ENDED, message: 'The lesson has ended.' },
   pending: { code: ErrorCode.AWAITING_APPROVAL, message: 'Waiting for the teacher to let you in.' },
 } as const;
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ClientEvent, ErrorCode, type EditPolicy, type ElementShape } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
-import { TestClient, createRoom, describeOnEachDatabase, joinAs } from './support.ts';
+import { TestClient, createRoom, describeOnEachDatabase, joinAs, joinRoom } from './support.ts';
 
 const rect = (x: number): ElementShape => ({ kind: 'rect', x, y: 0, w: 100, h: 60, stroke: '#1f2937', fill: 'transparent', strokeWidth: 2 });
 const rid = () => `req-${randomUUID()}`;
@@ -149,5 +149,34 @@ describeOnEachDatabase('teacher authority', { start: new Date('2030-05-01T09:00:
       ok: false,
       error: { code: ErrorCode.STALE_GENERATION },
     });
+  });
+
+  test('the end of a lesson: every student told and disconnected, attendance closed as lesson_ended, joins refused, the teacher keeps the board and reopens it', async () => {
+    const { teacher, ana, ben, t, a, b } = await classroom();
+    const teachers = await create(t, 0);
+    // A student cannot end the lesson.
+    expect(await ask(a, ClientEvent.LESSON_END, { requestId: rid() })).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
+    expect(await ask(t, ClientEvent.LESSON_END, { requestId: rid() })).toMatchObject({ ok: true, room: { status: 'ended' } });
+    for (const s of [a, b]) {
+      const ended = await s.until(() => s.received['session.ended'][0], 'session.ended');
+      expect(ended).toEqual({ code: ErrorCode.LESSON_ENDED, message: 'The lesson has ended.' });
+      await s.until(() => s.socket.disconnected, 'the disconnect');
+    }
+    const facts = await app.store.listAttendance(teacher.room.id);
+    for (const student of [ana, ben]) {
+      expect(facts.filter((f) => f.userId === student.userId).map((f) => f.kind)).toEqual(['joined', 'lesson_ended']);
+    }
+    // New joins and the students' old tokens are refused with the same clear code.
+    const late = await joinRoom(app, teacher.room.code, 'Late');
+    expect(late).toMatchObject({ status: 409, body: { error: { code: ErrorCode.LESSON_ENDED } } });
+    const back = client(app, ana.token);
+    await back.until(() => back.connectError, 'the refused handshake');
+    expect(back.connectError?.data?.code).toBe(ErrorCode.LESSON_ENDED);
+    // The teacher is still connected, reads the board and may still change it.
+    expect(t.socket.connected).toBe(true);
+    const sync = (await ask(t, ClientEvent.SYNC_REQUEST, {})) as { ok: true; sync: { kind: 'snapshot'; snapshot: { elements: { id: string }[] } } };
+    expect(sync.sync.snapshot.elements.map((e) => e.id)).toEqual([teachers]);
+    expect(await ask(t, ClientEvent.LESSON_REOPEN, { requestId: rid() })).toMatchObject({ ok: true, room: { status: 'open' } });
+    expect(await joinRoom(app, teacher.room.code, 'Late')).toMatchObject({ status: 200 });
   });
 });

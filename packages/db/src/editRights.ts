@@ -34,7 +34,8 @@ export type PolicyRefusal = 'look_only' | 'pen_muted' | 'not_own';
 
 /**
  * The acting session's right to change the room: an open, unexpired session of an active member of
- * an open room, with the lesson's edit policy and the member's pen, rows locked as above.
+ * an open room (or the teacher of an ended one: the board stays theirs), with the lesson's edit
+ * policy and the member's pen, rows locked as above.
  */
 export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor): Promise<Authorized | null> {
   const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean }>(
@@ -43,7 +44,8 @@ export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
         JOIN rooms r ON r.id = s.room_id
         WHERE s.id = ${actor.sessionId}::uuid AND s.room_id = ${actor.roomId}::uuid AND s.user_id = ${actor.userId}::uuid
-          AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active' AND r.status = 'open'
+          AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active'
+          AND (r.status = 'open' OR (r.status = 'ended' AND m.role = 'teacher'))
         FOR SHARE OF m FOR KEY SHARE OF r`,
   );
   return row ? { role: row.role, editPolicy: row.edit_policy, penMuted: row.pen_muted } : null;

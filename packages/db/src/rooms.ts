@@ -141,7 +141,7 @@ export type JoinRoomResult =
   | { decision: 'joined' | 'returned'; member: Member; events: RoomEvent[] }
   /** The room requires approval: the member (new, or already waiting) is `pending` in its lobby. */
   | { decision: 'pending'; member: Member; events: RoomEvent[] }
-  | { decision: 'revoked' | 'denied' | 'archived' | 'no_room' }
+  | { decision: 'revoked' | 'denied' | 'archived' | 'ended' | 'no_room' }
   /** A student asked for the teacher's name in the teacher's lesson (compared by `sameName`). */
   | { decision: 'name_reserved' };
 
@@ -164,7 +164,16 @@ export async function joinRoom(
       sql`SELECT status, require_approval FROM rooms WHERE id = ${input.roomId}::uuid`,
     );
     if (!room) return { decision: 'no_room' as const };
-    if (room.status !== 'open') return { decision: 'archived' as const };
+    if (room.status === 'archived') return { decision: 'archived' as const };
+    if (room.status === 'ended') {
+      // Only the teacher comes back into an ended lesson (to read it, export it, reopen it).
+      const [teacher] = await rows<MemberRow>(
+        tx,
+        sql`SELECT ${memberColumns} FROM memberships
+            WHERE room_id = ${input.roomId}::uuid AND member_key_hash = ${input.memberKeyHash} AND role = 'teacher' AND status = 'active'`,
+      );
+      return teacher ? { decision: 'returned' as const, member: toMember(teacher), events: [] } : { decision: 'ended' as const };
+    }
     if (input.role === 'student') {
       const teachers = await rows<{ display_name: string }>(
         tx,

@@ -44,7 +44,7 @@ export type AuthenticateResult =
   | ({ decision: 'pending' } & AuthenticatedSession)
   /** Removed by the teacher, with the reason they gave (if any), so a reload still says why. */
   | { decision: 'revoked'; reason: string | null }
-  | { decision: 'unknown' | 'closed' | 'expired' | 'denied' | 'archived' };
+  | { decision: 'unknown' | 'closed' | 'expired' | 'denied' | 'archived' | 'ended' };
 
 /**
  * Resolves a token hash to its session, member and room, checking every condition that makes it
@@ -89,7 +89,9 @@ export async function authenticateSession(
   if (row.member_status === 'denied') return { decision: 'denied' };
   // Before `closed`: archiving closes every session, and the reason the person should hear is
   // that the lesson ended, not that their session did.
-  if (row.room_status !== 'open') return { decision: 'archived' };
+  if (row.room_status === 'archived') return { decision: 'archived' };
+  // An ended lesson stays the teacher's (to read, export, reopen); for everyone else it is over.
+  if (row.room_status === 'ended' && row.role !== 'teacher') return { decision: 'ended' };
   if (row.session_status !== 'open') return { decision: 'closed' };
   if (row.expired) return { decision: 'expired' };
   return {

@@ -36,6 +36,7 @@ import {
 import { clearBoard, listHistory, restoreBatch, restoreElementVersion } from './history.ts';
 import { pruneElementVersions } from './elementVersions.ts';
 import { setLessonSettings, setPenMuted } from './lessonRights.ts';
+import { endLesson, reopenLesson } from './lessonEnd.ts';
 import { eventsAfter, findRoomEvent, pruneRoomLog } from './roomLog.ts';
 import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers, readDrawRights } from './rooms.ts';
 import { restoreMember } from './memberships.ts';
@@ -134,6 +135,8 @@ function operations(db: Database['db'], clock: Clock) {
     clearBoard: (actor: EditActor, input: Parameters<typeof clearBoard>[3]) => clearBoard(db, clock, actor, input),
     restoreBatch: (actor: EditActor, input: Parameters<typeof restoreBatch>[3]) => restoreBatch(db, clock, actor, input),
     pruneElementVersions: (keepPerRoom: number) => pruneElementVersions(db, keepPerRoom),
+    endLesson: (actor: EditActor) => endLesson(db, clock, actor),
+    reopenLesson: (actor: EditActor) => reopenLesson(db, clock, actor),
     pruneAppliedRequests: (maxAgeMs: number) => pruneAppliedRequests(db, clock, maxAgeMs),
 
     acquireLock: (actor: EditActor, input: Parameters<typeof acquireLock>[3]) => acquireLock(db, clock, actor, input),

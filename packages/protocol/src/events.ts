@@ -9,7 +9,7 @@ import {
   type HistoryEntry,
   type RestoreBatchReply,
 } from './history.ts';
-import { LessonSettingsRequest, MemberPenRequest, type LessonSettingsReply } from './lessonSettings.ts';
+import { LessonSettingsRequest, LessonStateRequest, MemberPenRequest, type LessonSettingsReply } from './lessonSettings.ts';
 import {
   BreakLockRequest,
   CreateElementRequest,
@@ -33,6 +33,7 @@ import {
   type LeaseRenewResult,
   type Member,
   type PresenceSignal,
+  type RoomInfo,
   type RoomEvent,
   type SyncMessage,
   type Welcome,
@@ -63,6 +64,8 @@ export const ClientEvent = {
   ELEMENT_RESTORE: 'element.restore',
   BOARD_CLEAR: 'board.clear',
   BATCH_RESTORE: 'batch.restore',
+  LESSON_END: 'lesson.end',
+  LESSON_REOPEN: 'lesson.reopen',
 } as const;
 
 export const ServerEvent = {
@@ -107,6 +110,10 @@ export interface ClientToServerEvents {
   [ClientEvent.BOARD_CLEAR]: (request: ClearBoardRequest, ack: AckFn<ClearBoardReply>) => void;
   /** Teacher only: undo one clear. */
   [ClientEvent.BATCH_RESTORE]: (request: RestoreBatchRequest, ack: AckFn<RestoreBatchReply>) => void;
+  /** Teacher only: end the lesson (students disconnected, joins refused). */
+  [ClientEvent.LESSON_END]: (request: LessonStateRequest, ack: AckFn<{ room: RoomInfo }>) => void;
+  /** Teacher only: open an ended lesson again. */
+  [ClientEvent.LESSON_REOPEN]: (request: LessonStateRequest, ack: AckFn<{ room: RoomInfo }>) => void;
 }
 
 /** What `notice` carries. */
@@ -170,6 +177,8 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.ELEMENT_RESTORE]: RestoreElementRequest,
   [ClientEvent.BOARD_CLEAR]: ClearBoardRequest,
   [ClientEvent.BATCH_RESTORE]: RestoreBatchRequest,
+  [ClientEvent.LESSON_END]: LessonStateRequest,
+  [ClientEvent.LESSON_REOPEN]: LessonStateRequest,
 };
 
 /** Whether each client event is acknowledged, checked against the typed map. */
@@ -193,6 +202,8 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.ELEMENT_RESTORE]: true,
   [ClientEvent.BOARD_CLEAR]: true,
   [ClientEvent.BATCH_RESTORE]: true,
+  [ClientEvent.LESSON_END]: true,
+  [ClientEvent.LESSON_REOPEN]: true,
 };
 
 export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {

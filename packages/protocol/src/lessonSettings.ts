@@ -73,3 +73,7 @@ export function mayCreateElement(input: { role: 'teacher' | 'student'; policy: E
 /** `member.pen` (teacher): mute a student's pen (they only look) or give it back. */
 export const MemberPenRequest = z.strictObject({ requestId: RequestId, userId: z.uuid(), muted: z.boolean() });
 export type MemberPenRequest = z.infer<typeof MemberPenRequest>;
+
+/** `lesson.end` and `lesson.reopen` (teacher): end the lesson for every student, or open it again. */
+export const LessonStateRequest = z.strictObject({ requestId: RequestId });
+export type LessonStateRequest = z.infer<typeof LessonStateRequest>;

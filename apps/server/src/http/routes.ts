@@ -106,6 +106,8 @@ export function registerRoutes(
         return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
       case 'archived':
         return sendError(reply, ErrorCode.ROOM_ARCHIVED, 'This lesson has been archived.');
+      case 'ended':
+        return sendError(reply, ErrorCode.LESSON_ENDED, 'The lesson has ended. Ask your teacher to reopen it.');
       case 'revoked':
         return sendError(reply, ErrorCode.MEMBERSHIP_REVOKED, 'The teacher removed you from this lesson.');
       case 'denied':

@@ -11,7 +11,9 @@ type AuthorityEvents =
   | typeof ClientEvent.HISTORY_LIST
   | typeof ClientEvent.ELEMENT_RESTORE
   | typeof ClientEvent.BOARD_CLEAR
-  | typeof ClientEvent.BATCH_RESTORE;
+  | typeof ClientEvent.BATCH_RESTORE
+  | typeof ClientEvent.LESSON_END
+  | typeof ClientEvent.LESSON_REOPEN;
 
 /** The history's entries answered when a request names no limit. */
 const DEFAULT_HISTORY_ENTRIES = 100;
@@ -82,6 +84,32 @@ export function authorityHandlers(deps: EditDeps & { store: Store }): Pick<Clien
       if (result.decision !== 'applied') return refuse(session, result.decision);
       publisher.publish(result.events);
       return { count: result.count };
+    },
+
+    [ClientEvent.LESSON_END]: async (session) => {
+      const result = await store.endLesson(session.actor);
+      switch (result.decision) {
+        case 'applied':
+          publisher.publish(result.events);
+          return { room: result.room };
+        case 'already_applied':
+          return { room: result.room };
+        default:
+          return refuse(session, result.decision);
+      }
+    },
+
+    [ClientEvent.LESSON_REOPEN]: async (session) => {
+      const result = await store.reopenLesson(session.actor);
+      switch (result.decision) {
+        case 'applied':
+          publisher.publish(result.events);
+          return { room: result.room };
+        case 'already_applied':
+          return { room: result.room };
+        default:
+          return refuse(session, result.decision);
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, ServerEvent, type RoomEvent } from '@wb/protocol';
+import { ErrorCode, ServerEvent, refusalText, type RoomEvent } from '@wb/protocol';
 import type { Metrics } from '../metrics.ts';
 import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
 import type { DrawRights } from './drawRights.ts';
@@ -95,6 +95,10 @@ export class RoomPublisher {
         }
         case 'session.closed': {
           this.fanout.forgetSessions(event.roomId, [event.payload.sessionId]);
+          if (event.payload.reason === 'lesson_ended') {
+            this.endSockets(sessionChannel(event.payload.sessionId), ErrorCode.LESSON_ENDED, refusalText.lesson_ended);
+            break;
+          }
           const message =
             event.payload.reason === 'signed_out' ? 'You left the lesson.' : 'This session was closed by the server.';
           this.endSockets(sessionChannel(event.payload.sessionId), ErrorCode.SESSION_CLOSED, message);

@@ -13,6 +13,7 @@ import {
   type ElementReply,
   type HistoryEntry,
   type RestoreBatchReply,
+  type RoomInfo,
   type HandshakeAuth,
   type ProtocolError,
   type ServerToClientEvents,
@@ -429,6 +430,11 @@ export class RoomClient {
   /** Teacher: clear the board, or one member's work, as one restorable action. */
   clearBoard(of?: string): Promise<Ack<ClearBoardReply>> {
     return this.socket.timeout(REPLY_TIMEOUT_MS).emitWithAck(ClientEvent.BOARD_CLEAR, { requestId: randomId(), ...(of ? { of } : {}) });
+  }
+
+  /** Teacher: end the lesson (students are disconnected and cannot join), or open it again. */
+  setLessonEnded(ended: boolean): Promise<Ack<{ room: RoomInfo }>> {
+    return this.socket.timeout(REPLY_TIMEOUT_MS).emitWithAck(ended ? ClientEvent.LESSON_END : ClientEvent.LESSON_REOPEN, { requestId: randomId() });
   }
 
   /** Teacher: undo one clear. */

@@ -1,5 +1,5 @@
 import { colorForUser, memberColor, policyText, type ProtocolError, type SessionGrant } from '@wb/protocol';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Board } from '../board/Board.tsx';
 import { canRejoinAfter, describeConnection } from '../connection/connectionMachine.ts';
@@ -61,6 +61,8 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
   const [showCode, setShowCode] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  const roomStatus = useStore(client.view, (v) => v.state?.room.status ?? 'open');
   const members = useStore(client.view, (v) => v.state?.members);
 
   // Cursor labels read names through a ref-backed function: a rename never re-renders cursors.
@@ -144,6 +146,11 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
               History
             </button>
           )}
+          {isTeacher && roomStatus === 'open' && (
+            <button type="button" className="button button-danger-quiet" onClick={fromMenu(() => setConfirmEnd(true))}>
+              End lesson
+            </button>
+          )}
           <ThemeToggle />
           <button type="button" className="button button-danger-quiet" onClick={fromMenu(() => setConfirmLeave(true))} disabled={leaving}>
             {leaving ? 'Leaving…' : 'Leave lesson'}
@@ -175,6 +182,19 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
         </>
       )}
       {historyOpen && <HistoryPanel client={client} teacherId={grant.userId} nameOf={nameOf} onClose={() => setHistoryOpen(false)} />}
+      {isTeacher && roomStatus === 'ended' && <LessonEndedBanner client={client} />}
+      {confirmEnd && (
+        <ConfirmDialog
+          title="End the lesson for everyone?"
+          text="Every student is disconnected and told the lesson has ended; nobody can join. You keep the board, can export it and can reopen the lesson."
+          confirm="End lesson"
+          onConfirm={() => {
+            setConfirmEnd(false);
+            void client.setLessonEnded(true);
+          }}
+          onCancel={() => setConfirmEnd(false)}
+        />
+      )}
       {confirmLeave && (
         <ConfirmLeaveDialog
           onLeave={() => {
@@ -244,24 +264,60 @@ function TeacherAwayBanner({ roster }: { roster: readonly RosterEntry[] }) {
 
 /** "Leave lesson" is never one click: leaving ends this session for everyone's roster. */
 function ConfirmLeaveDialog({ onLeave, onStay }: { onLeave: () => void; onStay: () => void }) {
+  return (
+    <ConfirmDialog title="Leave the lesson?" text="You will leave the board. You can rejoin while the lesson is open." confirm="Leave"
+      cancel="Stay" onConfirm={onLeave} onCancel={onStay} testId="leave-dialog" />
+  );
+}
+
+interface ConfirmDialogProps {
+  title: string;
+  text: string;
+  confirm: string;
+  cancel?: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  testId?: string;
+}
+
+/** A modal yes-or-no for an action that affects the lesson; the safe answer has the focus. */
+function ConfirmDialog({ title, text, confirm, cancel = 'Cancel', onConfirm, onCancel, testId }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
   }, []);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby="leave-title" onCancel={onStay} data-testid="leave-dialog">
-      <h2 id="leave-title">Leave the lesson?</h2>
-      <p>You will leave the board. You can rejoin while the lesson is open.</p>
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={onCancel} data-testid={testId}>
+      <h2 id={titleId}>{title}</h2>
+      <p>{text}</p>
       <div className="actions">
-        <button type="button" className="button button-danger" onClick={onLeave}>
-          Leave
+        <button type="button" className="button button-danger" onClick={onConfirm}>
+          {confirm}
         </button>
-        <button type="button" className="button button-secondary" onClick={onStay} autoFocus>
-          Stay
+        <button type="button" className="button button-secondary" onClick={onCancel} autoFocus>
+          {cancel}
         </button>
       </div>
     </dialog>
+  );
+}
+
+/** The teacher's view of an ended lesson: the board stays theirs (and exportable); they may reopen it. */
+function LessonEndedBanner({ client }: { client: RoomClient }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="lesson-ended-banner panel" role="status" data-testid="lesson-ended">
+      <span>The lesson has ended. Students cannot join.</span>
+      <button type="button" className="button button-secondary" disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void client.setLessonEnded(false).finally(() => setBusy(false));
+        }}>
+        Reopen lesson
+      </button>
+    </div>
   );
 }
 

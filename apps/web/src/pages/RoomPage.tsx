@@ -192,6 +192,9 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
     }
   };
 
+  if (lookup.status === 'found' && lookup.room.status === 'ended') {
+    return <Problem title="The lesson has ended" text="The teacher has ended this lesson. Ask them to reopen it to join." />;
+  }
   const title = lookup.status === 'found' ? lookup.room.title : null;
   return (
     <main className="center-page">

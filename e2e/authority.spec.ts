@@ -1,0 +1,100 @@
+import type { Page } from '@playwright/test';
+import { elementsOf } from './boardHook.ts';
+import { expect, joinLesson, startLesson, test } from './support.ts';
+
+async function at(page: Page, x: number, y: number) {
+  const box = (await page.getByTestId('board').boundingBox())!;
+  return { x: box.x + x, y: box.y + y };
+}
+
+async function drawFilledRect(page: Page, from: [number, number], to: [number, number]) {
+  await page.getByRole('button', { name: /^Fill shapes/ }).click();
+  await page.getByRole('button', { name: /^Rectangle/ }).click();
+  const a = await at(page, ...from);
+  const b = await at(page, ...to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
+  await page.getByRole('button', { name: /^Select and move/ }).click();
+}
+
+/** Sweeps the eraser across a point of the board. */
+async function eraseAt(page: Page, x: number, y: number) {
+  await page.getByRole('button', { name: /^Eraser/ }).click();
+  const p = await at(page, x, y);
+  await page.mouse.move(p.x - 5, p.y);
+  await page.mouse.down();
+  await page.mouse.move(p.x + 5, p.y, { steps: 3 });
+  await page.mouse.up();
+}
+
+/** The lesson's session token this tab holds (sessionStorage), for the teacher's own HTTP reads. */
+const tokenOf = (page: Page, code: string) => page.evaluate((c) => (JSON.parse(sessionStorage.getItem(`wb.session.${c}`) ?? '{}') as { token?: string }).token ?? '', code);
+
+test('issue 20: a student\'s erase of the teacher\'s work is refused by default; under "everyone edits" the teacher restores it from history', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  const ben = await joinLesson(browser, teacher.code, 'Ben');
+  await drawFilledRect(teacher.page, [300, 200], [400, 280]);
+  await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(1);
+
+  // Default policy (own work): Ana's eraser is refused at once, and told who made it.
+  await expect(teacher.page.getByTestId('edit-policy')).toHaveValue('own');
+  await eraseAt(ana.page, 350, 240);
+  await expect(ana.page.getByTestId('board-notice')).toContainText('Made by Ms Rivera');
+  await expect.poll(async () => (await elementsOf(teacher.page)).length).toBe(1);
+  expect((await elementsOf(ben.page)).length).toBe(1);
+
+  // Everyone edits: Ana erases it, for everyone.
+  await teacher.page.getByTestId('edit-policy').selectOption('everyone');
+  await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(1);
+  await eraseAt(ana.page, 350, 240);
+  await expect.poll(async () => (await elementsOf(teacher.page)).length).toBe(0);
+  await expect.poll(async () => (await elementsOf(ben.page)).length).toBe(0);
+
+  // The teacher finds Ana's erase in the history, filtered to Ana, and restores it.
+  await teacher.page.getByRole('button', { name: 'History' }).click();
+  const panel = teacher.page.getByTestId('history-panel');
+  const anaId = await teacher.page.getByTestId('roster-entry').filter({ hasText: 'Ana' }).getAttribute('data-user-id');
+  await panel.getByTestId('history-filter').selectOption(anaId!);
+  const erased = panel.getByTestId('history-row').filter({ hasText: 'Ana erased a rectangle' });
+  await expect(erased).toHaveCount(1);
+  await erased.getByRole('button', { name: 'Restore' }).click();
+  for (const page of [teacher.page, ana.page, ben.page]) {
+    await expect.poll(async () => (await elementsOf(page)).length).toBe(1);
+  }
+  expect((await elementsOf(ben.page))[0]).toMatchObject({ x: 300, y: 200 });
+});
+
+test('issue 20: "end lesson" disconnects everyone, records lesson_ended, refuses joins; the teacher reopens', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  const ben = await joinLesson(browser, teacher.code, 'Ben');
+
+  await teacher.page.getByRole('button', { name: 'End lesson' }).click();
+  await teacher.page.getByRole('dialog').getByRole('button', { name: 'End lesson' }).click();
+  for (const student of [ana, ben]) {
+    await expect(student.page.getByRole('dialog')).toContainText('The lesson has ended');
+    await expect(student.page.getByTestId('connection-status')).not.toHaveAttribute('data-state', 'live');
+  }
+  await expect(teacher.page.getByTestId('lesson-ended')).toBeVisible();
+  await expect(teacher.page.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
+
+  // Attendance: each student's interval closed by the end of the lesson.
+  const token = await tokenOf(teacher.page, teacher.code);
+  const response = await teacher.page.request.get(`/api/rooms/${teacher.code}/attendance`, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(200);
+  const facts = ((await response.json()) as { facts: { kind: string }[] }).facts;
+  expect(facts.filter((f) => f.kind === 'lesson_ended')).toHaveLength(2);
+
+  // A new student is refused clearly.
+  const late = await browser.newContext();
+  const latePage = await late.newPage();
+  await latePage.goto(`/r/${teacher.code}`);
+  await expect(latePage.getByRole('heading', { name: 'The lesson has ended' })).toBeVisible();
+
+  await teacher.page.getByRole('button', { name: 'Reopen lesson' }).click();
+  await expect(teacher.page.getByTestId('lesson-ended')).toHaveCount(0);
+  await late.close();
+});
