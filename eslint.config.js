@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'e2e/artifacts/**', 'playwright-report/**', 'test-results/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'e2e/artifacts/**', 'playwright-report/**', 'test-results/**', 'ci-logs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -36,5 +36,23 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Specs take `test` from e2e/support.ts, whose fixture closes every browser context a test opens.
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test', 'expect'],
+              message: "import test and expect from './support.ts': its fixture closes the contexts a test opens",
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { joinLesson, startLesson } from './support.ts';
+import type { Page } from '@playwright/test';
+import { expect, joinLesson, startLesson, test } from './support.ts';
 
 /** Serious and critical violations, with the nodes they hit, readable in a failure message. */
 async function seriousViolations(page: Page) {

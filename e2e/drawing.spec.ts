@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { elementsOf, hashOf, sessionsOf } from './boardHook.ts';
-import { joinLesson, startLesson } from './support.ts';
+import { expect, joinLesson, startLesson, test } from './support.ts';
 
 /** A point on the board, in page pixels, `x`/`y` from the board's top-left corner. */
 async function at(page: Page, x: number, y: number) {

@@ -6,11 +6,11 @@
  * Every step asserts what a person sees and what the server recorded; waits are on conditions.
  * On failure, each step's screenshots and every page's trace are kept in e2e/artifacts/drill-*.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test';
 import { DRILL_TIMINGS, postgresSkipReason, startDrillServer, type DrillDatabase, type DrillServer } from './drill/drillServer.ts';
-import { cursorOf, expectLive, joinLesson, rosterEntry, startLesson } from './support.ts';
+import { cursorOf, expect, expectLive, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 interface Screen {
   name: string;
@@ -39,17 +39,52 @@ interface DebugHook {
 
 type WithHook = { __wb?: DebugHook };
 
-const hash = (s: Screen) => s.page.evaluate(() => (window as unknown as WithHook).__wb?.boardHash() ?? null);
-const stats = (s: Screen) =>
-  s.page.evaluate(() => (window as unknown as WithHook).__wb?.stats() ?? { resyncs: 0, ignoredDuplicate: 0, ignoredPassed: 0 });
+/** The page's debug hook; a page without it fails the step (no check may pass as null === null). */
+function hookOf(): DebugHook {
+  const hook = (window as unknown as WithHook).__wb;
+  if (!hook) throw new Error('the page has no debug hook (window.__wb)');
+  return hook;
+}
+const withHook = <T,>(s: Screen, read: string): Promise<T> =>
+  s.page.evaluate(`(${hookOf.toString()})().${read}`) as Promise<T>;
+/** The board's hash; null only while the page holds no board yet (a hash compared must be non-null). */
+const hash = (s: Screen) => withHook<string | null>(s, 'boardHash()');
+/** A hash that must be there: the screen holds a board. */
+async function boardHashOf(s: Screen): Promise<string> {
+  const h = await hash(s);
+  if (h === null) throw new Error(`${s.name} holds no board`);
+  return h;
+}
+const stats = (s: Screen) => withHook<{ resyncs: number; ignoredDuplicate: number; ignoredPassed: number }>(s, 'stats()');
 const roster = (s: Screen) =>
-  s.page.evaluate(() =>
-    ((window as unknown as WithHook).__wb?.roster() ?? [])
-      .map((r) => `${r.userId}:${r.state}`)
+  withHook<{ userId: string; state: string }[]>(s, 'roster()').then((r) =>
+    r
+      .map((e) => `${e.userId}:${e.state}`)
       .sort()
       .join(','),
   );
-const elements = (s: Screen) => s.page.evaluate(() => (window as unknown as WithHook).__wb?.elements() ?? []);
+const elements = (s: Screen) => withHook<DebugElement[]>(s, 'elements()');
+
+interface WireDrag {
+  elementId: string;
+  sessionId: string;
+  x: number;
+  y: number;
+}
+
+interface GhostTime {
+  observer: string;
+  /** From the lid closing (Debugger.pause) to the ghost's cursor and live roster entry gone from that screen. */
+  lidToGoneMs: number;
+  boundMs: number;
+}
+interface DrillFigures {
+  ghostTimes: GhostTime[];
+  returningSync?: { kind: string; fromRevision?: number; events?: number };
+}
+
+/** The drill's tolerance for delivery and rendering beyond term + sweep: a correctness bound, not a speed target. */
+const GHOST_TOLERANCE_MS = 2_500;
 
 async function screenOf(name: string, page: Page, code: string): Promise<Screen> {
   const grant = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? 'null'), `wb.session.${code}`);
@@ -145,8 +180,18 @@ for (const database of databases) {
         await context.tracing.start({ screenshots: true, snapshots: true });
       };
 
+      // The drill's measured figures, kept whether it passes or fails: printed, attached to the
+      // test's report, and written to e2e/artifacts/drill-figures-<database>.json.
+      const figures = async (measured: DrillFigures) => {
+        const json = JSON.stringify({ database, at: new Date().toISOString(), ...DRILL_TIMINGS, GHOST_TOLERANCE_MS, ...measured }, null, 2);
+        mkdirSync(join('e2e', 'artifacts'), { recursive: true });
+        writeFileSync(join('e2e', 'artifacts', `drill-figures-${database}.json`), `${json}\n`);
+        await testInfo.attach(`drill-figures-${database}.json`, { body: json, contentType: 'application/json' });
+        console.log(`[drill ${database}] ${JSON.stringify(measured)}`);
+      };
+
       try {
-        await runDrill(browser, server, screens, step, trace);
+        await runDrill(browser, server, screens, step, trace, figures);
         // Passed: nothing to keep.
         for (const context of contexts) await context.tracing.stop().catch(() => {});
         rmSync(artifacts, { recursive: true, force: true });
@@ -167,7 +212,10 @@ async function runDrill(
   screens: Screen[],
   step: (title: string, body: () => Promise<void>) => Promise<void>,
   trace: (context: BrowserContext) => Promise<void>,
+  figures: (measured: DrillFigures) => Promise<void>,
 ) {
+  const ghostTimes: GhostTime[] = [];
+  const teacherDrags: WireDrag[] = [];
   let code = '';
   let teacher!: Screen;
   let a!: Screen;
@@ -175,9 +223,20 @@ async function runDrill(
   let e1 = '';
   let e2 = '';
   let cdp!: CDPSession;
+  let bRevisionAtLid = 0;
 
   await step('three sessions join; the teacher draws two elements everyone sees', async () => {
-    const t = await startLesson(browser, 'Ms Teacher', server.url);
+    // The teacher's wire: every drag move its sockets receive, in order.
+    const t = await startLesson(browser, 'Ms Teacher', server.url, (page) =>
+      page.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+          if (!text.startsWith('42["cursors",')) return;
+          const batch = (JSON.parse(text.slice(2)) as [string, { drags?: WireDrag[] }])[1];
+          teacherDrags.push(...(batch.drags ?? []));
+        }),
+      ),
+    );
     code = t.code;
     await trace(t.page.context());
     teacher = await screenOf('teacher', t.page, code);
@@ -197,8 +256,8 @@ async function runDrill(
     const els = (await elements(teacher)).sort((x, y) => x.x - y.x);
     e1 = els[0]!.id;
     e2 = els[1]!.id;
-    await expect.poll(() => hash(a)).toBe(await hash(teacher));
-    await expect.poll(() => hash(b)).toBe(await hash(teacher));
+    await expect.poll(() => hash(a)).toBe(await boardHashOf(teacher));
+    await expect.poll(() => hash(b)).toBe(await boardHashOf(teacher));
   });
 
   await step('1. all three see each other\'s cursors; A and B drag elements under locks', async () => {
@@ -231,8 +290,28 @@ async function runDrill(
   });
 
   await step('2. B\'s lid closes mid-drag: cursor gone everywhere, lock released, roster says gone, one lease_expired', async () => {
+    // Each observer notes (its own clock, the machine's) when B's ghost has left its screen:
+    // no cursor of B and B's roster entry says gone.
+    for (const viewer of [teacher, a]) {
+      await viewer.page.evaluate((name) => {
+        const w = window as unknown as { __ghostGoneAt?: number };
+        const gone = () => {
+          const cursor = Array.from(document.querySelectorAll('[data-testid="cursor"]')).some((c) => c.textContent?.includes(name));
+          const entry = Array.from(document.querySelectorAll('[data-testid="roster-entry"]')).find((r) => r.textContent?.includes(name));
+          return !cursor && entry?.getAttribute('data-state') === 'gone';
+        };
+        const watch = () => {
+          if (w.__ghostGoneAt === undefined && gone()) w.__ghostGoneAt = Date.now();
+          else if (w.__ghostGoneAt === undefined) requestAnimationFrame(watch);
+        };
+        requestAnimationFrame(watch);
+      }, 'Ben');
+    }
+    bRevisionAtLid = (await withHook<{ revision: number | null }>(b, 'state()')).revision ?? 0;
+    expect(bRevisionAtLid).toBeGreaterThan(0);
     cdp = await b.context.newCDPSession(b.page);
     await cdp.send('Debugger.enable');
+    const lidClosedAt = Date.now();
     await cdp.send('Debugger.pause');
     const within = { timeout: DRILL_TIMINGS.LEASE_TTL_MS + DRILL_TIMINGS.SWEEP_INTERVAL_MS + 10_000 };
     for (const viewer of [teacher, a]) {
@@ -240,6 +319,16 @@ async function runDrill(
       await expect(lockOutline(viewer, e2)).toHaveCount(0, within);
       await expect(rosterEntry(viewer.page, 'Ben')).toHaveAttribute('data-state', 'gone', within);
     }
+    // The promise, end to end: the ghost leaves every screen within term + sweep (+ the stated
+    // tolerance for delivery and rendering), counted from the lid closing.
+    const bound = DRILL_TIMINGS.LEASE_TTL_MS + DRILL_TIMINGS.SWEEP_INTERVAL_MS + GHOST_TOLERANCE_MS;
+    for (const viewer of [teacher, a]) {
+      const goneAt = await viewer.page.evaluate(() => (window as unknown as { __ghostGoneAt?: number }).__ghostGoneAt ?? null);
+      expect(goneAt, `${viewer.name} never noted the ghost gone`).not.toBeNull();
+      ghostTimes.push({ observer: viewer.name, lidToGoneMs: goneAt! - lidClosedAt, boundMs: bound });
+    }
+    await figures({ ghostTimes });
+    for (const t of ghostTimes) expect(t.lidToGoneMs, `${t.observer}: lid closed to ghost gone`).toBeLessThanOrEqual(bound);
     const facts = await attendance(server, code, teacher);
     expect(facts.filter((f) => f.sessionId === b.sessionId && f.kind === 'lease_expired')).toHaveLength(1);
     // A can now take E2: the lock went with B's presence (B's uncommitted drag left it in place).
@@ -254,7 +343,7 @@ async function runDrill(
   await step('3. the expiry delivered a second time changes nothing on any screen; the membership remains', async () => {
     const facts = await attendance(server, code, teacher);
     const expiry = facts.find((f) => f.sessionId === b.sessionId && f.kind === 'lease_expired')!;
-    const before = await Promise.all([teacher, a].map(async (s) => ({ hash: await hash(s), roster: await roster(s), stats: await stats(s) })));
+    const before = await Promise.all([teacher, a].map(async (s) => ({ hash: await boardHashOf(s), roster: await roster(s), stats: await stats(s) })));
     const redelivered = await post(server, '/__test/redeliver', { eventId: expiry.eventId });
     expect(redelivered.status).toBe(200);
     for (const [i, s] of [teacher, a].entries()) {
@@ -274,29 +363,68 @@ async function runDrill(
     await drawRect(teacher, 120, 320, 100, 60);
     await expect(teacher.page.getByTestId('element')).toHaveCount(3);
     await expect.poll(async () => (await stats(a)).resyncs, { timeout: 20_000 }).toBe(before.resyncs + 1);
-    await expect.poll(() => hash(a), { timeout: 20_000 }).toBe(await hash(teacher));
+    await expect.poll(() => hash(a), { timeout: 20_000 }).toBe(await boardHashOf(teacher));
     await expect(a.page.getByTestId('element')).toHaveCount(3);
   });
 
-  await step('5. the teacher revokes A while A\'s cursor packet and drag move are in flight: rejected, A is removed', async () => {
+  await step('5. A drags E1 under a granted lock; the teacher revokes A between two moves: the later moves are not shown or applied, A is removed', async () => {
     const e1Before = (await elements(teacher)).find((e) => e.id === e1)!;
-    await post(server, '/__test/hold-inbound', { sessionId: a.sessionId, hold: true });
-    await moveTo(a, 300, 300, 3);
+    // The teacher's screen notes every transform it gives E1's node (another's drag, drawn live).
+    await teacher.page.evaluate((id) => {
+      const w = window as unknown as { __e1Shown?: (string | null)[] };
+      const node = () => document.querySelector(`[data-testid="element"][data-element-id="${id}"]`);
+      w.__e1Shown = [];
+      const note = () => {
+        const now = node()?.getAttribute('transform') ?? null;
+        if (w.__e1Shown!.at(-1) !== now) w.__e1Shown!.push(now);
+      };
+      new MutationObserver(note).observe(document.querySelector('[data-testid="element-layer"]')!, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['transform'],
+      });
+    }, e1);
+    const shownAtTeacher = () => teacher.page.evaluate(() => (window as unknown as { __e1Shown: (string | null)[] }).__e1Shown);
+    const e1Transform = (s: Screen) =>
+      s.page.locator(`[data-testid="element"][data-element-id="${e1}"]`).getAttribute('transform');
+
+    // Real moves under a granted lock: the teacher sees A hold E1 and sees it where A has it.
     await moveTo(a, 220, 240);
     await a.page.mouse.down();
-    await moveTo(a, 150, 400, 3);
+    await moveTo(a, 240, 270, 4);
+    await expect(lockOutline(teacher, e1)).toHaveAttribute('data-user-id', a.userId);
+    const atA = await e1Transform(a);
+    expect(atA).not.toBeNull();
+    await expect.poll(() => e1Transform(teacher)).toBe(atA);
+
+    // The next moves (and cursor packets) are in flight, held at the server's door, when the revocation commits.
+    const shownBeforeRevocation = (await shownAtTeacher()).length;
+    await post(server, '/__test/hold-inbound', { sessionId: a.sessionId, hold: true });
+    await moveTo(a, 150, 400, 4);
     await expect
       .poll(async () => Number((await post(server, '/__test/hold-inbound', { sessionId: a.sessionId, hold: true })).body.held))
       .toBeGreaterThanOrEqual(2);
+    expect(teacherDrags.some((d) => d.elementId === e1 && d.sessionId === a.sessionId)).toBe(true);
     const revoked = await post(server, `/api/rooms/${code}/members/${a.userId}/revoke`, { reason: 'drill' }, teacher.token);
     expect(revoked.status).toBe(200);
-    await post(server, '/__test/hold-inbound', { sessionId: a.sessionId, hold: false });
-    await a.page.mouse.up();
+    const dragsAtRevocation = teacherDrags.length;
+    const released = await post(server, '/__test/hold-inbound', { sessionId: a.sessionId, hold: false });
+    expect(Number(released.body.released)).toBeGreaterThanOrEqual(2);
 
     await expect(cursorOf(teacher.page, 'Ana')).toHaveCount(0);
     await expect(rosterEntry(teacher.page, 'Ana')).toHaveAttribute('data-state', 'removed');
+    await expect(lockOutline(teacher, e1)).toHaveCount(0);
+    // A negative, observed over a window of many fan-out ticks after the held moves were let through.
+    await teacher.page.waitForTimeout(1_000);
+    // Since the revocation, no move of A's reached the teacher's socket...
+    expect(teacherDrags.slice(dragsAtRevocation).filter((d) => d.sessionId === a.sessionId)).toEqual([]);
+    // ...and the teacher's screen drew E1 nowhere new: at most it dropped A's drag.
+    const since = (await shownAtTeacher()).slice(shownBeforeRevocation);
+    expect(since.filter((t) => t !== null && t !== atA)).toEqual([]);
     await expect(a.page.getByTestId('connection-status')).toHaveAttribute('data-state', 'refused');
     await expect(a.page.getByRole('dialog')).toContainText(/removed/i);
+    await a.page.mouse.up();
     // Nothing A sent after the revocation moved anything.
     const e1After = (await elements(teacher)).find((e) => e.id === e1)!;
     expect({ x: e1After.x, y: e1After.y, version: e1After.version }).toEqual({ x: e1Before.x, y: e1Before.y, version: e1Before.version });
@@ -305,16 +433,29 @@ async function runDrill(
   });
 
   await step('6. B\'s lid opens: B reconnects from its last revision and converges on the teacher\'s board', async () => {
+    // What B's reconnecting socket is sent first: a replay from B's last revision is expected (fewer
+    // than the server's REPLAY_LIMIT events happened while the lid was closed).
+    const syncs: { kind: string; fromRevision?: number; events?: unknown[] }[] = [];
+    b.page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+        if (text.startsWith('42["sync",')) syncs.push((JSON.parse(text.slice(2)) as [string, (typeof syncs)[number]])[1]);
+      }),
+    );
     await cdp.send('Debugger.resume');
     await b.page.mouse.up();
     await expectLive(b.page);
-    await expect.poll(() => hash(b), { timeout: 30_000 }).toBe(await hash(teacher));
+    await expect.poll(() => syncs.length).toBeGreaterThan(0);
+    const first = syncs[0]!;
+    await figures({ ghostTimes, returningSync: { kind: first.kind, fromRevision: first.fromRevision, events: first.events?.length } });
+    expect(first.kind).toBe('replay');
+    expect(first.fromRevision).toBeGreaterThanOrEqual(bRevisionAtLid);
+    await expect.poll(() => hash(b), { timeout: 30_000 }).toBe(await boardHashOf(teacher));
     await expect(rosterEntry(teacher.page, 'Ben')).toHaveAttribute('data-state', 'live', { timeout: 20_000 });
   });
 
   await step('7. end state: identical board hashes, agreeing rosters, exactly the expected attendance', async () => {
-    const teacherHash = await hash(teacher);
-    expect(teacherHash).not.toBeNull();
+    const teacherHash = await boardHashOf(teacher);
     await expect.poll(() => hash(b)).toBe(teacherHash);
     await expect.poll(() => roster(b)).toBe(await roster(teacher));
     const facts = await attendance(server, code, teacher);

@@ -1,5 +1,5 @@
-import { expect, test, type Browser } from '@playwright/test';
-import { expectLive, rosterEntry, startLesson } from './support.ts';
+import type { Browser } from '@playwright/test';
+import { expect, expectLive, rosterEntry, startLesson, test } from './support.ts';
 
 /** A student opens the join link and asks to join; in a room with approval they land in the lobby. */
 async function knock(browser: Browser, code: string, name: string) {

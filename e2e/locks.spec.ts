@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { elementsOf, hashOf } from './boardHook.ts';
-import { joinLesson, startLesson } from './support.ts';
+import { expect, joinLesson, startLesson, test } from './support.ts';
 
 async function at(page: Page, x: number, y: number) {
   const box = (await page.getByTestId('board').boundingBox())!;

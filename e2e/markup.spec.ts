@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { elementsOf } from './boardHook.ts';
-import { joinLesson, startLesson } from './support.ts';
+import { expect, joinLesson, startLesson, test } from './support.ts';
 
 /**
  * Bad input (issue 10): script and markup typed as names and as text on the board are shown as

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { elementsOf, hashOf } from './boardHook.ts';
-import { expectLive, joinLesson, startLesson } from './support.ts';
+import { expect, expectLive, joinLesson, startLesson, test } from './support.ts';
 
 /** Drags on the board, `from`/`to` in pixels from the board's top-left corner. */
 async function drag(page: Page, from: [number, number], to: [number, number], steps = 12) {

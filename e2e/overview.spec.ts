@@ -1,8 +1,8 @@
 import type { ElementShape, SessionGrant } from '@wb/protocol';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { elementsOf } from './boardHook.ts';
 import { connectMember, createElements, deleteElements, joinRoom, startRoom, type MemberSocket } from './roomSeed.ts';
-import { joinLesson } from './support.ts';
+import { expect, joinLesson, test } from './support.ts';
 
 /**
  * Overview mode (apps/web/src/board/overview.ts): a view holding more than 500 elements is drawn

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { cursorOf, joinLesson, rosterEntry, startLesson } from './support.ts';
+import { cursorOf, expect, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 test('slice: a teacher starts a lesson, a student joins by link, each sees the other live and the cursor moves', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');

@@ -1,9 +1,30 @@
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, test as base, type Browser, type BrowserContext, type Page } from '@playwright/test';
+
+/**
+ * Every spec imports `test` from here: a browser context a test opens (through the helpers below
+ * or `browser.newContext()`) is closed when the test ends, pass or fail. Without it, pages from
+ * earlier specs kept renewing leases on the shared e2e server for the rest of the run.
+ * Contexts opened in a `beforeAll` belong to their spec's `afterAll`.
+ */
+export const test = base.extend<{ closeOpenedContexts: void }>({
+  closeOpenedContexts: [
+    async ({ browser }, use) => {
+      const before = new Set<BrowserContext>(browser.contexts());
+      await use();
+      const opened = browser.contexts().filter((context) => !before.has(context));
+      await Promise.all(opened.map((context) => context.close().catch(() => {})));
+    },
+    { auto: true },
+  ],
+});
+export { expect };
 
 /** A teacher starts a lesson from the start page; returns their page and the room code. */
-export async function startLesson(browser: Browser, teacherName = 'Ms Rivera', origin = '') {
+export async function startLesson(browser: Browser, teacherName = 'Ms Rivera', origin = '', onPage?: (page: Page) => void) {
   const context = await browser.newContext();
   const page = await context.newPage();
+  // Before anything loads: e.g. to watch the page's sockets from their first frame.
+  onPage?.(page);
   await page.goto(`${origin}/`);
   await page.getByLabel('Your name').fill(teacherName);
   await page.getByRole('button', { name: 'Start lesson' }).click();

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
-import { cursorOf, joinLesson, rosterEntry, startLesson } from './support.ts';
+import { cursorOf, expect, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 test('a teacher removes a student, who sees "removed" and can no longer act; the teacher downloads the attendance CSV and restores her', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
@@ -9,11 +8,12 @@ test('a teacher removes a student, who sees "removed" and can no longer act; the
   await expect(rosterEntry(teacher.page, 'Ana')).toHaveAttribute('data-state', 'live');
 
   // Students never see teacher controls.
-  await expect(ana.page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+  await expect(ana.page.getByRole('button', { name: /^Actions for / })).toHaveCount(0);
   await expect(ana.page.getByRole('button', { name: 'Attendance' })).toHaveCount(0);
 
   // Remove asks first, with an optional reason.
-  await rosterEntry(teacher.page, 'Ana').getByRole('button', { name: 'Remove Ana' }).click();
+  await rosterEntry(teacher.page, 'Ana').getByRole('button', { name: 'Actions for Ana' }).click();
+  await rosterEntry(teacher.page, 'Ana').getByRole('menuitem', { name: 'Remove Ana' }).click();
   const dialog = teacher.page.getByTestId('remove-dialog');
   await expect(dialog).toContainText('Remove Ana from the lesson?');
   await dialog.getByLabel(/Reason/).fill('phone out');
@@ -58,7 +58,8 @@ test('a teacher removes a student, who sees "removed" and can no longer act; the
 
   // Restoring lets Ana back in: the roster no longer shows her as removed, on every screen.
   await report.getByRole('button', { name: 'Close' }).click();
-  await rosterEntry(teacher.page, 'Ana').getByRole('button', { name: 'Restore Ana' }).click();
+  await rosterEntry(teacher.page, 'Ana').getByRole('button', { name: 'Actions for Ana' }).click();
+  await rosterEntry(teacher.page, 'Ana').getByRole('menuitem', { name: 'Restore Ana' }).click();
   await expect(rosterEntry(teacher.page, 'Ana')).toHaveAttribute('data-state', 'gone');
   await expect(rosterEntry(bo.page, 'Ana')).toHaveAttribute('data-state', 'gone');
 });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test } from '@playwright/test';
-import { expectLive, joinLesson, rosterEntry } from './support.ts';
+import { expect, expectLive, joinLesson, rosterEntry, test } from './support.ts';
 
 test('a teacher signs up, starts a lesson that lands in their list, renames and archives it, and reads its attendance afterwards', async ({ browser }) => {
   const context = await browser.newContext();

@@ -168,6 +168,8 @@ for (const { kind, skip } of kinds) {
         ghosts: benPresentOnTeacherScreen ? 1 : 0,
       });
       expect(resumed).toBe(true);
+      // docs/reliability.md states it as a result: the returning holder's moves fan out again.
+      expect(fannedOut).toBe(true);
       expect(anaDragOutcome).toBe('resumed and committed');
       expect(stuckLocks).toBe(0);
       expect(massExpiries).toBe(0);

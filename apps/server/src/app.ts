@@ -1,7 +1,7 @@
+import { timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { createAdapter } from '@socket.io/redis-adapter';
 import {
@@ -15,17 +15,20 @@ import {
   type Store,
 } from '@wb/db';
 import { ErrorCode, MAX_MESSAGE_BYTES, ServerEvent } from '@wb/protocol';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { createClient } from 'redis';
 import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
+import { ProxyTrust } from './http/proxyTrust.ts';
+import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
 import { LobbyWaiters } from './realtime/lobbyWaiters.ts';
 import { registerTeacherRoutes } from './http/teacherRoutes.ts';
 import { registerRoutes } from './http/routes.ts';
+import { ProcessHealth, readiness } from './health.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { attachRealtime, type Realtime } from './realtime/socketServer.ts';
 import { TestHooks, registerTestRoutes } from './testHooks.ts';
@@ -37,10 +40,22 @@ export interface App {
   database: Database;
   sweeper: Sweeper;
   metrics: Metrics;
+  /** Waiting pages parked on this node (bounded, I10). */
+  lobbyWaiters: LobbyWaiters;
   /** The address to open, once listening. */
   url: string;
   /** Graceful shutdown: clients are told the server is restarting and keep their sessions. */
   close(): Promise<void>;
+  /**
+   * The SIGTERM path: readiness fails at once, the balancer gets SHUTDOWN_DRAIN_MS to stop sending
+   * users here, then clients are told to reconnect elsewhere at a random moment within
+   * SHUTDOWN_RECONNECT_SPREAD_MS, then `close()`. Each phase is logged at info.
+   */
+  shutdown(): Promise<void>;
+  /** True from the first moment of `shutdown()`: /readyz answers 503. */
+  readonly draining: boolean;
+  /** The /metrics listener's address when METRICS_PORT is set. */
+  metricsUrl: string | null;
 }
 
 export interface AppOptions {
@@ -54,17 +69,19 @@ export interface AppOptions {
 
 /** The composition root: HTTP routes, Socket.IO, the sweeper, metrics and health on one port. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const proxies = new ProxyTrust(config.TRUST_PROXY);
   const http = Fastify({
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: MAX_MESSAGE_BYTES,
-    trustProxy: true,
+    // Forwarded headers only from the proxies TRUST_PROXY names (none by default).
+    trustProxy: proxies.fastifyOption,
   });
 
   const database =
     options.database ??
     (await openDatabase(
       config.DATABASE_URL
-        ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+        ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, migrate: config.DATABASE_MIGRATE }
         : { kind: 'pglite', dataDir: config.PGLITE_DIR },
     ));
   const store = createStore(database, options.clock ?? databaseClock);
@@ -86,10 +103,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     // The site is plain HTTP on a laptop by default; HSTS belongs to the TLS proxy in front.
     hsts: false,
   });
-  await http.register(rateLimit, { global: false });
 
   http.addHook('onRequest', async (request, reply) => {
-    if (!origins.allows(request.headers.origin, request.headers.host)) {
+    if (!origins.allows(request.headers.origin, proxies.selfOrigin(request.raw))) {
       return sendError(reply, ErrorCode.ORIGIN_NOT_ALLOWED, `Origin ${request.headers.origin} is not allowed.`);
     }
   });
@@ -107,18 +123,25 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
 
   // Socket.IO attaches to Fastify's own http.Server: one port for the app, the API and sockets.
   const hooks = config.WB_TEST_HOOKS ? new TestHooks() : null;
-  const realtime = attachRealtime(http.server, { store, config, log: http.log, metrics, origins, hooks });
+  const realtime = attachRealtime(http.server, { store, config, log: http.log, metrics, origins, proxies, hooks });
   if (hooks) {
     http.log.warn('fault-injection routes under /__test are enabled (WB_TEST_HOOKS=1): never in production');
     registerTestRoutes(http, hooks, () => realtime.io, store);
   }
-  registerRoutes(http, { store, config, publisher: realtime.publisher });
+  // HTTP limits count in Redis when there is one, so every node shares them.
+  const limitsClient = config.REDIS_URL ? createClient({ url: config.REDIS_URL, disableOfflineQueue: true }) : null;
+  if (limitsClient) {
+    limitsClient.on('error', (error: unknown) => http.log.warn({ err: String(error) }, 'redis rate-limit connection problem'));
+    await limitsClient.connect();
+  }
+  const limits = new RateLimiter(limitsClient ? new RedisBuckets(limitsClient, http.log) : new LocalBuckets());
+  registerRoutes(http, { store, config, publisher: realtime.publisher, limits });
   registerAttendanceRoutes(http, { store });
   registerMemberRoutes(http, { store, publisher: realtime.publisher });
   const lobbyWaiters = new LobbyWaiters();
   realtime.publisher.onEvent((event) => lobbyWaiters.onEvent(event));
   registerLobbyRoutes(http, { store, publisher: realtime.publisher, waiters: lobbyWaiters });
-  registerTeacherRoutes(http, { store, config, publisher: realtime.publisher });
+  registerTeacherRoutes(http, { store, config, publisher: realtime.publisher, limits });
 
   const sweeper = new Sweeper(
     store,
@@ -136,21 +159,24 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     (result) => metrics.expiries.inc(result.expired),
   );
 
+  const health = new ProcessHealth(sweeper, {
+    sweepIntervalMs: config.SWEEP_INTERVAL_MS,
+    maxEventLoopLagMs: config.LIVENESS_MAX_LAG_MS,
+    maxPassInFlightMs: PASS_IN_FLIGHT_MAX_MS,
+  });
+  let draining = false;
+  let adapterReady: (() => boolean) | null = null;
+  // Liveness: the process itself (event loop, sweeper loop), never the database (docs/operations.md).
   http.get('/healthz', async (_request, reply) => {
-    // Walks the real path: the sweeper loop must have completed a pass recently.
-    const age = sweeper.lastPassAt === null ? null : Date.now() - sweeper.lastPassAt;
-    const healthy = age !== null && age < config.SWEEP_INTERVAL_MS * 5 + 5_000;
-    return reply.code(healthy ? 200 : 503).send({ ok: healthy, sweeperLastPassAgeMs: age, sweeperLeader: sweeper.leader });
+    const report = health.liveness();
+    return reply.code(report.ok ? 200 : 503).send(report);
   });
+  // Readiness: the database, the Redis adapter, and not draining: where the balancer sends users.
   http.get('/readyz', async (_request, reply) => {
-    try {
-      await database.ping();
-      return { ok: true, database: database.kind };
-    } catch {
-      return reply.code(503).send({ ok: false, database: database.kind });
-    }
+    const report = await readiness({ database, adapterReady, draining });
+    return reply.code(report.ok ? 200 : 503).send(report);
   });
-  http.get('/metrics', async (_request, reply) => {
+  const sendMetrics = async (reply: FastifyReply) => {
     if (sweeper.lastPassAt !== null) metrics.sweeperLastPassAge.set((Date.now() - sweeper.lastPassAt) / 1000);
     metrics.recordStatements(database.statements.snapshot());
     const embedded = await database.embeddedMemory();
@@ -160,15 +186,37 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       metrics.embeddedDbMemory.set({ kind: 'external' }, embedded.externalBytes);
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+  };
+  const metricsHttp = config.METRICS_PORT === undefined ? null : Fastify({ logger: false });
+  if (metricsHttp) {
+    metricsHttp.get('/metrics', async (_request, reply) => sendMetrics(reply));
+  } else if (config.METRICS_TOKEN !== undefined || config.NODE_ENV !== 'production') {
+    // On the app's port: behind a bearer token when one is set, open on a laptop or in tests.
+    const expected = config.METRICS_TOKEN === undefined ? null : Buffer.from(`Bearer ${config.METRICS_TOKEN}`);
+    http.get('/metrics', async (request, reply) => {
+      if (expected && !sameSecret(request.headers.authorization, expected)) {
+        return sendError(reply, ErrorCode.NOT_AUTHENTICATED, 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.');
+      }
+      return sendMetrics(reply);
+    });
+  } else {
+    http.log.warn('NODE_ENV=production without METRICS_PORT or METRICS_TOKEN: /metrics is not served');
+  }
 
   await registerWebApp(http, config.WEB_DIST);
 
   await http.ready();
 
   const redisClients = config.REDIS_URL ? await attachRedis(realtime, config.REDIS_URL, http) : [];
+  if (redisClients.length > 0) adapterReady = () => redisClients.every((client) => client.isReady);
 
   await http.listen({ port: config.PORT, host: config.HOST });
+  let metricsUrl: string | null = null;
+  if (metricsHttp) {
+    await metricsHttp.listen({ port: config.METRICS_PORT, host: config.HOST });
+    const metricsAddress = metricsHttp.server.address();
+    metricsUrl = `http://${config.HOST}:${typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : config.METRICS_PORT}`;
+  }
   const address = http.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
@@ -177,6 +225,40 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   if (options.startSweeper !== false) sweeper.start();
 
   let closing: Promise<void> | undefined;
+  let shuttingDown: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      health.stop();
+      await sweeper.stop();
+      // Waiting pages get their answer now and ask again (here after a restart, or another node).
+      lobbyWaiters.wakeAll();
+      // Clients reconnect (here after a restart, or to another node) and keep their sessions;
+      // their leases get the restart grace (I8) from whichever node sweeps next.
+      realtime.io.local.emit(ServerEvent.NOTICE, {
+        code: ErrorCode.SERVER_RESTARTING,
+        message: 'The server is restarting; reconnecting.',
+      });
+      await realtime.stop();
+      await new Promise<void>((resolve) => realtime.io.close(() => resolve()));
+      await http.close();
+      await metricsHttp?.close();
+      for (const client of [...redisClients, ...(limitsClient ? [limitsClient] : [])]) await client.quit().catch(() => {});
+      if (!options.database) await database.close();
+    })());
+  const shutdown = () =>
+    (shuttingDown ??= (async () => {
+      draining = true;
+      http.log.info({ drain_ms: config.SHUTDOWN_DRAIN_MS }, 'shutdown 1/3: readiness fails; waiting for the balancer to drain this node');
+      await sleep(config.SHUTDOWN_DRAIN_MS);
+      const spread = config.SHUTDOWN_RECONNECT_SPREAD_MS;
+      const sockets = realtime.drain(spread);
+      http.log.info({ sockets, spread_ms: spread }, 'shutdown 2/3: clients told to reconnect elsewhere, each at a random moment in the window');
+      // Clients leave on their own within the window; the margin covers their last round trip.
+      const deadline = Date.now() + spread + DRAIN_MARGIN_MS;
+      while (Date.now() < deadline && realtime.io.of('/').sockets.size > 0) await sleep(100);
+      http.log.info({ remaining: realtime.io.of('/').sockets.size }, 'shutdown 3/3: closing the remaining sockets and the database');
+      await close();
+    })());
   return {
     http,
     realtime,
@@ -184,25 +266,30 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     database,
     sweeper,
     metrics,
+    lobbyWaiters,
     url,
-    close: () =>
-      (closing ??= (async () => {
-        await sweeper.stop();
-        // Waiting pages get their answer now and ask again (here after a restart, or another node).
-        lobbyWaiters.wakeAll();
-        // Clients reconnect (here after a restart, or to another node) and keep their sessions;
-        // their leases get the restart grace (I8) from whichever node sweeps next.
-        realtime.io.local.emit(ServerEvent.NOTICE, {
-          code: ErrorCode.SERVER_RESTARTING,
-          message: 'The server is restarting; reconnecting.',
-        });
-        await realtime.stop();
-        await new Promise<void>((resolve) => realtime.io.close(() => resolve()));
-        await http.close();
-        for (const client of redisClients) await client.quit().catch(() => {});
-        if (!options.database) await database.close();
-      })()),
+    metricsUrl,
+    close,
+    shutdown,
+    get draining() {
+      return draining;
+    },
   };
+}
+
+/** Vite's hashed output: `assets/<name>-<hash>.<ext>`. */
+const IMMUTABLE_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.br|\.gz)?$/;
+
+/** A pass waiting on the database longer than this means the sweeper loop itself is stuck. */
+const PASS_IN_FLIGHT_MAX_MS = 120_000;
+/** After the reconnect window, how long the last clients get to leave before being closed. */
+const DRAIN_MARGIN_MS = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function sameSecret(given: string | undefined, expected: Buffer): boolean {
+  const actual = Buffer.from(given ?? '');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 async function registerWebApp(http: FastifyInstance, webDist: string): Promise<void> {
@@ -214,7 +301,22 @@ async function registerWebApp(http: FastifyInstance, webDist: string): Promise<v
     );
     return;
   }
-  await http.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  await http.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: ['index.html'],
+    // The build writes .br and .gz beside each text file (apps/web/vite.config.ts): sent as the
+    // browser accepts them, nothing compressed per request.
+    preCompressed: true,
+    // Source maps stay on disk for whoever debugs a build; they are not public.
+    allowedPath: (path) => !path.endsWith('.map'),
+    cacheControl: false,
+    setHeaders: (reply, path) => {
+      // Vite names everything under assets/ by its content hash: a new build is a new name, so
+      // browsers and proxies may keep these forever. The shell (index.html) is revalidated.
+      reply.header('cache-control', IMMUTABLE_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
   // Client-side routes (/r/ABC234) get the app shell; unknown API paths stay JSON 404s.
   http.setNotFoundHandler((request, reply) => {
     // A path with a file extension (/assets/x.js) is a missing file, not a client route: a 404

@@ -31,6 +31,17 @@ const refusals = {
 /** Why a session's token is refused, by the store's decision: shared by HTTP and the socket handshake. */
 export const sessionRefusals: Readonly<Record<keyof typeof refusals, ProtocolError>> = refusals;
 
+/**
+ * The refusal for a session the store would not authenticate. A removed member hears the teacher's
+ * reason on every later attempt too (a reload), as on the live socket (`roomPublisher.ts`).
+ */
+export function sessionRefusal(found: { decision: keyof typeof refusals; reason?: string | null }): ProtocolError {
+  if (found.decision === 'revoked' && found.reason) {
+    return { code: ErrorCode.MEMBERSHIP_REVOKED, message: `${refusals.revoked.message} Reason: ${found.reason}` };
+  }
+  return refusals[found.decision];
+}
+
 export type SessionResult =
   | { ok: true; admission: 'admitted' | 'pending'; actor: Actor }
   | { ok: false; error: ProtocolError };
@@ -43,7 +54,7 @@ export async function sessionFromBearer(store: Store, authorization: string | un
   const token = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(authorization ?? '')?.[1];
   if (!token) return { ok: false, error: refusals.unknown };
   const found = await store.authenticateSession(hashSecret(token));
-  if (found.decision !== 'ok' && found.decision !== 'pending') return { ok: false, error: refusals[found.decision] };
+  if (found.decision !== 'ok' && found.decision !== 'pending') return { ok: false, error: sessionRefusal(found) };
   return {
     ok: true,
     admission: found.decision === 'ok' ? 'admitted' : 'pending',

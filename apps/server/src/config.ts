@@ -2,9 +2,11 @@
  * Every environment variable the server reads, in one place, validated with defaults.
  * An invalid value stops the server with a message naming the variable (see docs/operations.md).
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseTrustProxy } from './http/proxyTrust.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
@@ -19,6 +21,14 @@ const schema = z
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
     PGLITE_DIR: z.string().min(1).default(resolve(repoRoot, '.data/pglite')),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
+    /**
+     * false: the server does not apply migrations at start (`pnpm db:migrate` or the compose
+     * `migrate` service did, as the owner), so it can connect as the least-privilege `wb_app` role.
+     */
+    DATABASE_MIGRATE: z
+      .enum(['0', '1', 'true', 'false'])
+      .default('true')
+      .transform((v) => v === '1' || v === 'true'),
     /** Set to join several server processes through the Socket.IO Redis adapter. */
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
     /** Comma-separated origins allowed for HTTP and the socket handshake, besides same-origin. */
@@ -27,6 +37,22 @@ const schema = z
       .default('')
       .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
       .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+    /**
+     * Proxies whose forwarded headers are believed (docs/operations.md): off by default, so a
+     * made-up X-Forwarded-For cannot choose the address rate limits count against. A hop count
+     * (`1` behind one proxy) or a comma-separated list of proxy addresses and CIDRs.
+     */
+    TRUST_PROXY: z
+      .string()
+      .default('')
+      .transform((value, context) => {
+        try {
+          return parseTrustProxy(value);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: `must be off, a hop count or a list of addresses/CIDRs (${String(error)})` });
+          return z.NEVER;
+        }
+      }),
     /** A presence lease lives this long without a renewal (3 renewals at the default interval). */
     LEASE_TTL_MS: ms(9_000, 500),
     /** The server prompts each client to renew about this often, with +-20% jitter. */
@@ -49,6 +75,19 @@ const schema = z
     /** Socket events per second per socket (token bucket refill) and the burst allowed. */
     SOCKET_EVENTS_PER_SEC: z.coerce.number().int().min(1).max(10_000).default(90),
     SOCKET_EVENT_BURST: z.coerce.number().int().min(1).max(100_000).default(180),
+    /**
+     * On SIGTERM, readiness fails this long before anyone is told to leave (the balancer drains).
+     * Default 5 s with NODE_ENV=production (the image), else 0 (a laptop or a test has no balancer).
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+    /** Then clients are told to reconnect elsewhere, each at a random moment within this window (same defaults). */
+    SHUTDOWN_RECONNECT_SPREAD_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+    /** Liveness fails when the event loop was this late (ms) within its window. */
+    LIVENESS_MAX_LAG_MS: ms(10_000, 100),
+    /** Serve /metrics on this port (its own listener, on HOST) instead of the app's port. */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+    /** Or serve /metrics on the app's port only with `Authorization: Bearer <token>`. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Enables the fault-injection routes under /__test (the release drill). Never in production. */
     WB_TEST_HOOKS: z
@@ -70,7 +109,15 @@ const schema = z
   .refine((c) => c.LEASE_RENEW_MS * 2 <= c.LEASE_TTL_MS, {
     message: 'LEASE_RENEW_MS must be at most half of LEASE_TTL_MS, so one lost renewal does not evict anyone',
     path: ['LEASE_RENEW_MS'],
-  });
+  })
+  .transform((c) => ({
+    ...c,
+    SHUTDOWN_DRAIN_MS: c.SHUTDOWN_DRAIN_MS ?? (c.NODE_ENV === 'production' ? PRODUCTION_DRAIN_MS : 0),
+    SHUTDOWN_RECONNECT_SPREAD_MS: c.SHUTDOWN_RECONNECT_SPREAD_MS ?? (c.NODE_ENV === 'production' ? PRODUCTION_DRAIN_MS : 0),
+  }));
+
+/** The production default of both shutdown phases (ms): a balancer probing every 2 s sees two failures. */
+const PRODUCTION_DRAIN_MS = 5_000;
 
 export type Config = z.infer<typeof schema>;
 
@@ -81,10 +128,27 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Secrets may come from files (Docker/Kubernetes secrets): `<NAME>_FILE=/run/secrets/x` sets NAME
+ * to the file's content, trimmed. It wins over NAME itself, so an image default cannot shadow it.
+ */
+export const FILE_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'METRICS_TOKEN'] as const;
+
 /** Reads the configuration from an environment (process.env by default). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const unreadable: string[] = [];
+  for (const name of FILE_VARIABLES) {
+    const file = present[`${name}_FILE`];
+    if (file === undefined) continue;
+    try {
+      present[name] = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      unreadable.push(`${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
+  if (unreadable.length > 0) throw new ConfigError(unreadable);
   const parsed = schema.safeParse(present);
   if (parsed.success) return parsed.data;
   throw new ConfigError(
@@ -98,5 +162,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 function redact(name: string, value: string): string {
+  if (/TOKEN$/.test(name)) return '***';
   return /URL$/.test(name) ? value.replace(/\/\/[^@/]*@/, '//***@') : value;
 }

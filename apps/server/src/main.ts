@@ -32,8 +32,10 @@ async function main(): Promise<void> {
     stopping = true;
     app.http.log.info({ signal }, 'shutting down: clients will reconnect and keep their sessions');
     // A stuck shutdown must not hold the port forever.
-    setTimeout(() => process.exit(1), 10_000).unref();
-    app.close().then(
+    setTimeout(() => process.exit(1), config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_RECONNECT_SPREAD_MS + 10_000).unref();
+    // SIGTERM (an orchestrator, a balancer-managed stop) drains first; SIGINT (Ctrl-C on a laptop,
+    // nobody to drain for) closes at once.
+    (signal === 'SIGTERM' ? app.shutdown() : app.close()).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(error);

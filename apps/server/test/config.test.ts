@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
@@ -43,5 +46,34 @@ describe('config', () => {
       'https://a.school',
       'http://localhost:5173',
     ]);
+  });
+
+  test('TRUST_PROXY: off by default, a hop count, or a list of proxy addresses and CIDRs', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 192.168.0.0/16' }).TRUST_PROXY).toEqual(['10.0.0.5', '192.168.0.0/16']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY/);
+  });
+
+  test('secrets from files: NAME_FILE wins over NAME, an unreadable file names the variable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-secrets-'));
+    try {
+      writeFileSync(join(dir, 'url'), 'postgres://wb_app:from-file@db:5432/whiteboard\n');
+      const config = loadConfig({ DATABASE_URL_FILE: join(dir, 'url'), DATABASE_URL: 'postgres://other@x/y' });
+      expect(config.DATABASE_URL).toBe('postgres://wb_app:from-file@db:5432/whiteboard');
+      expect(() => loadConfig({ METRICS_TOKEN_FILE: join(dir, 'missing') })).toThrow(/METRICS_TOKEN_FILE: cannot read .*ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('shutdown drain defaults: 5 s each in production, none elsewhere; a short METRICS_TOKEN is refused unseen', () => {
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ SHUTDOWN_DRAIN_MS: 5_000, SHUTDOWN_RECONNECT_SPREAD_MS: 5_000, DATABASE_MIGRATE: true });
+    expect(loadConfig({})).toMatchObject({ SHUTDOWN_DRAIN_MS: 0, SHUTDOWN_RECONNECT_SPREAD_MS: 0 });
+    expect(loadConfig({ DATABASE_MIGRATE: 'false' }).DATABASE_MIGRATE).toBe(false);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).not.toThrow(/short-secret/);
   });
 });

@@ -18,7 +18,8 @@ const rect = (x: number, y: number): ElementShape => ({
 });
 const rid = () => `req-${randomUUID()}`;
 
-const env = { LOCK_FIRST_TERM_MS: String(LOCK_FIRST_TERM_MS), LOCK_TTL_MS: String(LOCK_TTL_MS) };
+// Test hooks on: the in-flight test holds a student's packets at the server's door.
+const env = { LOCK_FIRST_TERM_MS: String(LOCK_FIRST_TERM_MS), LOCK_TTL_MS: String(LOCK_TTL_MS), WB_TEST_HOOKS: '1' };
 
 describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T09:00:00Z'), env }, (suite) => {
   const { client, clock } = suite;
@@ -81,11 +82,32 @@ describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T
     expect(snapshot?.elements.find((e) => e.id === id)).toBeUndefined();
   });
 
+  /**
+   * A client's own lock on a spare element, to prove its earlier packets were processed: a move it
+   * sends there after them has reached `viewer` (moves are handled in order, synchronously, per socket).
+   */
+  async function beaconOf(c: TestClient, viewer: TestClient) {
+    const spare = await create(c, rect(-500, -500));
+    if (!spare.ok) throw new Error('create failed');
+    const held = await acquire(c, spare.element.id);
+    if (!held.ok) throw new Error(`acquire failed: ${JSON.stringify(held)}`);
+    let x = 0;
+    return async () => {
+      x++;
+      c.socket.emit(ClientEvent.LOCK_MOVE, { elementId: spare.element.id, generation: held.grant.generation, x, y: 0 });
+      await viewer.until(
+        () => viewer.received.cursors.flatMap((batch) => batch.drags ?? []).find((d) => d.elementId === spare.element.id && d.x === x),
+        'the beacon move',
+      );
+    };
+  }
+
   test('locks: one holder at a time, idempotent acquire, drags fan out only under the current generation', async () => {
     const { t, a, b } = await classroom();
     const created = await create(a, rect(0, 0));
     if (!created.ok) throw new Error('create failed');
     const id = created.element.id;
+    const [afterA, afterB] = [await beaconOf(a, t), await beaconOf(b, t)];
     const requestId = rid();
     const grant = await acquire(a, id, requestId);
     if (!grant.ok) throw new Error(`acquire failed: ${JSON.stringify(grant)}`);
@@ -111,6 +133,9 @@ describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T
       () => t.received.cursors.flatMap((batch) => batch.drags ?? []).find((d) => d.elementId === id && d.x === 60),
       'the second genuine move',
     );
+    // Both senders' later packets have had their effect: the dropped moves were processed.
+    await afterA();
+    await afterB();
     const seen = t.received.cursors.flatMap((batch) => batch.drags ?? []).filter((d) => d.elementId === id);
     expect(seen.some((d) => d.x === 999 || d.x === 888)).toBe(false);
 
@@ -126,6 +151,7 @@ describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T
       () => t.received.cursors.flatMap((batch) => batch.drags ?? []).find((d) => d.elementId === id && d.generation === g + 1),
       'the new holder move',
     );
+    await afterA();
     expect(t.received.cursors.flatMap((batch) => batch.drags ?? []).some((d) => d.x === 777)).toBe(false);
     const released = await t.until(
       () => t.eventsOfKind('lock.released').find((e) => e.payload.elementId === id && e.payload.generation === g),
@@ -207,21 +233,33 @@ describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T
     if (!created.ok) throw new Error('create failed');
     const held = await acquire(a, created.element.id);
     if (!held.ok) throw new Error('acquire failed');
-    // Queue a create and a commit, then revoke before the server answers them.
-    // Settled from the start: the revocation may close the socket (rejecting both) before the POST returns.
-    const inFlight = Promise.allSettled([create(a, rect(3, 3)), release(a, created.element.id, held.grant.generation, rect(400, 400))]);
+    // A create and a commit are in flight (held at the server's door) when the revocation commits.
+    const hold = (on: boolean) => post<{ held?: number }>(`${app.url}/__test/hold-inbound`, { sessionId: ana.sessionId, hold: on });
+    await hold(true);
+    const newId = randomUUID();
+    // Settled from the start: the revocation may close the socket (rejecting both) before they are answered.
+    const inFlight = Promise.allSettled([create(a, rect(3, 3), newId), release(a, created.element.id, held.grant.generation, rect(400, 400))]);
+    await expect.poll(async () => (await hold(true)).body.held).toBe(2);
     await post(`${app.url}/api/rooms/${teacher.room.code}/members/${ana.userId}/revoke`, {}, teacher.token);
-    const answers = await inFlight;
+    await hold(false);
+    const [createAnswer, releaseAnswer] = await inFlight;
     await t.until(() => t.eventsOfKind('member.revoked').find((e) => e.payload.userId === ana.userId), 'member.revoked');
     const snapshot = await app.store.loadRoomSnapshot(teacher.room.id);
     const element = snapshot!.elements.find((e) => e.id === created.element.id)!;
     expect(element.lock).toBeNull();
-    // Whatever the order, nothing Ana sent is applied after the revocation committed.
+    // Nothing Ana sent is applied after the revocation committed.
     const revokedAt = t.eventsOfKind('member.revoked').find((e) => e.payload.userId === ana.userId)!.revision;
     const afterRevocation = t.received['room.event'].filter(
       (e) => e.revision > revokedAt && (e.kind === 'element.created' || e.kind === 'element.updated'),
     );
     expect(afterRevocation).toEqual([]);
-    expect(answers).toHaveLength(2);
+    // Neither was applied: each was refused as revoked, or its socket was closed before an answer.
+    for (const answer of [createAnswer, releaseAnswer]) {
+      const cut = answer.status === 'rejected';
+      const refused = answer.status === 'fulfilled' && !answer.value.ok && answer.value.error?.code === ErrorCode.MEMBERSHIP_REVOKED;
+      expect(cut || refused, JSON.stringify(answer)).toBe(true);
+    }
+    expect(snapshot!.elements.find((e) => e.id === newId)).toBeUndefined();
+    expect({ shape: element.shape, version: element.version }).toEqual({ shape: rect(0, 0), version: 1 });
   });
 });

@@ -34,6 +34,13 @@ describeOnEachDatabase('lobby', {}, (suite) => {
     const response = await fetch(`${app.url}/api/session/admission?waitMs=${waitMs}`, { headers: { authorization: `Bearer ${grant.token}` } });
     return { status: response.status, body: (await response.json()) as Reply };
   };
+  /** An admission request held open, returned once it is parked on the server (not before). */
+  const parkedAdmission = async (grant: SessionGrant, waitMs: number) => {
+    const before = app.lobbyWaiters.waiting;
+    const answer = admission(grant, waitMs);
+    await expect.poll(() => app.lobbyWaiters.waiting, { timeout: 10_000, interval: 10 }).toBe(before + 1);
+    return { answer };
+  };
   const statusOf = async (roomId: string, userId: string) =>
     (await app.store.listMembers(roomId)).find((m) => m.userId === userId)?.status;
 
@@ -65,9 +72,8 @@ describeOnEachDatabase('lobby', {}, (suite) => {
     await t.ready();
     const { grant } = await knock(teacher.room.code, 'Ada');
     const started = Date.now();
-    const waiting = admission(grant, 20_000);
-    // Let the request park before the teacher decides.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The request is parked before the teacher decides.
+    const { answer: waiting } = await parkedAdmission(grant, 20_000);
     expect(await teacherAct(teacher, teacher.room.code, `members/${grant.userId}/admit`)).toEqual({
       status: 200,
       body: { ok: true, decision: 'admitted' },
@@ -93,8 +99,7 @@ describeOnEachDatabase('lobby', {}, (suite) => {
   test('L3: deny keeps them out: the waiting page hears denied, the handshake and a rejoin are refused with admission_denied', async () => {
     const teacher = await lobbyRoom();
     const { grant, memberKey } = await knock(teacher.room.code, 'Dee');
-    const waiting = admission(grant, 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { answer: waiting } = await parkedAdmission(grant, 20_000);
     expect(await teacherAct(teacher, teacher.room.code, `members/${grant.userId}/deny`, { reason: 'Not in this class' })).toEqual({
       status: 200,
       body: { ok: true, decision: 'denied' },

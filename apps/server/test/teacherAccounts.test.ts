@@ -18,7 +18,9 @@ interface Reply {
   setCookie: string | null;
 }
 
-describeOnEachDatabase('teacher accounts', {}, (suite) => {
+// The tests reach the server from loopback, playing a TLS proxy on the same machine for the
+// Secure-cookie check (forwarded headers are believed only from TRUST_PROXY's addresses).
+describeOnEachDatabase('teacher accounts', { env: { TRUST_PROXY: 'loopback' } }, (suite) => {
   const { client, clock } = suite;
   let app: App;
   beforeAll(() => {

@@ -1,9 +1,9 @@
 -- The role the application connects as in a deployment (docs/store.md, "Database roles").
 --
--- Run it as the owner of the tables (the role that applied the migrations), in the app's database,
--- after the migrations: `psql "$OWNER_DATABASE_URL" -f packages/db/sql/app-role.sql`, then give the
--- role a password out of band (`ALTER ROLE wb_app PASSWORD '...'`) and start the server with
--- `migrate: false` on a URL naming wb_app. Safe to run again after a migration adds a table.
+-- `pnpm db:migrate` runs it as the owner of the tables, in the app's database, right after the
+-- migrations, and sets the role's password from WB_APP_PASSWORD_FILE when given; the server then
+-- starts with DATABASE_MIGRATE=false on a URL naming wb_app. By hand:
+-- `psql "$OWNER_DATABASE_URL" -f packages/db/sql/app-role.sql`. Safe to run again.
 --
 -- Why a separate role: the attendance triggers (migration 0001) refuse UPDATE, DELETE and TRUNCATE,
 -- but the table's owner can drop or disable a trigger. The app role owns nothing, so it can neither

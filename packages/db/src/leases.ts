@@ -149,10 +149,22 @@ export interface RenewRequest {
   requestId: string;
 }
 
+/**
+ * How far past the stored revision a renewal may propose (I4 with a bound): a client proposes the
+ * revision it was prompted with plus one, so a jump of millions is a broken or hostile client. Far
+ * enough that no honest sequence of renewals and reconnects reaches it, near enough that
+ * Number.MAX_SAFE_INTEGER stays out of reach: a renewal to 2^53-1 would leave every later
+ * renewal unrepresentable and the session unable to renew.
+ */
+export const MAX_LEASE_REVISION_STEP = 1_000_000;
+
+/** A renewal's decision: the protocol's, or `too_far_ahead` (refused; the lease is untouched). */
+export type RenewDecision = LeaseDecision | 'too_far_ahead';
+
 export interface RenewOutcome {
   sessionId: string;
   requestId: string;
-  decision: LeaseDecision;
+  decision: RenewDecision;
   /** Stored revision before this renewal; null when there was no lease. */
   priorRevision: number | null;
   /** Stored revision after this renewal. */
@@ -222,6 +234,7 @@ export async function renewLeases(
           SET revision = req.revision, expires_at = ${msFromNow(clock, ttlMs)}, last_request_id = req.request_id
           FROM req
           WHERE l.session_id = req.session_id AND l.revision < req.revision
+            AND req.revision <= l.revision + ${MAX_LEASE_REVISION_STEP}::int8
             AND req.session_id IN (SELECT session_id FROM auth)
           RETURNING l.session_id, l.revision
         )
@@ -249,6 +262,7 @@ export async function renewLeases(
     if (!d?.authorized) return { ...base, decision: 'not_a_member', revision: stored };
     if (prior === null) return { ...base, decision: 'no_lease', revision: 0 };
     if (d.prior_request_id === request.requestId) return { ...base, decision: 'already_applied', revision: stored };
+    if (request.revision > stored + MAX_LEASE_REVISION_STEP) return { ...base, decision: 'too_far_ahead', revision: stored };
     return { ...base, decision: 'ignored_old_revision', revision: stored };
   });
   if (later.length === 0) return outcomes;

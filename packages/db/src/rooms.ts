@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Member, MembershipStatus, Role, RoomEvent, RoomInfo } from '@wb/protocol';
+import { MEMBER_PALETTE_SIZE, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { rows, type Db, type Executor } from './sql.ts';
@@ -29,14 +29,48 @@ interface MemberRow {
   display_name: string;
   role: Role;
   status: MembershipStatus;
+  color_index: number;
 }
+
+/** The columns `toMember` reads, for every statement that returns a member. */
+const memberColumns = sql`user_id, display_name, role, status, color_index`;
 
 export const toMember = (r: MemberRow): Member => ({
   userId: r.user_id,
   displayName: r.display_name,
   role: r.role,
   status: r.status,
+  colorIndex: r.color_index,
 });
+
+/**
+ * The palette index for the room's next member: the least used one among its members (declined
+ * lobby requests do not count), lowest first. So every member has a colour of their own until
+ * the palette runs out, and after that colours are shared as evenly as they can be. Callers hold
+ * the room's colour lock (`lockRoomColours`) so two joins cannot pick the same index.
+ */
+const nextColorIndex = (roomId: string) => sql`(
+  SELECT c.i::smallint FROM generate_series(0, ${MEMBER_PALETTE_SIZE - 1}::int) AS c(i)
+  LEFT JOIN memberships m ON m.room_id = ${roomId}::uuid AND m.color_index = c.i AND m.status <> 'denied'
+  GROUP BY c.i ORDER BY count(m.user_id), c.i LIMIT 1)`;
+
+/**
+ * Serialises the joins of one room for the colour choice. A transaction-scoped advisory lock
+ * rather than the room row: joins take it first, before any membership row, so it cannot form a
+ * cycle with revocation (membership row, then room row).
+ */
+async function lockRoomColours(executor: Executor, roomId: string): Promise<void> {
+  await executor.execute(sql`SELECT pg_advisory_xact_lock(${ROOM_COLOUR_LOCK_CLASS}::int, hashtext(${roomId}))`);
+}
+
+/** The advisory lock class of `lockRoomColours` (any int4 no other two-key lock uses). */
+const ROOM_COLOUR_LOCK_CLASS = 24_001;
+
+/** Names compare as a person reads them: trimmed, case and width folded. */
+export function sameName(a: string, b: string): boolean {
+  const fold = (n: string) => n.normalize('NFKC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('und');
+  return fold(a) === fold(b);
+}
 
 export async function findRoomByCode(executor: Executor, code: string): Promise<RoomInfo | null> {
   const [room] = await rows<RoomRow>(
@@ -86,9 +120,9 @@ export async function createRoom(
     if (!room) return { decision: 'code_taken' as const };
     const [memberRow] = await rows<MemberRow>(
       tx,
-      sql`INSERT INTO memberships (room_id, user_id, display_name, role, member_key_hash, created_at)
-          VALUES (${roomId}::uuid, ${randomUUID()}::uuid, ${input.teacherName}, 'teacher', ${input.memberKeyHash}, ${clock.now()})
-          RETURNING user_id, display_name, role, status`,
+      sql`INSERT INTO memberships (room_id, user_id, display_name, role, member_key_hash, created_at, color_index)
+          VALUES (${roomId}::uuid, ${randomUUID()}::uuid, ${input.teacherName}, 'teacher', ${input.memberKeyHash}, ${clock.now()}, 0)
+          RETURNING ${memberColumns}`,
     );
     const member = toMember(memberRow!);
     const event = await appendRoomEvent(tx, clock, roomId, 'member.joined', { userId: member.userId, occurrence: 1 }, member);
@@ -100,7 +134,9 @@ export type JoinRoomResult =
   | { decision: 'joined' | 'returned'; member: Member; events: RoomEvent[] }
   /** The room requires approval: the member (new, or already waiting) is `pending` in its lobby. */
   | { decision: 'pending'; member: Member; events: RoomEvent[] }
-  | { decision: 'revoked' | 'denied' | 'archived' | 'no_room' };
+  | { decision: 'revoked' | 'denied' | 'archived' | 'no_room' }
+  /** A student asked for the teacher's name in the teacher's lesson (compared by `sameName`). */
+  | { decision: 'name_reserved' };
 
 /**
  * Makes the holder of a member key a member of the room, or finds the member it already is.
@@ -122,14 +158,22 @@ export async function joinRoom(
     );
     if (!room) return { decision: 'no_room' as const };
     if (room.status !== 'open') return { decision: 'archived' as const };
+    if (input.role === 'student') {
+      const teachers = await rows<{ display_name: string }>(
+        tx,
+        sql`SELECT display_name FROM memberships WHERE room_id = ${input.roomId}::uuid AND role = 'teacher'`,
+      );
+      if (teachers.some((t) => sameName(t.display_name, input.displayName))) return { decision: 'name_reserved' as const };
+    }
+    await lockRoomColours(tx, input.roomId);
     const status: MembershipStatus = room.require_approval && input.role === 'student' ? 'pending' : 'active';
     const inserted = await rows<MemberRow>(
       tx,
-      sql`INSERT INTO memberships (room_id, user_id, display_name, role, status, member_key_hash, created_at)
+      sql`INSERT INTO memberships (room_id, user_id, display_name, role, status, member_key_hash, created_at, color_index)
           VALUES (${input.roomId}::uuid, ${randomUUID()}::uuid, ${input.displayName}, ${input.role}, ${status},
-                  ${input.memberKeyHash}, ${clock.now()})
+                  ${input.memberKeyHash}, ${clock.now()}, ${nextColorIndex(input.roomId)})
           ON CONFLICT (room_id, member_key_hash) DO NOTHING
-          RETURNING user_id, display_name, role, status`,
+          RETURNING ${memberColumns}`,
     );
     if (inserted[0]) {
       const member = toMember(inserted[0]);
@@ -142,7 +186,7 @@ export async function joinRoom(
     }
     const [existing] = await rows<MemberRow>(
       tx,
-      sql`SELECT user_id, display_name, role, status FROM memberships
+      sql`SELECT ${memberColumns} FROM memberships
           WHERE room_id = ${input.roomId}::uuid AND member_key_hash = ${input.memberKeyHash} FOR UPDATE`,
     );
     if (!existing) throw new Error('membership vanished inside its transaction');
@@ -157,7 +201,7 @@ export async function joinRoom(
       tx,
       sql`UPDATE memberships SET display_name = ${input.displayName}
           WHERE room_id = ${input.roomId}::uuid AND user_id = ${existing.user_id}::uuid AND status = ${existing.status}
-          RETURNING user_id, display_name, role, status`,
+          RETURNING ${memberColumns}`,
     );
     const member = toMember(renamed!);
     const kind = member.status === 'pending' ? 'member.pending' : 'member.joined';
@@ -169,7 +213,7 @@ export async function joinRoom(
 export async function listMembers(executor: Executor, roomId: string): Promise<Member[]> {
   const found = await rows<MemberRow>(
     executor,
-    sql`SELECT user_id, display_name, role, status FROM memberships WHERE room_id = ${roomId}::uuid ORDER BY created_at, user_id`,
+    sql`SELECT ${memberColumns} FROM memberships WHERE room_id = ${roomId}::uuid ORDER BY created_at, user_id`,
   );
   return found.map(toMember);
 }

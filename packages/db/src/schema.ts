@@ -15,6 +15,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -84,6 +85,8 @@ export const memberships = pgTable(
     lobbyDecidedBy: uuid('lobby_decided_by'),
     lobbyDecidedAt: timestamp('lobby_decided_at', { withTimezone: true }),
     lobbyReason: text('lobby_reason'),
+    /** Index into the protocol's MEMBER_PALETTE, chosen at join (least used in the room) and kept. */
+    colorIndex: smallint('color_index').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -41,7 +41,9 @@ export type AuthenticateResult =
   | ({ decision: 'ok' } & AuthenticatedSession)
   /** A usable session of a member waiting in the lobby: it may ask about its admission, nothing else. */
   | ({ decision: 'pending' } & AuthenticatedSession)
-  | { decision: 'unknown' | 'closed' | 'expired' | 'revoked' | 'denied' | 'archived' };
+  /** Removed by the teacher, with the reason they gave (if any), so a reload still says why. */
+  | { decision: 'revoked'; reason: string | null }
+  | { decision: 'unknown' | 'closed' | 'expired' | 'denied' | 'archived' };
 
 /**
  * Resolves a token hash to its session, member and room, checking every condition that makes it
@@ -62,6 +64,8 @@ export async function authenticateSession(
     display_name: string;
     role: Role;
     member_status: MembershipStatus;
+    color_index: number;
+    revoke_reason: string | null;
     code: string;
     title: string;
     room_status: 'open' | 'archived';
@@ -70,7 +74,7 @@ export async function authenticateSession(
     executor,
     sql`SELECT s.id, s.room_id, s.user_id, s.status AS session_status, s.expires_at,
                s.expires_at <= ${clock.now()} AS expired,
-               m.display_name, m.role, m.status AS member_status,
+               m.display_name, m.role, m.status AS member_status, m.color_index, m.revoke_reason,
                r.code, r.title, r.status AS room_status, r.require_approval
         FROM sessions s
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
@@ -78,7 +82,7 @@ export async function authenticateSession(
         WHERE s.token_hash = ${tokenHash}`,
   );
   if (!row) return { decision: 'unknown' };
-  if (row.member_status === 'revoked') return { decision: 'revoked' };
+  if (row.member_status === 'revoked') return { decision: 'revoked', reason: row.revoke_reason };
   if (row.member_status === 'denied') return { decision: 'denied' };
   // Before `closed`: archiving closes every session, and the reason the person should hear is
   // that the lesson ended, not that their session did.
@@ -88,7 +92,7 @@ export async function authenticateSession(
   return {
     decision: row.member_status === 'pending' ? 'pending' : 'ok',
     session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },
-    member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status },
+    member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status, colorIndex: row.color_index },
     room: { id: row.room_id, code: row.code, title: row.title, status: row.room_status, requireApproval: row.require_approval },
   };
 }

@@ -89,10 +89,16 @@ export interface SweeperOptions {
  * The sweeper loop. Every node may run one; an advisory lock picks one at a time (I9). Before its
  * first sweep, and after any pass that failed because the database was unreachable, it grants
  * in-flight leases a full term (I8): the server's absence is not the clients' fault.
- * `lastPassAt` is the liveness probe: it moves only when a pass walked the real path.
+ * `lastPassAt` moves only when a pass walked the real path (the database answered); `lastTickAt`
+ * moves when a pass ended either way, and `passStartedAt` names the pass in flight. Liveness
+ * reads the latter two (the loop ticks whatever the database says); readiness asks the database.
  */
 export class Sweeper {
   lastPassAt: number | null = null;
+  /** When the last pass ended, whether or not the database answered. */
+  lastTickAt: number | null = null;
+  /** When the pass in flight started (null between passes). */
+  passStartedAt: number | null = null;
   leader = false;
   private timer: NodeJS.Timeout | null = null;
   private needsGrace = true;
@@ -130,8 +136,17 @@ export class Sweeper {
     await this.lock.release();
   }
 
+  /**
+   * Test hook (I9): one lease sweep as a leader would run it, without taking the leader lock, as if
+   * the lock had been lost. Correctness must not depend on the lock: each delete is conditional.
+   */
+  async sweepWithoutLeaderLock(): Promise<SweepResult> {
+    return sweepExpiredLeases(this.store, this.publish, this.log, { batch: this.options.batch });
+  }
+
   /** One pass; exposed for tests that decide when time moves. */
   async pass(): Promise<void> {
+    this.passStartedAt = Date.now();
     try {
       this.leader = await this.lock.tryAcquire();
       if (this.leader) {
@@ -163,6 +178,9 @@ export class Sweeper {
     } catch (error) {
       this.needsGrace = true;
       this.log.warn({ err: String(error) }, 'sweeper pass failed; leases will be graced on recovery');
+    } finally {
+      this.passStartedAt = null;
+      this.lastTickAt = Date.now();
     }
   }
 }

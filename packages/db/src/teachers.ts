@@ -140,12 +140,12 @@ export async function findTeacherRoom(executor: Executor, teacherId: string, cod
  * its own lesson from any browser as its teacher, not as a new student.
  */
 export async function roomTeacherMember(executor: Executor, roomId: string): Promise<Member | null> {
-  const [row] = await rows<{ user_id: string; display_name: string; status: MembershipStatus }>(
+  const [row] = await rows<{ user_id: string; display_name: string; status: MembershipStatus; color_index: number }>(
     executor,
-    sql`SELECT user_id, display_name, status FROM memberships
+    sql`SELECT user_id, display_name, status, color_index FROM memberships
         WHERE room_id = ${roomId}::uuid AND role = 'teacher' ORDER BY created_at, user_id LIMIT 1`,
   );
-  return row ? { userId: row.user_id, displayName: row.display_name, role: 'teacher', status: row.status } : null;
+  return row ? { userId: row.user_id, displayName: row.display_name, role: 'teacher', status: row.status, colorIndex: row.color_index } : null;
 }
 
 export type RenameRoomResult =

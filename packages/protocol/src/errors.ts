@@ -41,6 +41,8 @@ export const RequestErrorCode = {
   LOCKED: 'locked',
   /** The lock generation named is no longer current: a former holder's late packet (I4). */
   STALE_GENERATION: 'stale_generation',
+  /** A student asked to join under the name of the lesson's teacher: join again with another name. */
+  NAME_RESERVED: 'name_reserved',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

@@ -84,6 +84,9 @@ export interface ClientToServerEvents {
   [ClientEvent.BOARD_LOCK]: (request: BoardLockRequest, ack: AckFn<{ locked: boolean }>) => void;
 }
 
+/** What `notice` carries. */
+export type ServerNotice = ProtocolError & { event?: string; reconnectWithinMs?: number };
+
 /** Server to client. */
 export interface ServerToClientEvents {
   [ServerEvent.WELCOME]: (welcome: Welcome) => void;
@@ -94,8 +97,12 @@ export interface ServerToClientEvents {
   [ServerEvent.LEASE_DUE]: (due: LeaseDue) => void;
   /** The session is over (revoked, signed out elsewhere, server shutting down). */
   [ServerEvent.SESSION_ENDED]: (error: ProtocolError) => void;
-  /** A refused packet that had no acknowledgement to carry the refusal (e.g. a cursor). */
-  [ServerEvent.NOTICE]: (error: ProtocolError & { event?: string }) => void;
+  /**
+   * A refused packet that had no acknowledgement to carry the refusal (e.g. a cursor), or the
+   * server going away (`server_restarting`; with `reconnectWithinMs` the client reconnects at a
+   * random moment within that window, before the server closes the socket).
+   */
+  [ServerEvent.NOTICE]: (notice: ServerNotice) => void;
 }
 
 export type ClientEventName = (typeof ClientEvent)[keyof typeof ClientEvent];

@@ -41,6 +41,7 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.CONFLICT]: 'The element changed meanwhile; your view has the latest version.',
   [RequestErrorCode.LOCKED]: 'Someone else is moving this element.',
   [RequestErrorCode.STALE_GENERATION]: 'Your hold on this element ended; it stays where it is.',
+  [RequestErrorCode.NAME_RESERVED]: 'This is your teacher’s name in this lesson. Please join under your own name.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */

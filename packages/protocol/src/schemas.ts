@@ -102,6 +102,8 @@ export const Member = z.object({
   displayName: z.string(),
   role: Role,
   status: MembershipStatus,
+  /** Index into `MEMBER_PALETTE`, assigned by the server at join and kept for the membership. */
+  colorIndex: z.number().int().min(0).max(32_767),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -333,10 +335,11 @@ export const SyncRequest = z.strictObject({ lastRevision: Revision.optional() })
 export type SyncRequest = z.infer<typeof SyncRequest>;
 
 /**
- * `session.signOut` takes no fields: clients send `{}`, and whatever a packet carries is ignored
- * (the session to close is the socket's own).
+ * `session.signOut` takes no fields: clients send `{}` (the session to close is the socket's own).
+ * Anything else is refused `bad_request` and signs nobody out. The HTTP sign-outs take the same
+ * body (or none).
  */
-export const SignOutRequest = z.unknown().transform((): Record<string, never> => ({}));
+export const SignOutRequest = z.strictObject({}).transform((): Record<string, never> => ({}));
 export type SignOutRequest = z.infer<typeof SignOutRequest>;
 
 export const Welcome = z.object({

@@ -18,6 +18,7 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.CONFLICT]: 409,
   [ErrorCode.LOCKED]: 409,
   [ErrorCode.STALE_GENERATION]: 409,
+  [ErrorCode.NAME_RESERVED]: 409,
   [ErrorCode.PROTOCOL_MISMATCH]: 400,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [ErrorCode.RATE_LIMITED]: 429,

@@ -1,6 +1,8 @@
 /**
  * The origin allowlist for HTTP and the socket handshake. Same-origin is always allowed (the app
  * is served from the API's own port); other browser origins only when listed in ALLOWED_ORIGINS.
+ * Origins are compared whole, scheme, host and port: `https://host` is not the origin of a server
+ * reached at `http://host`, nor `http://host:8080` of one at `http://host:3000`.
  * A request without an Origin header is not a browser's cross-site request (scripts, bench).
  */
 export class OriginPolicy {
@@ -10,14 +12,17 @@ export class OriginPolicy {
     this.allowed = new Set(allowedOrigins.map((o) => new URL(o).origin));
   }
 
-  allows(origin: string | undefined, host: string | undefined): boolean {
+  /** `selfOrigin`: the server's own origin as the request addressed it (`ProxyTrust.selfOrigin`). */
+  allows(origin: string | undefined, selfOrigin: string | null): boolean {
     if (origin === undefined) return true;
-    if (this.allowed.has(origin)) return true;
-    if (!host) return false;
+    let normalised: string;
     try {
-      return new URL(origin).host === host;
+      normalised = new URL(origin).origin;
     } catch {
       return false;
     }
+    if (normalised === 'null') return false;
+    if (this.allowed.has(normalised)) return true;
+    return selfOrigin !== null && normalised === selfOrigin;
   }
 }

@@ -5,8 +5,10 @@ import {
   ErrorCode,
   JoinRoomRequest,
   RoomCode,
+  SignOutRequest,
   UserId,
   parsePacket,
+  refusalText,
   type SessionGrant,
 } from '@wb/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +18,7 @@ import type { Config } from '../config.ts';
 import type { RoomPublisher } from '../realtime/roomPublisher.ts';
 import { hashSecret, newRoomCode, newSessionToken } from '../tokens.ts';
 import { sendError } from './errors.ts';
+import { HTTP_LIMITS, type LimitCheck, type RateLimiter } from './rateLimits.ts';
 import { taughtRoom } from './teacherGuard.ts';
 
 const RevokeRequest = z.strictObject({ reason: z.string().trim().max(200).optional() });
@@ -23,9 +26,9 @@ const RevokeRequest = z.strictObject({ reason: z.string().trim().max(200).option
 /** The JSON API under /api. Every route and error is documented in docs/protocol.md. */
 export function registerRoutes(
   app: FastifyInstance,
-  deps: { store: Store; config: Config; publisher: RoomPublisher },
+  deps: { store: Store; config: Config; publisher: RoomPublisher; limits: RateLimiter },
 ): void {
-  const { store, config } = deps;
+  const { store, config, limits } = deps;
 
   async function grantSession(
     room: SessionGrant['room'],
@@ -45,12 +48,14 @@ export function registerRoutes(
 
   const roomCodeOf = (params: unknown) => parsePacket(RoomCode, (params as { code?: unknown }).code);
 
-  app.post('/api/rooms', { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request, reply) => {
+  app.post('/api/rooms', async (request, reply) => {
+    if (!(await limits.allow(reply, [[HTTP_LIMITS.roomsPerAddress, request.ip]]))) return reply;
     const body = parsePacket(CreateRoomRequest, request.body);
     if (!body.ok) return sendError(reply, body.error.code, body.error.message);
     // Signed in: the room belongs to the account. Not signed in (or the cookie expired): the room
     // still starts, without an owner, as for a teacher trying the app on a laptop.
     const account = await teacherFromCookie(store, request.headers.cookie);
+    if (account.ok && !(await limits.allow(reply, [[HTTP_LIMITS.roomsPerTeacher, account.teacher.id]]))) return reply;
     for (let attempt = 0; attempt < 5; attempt++) {
       const created = await store.createRoom({
         teacherId: account.ok ? account.teacher.id : null,
@@ -75,8 +80,15 @@ export function registerRoutes(
     return room;
   });
 
-  app.post('/api/rooms/:code/join', { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } }, async (request, reply) => {
+  app.post('/api/rooms/:code/join', async (request, reply) => {
     const code = roomCodeOf(request.params);
+    const checks: LimitCheck[] = [
+      [HTTP_LIMITS.joinsPerAddressMinute, request.ip],
+      [HTTP_LIMITS.joinsPerAddressHour, request.ip],
+    ];
+    // Per lesson by its code, before the database is asked whether the lesson exists.
+    if (code.ok) checks.push([HTTP_LIMITS.joinsPerLessonMinute, code.value], [HTTP_LIMITS.joinsPerLessonHour, code.value]);
+    if (!(await limits.allow(reply, checks))) return reply;
     if (!code.ok) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
     const body = parsePacket(JoinRoomRequest, request.body);
     if (!body.ok) return sendError(reply, body.error.code, body.error.message);
@@ -97,6 +109,8 @@ export function registerRoutes(
         return sendError(reply, ErrorCode.MEMBERSHIP_REVOKED, 'The teacher removed you from this lesson.');
       case 'denied':
         return sendError(reply, ErrorCode.ADMISSION_DENIED, 'The teacher declined your request to join this lesson.');
+      case 'name_reserved':
+        return sendError(reply, ErrorCode.NAME_RESERVED, refusalText[ErrorCode.NAME_RESERVED]);
       case 'pending':
         // A session for the lobby: it may wait on its admission or leave, and nothing else.
         deps.publisher.publish(joined.events);
@@ -109,6 +123,8 @@ export function registerRoutes(
   });
 
   app.post('/api/session/sign-out', async (request, reply) => {
+    const body = parsePacket(SignOutRequest, request.body ?? {});
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
     const found = await sessionFromBearer(store, request.headers.authorization);
     if (!found.ok) {
       // Signing out twice is not an error: the session is over either way.

@@ -6,6 +6,7 @@ import {
   RenameRoomRequest,
   RoomCode,
   SignInRequest,
+  SignOutRequest,
   SignUpRequest,
   parsePacket,
   type RoomChangeReply,
@@ -19,26 +20,8 @@ import type { Config } from '../config.ts';
 import type { RoomPublisher } from '../realtime/roomPublisher.ts';
 import { newSessionToken, hashSecret } from '../tokens.ts';
 import { sendError } from './errors.ts';
+import { HTTP_LIMITS, accountKey, type RateLimiter } from './rateLimits.ts';
 import { TEACHER_SESSION_TTL_MS, setTeacherCookie, teacherTokenFrom } from './teacherCookie.ts';
-
-/**
- * Sign-in is what a guesser would hammer: 10 tries a minute per address and account lets a
- * teacher mistype and makes an online guess at a 10-character password hopeless. Keyed by the
- * account too, so a staff room behind one school address is not locked out by one person; the
- * key needs the parsed body, hence the preHandler hook.
- */
-const SIGN_IN_LIMIT = {
-  max: 10,
-  timeWindow: '1 minute',
-  hook: 'preHandler',
-  keyGenerator: (request: FastifyRequest) => {
-    const body = request.body as { email?: unknown } | null;
-    const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase().slice(0, 254) : '';
-    return `${request.ip}|${email}`;
-  },
-} as const;
-/** Per address: a training session of a whole staff behind one school address fits in a minute. */
-const SIGN_UP_LIMIT = { max: 30, timeWindow: '1 minute' } as const;
 
 /**
  * Teacher accounts (docs/protocol.md, "Teacher accounts"): sign-up, sign-in, sign-out, and the
@@ -47,9 +30,9 @@ const SIGN_UP_LIMIT = { max: 30, timeWindow: '1 minute' } as const;
  */
 export function registerTeacherRoutes(
   app: FastifyInstance,
-  deps: { store: Store; publisher: RoomPublisher; config: Config },
+  deps: { store: Store; publisher: RoomPublisher; config: Config; limits: RateLimiter },
 ): void {
-  const { store, publisher } = deps;
+  const { store, publisher, limits } = deps;
   // Verified against when the email is unknown, so a wrong address costs as long as a wrong
   // password and the timing does not tell which addresses have accounts.
   const decoyHash = hash('decoy password, never anyone’s');
@@ -72,12 +55,15 @@ export function registerTeacherRoutes(
 
   const roomCodeOf = (request: FastifyRequest) => parsePacket(RoomCode, (request.params as { code?: unknown }).code);
 
-  app.post('/api/teacher/sign-up', { config: { rateLimit: SIGN_UP_LIMIT } }, async (request, reply) => {
+  app.post('/api/teacher/sign-up', async (request, reply) => {
+    if (!(await limits.allow(reply, [[HTTP_LIMITS.signUpPerAddress, request.ip]]))) return reply;
     const body = parsePacket(SignUpRequest, request.body);
     if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    const passwordHash = await limits.withPasswordHash(reply, () => hash(body.value.password));
+    if (passwordHash === null) return reply;
     const created = await store.createTeacher({
       email: body.value.email,
-      passwordHash: await hash(body.value.password),
+      passwordHash,
       displayName: body.value.displayName,
     });
     if (created.decision === 'email_taken') {
@@ -86,16 +72,23 @@ export function registerTeacherRoutes(
     return reply.code(201).send(await signIn(request, reply, created.teacher));
   });
 
-  app.post('/api/teacher/sign-in', { config: { rateLimit: SIGN_IN_LIMIT } }, async (request, reply) => {
+  // Both limits are counted before the store is asked or a hash is checked: a refusal is cheap.
+  app.post('/api/teacher/sign-in', async (request, reply) => {
+    if (!(await limits.allow(reply, [[HTTP_LIMITS.signInPerAddress, request.ip]]))) return reply;
     const body = parsePacket(SignInRequest, request.body);
     if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    if (!(await limits.allow(reply, [[HTTP_LIMITS.signInPerAccount, accountKey(body.value.email)]]))) return reply;
     const found = await store.findTeacherCredentials(body.value.email);
-    const matches = await verify(found?.passwordHash ?? (await decoyHash), body.value.password).catch(() => false);
+    const decoy = await decoyHash;
+    const matches = await limits.withPasswordHash(reply, () => verify(found?.passwordHash ?? decoy, body.value.password).catch(() => false));
+    if (matches === null) return reply;
     if (!found || !matches) return sendError(reply, ErrorCode.NOT_AUTHENTICATED, 'That email and password do not match an account.');
     return signIn(request, reply, found.teacher);
   });
 
   app.post('/api/teacher/sign-out', async (request, reply) => {
+    const body = parsePacket(SignOutRequest, request.body ?? {});
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
     const token = teacherTokenFrom(request.headers.cookie);
     if (token) await store.closeTeacherSession(hashSecret(token));
     setTeacherCookie(request, reply, null);

@@ -47,13 +47,21 @@ const fastReaders: { readonly [E in VolatileClientEvent]?: (packet: unknown) => 
   [ClientEvent.CURSOR]: readCursorUpdate,
 };
 
+const knownEvents: ReadonlySet<unknown> = new Set(clientEventNames);
+
 /**
  * Registers every client event of the session's socket, and the cursor packet's short way in
  * (cursorIngress.ts) under the same gate. Call once, when the connection is accepted.
  */
 export function listen(session: SocketSession, handlers: ClientEventHandlers, gate: PacketGate): void {
   const socket = session.socket;
-  socket.use((packet, next) => gate.admit(packet[0], packet[packet.length - 1], () => next()));
+  socket.use((packet, next) => {
+    const [event] = packet;
+    const ack = packet.length > 1 ? packet[packet.length - 1] : undefined;
+    // An event the protocol does not name is refused `bad_request` (through its acknowledgement
+    // when it has one), never left unanswered; it still costs a token like any packet.
+    gate.admit(event, ack, () => (knownEvents.has(event) ? next() : gate.unknownEvent(event, ack)));
+  });
   const onCursor = volatileListener(ClientEvent.CURSOR, handlers[ClientEvent.CURSOR], session, gate);
   for (const event of clientEventNames) {
     if (isAckedClientEvent(event)) socket.on(event, ackedListener(event, handlers[event], session, gate));

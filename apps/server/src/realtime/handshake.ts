@@ -1,8 +1,9 @@
 import type { Store } from '@wb/db';
 import { ErrorCode, HandshakeAuth, PROTOCOL_VERSION, parsePacket, type ProtocolError } from '@wb/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { sessionRefusals } from '../authz.ts';
+import { sessionRefusal } from '../authz.ts';
 import type { OriginPolicy } from '../http/origin.ts';
+import type { ProxyTrust } from '../http/proxyTrust.ts';
 import { hashSecret } from '../tokens.ts';
 import type { WbSocket } from './types.ts';
 
@@ -16,11 +17,11 @@ const refused = (error: ProtocolError) => Object.assign(new Error(error.message)
  * on `GET /api/session/admission` instead, so it never renews, draws or reads the board.
  * On success `socket.data` holds what the token proved.
  */
-export function authenticateHandshake(deps: { store: Store; log: FastifyBaseLogger; origins: OriginPolicy }) {
-  const { store, log, origins } = deps;
+export function authenticateHandshake(deps: { store: Store; log: FastifyBaseLogger; origins: OriginPolicy; proxies: ProxyTrust }) {
+  const { store, log, origins, proxies } = deps;
   return async (socket: WbSocket, next: (error?: Error) => void): Promise<void> => {
     const origin = socket.handshake.headers.origin;
-    if (!origins.allows(origin, socket.handshake.headers.host)) {
+    if (!origins.allows(origin, proxies.selfOrigin(socket.request))) {
       return next(refused({ code: ErrorCode.ORIGIN_NOT_ALLOWED, message: `Origin ${origin} is not allowed.` }));
     }
     const auth = parsePacket(HandshakeAuth, socket.handshake.auth);
@@ -37,7 +38,7 @@ export function authenticateHandshake(deps: { store: Store; log: FastifyBaseLogg
     }
     try {
       const found = await store.authenticateSession(hashSecret(auth.value.token));
-      if (found.decision !== 'ok') return next(refused(sessionRefusals[found.decision]));
+      if (found.decision !== 'ok') return next(refused(sessionRefusal(found)));
       socket.data = {
         roomId: found.room.id,
         userId: found.member.userId,

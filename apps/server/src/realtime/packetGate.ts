@@ -60,6 +60,18 @@ export class PacketGate implements AckContext {
     this.deps.metrics.refusedPackets.inc({ code });
   }
 
+  /** A packet naming no client event: `bad_request`, answered through its acknowledgement if it has one. */
+  unknownEvent(event: unknown, ack: unknown): void {
+    const name = typeof event === 'string' ? event.slice(0, 64) : typeof event;
+    const error = { code: ErrorCode.BAD_REQUEST, message: `Unknown event ${JSON.stringify(name)}.` } as const;
+    if (typeof ack === 'function') {
+      this.refused(error.code);
+      (ack as (reply: Ack<never>) => void)({ ok: false, error });
+    } else {
+      this.notice(error, name);
+    }
+  }
+
   missingAck(event: string): void {
     this.notice({ code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement` }, event);
   }

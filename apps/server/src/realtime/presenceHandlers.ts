@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '@wb/db';
+import { MAX_LEASE_REVISION_STEP, type Store } from '@wb/db';
 import { ClientEvent, ErrorCode, ServerEvent, type ProtocolError } from '@wb/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
@@ -46,7 +46,10 @@ export class Presence {
         log.warn({ err: String(error), session: session.sessionId }, 'renewal not written');
         throw new Refusal({ code: ErrorCode.UNAVAILABLE, message: 'Renewal not recorded; the next one will retry.' });
       }
-      log.info(
+      // A routine renewal is not a transition: at district scale (10,000 students renewing every
+      // 3 s) info-level renewals would be thousands of lines a second. Anything else is rare and
+      // worth a line at info.
+      log[outcome.decision === 'accepted' ? 'debug' : 'info'](
         {
           room: session.roomId,
           session: session.sessionId,
@@ -75,6 +78,12 @@ export class Presence {
         case 'not_a_member':
           this.endRevoked(session);
           throw new Refusal(NOT_A_MEMBER);
+        case 'too_far_ahead':
+          // Refused, the lease untouched: the next renewal from the prompted revision works.
+          throw new Refusal({
+            code: ErrorCode.BAD_REQUEST,
+            message: `A renewal may move the lease at most ${MAX_LEASE_REVISION_STEP} revisions past its stored revision ${outcome.revision}.`,
+          });
       }
     },
 

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Server } from 'socket.io';
 import type { Config } from '../config.ts';
 import type { OriginPolicy } from '../http/origin.ts';
+import type { ProxyTrust } from '../http/proxyTrust.ts';
 import type { Metrics } from '../metrics.ts';
 import type { TestHooks } from '../testHooks.ts';
 import { AdaptiveTick } from './adaptiveTick.ts';
@@ -28,7 +29,7 @@ import { buildSync, syncHandlers } from './syncHandlers.ts';
 import type { WbServer } from './types.ts';
 
 /** Renewals queued on a node at most; past it the database is clearly not keeping up. */
-const MAX_PENDING_RENEWALS = 20_000;
+export const MAX_PENDING_RENEWALS = 20_000;
 /** How often the event loop's utilization is sampled to set the cursor tick. */
 const TICK_SAMPLE_MS = 250;
 
@@ -36,6 +37,14 @@ export interface Realtime {
   io: WbServer;
   publisher: RoomPublisher;
   renewals: RenewalBatcher;
+  /**
+   * Shutdown, phase 2: new handshakes are refused as `server_restarting` (retryable: the client
+   * backs off with jitter and the balancer sends it elsewhere), and every local socket is sent
+   * `notice` `server_restarting` with `reconnectWithinMs`: the client reconnects on its own at a
+   * random moment in that window, so a node's users do not all land on the others at once.
+   * Returns how many sockets were told.
+   */
+  drain(reconnectWithinMs: number): number;
   stop(): Promise<void>;
 }
 
@@ -53,10 +62,11 @@ export function attachRealtime(
     log: FastifyBaseLogger;
     metrics: Metrics;
     origins: OriginPolicy;
+    proxies: ProxyTrust;
     hooks?: TestHooks | null;
   },
 ): Realtime {
-  const { store, config, log, metrics, origins } = deps;
+  const { store, config, log, metrics, origins, proxies } = deps;
   const hooks = deps.hooks ?? null;
   const io: WbServer = new Server(httpServer, {
     path: '/socket.io',
@@ -65,7 +75,7 @@ export function attachRealtime(
     parser: cursorAwareParser,
     pingInterval: 10_000,
     pingTimeout: 8_000,
-    cors: { origin: (origin, callback) => callback(null, origins.allows(origin, undefined)) },
+    cors: { origin: (origin, callback) => callback(null, origins.allows(origin, null)) },
   });
 
   const tick = new AdaptiveTick({ minMs: config.CURSOR_TICK_MIN_MS, maxMs: config.CURSOR_TICK_MS });
@@ -106,7 +116,12 @@ export function attachRealtime(
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
 
-  io.use(authenticateHandshake({ store, log, origins }));
+  let refusing = false;
+  io.use((_socket, next) => {
+    if (!refusing) return next();
+    next(Object.assign(new Error('The server is restarting.'), { data: { code: ErrorCode.SERVER_RESTARTING, message: 'The server is restarting; reconnecting elsewhere.' } }));
+  });
+  io.use(authenticateHandshake({ store, log, origins, proxies }));
 
   io.on('connection', (socket) => {
     const session = new SocketSession(socket);
@@ -165,6 +180,15 @@ export function attachRealtime(
     io,
     publisher,
     renewals,
+    drain(reconnectWithinMs) {
+      refusing = true;
+      io.local.emit(ServerEvent.NOTICE, {
+        code: ErrorCode.SERVER_RESTARTING,
+        message: 'This server is going away; reconnecting to another one.',
+        reconnectWithinMs,
+      });
+      return io.of('/').sockets.size;
+    },
     async stop() {
       clearInterval(tickSampler);
       fanout.stop();

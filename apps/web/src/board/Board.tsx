@@ -24,6 +24,8 @@ interface BoardProps {
   /** The lesson's title, for export file names. */
   title: string;
   nameOf: (userId: string) => string;
+  /** A member's colour (cursors, lock outlines). */
+  colorOf: (userId: string) => string;
   /** Our pointer in board coordinates, whenever it or the viewport moves. */
   onPointer: (x: number, y: number) => void;
 }
@@ -34,7 +36,7 @@ interface BoardProps {
  * keys; zoom with ctrl/cmd+scroll (and trackpad pinch), a two-finger pinch, +/- and 0
  * (viewportGestures.ts); draw with the tools (toolInput.ts).
  */
-export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, onPointer }: BoardProps) {
+export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer }: BoardProps) {
   const [viewport] = useState(createViewportStore);
   const [tools] = useState(createToolStore);
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null })));
@@ -89,8 +91,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, onPo
         data-testid="board"
       >
         <GridLayer viewport={viewport} />
-        <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} ink={ink} selfSessionId={selfSessionId} nameOf={nameOf} />
-        <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} />
+        <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} ink={ink} selfSessionId={selfSessionId} nameOf={nameOf} colorOf={colorOf} />
+        <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} />
       </div>
       {textEdit && (
         <TextEditor key={`${textEdit.elementId ?? 'new'}:${textEdit.at.x}:${textEdit.at.y}`} edit={textEdit} viewport={viewport} onCommit={(text) => commitText(textEdit, text)} onCancel={() => setTextEdit(null)} />

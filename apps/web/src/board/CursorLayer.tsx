@@ -1,4 +1,3 @@
-import { colorForUser } from '@wb/protocol';
 import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { CursorView } from '../connection/roomClient.ts';
@@ -21,6 +20,8 @@ interface CursorLayerProps {
   viewport: StoreApi<Viewport>;
   /** The current display name of a user (names can change with a rejoin). */
   nameOf: (userId: string) => string;
+  /** A member's colour, as the server assigned it. */
+  colorOf: (userId: string) => string;
 }
 
 /**
@@ -28,10 +29,12 @@ interface CursorLayerProps {
  * moved and removed from store subscriptions and one requestAnimationFrame loop, so thirty
  * moving cursors never re-render the board (STYLE: fast state through refs and transforms).
  */
-export function CursorLayer({ cursors, viewport, nameOf }: CursorLayerProps) {
+export function CursorLayer({ cursors, viewport, nameOf, colorOf }: CursorLayerProps) {
   const layerRef = useRef<HTMLDivElement>(null);
   const nameOfRef = useRef(nameOf);
   nameOfRef.current = nameOf;
+  const colorOfRef = useRef(colorOf);
+  colorOfRef.current = colorOf;
 
   useEffect(() => {
     const layer = layerRef.current;
@@ -90,7 +93,7 @@ export function CursorLayer({ cursors, viewport, nameOf }: CursorLayerProps) {
           const name = nameOfRef.current(target.userId);
           if (existing.label.textContent !== name) existing.label.textContent = name;
         } else {
-          const c = createCursor(target.sessionId, target.userId, nameOfRef.current(target.userId));
+          const c = createCursor(target.sessionId, target.userId, nameOfRef.current(target.userId), colorOfRef.current(target.userId));
           // A new cursor appears where it is, rather than flying in from the origin.
           c.pos = { x: target.x, y: target.y };
           c.target = c.pos;
@@ -118,8 +121,7 @@ export function CursorLayer({ cursors, viewport, nameOf }: CursorLayerProps) {
   return <div ref={layerRef} className="layer layer-cursors" aria-hidden="true" />;
 }
 
-function createCursor(sessionId: string, userId: string, name: string): DrawnCursor {
-  const color = colorForUser(userId);
+function createCursor(sessionId: string, userId: string, name: string, color: string): DrawnCursor {
   const el = document.createElement('div');
   el.className = 'cursor';
   el.dataset.testid = 'cursor';

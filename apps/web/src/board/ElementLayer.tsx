@@ -16,6 +16,7 @@ interface ElementLayerProps {
   ink: StoreApi<InkView>;
   selfSessionId: string;
   nameOf: (userId: string) => string;
+  colorOf: (userId: string) => string;
 }
 
 /**
@@ -23,7 +24,7 @@ interface ElementLayerProps {
  * overview canvas, gestures on a raster). React renders only the empty containers once; the
  * effect mounts the renderer, feeds it the stores' changes and the layer's size, and disposes it.
  */
-export function ElementLayer({ viewport, board, motion, draft, ink, selfSessionId, nameOf }: ElementLayerProps) {
+export function ElementLayer({ viewport, board, motion, draft, ink, selfSessionId, nameOf, colorOf }: ElementLayerProps) {
   const layerRef = useRef<HTMLDivElement>(null);
   const planeRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -34,6 +35,8 @@ export function ElementLayer({ viewport, board, motion, draft, ink, selfSessionI
   const overlayRef = useRef<SVGGElement>(null);
   const nameOfRef = useRef(nameOf);
   nameOfRef.current = nameOf;
+  const colorOfRef = useRef(colorOf);
+  colorOfRef.current = colorOf;
 
   useEffect(() => {
     const container = layerRef.current;
@@ -46,7 +49,7 @@ export function ElementLayer({ viewport, board, motion, draft, ink, selfSessionI
     if (!container || !plane || !canvas || !root || !elements || !draftGroup || !overlay) return;
     const renderer = new ElementRenderer(
       { container, plane, canvas, root, elements, draft: draftGroup, overlay },
-      { viewport, board, motion, selfSessionId, nameOf: (userId) => nameOfRef.current(userId) },
+      { viewport, board, motion, selfSessionId, nameOf: (userId) => nameOfRef.current(userId), colorOf: (userId) => colorOfRef.current(userId) },
     );
     const resized = new ResizeObserver(() => renderer.resized(container.clientWidth, container.clientHeight));
     resized.observe(container);

@@ -1,9 +1,10 @@
 import type { Element } from '@wb/protocol';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { restyle } from '../elements/geometry.ts';
+import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
 import { exportPng, exportSvg } from './exportImage.ts';
 import { COLORS, STROKE_WIDTHS, TOOLS, fillFor, type Tool, type ToolState } from './toolState.ts';
 
@@ -39,6 +40,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
   const boardLocked = useStore(editor.board, (b) => b.boardLocked);
   const selected = [...selection].map((id) => elements.get(id)).filter((e): e is Element => e !== undefined);
   const single = selected.length === 1 ? selected[0] : undefined;
+  const compact = useMediaQuery(COMPACT_LAYOUT);
 
   const setTool = (t: Tool) => tools.setState({ tool: t });
   const setStyle = (patch: Partial<ToolState['style']>, fill?: boolean) => {
@@ -82,7 +84,9 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
         return;
       }
       const match = TOOLS.find((t) => t.key.toLowerCase() === key);
-      if (match && !e.shiftKey) {
+      // A locked board keeps the tool it has: a shortcut pressed meanwhile must not leave a
+      // student on the pen once the teacher unlocks (the buttons are disabled for the same reason).
+      if (match && !e.shiftKey && (match.tool === 'select' || !editor.board.getState().readOnly)) {
         tools.setState({ tool: match.tool });
         e.preventDefault();
       }
@@ -91,31 +95,8 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [editor, tools]);
 
-  const lockHolder = single?.lock && single.lock.sessionId !== selfSessionId ? single.lock : null;
-  const ordered = () => editor.board.getState().ordered;
-
-  return (
+  const styleGroups = (
     <>
-    <div className="toolbar panel" role="toolbar" aria-label="Drawing tools" aria-orientation="vertical" data-testid="toolbar">
-      <div className="toolbar-group" role="group" aria-label="Tools">
-        {TOOLS.map((t) => (
-          <button
-            key={t.tool}
-            type="button"
-            className="tool-button"
-            aria-pressed={tool === t.tool}
-            aria-label={`${t.label} (${t.key})`}
-            title={`${t.label} (${t.key})`}
-            aria-keyshortcuts={t.key}
-            disabled={readOnly && t.tool !== 'select'}
-            onClick={() => setTool(t.tool)}
-            data-tool={t.tool}
-          >
-            <ToolIcon tool={t.tool} />
-            <kbd data-key={t.key} />
-          </button>
-        ))}
-      </div>
       <div className="toolbar-group" role="group" aria-label="Colour">
         {COLORS.map((c) => (
           <button
@@ -150,6 +131,42 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
           </svg>
         </button>
       </div>
+    </>
+  );
+
+  const lockHolder = single?.lock && single.lock.sessionId !== selfSessionId ? single.lock : null;
+  const ordered = () => editor.board.getState().ordered;
+
+  return (
+    <>
+    <div className="toolbar panel" role="toolbar" aria-label="Drawing tools" aria-orientation={compact ? 'horizontal' : 'vertical'} data-testid="toolbar"
+      data-layout={compact ? 'compact' : 'full'}>
+      <div className="toolbar-group" role="group" aria-label="Tools">
+        {TOOLS.map((t) => (
+          <button
+            key={t.tool}
+            type="button"
+            className="tool-button"
+            aria-pressed={tool === t.tool}
+            aria-label={`${t.label} (${t.key})`}
+            title={`${t.label} (${t.key})`}
+            aria-keyshortcuts={t.key}
+            disabled={readOnly && t.tool !== 'select'}
+            onClick={() => setTool(t.tool)}
+            data-tool={t.tool}
+          >
+            <ToolIcon tool={t.tool} />
+            <kbd data-key={t.key} />
+          </button>
+        ))}
+      </div>
+      {compact ? (
+        <div className="toolbar-group" role="group" aria-label="Style">
+          <StylePopover stroke={style.stroke}>{styleGroups}</StylePopover>
+        </div>
+      ) : (
+        styleGroups
+      )}
       <div className="toolbar-group" role="group" aria-label="Edit">
         {/* Shortcut hints are drawn by CSS from data-key; each button's name says the shortcut in words. */}
         <button type="button" className="tool-button" aria-label={`Undo (${MOD}Z)`} title={`Undo (${MOD}Z)`} aria-keyshortcuts="Control+Z" disabled={!canUndo || readOnly} onClick={() => editor.undo()}>
@@ -206,6 +223,43 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
       )}
     </div>
     </>
+  );
+}
+
+/**
+ * The colour and stroke choices behind one button, for the compact toolbar (phones, 200 % zoom):
+ * the button shows the current colour; the choices open above it and close on Escape or outside.
+ */
+function StylePopover({ stroke, children }: { stroke: string; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (e: PointerEvent) => {
+      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+  return (
+    <div className="style-popover" ref={rootRef}>
+      <button type="button" className="tool-button" aria-expanded={open} aria-controls="style-choices" aria-label="Colour and stroke" title="Colour and stroke"
+        onClick={() => setOpen((o) => !o)}>
+        <span className="style-current" style={{ background: stroke }} aria-hidden="true" />
+      </button>
+      {open && (
+        <div id="style-choices" className="style-choices panel">
+          {children}
+        </div>
+      )}
+    </div>
   );
 }
 

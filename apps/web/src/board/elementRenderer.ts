@@ -47,6 +47,8 @@ export interface ElementSources {
   readonly selfSessionId: string;
   /** Display names for lock outlines, asked at each overlay draw. */
   readonly nameOf: (userId: string) => string;
+  /** Member colours for lock outlines, asked at each overlay draw. */
+  readonly colorOf: (userId: string) => string;
 }
 
 interface DrawnElement {
@@ -417,7 +419,7 @@ export class ElementRenderer {
     const { elements, selection } = this.sources.board.getState();
     const { previews } = this.sources.motion.getState();
     const { culled, drawnFor } = this.view;
-    this.dom.overlay.innerHTML = overlayMarkup(elements, selection, previews, culled, drawnFor.zoom, this.sources.selfSessionId, this.sources.nameOf);
+    this.dom.overlay.innerHTML = overlayMarkup(elements, selection, previews, culled, drawnFor.zoom, this.sources.selfSessionId, this.sources.nameOf, this.sources.colorOf);
   }
 
   private inkBounds(): Bounds | null {

@@ -21,6 +21,8 @@ export function overlayMarkup(
   zoom: number,
   selfSessionId: string,
   nameOf: (userId: string) => string,
+  /** Member colours (the server's assignment); someone not (yet) in the roster gets a fallback. */
+  colorOf: (userId: string) => string = colorForUser,
 ): string {
   const parts: string[] = [];
   const px = 1 / zoom;
@@ -37,7 +39,7 @@ export function overlayMarkup(
     const w = b.w + 2 * pad;
     const h = b.h + 2 * pad;
     if (lockedByOther && e.lock) {
-      const color = colorForUser(e.lock.userId);
+      const color = colorOf(e.lock.userId);
       const name = escapeXml(nameOf(e.lock.userId));
       parts.push(
         `<g data-testid="lock-outline" data-element-id="${e.id}" data-user-id="${e.lock.userId}">` +

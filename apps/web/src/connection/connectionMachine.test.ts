@@ -1,8 +1,13 @@
 import { expect, test } from 'vitest';
 import {
+  GIVE_UP_AFTER_REPEATED_REFUSALS,
   OFFLINE_AFTER_FAILED_ATTEMPTS,
+  canRejoinAfter,
   describeConnection,
+  exhaustedBy,
   initialConnectionState,
+  noRefusals,
+  recordRefusal,
   shouldRetry,
   transition,
   type ConnectionEvent,
@@ -54,4 +59,32 @@ test('connection: every state maps to text, and a refusal explains itself', () =
   ];
   for (const state of states) expect(describeConnection(state).label.length).toBeGreaterThan(0);
   expect(describeConnection(run({ type: 'connect.failed', error: revokedError })).detail).toBe('You were removed from this lesson.');
+});
+
+test('connection: the same retryable refusal repeated GIVE_UP_AFTER_REPEATED_REFUSALS times ends the retries, clearly', () => {
+  const unavailable = { code: 'unavailable', message: 'no database' } as const;
+  let streak = noRefusals;
+  const events: ConnectionEvent[] = [];
+  for (let i = 0; i < GIVE_UP_AFTER_REPEATED_REFUSALS; i++) {
+    expect(exhaustedBy(streak)).toBeNull();
+    streak = recordRefusal(streak, unavailable);
+    events.push({ type: 'connect.failed', error: unavailable });
+  }
+  const exhausted = exhaustedBy(streak);
+  expect(exhausted).not.toBeNull();
+  const state = run(...events, exhausted!);
+  expect(state).toMatchObject({ status: 'refused', error: { code: 'unavailable' } });
+  expect(shouldRetry(state)).toBe(false);
+  expect(describeConnection(state).detail).toMatch(/6 times in a row/);
+  expect(canRejoinAfter((state as { error: { code: 'unavailable'; message: string } }).error)).toBe(true);
+});
+
+test('connection: a streak counts one code; another code, a wait in the lobby or a fatal code do not extend it', () => {
+  const unavailable = { code: 'unavailable', message: 'x' } as const;
+  let streak = recordRefusal(recordRefusal(noRefusals, unavailable), unavailable);
+  expect(streak).toEqual({ code: 'unavailable', count: 2 });
+  streak = recordRefusal(streak, rateLimited);
+  expect(streak).toEqual({ code: 'rate_limited', count: 1 });
+  expect(recordRefusal(streak, { code: 'awaiting_approval', message: 'wait' })).toBe(streak);
+  expect(recordRefusal(streak, revokedError)).toBe(streak);
 });

@@ -1,4 +1,4 @@
-import { fatalRefusalText, isFatalErrorCode, type ProtocolError } from '@wb/protocol';
+import { fatalRefusalText, isFatalErrorCode, refusalText, type ErrorCode, type ProtocolError } from '@wb/protocol';
 
 /**
  * The one connection state machine. Every part of the UI that cares about the connection reads
@@ -27,7 +27,12 @@ export type ConnectionEvent =
   /** The sync engine found a gap or overflow and is resyncing. */
   | { readonly type: 'sync.lost' }
   | { readonly type: 'network.offline' }
-  | { readonly type: 'network.online' };
+  | { readonly type: 'network.online' }
+  /**
+   * The server answered the same retryable refusal GIVE_UP_AFTER_REPEATED_REFUSALS times in a row
+   * with no sync in between: retrying is a loop, not a recovery. Ends like a fatal refusal.
+   */
+  | { readonly type: 'retries.exhausted'; readonly error: ProtocolError };
 
 /** Consecutive failed attempts after which we say "offline" rather than "reconnecting". */
 export const OFFLINE_AFTER_FAILED_ATTEMPTS = 4;
@@ -61,7 +66,42 @@ export function transition(state: ConnectionState, event: ConnectionEvent): Conn
       return { status: 'offline', failedAttempts: 'failedAttempts' in state ? state.failedAttempts : 0 };
     case 'network.online':
       return state.status === 'offline' ? { status: 'reconnecting', failedAttempts: 0 } : state;
+    case 'retries.exhausted':
+      return { status: 'refused', error: event.error };
   }
+}
+
+/**
+ * Retryable refusals the server gave this session in a row (a handshake refused `unavailable`, a
+ * connection ended by an `unavailable` notice), counted until a sync is applied. A network failure
+ * is not a refusal and is never counted: offline laptops keep retrying for as long as it takes.
+ */
+export interface RefusalStreak {
+  readonly code: ErrorCode | null;
+  readonly count: number;
+}
+
+/** The same retryable refusal this many times in a row stops the retries (about a minute of backoff). */
+export const GIVE_UP_AFTER_REPEATED_REFUSALS = 6;
+
+export const noRefusals: RefusalStreak = { code: null, count: 0 };
+
+/** Counts one retryable refusal; a different code starts a new streak. `awaiting_approval` is a wait, not a failure. */
+export function recordRefusal(streak: RefusalStreak, error: ProtocolError): RefusalStreak {
+  if (isFatalErrorCode(error.code) || error.code === 'awaiting_approval') return streak;
+  return { code: error.code, count: streak.code === error.code ? streak.count + 1 : 1 };
+}
+
+/** The `retries.exhausted` event once the streak is long enough, else null. */
+export function exhaustedBy(streak: RefusalStreak): ConnectionEvent | null {
+  if (streak.code === null || streak.count < GIVE_UP_AFTER_REPEATED_REFUSALS) return null;
+  return {
+    type: 'retries.exhausted',
+    error: {
+      code: streak.code,
+      message: `The server refused this session ${streak.count} times in a row (${refusalText[streak.code]}). Join again, or try later.`,
+    },
+  };
 }
 
 /** Whether the socket should keep trying. Only a refusal stops it. */
@@ -79,7 +119,8 @@ export interface ConnectionView {
 
 /** Refusals after which joining again from this browser can work. */
 export function canRejoinAfter(error: ProtocolError): boolean {
-  return error.code === 'not_authenticated' || error.code === 'token_expired' || error.code === 'session_closed';
+  // A retryable code here means retries were exhausted: a fresh session is the way forward.
+  return error.code === 'not_authenticated' || error.code === 'token_expired' || error.code === 'session_closed' || !isFatalErrorCode(error.code);
 }
 
 /** The total mapping from state to what the status indicator says. */

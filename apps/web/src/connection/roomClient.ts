@@ -1,5 +1,6 @@
 import {
   ClientEvent,
+  ErrorCode,
   MAX_COORDINATE,
   PROTOCOL_VERSION,
   ServerEvent,
@@ -25,7 +26,17 @@ import type { RoomState } from '../sync/roomState.ts';
 import { ActivityTracker, sameSet } from '../sync/activity.ts';
 import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
 import { SyncEngine, type CursorTarget, type SyncPhase } from '../sync/syncEngine.ts';
-import { initialConnectionState, transition, type ConnectionEvent, type ConnectionState } from './connectionMachine.ts';
+import {
+  exhaustedBy,
+  initialConnectionState,
+  noRefusals,
+  recordRefusal,
+  transition,
+  type ConnectionEvent,
+  type ConnectionState,
+} from './connectionMachine.ts';
+import { drainReconnectDelay } from './drain.ts';
+import { SOCKET_TRANSPORTS } from './transports.ts';
 
 /** Cursor packets at most every 33 ms (~30 Hz): smooth with interpolation, light on the wire. */
 export const CURSOR_SYNC_MS = 33;
@@ -85,6 +96,10 @@ export class RoomClient {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private cursorTimer: ReturnType<typeof setTimeout> | undefined;
   private retries = 0;
+  /** Retryable refusals from the server since the last applied sync (connectionMachine.ts). */
+  private refusals = noRefusals;
+  /** A retryable refusal the server noticed just before closing the connection. */
+  private closingNotice: ProtocolError | null = null;
   private lastCursorSentAt = 0;
   private pendingCursor: CursorUpdate | null = null;
   private lastCursor: { x: number; y: number } | null = null;
@@ -113,7 +128,8 @@ export class RoomClient {
     this.editor = new BoardEditor({ userId: grant.userId, sessionId: grant.sessionId, role: grant.role }, this.transport());
     this.socket = io({
       path: '/socket.io',
-      transports: ['websocket'],
+      ...SOCKET_TRANSPORTS,
+      transports: [...SOCKET_TRANSPORTS.transports],
       autoConnect: false,
       // Each StrictMode mount or second room gets its own connection, not a shared manager.
       forceNew: true,
@@ -138,7 +154,10 @@ export class RoomClient {
       }
       if (changes.has('phase')) {
         patch.phase = this.engine.phase;
-        if (this.engine.phase === 'live') this.dispatch({ type: 'sync.applied' });
+        if (this.engine.phase === 'live') {
+          this.refusals = noRefusals;
+          this.dispatch({ type: 'sync.applied' });
+        }
         if (this.engine.phase === 'resyncing') this.dispatch({ type: 'sync.lost' });
       }
       if (Object.keys(patch).length > 0) this.view.setState(patch);
@@ -239,11 +258,17 @@ export class RoomClient {
       if (this.stopped || reason === 'io client disconnect') return;
       this.dispatch({ type: 'socket.disconnected' });
       // The server closing us is not retried by Socket.IO; unless it was a verdict, we retry.
-      if (reason === 'io server disconnect') this.scheduleRetry();
+      if (reason === 'io server disconnect') {
+        const notice = this.closingNotice;
+        this.closingNotice = null;
+        if (notice && this.countRefusal(notice)) return;
+        this.scheduleRetry();
+      }
     });
     socket.on('connect_error', (err: Error & { data?: unknown }) => {
       const refusal = asProtocolError(err.data);
       this.dispatch(refusal ? { type: 'connect.failed', error: refusal } : { type: 'connect.failed' });
+      if (refusal && this.countRefusal(refusal)) return;
       // A refusal from the server's handshake is not retried by Socket.IO (socket.active is false).
       if (!socket.active) this.scheduleRetry();
     });
@@ -266,7 +291,17 @@ export class RoomClient {
     socket.on(ServerEvent.SESSION_ENDED, (error) => this.endSession(error));
     // Only unacknowledged packets (cursors) are refused this way; the next packet supersedes a
     // refused cursor, so this is a diagnostic, not something to interrupt a lesson with.
-    socket.on(ServerEvent.NOTICE, (notice) => console.warn(`server refused ${notice.event ?? 'a packet'}: ${notice.code}`));
+    socket.on(ServerEvent.NOTICE, (notice) => {
+      // The server is draining for shutdown: move to another node at a random moment in the
+      // window it gives, so its users do not all arrive on the others in the same second.
+      if (notice.code === ErrorCode.SERVER_RESTARTING && notice.reconnectWithinMs !== undefined) {
+        this.reconnectWithin(notice.reconnectWithinMs);
+        return;
+      }
+      // A notice naming no event precedes the server closing this connection (unavailable, restarting).
+      if (notice.event === undefined) this.closingNotice = notice;
+      console.warn(`server refused ${notice.event ?? 'a packet'}: ${notice.code}`);
+    });
   }
 
   private endSession(error: ProtocolError): void {
@@ -288,6 +323,25 @@ export class RoomClient {
       clearTimeout(this.retryTimer);
       this.socket.disconnect();
     }
+  }
+
+  /** Counts a retryable refusal; true when the streak ended the retries (the state is now refused). */
+  private countRefusal(error: ProtocolError): boolean {
+    this.refusals = recordRefusal(this.refusals, error);
+    const exhausted = exhaustedBy(this.refusals);
+    if (exhausted) this.dispatch(exhausted);
+    return exhausted !== null;
+  }
+
+  /** Reconnects (through the balancer, to a node that is ready) after a random delay in [0, windowMs). */
+  private reconnectWithin(windowMs: number): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (this.stopped || !this.socket.connected) return;
+      this.dispatch({ type: 'socket.disconnected' });
+      this.socket.disconnect(); // its 'disconnect' handler closes the engine and the editor
+      this.socket.connect();
+    }, drainReconnectDelay(windowMs));
   }
 
   private scheduleRetry(): void {

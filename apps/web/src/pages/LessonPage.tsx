@@ -1,4 +1,4 @@
-import type { ProtocolError, SessionGrant } from '@wb/protocol';
+import { colorForUser, memberColor, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Board } from '../board/Board.tsx';
@@ -7,10 +7,13 @@ import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
 import { RoomClient } from '../connection/roomClient.ts';
 import { InvitePanel } from '../people/InvitePanel.tsx';
 import { LobbyPanel } from '../people/LobbyPanel.tsx';
+import { ProjectorCode } from '../people/ProjectorCode.tsx';
 import { RosterPanel } from '../people/RosterPanel.tsx';
 import { useTeacherControls } from '../people/TeacherControls.tsx';
 import { navigate } from '../routing.ts';
 import { forgetGrant } from '../session/grantStorage.ts';
+import { ThemeToggle } from '../theme/ThemeToggle.tsx';
+import { usePanelOpen } from './panelMemory.ts';
 import { Logo } from './HomePage.tsx';
 
 interface LessonPageProps {
@@ -47,12 +50,18 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
   const idle = useStore(client.view, (v) => v.idle);
   const title = useStore(client.view, (v) => v.state?.room.title ?? grant.room.title);
   const [leaving, setLeaving] = useState(false);
-  const [peopleOpen, setPeopleOpen] = useState(() => window.matchMedia('(min-width: 720px)').matches);
+  const [peopleOpen, setPeopleOpen] = usePanelOpen(grant.userId);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [showCode, setShowCode] = useState(false);
 
   // Cursor labels read names through a ref-backed function: a rename never re-renders cursors.
   const rosterRef = useRef(roster);
   rosterRef.current = roster;
   const nameOf = useCallback((userId: string) => rosterRef.current.find((e) => e.userId === userId)?.displayName ?? 'Someone', []);
+  const colorOf = useCallback((userId: string) => {
+    const entry = rosterRef.current.find((e) => e.userId === userId);
+    return entry ? memberColor(entry.colorIndex) : colorForUser(userId);
+  }, []);
   const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y), [client]);
 
   const leave = async () => {
@@ -72,9 +81,16 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
   const isTeacher = grant.role === 'teacher';
   const teacher = useTeacherControls(grant);
 
+  const refused = connection.status === 'refused';
+  /** Runs a menu item and closes the menu (on phones the menu covers part of the board). */
+  const fromMenu = (action: () => void) => () => {
+    setMenuOpen(false);
+    action();
+  };
+
   return (
-    <div className="lesson">
-      <header className="topbar panel">
+    <div className="lesson" data-panel={peopleOpen && !refused ? 'open' : 'closed'}>
+      <header className="topbar panel" data-menu={menuOpen ? 'open' : 'closed'}>
         <a href="/" className="topbar-home" aria-label="Classroom whiteboard start page">
           <Logo size={28} />
         </a>
@@ -86,39 +102,65 @@ function Lesson({ client, grant, onRejoin }: { client: RoomClient; grant: Sessio
         </div>
         <ConnectionStatus state={connection} />
         <UnsyncedBadge client={client} />
-        <button type="button" className="button button-secondary" aria-expanded={peopleOpen} aria-controls="side-panel"
-          onClick={() => setPeopleOpen((open) => !open)}>
-          People <span className="count-badge" aria-label={`${here} here`}>{here}</span>
+        <button type="button" className="button button-secondary topbar-people" aria-expanded={peopleOpen} aria-controls="side-panel"
+          onClick={() => setPeopleOpen(!peopleOpen)} disabled={refused}>
+          <span className="topbar-people-label">People</span> <span className="count-badge" aria-label={`${here} here`}>{here}</span>
           {isTeacher && waitingCount > 0 && (
             <span className="count-badge lobby-badge" data-testid="lobby-badge" aria-label={`${waitingCount} waiting to join`}>
               {waitingCount} waiting
             </span>
           )}
         </button>
-        {teacher.openReport && (
-          <button type="button" className="button button-secondary" onClick={teacher.openReport}>
-            Attendance
-          </button>
-        )}
-        <button type="button" className="button button-danger-quiet" onClick={leave} disabled={leaving}>
-          {leaving ? 'Leaving…' : 'Leave lesson'}
+        {/* Wide screens show these in the bar; phones (and 200 % zoom) behind "More", so nothing clips. */}
+        <button type="button" className="button button-secondary topbar-more" aria-expanded={menuOpen} aria-controls="topbar-menu"
+          onClick={() => setMenuOpen((open) => !open)}>
+          More
         </button>
+        <div id="topbar-menu" className="topbar-menu">
+          {isTeacher && (
+            <button type="button" className="button button-secondary" onClick={fromMenu(() => setShowCode(true))}>
+              Show the code
+            </button>
+          )}
+          {teacher.openReport && (
+            <button type="button" className="button button-secondary" onClick={fromMenu(teacher.openReport)}>
+              Attendance
+            </button>
+          )}
+          <ThemeToggle />
+          <button type="button" className="button button-danger-quiet" onClick={fromMenu(() => void leave())} disabled={leaving}>
+            {leaving ? 'Leaving…' : 'Leave lesson'}
+          </button>
+        </div>
       </header>
 
-      <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label="Lesson panel">
-        {isTeacher && <InvitePanel code={grant.room.code} />}
-        {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
-        <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
-          controls={teacher.roster} />
-      </aside>
+      {/* A refused session has no board left to show: only the dialog saying why (below). */}
+      {!refused && (
+        <>
+          <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label="Lesson panel">
+            <div className="side-panel-head">
+              <button type="button" className="button button-secondary side-panel-close" onClick={() => setPeopleOpen(false)} aria-controls="side-panel">
+                Hide panel
+              </button>
+            </div>
+            {isTeacher && <InvitePanel code={grant.room.code} onShowCode={() => setShowCode(true)} />}
+            {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
+            <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
+              controls={teacher.roster} />
+          </aside>
 
-      {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
-      <Board cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} onPointer={onPointer} />
-      <BoardNotices client={client} />
+          {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
+          <main className="lesson-board" aria-label="Board">
+            <Board cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} />
+            <BoardNotices client={client} />
+          </main>
+        </>
+      )}
 
       {teacher.dialogs}
+      {showCode && <ProjectorCode code={grant.room.code} title={title} onClose={() => setShowCode(false)} />}
 
-      {connection.status === 'refused' && (
+      {refused && (
         <RefusedDialog
           error={connection.error}
           canRejoin={canRejoinAfter(connection.error)}

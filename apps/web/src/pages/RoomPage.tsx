@@ -1,4 +1,4 @@
-import { DisplayName, RoomCode, type RoomInfo, type SessionGrant } from '@wb/protocol';
+import { DisplayName, ErrorCode, RoomCode, refusalText, type RoomInfo, type SessionGrant } from '@wb/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, getRoom, joinRoom } from '../api/roomsApi.ts';
 import { forgetGrant, loadGrant, saveGrant } from '../session/grantStorage.ts';
@@ -107,6 +107,7 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
       if (!(err instanceof ApiError)) return setFormError('Could not join. Try again.');
       // The server names the field it refused; a name problem belongs next to the name.
       if (err.code === 'bad_request' && /name/i.test(err.message)) return setNameError(err.message);
+      if (err.code === ErrorCode.NAME_RESERVED) return setNameError(refusalText[ErrorCode.NAME_RESERVED]);
       setFormError(joinErrorText[err.code] ?? err.message);
     }
   };

@@ -81,64 +81,79 @@ export function AttendanceReport({ source, onClose }: AttendanceReportProps) {
         (load.report.students.length === 0 ? (
           <p className="muted">No students have joined this lesson yet.</p>
         ) : (
-          <table className="attendance-table">
-            <thead>
-              <tr>
-                <th scope="col">Student</th>
-                <th scope="col">First join</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Connected</th>
-                <th scope="col">Intervals</th>
-                <th scope="col">Gaps</th>
-              </tr>
-            </thead>
-            <tbody>
+          <>
+            <ReportSummary students={load.report.students} />
+            {/* Summary first, one line per student; the intervals and gaps open under it. */}
+            <ul className="attendance-list" aria-label="Students">
               {load.report.students.map((student) => (
                 <StudentRow key={student.userId} student={student} />
               ))}
-            </tbody>
-          </table>
+            </ul>
+          </>
         ))}
     </dialog>
+  );
+}
+
+function ReportSummary({ students }: { students: readonly StudentAttendance[] }) {
+  const now = students.filter((s) => s.connectedNow).length;
+  const removed = students.filter((s) => s.membership === 'revoked').length;
+  const withGaps = students.filter((s) => s.gaps.length > 0).length;
+  return (
+    <p className="attendance-summary" data-testid="attendance-summary">
+      <strong>{students.length}</strong> {students.length === 1 ? 'student' : 'students'} · <strong>{now}</strong> connected now ·{' '}
+      <strong>{withGaps}</strong> with gaps · <strong>{removed}</strong> removed
+    </p>
   );
 }
 
 function StudentRow({ student }: { student: StudentAttendance }) {
   const intervals = student.sessions.flatMap((s) => s.intervals).sort((a, b) => a.start.localeCompare(b.start));
   return (
-    <tr data-testid="attendance-row">
-      <th scope="row">
-        {/* Names are text, never markup. */}
-        <span className="attendance-name">{student.displayName}</span>
-        {student.membership === 'revoked' && <span className="muted"> (removed)</span>}
-        {student.membership === 'pending' && <span className="muted"> (waiting to be let in)</span>}
-        {student.membership === 'denied' && <span className="muted"> (declined)</span>}
-      </th>
-      <td>{student.firstJoin ? formatClock(student.firstJoin) : '—'}</td>
-      <td>{student.connectedNow ? 'now' : student.lastSeen ? formatClock(student.lastSeen) : '—'}</td>
-      <td>{formatDuration(student.connectedMs)}</td>
-      <td>
-        {intervals.length === 0 ? (
-          <span className="muted">never connected</span>
-        ) : (
-          <ul className="attendance-intervals">
-            {intervals.map((interval) => (
-              <li key={interval.start} className={`ended-${interval.endedBy ?? 'open'}`}>
-                {formatClock(interval.start)}–{interval.end ? formatClock(interval.end) : 'now'} · {endingText(interval)}
-              </li>
-            ))}
-          </ul>
-        )}
-      </td>
-      <td>
-        {student.gaps.length === 0
-          ? '—'
-          : student.gaps.map((gap) => (
-              <div key={gap.from}>
-                {formatClock(gap.from)}–{formatClock(gap.to)} ({formatDuration(gap.durationMs)})
-              </div>
-            ))}
-      </td>
-    </tr>
+    <li data-testid="attendance-row">
+      <details className="attendance-student">
+        <summary>
+          <span className="attendance-who">
+            {/* Names are text, never markup. */}
+            <span className="attendance-name">{student.displayName}</span>
+            {student.membership === 'revoked' && <span className="muted"> (removed)</span>}
+            {student.membership === 'pending' && <span className="muted"> (waiting to be let in)</span>}
+            {student.membership === 'denied' && <span className="muted"> (declined)</span>}
+          </span>
+          <span className="attendance-fact"><span className="attendance-key">Connected</span> {formatDuration(student.connectedMs)}</span>
+          <span className="attendance-fact"><span className="attendance-key">First join</span> {student.firstJoin ? formatClock(student.firstJoin) : '—'}</span>
+          <span className="attendance-fact">
+            <span className="attendance-key">Last seen</span> {student.connectedNow ? 'now' : student.lastSeen ? formatClock(student.lastSeen) : '—'}
+          </span>
+          <span className="attendance-fact"><span className="attendance-key">Gaps</span> {student.gaps.length}</span>
+        </summary>
+        <div className="attendance-details">
+          <h3 className="attendance-key">Intervals</h3>
+          {intervals.length === 0 ? (
+            <p className="muted">never connected</p>
+          ) : (
+            <ul className="attendance-intervals">
+              {intervals.map((interval) => (
+                <li key={interval.start} className={`ended-${interval.endedBy ?? 'open'}`}>
+                  {formatClock(interval.start)}–{interval.end ? formatClock(interval.end) : 'now'} · {endingText(interval)}
+                </li>
+              ))}
+            </ul>
+          )}
+          {student.gaps.length > 0 && (
+            <>
+              <h3 className="attendance-key">Gaps</h3>
+              <ul className="attendance-intervals">
+                {student.gaps.map((gap) => (
+                  <li key={gap.from}>
+                    {formatClock(gap.from)}–{formatClock(gap.to)} ({formatDuration(gap.durationMs)})
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      </details>
+    </li>
   );
 }

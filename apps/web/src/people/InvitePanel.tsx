@@ -5,7 +5,7 @@ import { roomLink } from '../routing.ts';
 const COPIED_FEEDBACK_MS = 2_000;
 
 /** The teacher's invitation: the code to read out and the link to paste into the class chat. */
-export function InvitePanel({ code }: { code: string }) {
+export function InvitePanel({ code, onShowCode }: { code: string; onShowCode: () => void }) {
   const link = roomLink(code);
   const linkRef = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<'link' | 'code' | 'failed' | null>(null);
@@ -44,9 +44,14 @@ export function InvitePanel({ code }: { code: string }) {
           Copy link
         </button>
       </div>
-      <button type="button" className="link-button" onClick={() => copy('code')}>
-        Copy code only
-      </button>
+      <div className="invite-more">
+        <button type="button" className="link-button" onClick={() => copy('code')}>
+          Copy code only
+        </button>
+        <button type="button" className="link-button" onClick={onShowCode}>
+          Show the code full screen
+        </button>
+      </div>
       <p className="copy-feedback" role="status">
         {copied === 'link' ? 'Link copied' : copied === 'code' ? 'Code copied' : copied === 'failed' ? 'Select the link and copy it' : ''}
       </p>

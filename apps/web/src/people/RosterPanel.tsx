@@ -1,5 +1,8 @@
-import { colorForUser } from '@wb/protocol';
+import { memberColor } from '@wb/protocol';
+import { useEffect, useId, useRef, useState } from 'react';
+import { labelTextColor } from '../board/labelColor.ts';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
+import { ROSTER_STATES, countByState, viewRoster, type RosterSort } from './rosterView.ts';
 import './teacher.css';
 
 /** The words for each roster state (total: a new state fails to compile until it has words). */
@@ -11,79 +14,188 @@ const stateText: Record<RosterState, string> = {
   removed: 'Removed',
 };
 
+/** The counts' labels at the top of the roster. */
+const countText: Record<RosterState, string> = {
+  live: 'here',
+  reconnecting: 'reconnecting',
+  gone: 'gone',
+  signed_out: 'signed out',
+  removed: 'removed',
+};
+
+/** From this many people on, the roster offers search and sort. */
+const SEARCH_FROM = 8;
+
 interface RosterPanelProps {
   roster: readonly RosterEntry[];
   selfUserId: string;
   /** Our own connection is not live: what we show is the last thing we knew, and we say so. */
   stale: boolean;
-  /** Teacher actions on students; absent for students, who never see them. */
+  /** Teacher actions on members; absent for students, who never see them. */
   controls?: RosterControls;
   /** Present users with no input for a minute: shown as idle, not hidden. */
   idle?: ReadonlySet<string>;
 }
 
-export interface RosterControls {
-  onRemove: (entry: RosterEntry) => void;
-  /** Absent where restoring is not offered. */
-  onRestore?: (entry: RosterEntry) => void;
+/** One action in a roster row's menu. */
+export interface RosterAction {
+  /** Stable id, also the menu item's test id (`roster-action-<id>`). */
+  readonly id: string;
+  /** The visible words ("Remove"); the accessible name adds the member's name. */
+  readonly label: string;
+  readonly run: (entry: RosterEntry) => void;
+  readonly danger?: boolean;
 }
 
+export interface RosterControls {
+  /** The actions offered on a member, in menu order; none: the row has no menu. */
+  actionsFor: (entry: RosterEntry) => readonly RosterAction[];
+}
+
+/**
+ * The people in the lesson, built for a class of 40: one compact line per member, the counts by
+ * state at the top (each a filter), search and sort from eight people on, the teacher pinned
+ * first, and the teacher's actions on a member in that row's menu.
+ */
 export function RosterPanel({ roster, selfUserId, stale, controls, idle }: RosterPanelProps) {
-  const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<RosterSort>('state');
+  const [stateFilter, setStateFilter] = useState<RosterState | null>(null);
+  const counts = countByState(roster);
+  const here = counts.live + counts.reconnecting + roster.filter((e) => e.role === 'teacher' && (e.state === 'live' || e.state === 'reconnecting')).length;
+  const shown = viewRoster(roster, { query, sort, state: stateFilter });
+  const searchable = roster.length >= SEARCH_FROM;
+
   return (
     <section className={`panel roster${stale ? ' roster-stale' : ''}`} aria-labelledby="roster-heading" aria-busy={stale}>
       <h2 id="roster-heading">
         People <span className="muted">· {here} here</span>
       </h2>
+      {roster.some((e) => e.role === 'student') && (
+        <div className="roster-counts" role="group" aria-label="Show students by state">
+          {ROSTER_STATES.filter((s) => counts[s] > 0 || s === 'live').map((s) => (
+            <button key={s} type="button" className={`roster-count state-${s}`} aria-pressed={stateFilter === s} data-testid={`roster-count-${s}`}
+              onClick={() => setStateFilter((current) => (current === s ? null : s))}>
+              <span className="state-dot" aria-hidden="true" />
+              {counts[s]} {countText[s]}
+            </button>
+          ))}
+        </div>
+      )}
+      {searchable && (
+        <div className="roster-tools">
+          <input type="search" className="roster-search" placeholder="Find a student" aria-label="Find a student by name" value={query}
+            onChange={(e) => setQuery(e.target.value)} data-testid="roster-search" />
+          <select className="roster-sort" aria-label="Order" value={sort} onChange={(e) => setSort(e.target.value === 'name' ? 'name' : 'state')}>
+            <option value="state">By state</option>
+            <option value="name">By name</option>
+          </select>
+        </div>
+      )}
       {stale && roster.length > 0 && <p className="roster-note">As last seen. Updates resume when you are back online.</p>}
       {roster.length === 0 ? (
         <p className="muted">Waiting for the lesson…</p>
       ) : (
         <ul className="roster-list">
-          {roster.map((entry) => (
-            <li
-              key={entry.userId}
-              className={`roster-entry state-${entry.state}`}
-              data-testid="roster-entry"
-              data-user-id={entry.userId}
-              data-state={entry.state}
-              data-idle={entry.state === 'live' && idle?.has(entry.userId) ? 'true' : undefined}
-            >
-              {/* Initials come from CSS (attr) so the entry's text is just the name and its state. */}
-              <span className="avatar" style={{ background: colorForUser(entry.userId) }} data-initials={initials(entry.displayName)} aria-hidden="true" />
-              <span className="roster-name">
-                <span className="roster-display-name">{entry.displayName}</span>
-                {entry.userId === selfUserId && <span className="muted">(you)</span>}
-                {entry.role === 'teacher' && <span className="role-badge">Teacher</span>}
-              </span>
-              <span className="roster-state">
-                <span className="state-dot" aria-hidden="true" />
-                {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
-                {entry.state === 'live' && idle?.has(entry.userId) && <span className="roster-idle"> · idle</span>}
-                {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
-              </span>
-              {controls && entry.role === 'student' && (
-                <span className="roster-actions">
-                  {entry.state === 'removed' ? (
-                    controls.onRestore && (
-                      <button type="button" className="roster-action" onClick={() => controls.onRestore?.(entry)}
-                        aria-label={`Restore ${entry.displayName}`}>
-                        Restore
-                      </button>
-                    )
-                  ) : (
-                    <button type="button" className="roster-action" onClick={() => controls.onRemove(entry)}
-                      aria-label={`Remove ${entry.displayName}`}>
-                      Remove
-                    </button>
-                  )}
-                </span>
-              )}
-            </li>
+          {shown.map((entry) => (
+            <RosterRow key={entry.userId} entry={entry} self={entry.userId === selfUserId} idle={entry.state === 'live' && (idle?.has(entry.userId) ?? false)}
+              actions={controls?.actionsFor(entry) ?? []} />
           ))}
+          {shown.length === roster.filter((e) => e.role === 'teacher').length && roster.length > shown.length && (
+            <li className="muted roster-none">No student matches.</li>
+          )}
         </ul>
       )}
     </section>
+  );
+}
+
+function RosterRow({ entry, self, idle, actions }: { entry: RosterEntry; self: boolean; idle: boolean; actions: readonly RosterAction[] }) {
+  return (
+    <li
+      className={`roster-entry state-${entry.state}`}
+      data-testid="roster-entry"
+      data-user-id={entry.userId}
+      data-state={entry.state}
+      data-idle={idle ? 'true' : undefined}
+      data-color-index={entry.colorIndex}
+    >
+      {/* Initials come from CSS (attr) so the entry's text is just the name and its state. */}
+      <span className="avatar" style={{ background: memberColor(entry.colorIndex), color: labelTextColor(memberColor(entry.colorIndex)) }} data-initials={initials(entry.displayName)} aria-hidden="true" />
+      <span className="roster-name">
+        <span className="roster-display-name">{entry.displayName}</span>
+        {self && <span className="muted">(you)</span>}
+        {entry.role === 'teacher' && <span className="role-badge">Teacher</span>}
+      </span>
+      <span className="roster-state">
+        <span className="state-dot" aria-hidden="true" />
+        {/* "Here" is the usual case: a green dot says it, and the words stay for screen readers. */}
+        <span className={entry.state === 'live' ? 'visually-hidden' : undefined}>
+          {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
+        </span>
+        {idle && <span className="roster-idle"> · idle</span>}
+        {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
+      </span>
+      {actions.length > 0 && <RowMenu entry={entry} actions={actions} />}
+    </li>
+  );
+}
+
+/** A row's actions behind one button: a small menu, closed by Escape, a choice or a click elsewhere. */
+function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly RosterAction[] }) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const rootRef = useRef<HTMLSpanElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    rootRef.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
+    const onPointer = (e: PointerEvent) => {
+      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, [open]);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === 'Escape' && open) {
+      e.stopPropagation();
+      setOpen(false);
+      buttonRef.current?.focus();
+      return;
+    }
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const items = [...(rootRef.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    if (at < 0) return;
+    e.preventDefault();
+    items[(at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
+  };
+
+  return (
+    <span className="roster-menu" ref={rootRef} onKeyDown={onKeyDown}>
+      <button ref={buttonRef} type="button" className="roster-menu-button" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? menuId : undefined}
+        aria-label={`Actions for ${entry.displayName}`} title="Actions" onClick={() => setOpen((o) => !o)}>
+        <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">
+          <circle cx="3" cy="8" r="1.5" /><circle cx="8" cy="8" r="1.5" /><circle cx="13" cy="8" r="1.5" />
+        </svg>
+      </button>
+      {open && (
+        <span className="roster-menu-list panel" role="menu" id={menuId} aria-label={`Actions for ${entry.displayName}`}>
+          {actions.map((action) => (
+            <button key={action.id} type="button" role="menuitem" className={`roster-menu-item${action.danger ? ' danger' : ''}`}
+              aria-label={`${action.label} ${entry.displayName}`} data-testid={`roster-action-${action.id}`}
+              onClick={() => {
+                setOpen(false);
+                action.run(entry);
+              }}>
+              {action.label}
+            </button>
+          ))}
+        </span>
+      )}
+    </span>
   );
 }
 

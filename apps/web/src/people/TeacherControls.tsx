@@ -4,7 +4,7 @@ import { restoreMember, revokeMember } from '../api/teacherApi.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 import { AttendanceReport } from './AttendanceReport.tsx';
 import { RemoveMemberDialog } from './RemoveMemberDialog.tsx';
-import type { RosterControls } from './RosterPanel.tsx';
+import type { RosterAction, RosterControls } from './RosterPanel.tsx';
 
 export interface TeacherControls {
   /** Roster actions; undefined for a student, so the roster renders none. */
@@ -29,13 +29,20 @@ export function useTeacherControls(grant: SessionGrant): TeacherControls {
     () =>
       isTeacher
         ? {
-            onRemove: (entry) => setRemoving(entry),
-            // Restoring only lets them join again, so it needs no confirmation.
-            onRestore: (entry) => {
-              setFailure(null);
-              restoreMember(grant.token, grant.room.code, entry.userId).catch((error: unknown) =>
-                setFailure(error instanceof Error ? error.message : 'Could not restore this student.'),
-              );
+            // A list, so more actions on a member (muting a pen, …) are one more entry here.
+            actionsFor: (entry): RosterAction[] => {
+              if (entry.role !== 'student') return [];
+              if (entry.state === 'removed') {
+                // Restoring only lets them join again, so it needs no confirmation.
+                const restore = (e: RosterEntry) => {
+                  setFailure(null);
+                  restoreMember(grant.token, grant.room.code, e.userId).catch((error: unknown) =>
+                    setFailure(error instanceof Error ? error.message : 'Could not restore this student.'),
+                  );
+                };
+                return [{ id: 'restore', label: 'Restore', run: restore }];
+              }
+              return [{ id: 'remove', label: 'Remove', run: (e) => setRemoving(e), danger: true }];
             },
           }
         : undefined,

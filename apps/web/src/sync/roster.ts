@@ -15,6 +15,8 @@ export interface RosterEntry {
   readonly userId: string;
   readonly displayName: string;
   readonly role: Role;
+  /** The member's palette index, assigned by the server (`memberColor`). */
+  readonly colorIndex: number;
   readonly state: RosterState;
   /** How many of the user's sessions (tabs, devices) hold a lease. */
   readonly sessions: number;
@@ -70,6 +72,7 @@ export function deriveRoster(state: RoomState): RosterEntry[] {
       userId: member.userId,
       displayName: member.displayName,
       role: member.role,
+      colorIndex: member.colorIndex,
       state: rosterStateOf(member.status === 'revoked', counts, departure ?? undefined),
       sessions: counts?.total ?? 0,
       departure,

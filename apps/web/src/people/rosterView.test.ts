@@ -1,0 +1,37 @@
+import { expect, test } from 'vitest';
+import type { RosterEntry, RosterState } from '../sync/roster.ts';
+import { countByState, viewRoster } from './rosterView.ts';
+
+const entry = (displayName: string, state: RosterState, role: RosterEntry['role'] = 'student'): RosterEntry => ({
+  userId: `id-${displayName}`,
+  displayName,
+  role,
+  colorIndex: 0,
+  state,
+  sessions: state === 'live' ? 1 : 0,
+  departure: null,
+});
+
+const roster = [
+  entry('Zoé', 'live'),
+  entry('Ms Rivera', 'live', 'teacher'),
+  entry('ana', 'gone'),
+  entry('Bo', 'removed'),
+  entry('Cy', 'reconnecting'),
+  entry('Dee', 'live'),
+];
+const names = (entries: RosterEntry[]) => entries.map((e) => e.displayName);
+
+test.each([
+  ['RV4 by state: present first, then reconnecting, gone, removed; teacher first (RV1)', { query: '', sort: 'state', state: null }, ['Ms Rivera', 'Dee', 'Zoé', 'Cy', 'ana', 'Bo']],
+  ['RV4 by name alone', { query: '', sort: 'name', state: null }, ['Ms Rivera', 'ana', 'Bo', 'Cy', 'Dee', 'Zoé']],
+  ['RV2 search ignores case and accents; RV1 the teacher stays', { query: 'ZOE', sort: 'state', state: null }, ['Ms Rivera', 'Zoé']],
+  ['RV3 a state filter keeps only that state', { query: '', sort: 'name', state: 'live' }, ['Ms Rivera', 'Dee', 'Zoé']],
+  ['RV2 + RV3 together, nothing matches but the teacher', { query: 'x', sort: 'name', state: 'removed' }, ['Ms Rivera']],
+] as const)('%s', (_name, options, expected) => {
+  expect(names(viewRoster(roster, options))).toEqual(expected);
+});
+
+test('counts are per state and leave the teacher out', () => {
+  expect(countByState(roster)).toEqual({ live: 2, reconnecting: 1, gone: 1, signed_out: 0, removed: 1 });
+});

@@ -1,0 +1,38 @@
+import type { RosterEntry, RosterState } from '../sync/roster.ts';
+
+/**
+ * What the roster panel shows of the roster: pure, so the rules are tested as tables.
+ * - RV1 the teacher is always first, whatever the search, filter or order;
+ * - RV2 a search matches names case- and accent-insensitively, anywhere in the name;
+ * - RV3 a state filter keeps only students in that state;
+ * - RV4 "by state" orders present, reconnecting, gone, signed out, removed, then by name;
+ *   "by name" orders by name alone.
+ */
+export type RosterSort = 'state' | 'name';
+
+export const ROSTER_STATES: readonly RosterState[] = ['live', 'reconnecting', 'gone', 'signed_out', 'removed'];
+
+const stateOrder: Record<RosterState, number> = { live: 0, reconnecting: 1, gone: 2, signed_out: 3, removed: 4 };
+
+/** Students per state (the teacher is not counted: the counts are about the class). */
+export function countByState(roster: readonly RosterEntry[]): Record<RosterState, number> {
+  const counts: Record<RosterState, number> = { live: 0, reconnecting: 0, gone: 0, signed_out: 0, removed: 0 };
+  for (const e of roster) if (e.role === 'student') counts[e.state] += 1;
+  return counts;
+}
+
+const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase();
+
+export function viewRoster(
+  roster: readonly RosterEntry[],
+  options: { query: string; sort: RosterSort; state: RosterState | null },
+): RosterEntry[] {
+  const query = fold(options.query.trim());
+  const teachers = roster.filter((e) => e.role === 'teacher');
+  const students = roster.filter(
+    (e) => e.role === 'student' && (options.state === null || e.state === options.state) && (query === '' || fold(e.displayName).includes(query)),
+  );
+  const byName = (a: RosterEntry, b: RosterEntry) => a.displayName.localeCompare(b.displayName) || a.userId.localeCompare(b.userId);
+  students.sort(options.sort === 'name' ? byName : (a, b) => stateOrder[a.state] - stateOrder[b.state] || byName(a, b));
+  return [...teachers, ...students];
+}

@@ -1,0 +1,30 @@
+import { useEffect, useState } from 'react';
+import { chooseTheme, effectiveTheme, systemTheme, type ThemeChoice } from './theme.ts';
+
+/**
+ * A switch between the light and the dark theme. It starts from the system's setting and follows
+ * it until pressed; pressing it back to the system's theme forgets the choice.
+ */
+export function ThemeToggle({ className = 'button button-secondary' }: { className?: string }) {
+  const [theme, setTheme] = useState<ThemeChoice>(effectiveTheme);
+
+  useEffect(() => {
+    const query = matchMedia('(prefers-color-scheme: dark)');
+    const follow = () => setTheme(effectiveTheme());
+    query.addEventListener('change', follow);
+    return () => query.removeEventListener('change', follow);
+  }, []);
+
+  const toggle = () => {
+    const next: ThemeChoice = theme === 'dark' ? 'light' : 'dark';
+    chooseTheme(next === systemTheme() ? null : next);
+    setTheme(next);
+  };
+
+  return (
+    <button type="button" className={className} aria-pressed={theme === 'dark'} onClick={toggle} data-testid="theme-toggle"
+      title="Switch between the light and the dark theme">
+      Dark theme
+    </button>
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * The README's screenshots, taken from the real product so they stay true: a teacher's board with
+ * a class of 30 (1280 x 800) and a student's board on a phone (390 x 844, touch).
+ *
+ *   pnpm build && pnpm screenshots            writes docs/screenshots/*.png
+ *   pnpm screenshots -- --all --out /tmp/shots  also every layout size, both themes (for review)
+ *
+ * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
+ * stops it when done.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { fillClass } from '../e2e/classroom.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const port = Number(process.env.SCREENSHOT_PORT ?? 3340);
+const baseUrl = `http://127.0.0.1:${port}`;
+const args = process.argv.slice(2);
+const all = args.includes('--all');
+const outAt = args.indexOf('--out');
+const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
+
+const sizes: Record<string, BrowserContextOptions> = {
+  laptop: { viewport: { width: 1280, height: 800 } },
+  tablet: { viewport: { width: 1024, height: 768 }, hasTouch: true },
+  phone: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 },
+  zoom200: { viewport: { width: 640, height: 400 } },
+};
+
+async function waitReady(): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('server did not become ready');
+}
+
+async function startLesson(browser: Browser, options: BrowserContextOptions): Promise<{ page: Page; code: string }> {
+  const page = await (await browser.newContext(options)).newPage();
+  await page.goto(`${baseUrl}/`);
+  await page.getByLabel('Your name').fill('Ms Rivera');
+  await page.getByLabel('Lesson title (optional)').fill('Fractions, week 3');
+  await page.getByRole('button', { name: 'Start lesson' }).click();
+  await page.waitForURL(/\/r\/[A-Z2-9]{6}$/);
+  await page.getByTestId('connection-status').and(page.locator('[data-state="live"]')).waitFor();
+  return { page, code: /\/r\/([A-Z2-9]{6})$/.exec(page.url())![1]! };
+}
+
+/** A few shapes, so the board is not empty. */
+async function draw(page: Page): Promise<void> {
+  const box = (await page.getByTestId('board').boundingBox())!;
+  const drag = async (tool: RegExp, x1: number, y1: number, x2: number, y2: number) => {
+    await page.getByRole('button', { name: tool }).first().click();
+    await page.mouse.move(box.x + x1, box.y + y1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + x2, box.y + y2, { steps: 6 });
+    await page.mouse.up();
+  };
+  await drag(/^Rectangle/, 330, 220, 560, 380);
+  await drag(/^Ellipse/, 620, 240, 800, 400);
+  await drag(/^Arrow/, 560, 300, 620, 320);
+  await page.keyboard.press('Escape');
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(root, 'apps/web/dist/index.html'))) throw new Error('build the web app first: pnpm build');
+  mkdirSync(outDir, { recursive: true });
+  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PGLITE_DIR: join(mkdtempSync(join(tmpdir(), 'wb-shots-')), 'pglite'),
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const system = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const browser = await chromium.launch({ ...(existsSync(system) ? { executablePath: system } : {}), args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    await waitReady();
+    const teacher = await startLesson(browser, sizes.laptop!);
+    const students = await fillClass(baseUrl, teacher.code, 30);
+    await draw(teacher.page);
+    await teacher.page.getByTestId('roster-entry').nth(30).waitFor();
+    await teacher.page.screenshot({ path: join(outDir, 'teacher-board.png') });
+
+    const phone = await (await browser.newContext(sizes.phone)).newPage();
+    await phone.goto(`${baseUrl}/r/${teacher.code}`);
+    await phone.getByLabel('Your name').fill('Pat');
+    await phone.getByRole('button', { name: 'Join lesson' }).click();
+    await phone.getByTestId('connection-status').and(phone.locator('[data-state="live"]')).waitFor();
+    await phone.screenshot({ path: join(outDir, 'phone.png') });
+
+    if (all) {
+      for (const [name, options] of Object.entries(sizes)) {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const context = await browser.newContext({ ...options, colorScheme });
+          const page = await context.newPage();
+          const t = await startLessonIn(page, teacher.code, name);
+          await t.screenshot({ path: join(outDir, `${name}-${colorScheme}-student.png`) });
+          await context.close();
+        }
+      }
+      for (const [name, options] of Object.entries(sizes)) {
+        await teacher.page.setViewportSize(options.viewport!);
+        await teacher.page.screenshot({ path: join(outDir, `${name}-teacher.png`) });
+      }
+    }
+    students.close();
+  } finally {
+    await browser.close();
+    server.kill('SIGTERM');
+  }
+  console.log(`screenshots in ${outDir}`);
+}
+
+async function startLessonIn(page: Page, code: string, name: string): Promise<Page> {
+  await page.goto(`${baseUrl}/r/${code}`);
+  await page.getByLabel('Your name').fill(`Guest ${name}`);
+  await page.getByRole('button', { name: 'Join lesson' }).click();
+  await page.getByTestId('connection-status').and(page.locator('[data-state="live"]')).waitFor();
+  return page;
+}
+
+await main();

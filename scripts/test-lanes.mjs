@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+/**
+ * `pnpm test`: the whole suite in two lanes side by side, joined on their exit codes.
+ *
+ *   checks: lint, typecheck (packages and root at once), unit, build, then the browser suite
+ *   faults: the fault suite (real server processes, mostly waiting on terms and restarts)
+ *
+ * Each command's output goes to ci-logs/<lane>.<n>-<step>[.<k>].log and is printed whole only when
+ * the command fails; each step's time is printed as it ends and again in a summary. A lane stops at
+ * its first failure; the other lane runs on, so one run shows every lane's result.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const logs = join(root, 'ci-logs');
+mkdirSync(logs, { recursive: true });
+
+/** A lane is a list of steps; a step's commands run at the same time. */
+const lanes = {
+  checks: [
+    { name: 'lint', run: ['pnpm lint'] },
+    { name: 'typecheck', run: ['pnpm -r --workspace-concurrency=2 typecheck', 'pnpm exec tsc -p tsconfig.json'] },
+    { name: 'unit', run: ['pnpm test:unit'] },
+    { name: 'build', run: ['pnpm build'] },
+    { name: 'e2e', run: ['pnpm test:e2e'] },
+  ],
+  faults: [{ name: 'faults', run: ['pnpm test:faults'] }],
+};
+
+const started = Date.now();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const clock = () => seconds(Date.now() - started).padStart(8);
+const timings = [];
+
+function runCommand(command, logFile) {
+  return new Promise((done) => {
+    const out = createWriteStream(logFile, { flags: 'a' });
+    out.write(`$ ${command}\n`);
+    const child = spawn(command, { cwd: root, shell: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('close', (code, signal) => {
+      out.end(`\n[exit ${code ?? signal}]\n`, () => done(code === 0));
+    });
+  });
+}
+
+async function runLane(lane, steps) {
+  for (const [i, step] of steps.entries()) {
+    // One log per command (a fresh one per run), so commands run side by side do not interleave.
+    const logFiles = step.run.map((_, j) => join(logs, `${lane}.${i + 1}-${step.name}${step.run.length > 1 ? `.${j + 1}` : ''}.log`));
+    for (const file of logFiles) writeFileSync(file, '');
+    const stepStarted = Date.now();
+    console.log(`${clock()}  ${lane}: ${step.name} started`);
+    const results = await Promise.all(step.run.map((command, j) => runCommand(command, logFiles[j])));
+    const ok = results.every(Boolean);
+    const took = Date.now() - stepStarted;
+    timings.push({ lane, step: step.name, took, ok });
+    console.log(`${clock()}  ${lane}: ${step.name} ${ok ? 'passed' : 'FAILED'} in ${seconds(took)}`);
+    if (!ok) {
+      for (const [j, file] of logFiles.entries()) {
+        if (results[j]) continue;
+        console.log(`\n----- ${lane}: ${step.name} output (${file}) -----\n${readFileSync(file, 'utf8')}----- end of ${lane}: ${step.name} -----\n`);
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
+const outcomes = await Promise.all(Object.entries(lanes).map(([lane, steps]) => runLane(lane, steps)));
+console.log('\nstep times:');
+for (const t of timings) console.log(`  ${`${t.lane}: ${t.step}`.padEnd(20)} ${seconds(t.took).padStart(9)}  ${t.ok ? 'passed' : 'FAILED'}`);
+const passed = outcomes.every(Boolean);
+console.log(`\npnpm test ${passed ? 'passed' : 'FAILED'} in ${seconds(Date.now() - started)} (logs in ci-logs/)`);
+process.exit(passed ? 0 : 1);
