@@ -99,12 +99,14 @@ export function renewalsLostBy(r: DrawingLoadResult['renewals']): Record<string,
 }
 
 /**
- * Database statements per stroke from two readings of the statement counters: every counter but
- * the renewals' (they do not scale with strokes), over the strokes the server acknowledged in the
- * window. NaN while the product exposes no other statement counter.
+ * Database statements per stroke from two readings of the statement counters (serverUnderTest.ts's
+ * statementCounters), over the strokes the server acknowledged in the window: the creates'
+ * statements (`db:create`, BEGIN and COMMIT included) where the product counts them by kind; from
+ * an older product, every counter but the renewals' (they do not scale with strokes). NaN while
+ * the product exposes no other statement counter.
  */
 export function statementsPerStroke(start: Record<string, number>, end: Record<string, number>, strokesAcked: number): number {
-  const names = Object.keys(end).filter((name) => name !== 'wb_lease_renewal_statements_total');
+  const names = 'db:create' in end ? ['db:create'] : Object.keys(end).filter((name) => name !== 'wb_lease_renewal_statements_total' && !name.startsWith('db:'));
   if (names.length === 0 || strokesAcked <= 0) return Number.NaN;
   const statements = names.reduce((total, name) => total + (end[name] ?? 0) - (start[name] ?? 0), 0);
   return statements / strokesAcked;

@@ -7,12 +7,23 @@
  * (`unavailable`, `rate_limited`, ...) sends the same request again after 1 s, a final refusal
  * drops it. The cursor load beside it is the generator's ordinary 30 Hz motion (loadGenerator.ts).
  *
- * Live ink (issue 19 item 1) plugs in here: while a stroke is drawn, `LIVE_INK_WIRE` (when the
- * protocol has a message for it) sends the points drawn since the last chunk at most every 33 ms
- * on the ephemeral path, and receivers report the chunks they find, so their latency is measured
- * beside the strokes'. Until then the wire is null and `--live-ink` refuses to start.
+ * Live ink (`--live-ink`): while a stroke is drawn, `LIVE_INK_WIRE` sends the points drawn since
+ * the last chunk at most every 33 ms as the protocol's `ink` packet (the web client's way: see
+ * apps/web/src/elements/inkSender.ts), and receivers report the chunks they find in the cursor
+ * batches, so their latency is measured beside the strokes'.
  */
-import { ClientEvent, type Ack, type CreateElementRequest, type ElementReply, type ErrorCode, type RoomEvent } from '@wb/protocol';
+import {
+  ClientEvent,
+  MAX_INK_POINTS_PER_PACKET,
+  ServerEvent,
+  type Ack,
+  type CreateElementRequest,
+  type CursorBatch,
+  type ElementReply,
+  type ErrorCode,
+  type InkUpdate,
+  type RoomEvent,
+} from '@wb/protocol';
 import type { BenchSocket } from './benchSocket.ts';
 import { StrokeAccounting, type CreateAnswer } from './strokeAccounting.ts';
 import { penStrokeRequest } from './strokeShape.ts';
@@ -31,20 +42,58 @@ const SCHEDULER_TICK_MS = 5;
 /** Strokes per second per member that the stroke and pause lengths give on average. */
 export const STROKES_PER_MEMBER_PER_SEC = 1000 / ((STROKE_MS.min + STROKE_MS.max) / 2 + (PAUSE_MS.min + PAUSE_MS.max) / 2);
 
+/** What live ink needs of the stroke being drawn: its id, anchor and style. */
+export interface InkStroke {
+  readonly id: string;
+  readonly x: number;
+  readonly y: number;
+  readonly stroke: string;
+  readonly strokeWidth: number;
+}
+
 /**
- * How live ink travels, once the protocol has it. `send` puts the points drawn since the last
- * chunk on the ephemeral path (volatile; false when the transport dropped it); `chunksIn` finds
- * the chunks in a server message a receiver got (a cursor batch, if live ink rides with cursors,
- * or an event of its own: forward that event from `Fleet.connectClient` as cursor batches are).
- * A chunk is named by its stroke id and the stroke's point count after it.
+ * How live ink travels. `send` puts the points drawn since the last chunk (relative to the
+ * stroke's anchor, as the pen shape holds them) on the ephemeral path (false when the transport
+ * dropped it); `chunksIn` finds the chunks in a server message a receiver got. A chunk is named by
+ * its stroke id and the stroke's point count after it.
  */
 export interface LiveInkWire {
-  send(socket: BenchSocket, strokeId: string, points: ReadonlyArray<readonly [number, number, number]>, pointCount: number): boolean;
+  send(socket: BenchSocket, stroke: InkStroke, points: ReadonlyArray<readonly [number, number, number]>, pointCount: number): boolean;
   chunksIn(event: string, payload: unknown): Array<{ strokeId: string; pointCount: number }>;
 }
 
-/** Null until the protocol has a live-ink message (issue 19 item 1): do not invent one here. */
-export const LIVE_INK_WIRE: LiveInkWire | null = null;
+/**
+ * The protocol's `ink` packet, sent as the web client sends it (a plain emit, unacknowledged),
+ * in packets of at most MAX_INK_POINTS_PER_PACKET. The server joins one stroke's packets of a
+ * tick into one entry of the room's `cursors` batch; a receiver reports every point count the
+ * entry covers, so a chunk the server merged with the next one counts as arriving with it (the
+ * accounting ignores counts that were never a chunk's end).
+ */
+export const LIVE_INK_WIRE: LiveInkWire = {
+  send(socket, stroke, points, pointCount) {
+    let from = pointCount - points.length;
+    for (let i = 0; i < points.length; i += MAX_INK_POINTS_PER_PACKET) {
+      const update: InkUpdate = {
+        strokeId: stroke.id,
+        from,
+        points: points.slice(i, i + MAX_INK_POINTS_PER_PACKET).map(([dx, dy, p]): [number, number, number] => [stroke.x + dx, stroke.y + dy, p]),
+        stroke: stroke.stroke,
+        strokeWidth: stroke.strokeWidth,
+      };
+      socket.emit(ClientEvent.INK, update);
+      from += update.points.length;
+    }
+    return true;
+  },
+  chunksIn(event, payload) {
+    if (event !== ServerEvent.CURSORS) return [];
+    const chunks: Array<{ strokeId: string; pointCount: number }> = [];
+    for (const entry of (payload as CursorBatch).ink ?? []) {
+      for (let count = entry.from + 1; count <= entry.from + entry.points.length; count++) chunks.push({ strokeId: entry.strokeId, pointCount: count });
+    }
+    return chunks;
+  },
+};
 
 /** What the workload needs of the generator's Client (structural, so no import cycle). */
 export interface Drawer {
@@ -216,7 +265,10 @@ export class DrawingWorkload {
     const pointCount = Math.round(drawnShare * points.length);
     if (pointCount <= state.liveInkSentPoints) return;
     state.lastLiveInkAt = now;
-    if (wire.send(socket, stroke.id, points.slice(state.liveInkSentPoints, pointCount), pointCount)) this.accounting.onLiveInkSent(stroke.id, pointCount, now);
+    const shape = stroke.shape;
+    if (shape.kind !== 'pen') return;
+    const inkStroke: InkStroke = { id: stroke.id, x: shape.x, y: shape.y, stroke: shape.stroke, strokeWidth: shape.strokeWidth };
+    if (wire.send(socket, inkStroke, points.slice(state.liveInkSentPoints, pointCount), pointCount)) this.accounting.onLiveInkSent(stroke.id, pointCount, now);
     state.liveInkSentPoints = pointCount;
   }
 }

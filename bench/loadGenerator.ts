@@ -469,7 +469,6 @@ class Fleet {
    * `drainBoundMs` passed), so the last strokes wait under the load the others had.
    */
   async drawingLoad(params: DrawingLoadParams): Promise<DrawingLoadResult> {
-    if (params.liveInk && !LIVE_INK_WIRE) throw new Error('live ink: the protocol has no live-ink message yet (issue 19 item 1); plug it in as LIVE_INK_WIRE in bench/drawingWorkload.ts');
     const clients = this.clientsOf(params.rooms, params.firstRoom);
     for (const c of clients) c.lastSeqFrom.fill(-1);
     this.counters = new Counters();

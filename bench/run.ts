@@ -16,8 +16,8 @@
  * Placement (placement.ts): --pin (the server under test on core 0, generators on core 1;
  * --pin=S:G for other cores) or --pin=both (the capacity and drawing sweeps shared, then pinned).
  * Drawing class (drawingClass.ts): --other-load=N (N busy processes beside it), --cursor-hz=N
- * (its cursors; 0 for none), --no-overload (no window at 1.5x the knee), --live-ink (once the
- * protocol has it, see drawingWorkload.ts).
+ * (its cursors; 0 for none), --no-overload (no window at 1.5x the knee), --live-ink (strokes also
+ * sent as live ink while drawn, its point delivery measured: see drawingWorkload.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -25,7 +25,6 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { capacitySweep, measurePoint, LEGACY_PASS, PASS, formatPointLine, type CapacityResult, type PointResult, type Timing } from './cursorCapacity.ts';
 import { DRAWING_PASS, drawingSweep, OVERLOAD_PASS, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
-import { LIVE_INK_WIRE } from './drawingWorkload.ts';
 import { OtherLoad } from './otherLoad.ts';
 import { parsePinOption, placement, type PlacementMode } from './placement.ts';
 import type { PostgresTarget } from './postgresBackends.ts';
@@ -94,8 +93,6 @@ const pinOption = args.find((a) => a === '--pin' || a.startsWith('--pin='))?.sli
 const modes: PlacementMode[] = pinOption === undefined ? ['shared'] : pinOption === 'both' ? ['shared', 'pinned'] : ['pinned'];
 if (pinOption !== undefined) placement.configure(parsePinOption(pinOption || undefined));
 const otherLoadCores = Number(option('other-load') ?? 0);
-// Refused here, before any server starts, as the generator would refuse it anyway.
-if (flag('live-ink') && !LIVE_INK_WIRE) throw new Error('--live-ink: the protocol has no live-ink message yet (issue 19 item 1); see LIVE_INK_WIRE in bench/drawingWorkload.ts');
 const drawingOptions = {
   cursorHz: Number(option('cursor-hz') ?? 30),
   liveInk: flag('live-ink'),

@@ -161,15 +161,20 @@ export interface WindowEdge {
 }
 
 /**
- * The database statement counters in a /metrics reading: every counter named `..._statements_total`
- * (today only `wb_lease_renewal_statements_total`; issue 19 asks for statements per stroke too).
+ * The database statement counters in a /metrics reading: `wb_db_statements_total` by its `kind`
+ * label (`db:create`, `db:renewal`, `db:handshake`, `db:sweep`, ...: every statement the product
+ * sends, by what it was for), and every other counter named `..._statements_total` summed over its
+ * labels (`wb_lease_renewal_statements_total`: renewal batches).
  */
 export function statementCounters(metrics: ReadonlyMap<string, number>): Record<string, number> {
   const totals: Record<string, number> = {};
   for (const [key, value] of metrics) {
     const brace = key.indexOf('{');
     const name = brace === -1 ? key : key.slice(0, brace);
-    if (name.endsWith('_statements_total')) totals[name] = (totals[name] ?? 0) + value;
+    if (!name.endsWith('_statements_total')) continue;
+    const kind = name === 'wb_db_statements_total' ? /kind="([^"]*)"/.exec(key)?.[1] : undefined;
+    const counter = kind ? `db:${kind}` : name;
+    totals[counter] = (totals[counter] ?? 0) + value;
   }
   return totals;
 }

@@ -1,7 +1,9 @@
-import { CreateElementRequest, MAX_MESSAGE_BYTES } from '@wb/protocol';
+import { ClientEvent, CreateElementRequest, InkUpdate, MAX_INK_POINTS_PER_PACKET, MAX_MESSAGE_BYTES, ServerEvent } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
 import { drawingWindowFailures, overloadWindowFailures, renewalsLostBy, statementsPerStroke, type DrawingWindowFigures } from '../bench/drawingClass.ts';
-import { PAUSE_MS, STROKE_MS, STROKES_PER_MEMBER_PER_SEC } from '../bench/drawingWorkload.ts';
+import { LIVE_INK_WIRE, PAUSE_MS, STROKE_MS, STROKES_PER_MEMBER_PER_SEC } from '../bench/drawingWorkload.ts';
+import type { BenchSocket } from '../bench/benchSocket.ts';
+import { statementCounters } from '../bench/serverUnderTest.ts';
 import { cpuSecondsBetween } from '../bench/postgresBackends.ts';
 import { addStrokeCounts, StrokeAccounting } from '../bench/strokeAccounting.ts';
 import { penStrokeRequest, seededRandom } from '../bench/strokeShape.ts';
@@ -165,11 +167,47 @@ describe('drawing rules', () => {
     expect(statementsPerStroke(start, end, 100)).toBe(2);
     expect(statementsPerStroke({ wb_lease_renewal_statements_total: 1 }, { wb_lease_renewal_statements_total: 9 }, 100)).toBeNaN();
     expect(statementsPerStroke(start, end, 0)).toBeNaN();
+    // The product's statements by kind: only the creates' count per stroke.
+    const byKind = { 'db:create': 500, 'db:renewal': 90, 'db:handshake': 40, wb_lease_renewal_statements_total: 9 };
+    expect(statementsPerStroke(byKind, { ...byKind, 'db:create': 1_100, 'db:renewal': 400, 'db:sweep': 30 }, 100)).toBe(6);
   });
 
   test('Postgres backend CPU: the difference for a backend seen twice, all of a new one', () => {
     const start = new Map([[10, 5], [11, 1]]);
     const end = new Map([[10, 7.5], [12, 0.5]]);
     expect(cpuSecondsBetween(start, end)).toBeCloseTo(3, 10);
+  });
+});
+
+describe('live ink in the drawing class', () => {
+  test('the wire sends valid ink packets in board coordinates, split at the packet bound', () => {
+    const sent: Array<{ event: string; payload: unknown }> = [];
+    const socket = { emit: (event: string, payload: unknown) => sent.push({ event, payload }) } as unknown as BenchSocket;
+    const points = Array.from({ length: MAX_INK_POINTS_PER_PACKET + 6 }, (_, i): [number, number, number] => [i, -i, 0.5]);
+    const stroke = { id: '00000000-0000-4000-8000-00000000f001', x: 100, y: 200, stroke: '#1e1e1e', strokeWidth: 4 };
+    expect(LIVE_INK_WIRE.send(socket, stroke, points, 10 + points.length)).toBe(true);
+    expect(sent.map((s) => s.event)).toEqual([ClientEvent.INK, ClientEvent.INK]);
+    const updates = sent.map((s) => InkUpdate.parse(s.payload));
+    expect(updates.map((u) => [u.from, u.points.length])).toEqual([
+      [10, MAX_INK_POINTS_PER_PACKET],
+      [10 + MAX_INK_POINTS_PER_PACKET, 6],
+    ]);
+    expect(updates[0]!.points[1]).toEqual([101, 199, 0.5]);
+  });
+
+  test('a receiver finds every chunk end an ink entry covers: a chunk merged with the next arrives with it', () => {
+    const batch = { cursors: [], ink: [{ strokeId: 's', sessionId: 'x', from: 4, points: [[0, 0, 0.5], [1, 1, 0.5], [2, 2, 0.5]], stroke: '#000000', strokeWidth: 2 }] };
+    expect(LIVE_INK_WIRE.chunksIn(ServerEvent.CURSORS, batch).map((c) => c.pointCount)).toEqual([5, 6, 7]);
+    expect(LIVE_INK_WIRE.chunksIn(ServerEvent.ROOM_EVENT, batch)).toEqual([]);
+  });
+
+  test('statement counters: the product\'s statements by kind, other counters by name', () => {
+    const metrics = new Map([
+      ['wb_db_statements_total{kind="create",operation="createElement"}', 12],
+      ['wb_db_statements_total{kind="edit",operation="updateElement"}', 3],
+      ['wb_db_statements_total{kind="edit",operation="deleteElement"}', 2],
+      ['wb_lease_renewal_statements_total', 7],
+    ]);
+    expect(statementCounters(metrics)).toEqual({ 'db:create': 12, 'db:edit': 5, wb_lease_renewal_statements_total: 7 });
   });
 });

@@ -26,10 +26,10 @@ export function liveStrokeShape(stroke: LiveStroke): Extract<ElementShape, { kin
  * pans and zooms move them with the board), between the elements and our own draft. Plain
  * TypeScript: ElementLayer.tsx mounts it on its `ink` group.
  *
- * Changes are drawn once per animation frame, however many batches arrive in it. A stroke whose
- * element just arrived leaves in the same frame the element is drawn (the element layer draws it
- * in the same task, or on a frame requested before this one), so the ink is never missing for a
- * frame and never doubled: no flicker, no double line.
+ * Growth is drawn once per animation frame, however many batches arrive in it. A stroke whose
+ * element just arrived leaves at once, in the task where the element layer draws the element (its
+ * SVG node in that task, or its overview canvas on a frame requested just before), so no frame
+ * shows both or neither: no double line, no flicker.
  */
 export class LiveInkLayer {
   private readonly drawn = new Map<string, { readonly path: SVGGElement; stroke: LiveStroke }>();
@@ -41,7 +41,10 @@ export class LiveInkLayer {
     private readonly group: SVGGElement,
     private readonly ink: Pick<StoreApi<InkView>, 'getState' | 'subscribe'>,
   ) {
-    this.unsubscribe = ink.subscribe(() => {
+    this.unsubscribe = ink.subscribe(({ strokes }) => {
+      // A stroke that ended goes now, in the task that drew its element (if it has one): the two
+      // never share a frame. Growth waits for the frame.
+      this.removeEnded(strokes);
       this.frame ??= requestAnimationFrame(this.drawNow);
     });
     this.draw();
@@ -54,14 +57,18 @@ export class LiveInkLayer {
     this.drawn.clear();
   }
 
-  private draw(): void {
-    this.frame = undefined;
-    const { strokes } = this.ink.getState();
+  private removeEnded(strokes: ReadonlyMap<string, LiveStroke>): void {
     for (const [id, d] of this.drawn) {
       if (strokes.has(id)) continue;
       d.path.remove();
       this.drawn.delete(id);
     }
+  }
+
+  private draw(): void {
+    this.frame = undefined;
+    const { strokes } = this.ink.getState();
+    this.removeEnded(strokes);
     for (const stroke of strokes.values()) {
       const d = this.drawn.get(stroke.strokeId);
       // Strokes are immutable: an unchanged object needs no new markup.

@@ -403,11 +403,15 @@ export class RoomClient {
       moveLocked: (move) => {
         if (this.socket.connected) this.socket.volatile.emit(ClientEvent.LOCK_MOVE, move);
       },
-      // Volatile like cursors; the server moves our cursor with it, so cursor packets pause.
+      // Unacknowledged and droppable like cursors, but not sent with Socket.IO's volatile flag:
+      // that drops a packet emitted in the same task as another (the transport is writable again
+      // only a microtask later), which is where ink goes, right after the move's cursor packet.
+      // While connected the websocket buffers it as it would a volatile one; offline it is not sent.
+      // The server moves our cursor with our ink, so cursor packets pause meanwhile.
       sendInk: (update) => {
         if (!this.socket.connected) return;
         this.lastInkAt = Date.now();
-        this.socket.volatile.emit(ClientEvent.INK, update);
+        this.socket.emit(ClientEvent.INK, update);
       },
       releaseLock: (request) => acked().emitWithAck(ClientEvent.LOCK_RELEASE, request),
       pinElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_PIN, request),

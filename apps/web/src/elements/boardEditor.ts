@@ -45,7 +45,7 @@ export interface EditorTransport {
   acquireLock(request: LockAcquireRequest): Promise<Ack<{ grant: LockGrant }>>;
   /** Volatile: dropped rather than queued when the socket is busy. */
   moveLocked(move: LockMove): void;
-  /** Volatile live ink of the stroke being drawn (dropped when the socket is not up). */
+  /** Live ink of the stroke being drawn: unacknowledged, dropped when the socket is not up. */
   sendInk(update: InkUpdate): void;
   releaseLock(request: LockReleaseRequest): Promise<Ack<ElementReply>>;
   pinElement(request: PinElementRequest): Promise<Ack<ElementReply>>;
