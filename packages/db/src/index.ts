@@ -12,3 +12,4 @@ export type { EditActor, ElementResult } from './elements.ts';
 export type { AcquireLockResult, HeldLock } from './locks.ts';
 export { buildAttendanceReport, type AttendanceFactInput } from './attendanceReport.ts';
 export * from './appRole.ts';
+export * from './retention.ts';
