@@ -6,8 +6,7 @@
  * 2 bad arguments or configuration.
  */
 import { parseArgs } from 'node:util';
-import { openDatabase, purgeMember, purgeRoom } from '@wb/db';
-import { sql } from 'drizzle-orm';
+import { findRoomIdForPurge, openDatabase, purgeMember, purgeRoom } from '@wb/db';
 import { ConfigError, loadConfig } from './config.ts';
 
 async function main(): Promise<void> {
@@ -30,8 +29,7 @@ async function main(): Promise<void> {
     config.DATABASE_URL ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: 2, migrate: true } : { kind: 'pglite', dataDir: config.PGLITE_DIR },
   );
   try {
-    const found = (await database.db.execute(sql`SELECT id FROM rooms WHERE code = ${values.room.toUpperCase()}`)) as unknown as { rows: { id: string }[] };
-    const roomId = found.rows[0]?.id;
+    const roomId = await findRoomIdForPurge(database, values.room);
     if (!roomId) throw new Error(`no room with code ${values.room}`);
     const result = values.user ? await purgeMember(database, roomId, values.user, values.reason) : await purgeRoom(database, roomId, values.reason);
     console.log(`purged ${result.rows} rows (${result.attendanceRows} attendance facts); audit fact retention_purges.id = ${result.auditId}`);

@@ -84,3 +84,9 @@ async function audit(
   );
   return { auditId: int(row!.id), attendanceRows: fact.attendanceRows, rows: fact.rows };
 }
+
+/** The room a purge names by its join code (any status), or null. */
+export async function findRoomIdForPurge(database: Database, code: string): Promise<string | null> {
+  const [row] = await rows<{ id: string }>(database.db, sql`SELECT id FROM rooms WHERE code = ${code.toUpperCase()}`);
+  return row?.id ?? null;
+}
