@@ -3,58 +3,133 @@ import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../apps/server/src/config.ts';
 
-// There is no Docker engine on CI machines: the compose file is checked by parsing it.
+// There is no Docker engine on CI machines: the compose file, the balancer's configuration and the
+// Dockerfile are checked by reading them. `pnpm smoke:dist` runs the image's command for real.
 interface Service {
   image?: string;
   build?: string;
+  command?: string[];
   environment?: Record<string, string>;
-  depends_on?: Record<string, { condition: string }>;
+  depends_on?: Record<string, { condition: string }> | string[];
   ports?: string[];
-  healthcheck?: unknown;
+  expose?: string[];
+  secrets?: string[];
+  healthcheck?: { test: string[]; start_period?: string };
+  volumes?: string[];
+  stop_grace_period?: string;
+  deploy?: { replicas?: number };
 }
 
-const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as { services: Record<string, Service> };
+const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as {
+  services: Record<string, Service>;
+  secrets: Record<string, { file: string }>;
+};
+const services = compose.services;
+const app = services.app!;
+const haproxy = readFileSync('deploy/haproxy/haproxy.cfg', 'utf8');
+const dockerfile = readFileSync('Dockerfile', 'utf8');
+const seconds = (d: string | undefined) => Number(/^(\d+)s$/.exec(d ?? '')?.[1] ?? Number.NaN);
 
-describe('docker-compose.yml', () => {
-  test('has postgres, redis and the app built from the Dockerfile', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['app', 'postgres', 'redis']);
-    expect(compose.services.app?.build).toBe('.');
-    expect(existsSync('Dockerfile')).toBe(true);
-    expect(compose.services.postgres?.image).toMatch(/^postgres:/);
-    expect(compose.services.redis?.image).toMatch(/^redis:/);
+describe('docker-compose.yml: a district deployment', () => {
+  test('has postgres, redis, a one-shot migrate, the app and a balancer', () => {
+    expect(Object.keys(services).sort()).toEqual(['app', 'balancer', 'migrate', 'postgres', 'redis']);
+    expect(app.build).toBe('.');
+    expect(services.migrate!.build).toBe('.');
+    expect(services.postgres!.image).toMatch(/^postgres:/);
+    expect(services.redis!.image).toMatch(/^redis:7/);
+    expect(services.balancer!.image).toMatch(/^haproxy:/);
   });
 
-  test('wires the app to both services by DATABASE_URL and REDIS_URL, and waits for them to be healthy', () => {
-    const app = compose.services.app!;
-    const env = app.environment!;
-    const pg = compose.services.postgres!.environment!;
-    expect(new URL(env.DATABASE_URL!).hostname).toBe('postgres');
-    expect(new URL(env.DATABASE_URL!).username).toBe(pg.POSTGRES_USER);
-    expect(new URL(env.DATABASE_URL!).password).toBe(pg.POSTGRES_PASSWORD);
-    expect(new URL(env.DATABASE_URL!).pathname).toBe(`/${pg.POSTGRES_DB}`);
-    expect(new URL(env.REDIS_URL!).hostname).toBe('redis');
-    expect(app.depends_on).toEqual({
+  test('scales: no host port on the app (replicas cannot collide), only the balancer publishes one', () => {
+    expect(app.ports).toBeUndefined();
+    expect(app.deploy?.replicas).toBeGreaterThanOrEqual(2);
+    expect(services.balancer!.ports).toEqual(['8080:80']);
+    for (const name of ['postgres', 'redis', 'migrate']) expect(services[name]!.ports).toBeUndefined();
+  });
+
+  test('migrate runs once as the owner before any replica; the app runs as wb_app with migrations off', () => {
+    const migrate = services.migrate!;
+    expect(migrate.command).toEqual(['node', 'dist/server/migrate.mjs']);
+    expect(migrate.environment).toMatchObject({ DATABASE_URL_FILE: '/run/secrets/owner_database_url', WB_APP_PASSWORD_FILE: '/run/secrets/wb_app_password' });
+    expect(app.depends_on).toMatchObject({
       postgres: { condition: 'service_healthy' },
       redis: { condition: 'service_healthy' },
+      migrate: { condition: 'service_completed_successfully' },
     });
-    expect(compose.services.postgres!.healthcheck).toBeDefined();
-    expect(compose.services.redis!.healthcheck).toBeDefined();
+    expect(app.environment).toMatchObject({ DATABASE_URL_FILE: '/run/secrets/app_database_url', DATABASE_MIGRATE: 'false' });
   });
 
-  test('the app environment passes the server config validation and listens on the published port', () => {
-    const env = compose.services.app!.environment!;
+  test('secrets come from files, each service gets only its own, no password in the file', () => {
+    expect(Object.keys(compose.secrets).sort()).toEqual(['app_database_url', 'owner_database_url', 'postgres_password', 'wb_app_password']);
+    for (const secret of Object.values(compose.secrets)) expect(secret.file).toMatch(/^\.\/deploy\/secrets\//);
+    expect(app.secrets).toEqual(['app_database_url']);
+    expect(services.migrate!.secrets!.sort()).toEqual(['owner_database_url', 'wb_app_password']);
+    expect(services.postgres!.environment).toMatchObject({ POSTGRES_PASSWORD_FILE: '/run/secrets/postgres_password' });
+    const text = readFileSync('docker-compose.yml', 'utf8');
+    expect(text).not.toMatch(/PASSWORD:\s*\S/);
+    expect(text).not.toMatch(/postgres:\/\/[^@\s]*:[^@\s]*@/);
+  });
+
+  test('the app environment passes the server config validation (secret files aside)', () => {
+    const env = { ...app.environment };
+    delete env.DATABASE_URL_FILE;
     const config = loadConfig(env);
-    expect(config.DATABASE_URL).toBe(env.DATABASE_URL);
-    expect(config.REDIS_URL).toBe(env.REDIS_URL);
-    expect(config.HOST).toBe('0.0.0.0');
-    expect(compose.services.app!.ports).toContain(`${config.PORT}:${config.PORT}`);
+    expect(config).toMatchObject({ HOST: '0.0.0.0', PORT: 3000, DATABASE_MIGRATE: false, REDIS_ADAPTER: 'sharded', METRICS_PORT: 9464 });
+    expect(new URL(config.REDIS_URL!).hostname).toBe('redis');
+    // The stop grace covers the drain and the reconnect window with room to close.
+    expect(seconds(app.stop_grace_period) * 1000).toBeGreaterThan(config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_RECONNECT_SPREAD_MS + 10_000);
+    expect(app.environment!.TRUST_PROXY).toBe('1');
   });
 
-  test('the Dockerfile installs from the lockfile, builds the web app and starts the server', () => {
-    const dockerfile = readFileSync('Dockerfile', 'utf8');
+  test('healthchecks: databases, the balancer, and the app on liveness (/healthz) with a start period', () => {
+    for (const name of ['postgres', 'redis', 'balancer']) expect(services[name]!.healthcheck).toBeDefined();
+    expect(app.healthcheck!.test.join(' ')).toMatch(/\/healthz/);
+    expect(seconds(app.healthcheck!.start_period)).toBeGreaterThanOrEqual(30);
+  });
+
+  test('the balancer routes on /readyz, finds every replica, keeps websockets, pins polling sessions', () => {
+    expect(services.balancer!.volumes).toContain('./deploy/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
+    expect(haproxy).toMatch(/option httpchk GET \/readyz/);
+    expect(haproxy).toMatch(/server-template app \d+ app:3000/);
+    expect(haproxy).toMatch(/resolvers docker/);
+    expect(haproxy).toMatch(/timeout tunnel \d+h/);
+    expect(haproxy).toMatch(/cookie WBNODE insert/);
+    expect(haproxy).toMatch(/deny.*path_beg \/metrics/);
+    // Readiness failures take a node out before the app's drain period ends.
+    const inter = Number(/inter (\d+)s/.exec(haproxy)?.[1]);
+    const fall = Number(/fall (\d+)/.exec(haproxy)?.[1]);
+    expect(inter * fall * 1000).toBeLessThan(Number(app.environment!.SHUTDOWN_DRAIN_MS));
+  });
+});
+
+describe('Dockerfile: a lean, non-root image', () => {
+  test('multi-stage on a slim Node LTS; compiled server; production dependencies only', () => {
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    const lts = /ARG NODE_VERSION=(\d+)/.exec(dockerfile)?.[1];
+    expect(Number(lts) % 2).toBe(0);
+    expect(Number(lts)).toBeGreaterThanOrEqual(22);
+    expect(dockerfile).toMatch(/FROM node:\$\{NODE_VERSION\}-bookworm-slim\n/);
     expect(dockerfile).toMatch(/pnpm install --frozen-lockfile/);
-    expect(dockerfile).toMatch(/pnpm build/);
-    expect(dockerfile).toMatch(/apps\/server\/src\/main\.ts/);
-    expect(dockerfile).toMatch(/HOST=0\.0\.0\.0/);
+    expect(dockerfile).toMatch(/scripts\/build-server\.mjs/);
+    expect(dockerfile).toMatch(/deploy --prod/);
+    expect(dockerfile).toMatch(/CMD \["node", "dist\/server\/main\.mjs"\]/);
+    expect(dockerfile).not.toMatch(/tsx/);
+    expect(existsSync('scripts/build-server.mjs')).toBe(true);
+  });
+
+  test('non-root, a volume for the embedded data, a healthcheck with a start period', () => {
+    const final = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(final).toMatch(/^USER node$/m);
+    expect(final).toMatch(/VOLUME \["\/data"\]/);
+    expect(final).toMatch(/PGLITE_DIR=\/data\/pglite/);
+    expect(final).toMatch(/HEALTHCHECK .*--start-period=\d+s/);
+    expect(final).toMatch(/\/healthz/);
+  });
+
+  test('engines and .nvmrc name the Node version the project is tested on', () => {
+    const nvmrc = readFileSync('.nvmrc', 'utf8').trim();
+    expect(nvmrc).toMatch(/^20\.20$/);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe(`>=${nvmrc}`);
   });
 });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import { createAdapter } from '@socket.io/redis-adapter';
+import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import {
   SWEEPER_LOCK_ID,
   Sweeper,
@@ -207,7 +207,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
 
   await http.ready();
 
-  const redisClients = config.REDIS_URL ? await attachRedis(realtime, config.REDIS_URL, http) : [];
+  const redisClients = config.REDIS_URL ? await attachRedis(realtime, config.REDIS_URL, config.REDIS_ADAPTER, http) : [];
   if (redisClients.length > 0) adapterReady = () => redisClients.every((client) => client.isReady);
 
   await http.listen({ port: config.PORT, host: config.HOST });
@@ -330,7 +330,7 @@ async function registerWebApp(http: FastifyInstance, webDist: string): Promise<v
   });
 }
 
-async function attachRedis(realtime: Realtime, url: string, http: FastifyInstance) {
+async function attachRedis(realtime: Realtime, url: string, mode: Config['REDIS_ADAPTER'], http: FastifyInstance) {
   // No offline queue: while Redis is down, cross-node broadcasts are dropped rather than piled up
   // in memory (I10); clients on other nodes catch up through revision replay.
   const pub = createClient({ url, disableOfflineQueue: true });
@@ -347,7 +347,15 @@ async function attachRedis(realtime: Realtime, url: string, http: FastifyInstanc
       http.log.warn({ err: String(error) }, 'redis publish failed; other nodes catch up by revision');
       return 0;
     })) as typeof pub.publish;
-  realtime.io.adapter(createAdapter(pub, sub));
+  const sPublish = pub.sPublish.bind(pub);
+  pub.sPublish = ((...args: Parameters<typeof sPublish>) =>
+    sPublish(...args).catch((error: unknown) => {
+      http.log.warn({ err: String(error) }, 'redis publish failed; other nodes catch up by revision');
+      return 0;
+    })) as typeof pub.sPublish;
+  // Sharded (Redis 7 SPUBLISH, one channel per room): a node receives only the broadcasts of rooms
+  // it has sockets in, instead of every room's on the classic adapter's one channel.
+  realtime.io.adapter(mode === 'sharded' ? createShardedAdapter(pub, sub, { subscriptionMode: 'dynamic' }) : createAdapter(pub, sub));
   realtime.publisher.clustered = true;
   return [pub, sub];
 }

@@ -31,6 +31,11 @@ const schema = z
       .transform((v) => v === '1' || v === 'true'),
     /** Set to join several server processes through the Socket.IO Redis adapter. */
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+    /**
+     * `sharded`: the Socket.IO sharded Redis adapter (Redis 7+, SPUBLISH per room), so a node gets
+     * only its rooms' broadcasts. `classic`: one channel every node reads (Redis < 7).
+     */
+    REDIS_ADAPTER: z.enum(['classic', 'sharded']).default('classic'),
     /** Comma-separated origins allowed for HTTP and the socket handshake, besides same-origin. */
     ALLOWED_ORIGINS: z
       .string()

@@ -34,7 +34,7 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     testDb = await openTestDatabase('postgres');
     // Each node has its own pool, as separate processes would.
     secondDb = await openDatabase({ kind: 'postgres', url: testDb.url!, poolSize: 5 });
-    const env = { REDIS_URL: process.env.TEST_REDIS_URL! };
+    const env = { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_ADAPTER: 'sharded' };
     nodeA = await startTestServer(testDb.database, { clock, env });
     nodeB = await startTestServer(secondDb, { clock, env });
     // The first passes grant restart grace (I8).

@@ -14,3 +14,4 @@ export type { AcquireLockResult, HeldLock } from './locks.ts';
 export { buildAttendanceReport, type AttendanceFactInput } from './attendanceReport.ts';
 export * from './appRole.ts';
 export { StatementCounter, inOperation } from './statements.ts';
+export * from './retention.ts';
