@@ -31,7 +31,8 @@ const sizes: Record<string, BrowserContextOptions> = {
 };
 
 async function waitReady(): Promise<void> {
-  for (let i = 0; i < 240; i++) {
+  // Generous: the first start creates the embedded database, slow on a busy machine.
+  for (let i = 0; i < 960; i++) {
     try {
       if ((await fetch(`${baseUrl}/readyz`)).ok) return;
     } catch {
@@ -67,6 +68,9 @@ async function draw(page: Page): Promise<void> {
   await drag(/^Ellipse/, 620, 240, 800, 400);
   await drag(/^Arrow/, 560, 300, 620, 320);
   await page.keyboard.press('Escape');
+  // Saved, and no focus ring on the board: the picture of a lesson in progress.
+  await page.getByTestId('unsynced').waitFor({ state: 'detached' });
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 }
 
 async function main(): Promise<void> {

@@ -1,0 +1,163 @@
+/**
+ * The main screens at the four sizes the layout is designed for (issue 24) and in both themes:
+ * a laptop (1280 x 800), a tablet with touch (1024 x 768), a phone with touch (390 x 844) and a
+ * laptop at 200 % zoom (640 x 400 CSS px, WCAG 2.2 reflow). On each: the page never scrolls
+ * sideways, every top-bar and toolbar button is visible and is what a tap at its centre hits,
+ * and axe finds nothing (WCAG A/AA and `region`). Screenshots are attached to each test.
+ *
+ * One server, one lesson of 30 (seated from node), one browser context per size and theme.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
+import type { SessionGrant } from '@wb/protocol';
+import { fillClass, type Classroom } from './classroom.ts';
+import { joinRoom } from './roomSeed.ts';
+
+const SIZES: Record<string, BrowserContextOptions> = {
+  laptop: { viewport: { width: 1280, height: 800 } },
+  tablet: { viewport: { width: 1024, height: 768 }, hasTouch: true },
+  phone: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+  zoom200: { viewport: { width: 640, height: 400 } },
+};
+const THEMES = ['light', 'dark'] as const;
+
+test.describe.configure({ mode: 'serial' });
+
+let teacher: SessionGrant;
+let student: SessionGrant;
+let waiting: SessionGrant;
+let classroom: Classroom;
+
+async function post<T>(url: string, body: unknown): Promise<T> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+const key = () => `layout-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}-key`;
+
+test.beforeAll(async ({ baseURL }) => {
+  const base = baseURL!;
+  teacher = await post<SessionGrant>(`${base}/api/rooms`, { teacherName: 'Ms Rivera', title: 'Fractions, week 3', memberKey: key() });
+  classroom = await fillClass(base, teacher.room.code, 29);
+  student = await joinRoom(base, teacher.room.code, 'Pat');
+  const lobbyRoom = await post<SessionGrant>(`${base}/api/rooms`, { teacherName: 'Mr Okafor', memberKey: key(), requireApproval: true });
+  waiting = await joinRoom(base, lobbyRoom.room.code, 'Sam');
+});
+
+test.afterAll(() => {
+  classroom?.close();
+});
+
+/** A context whose tab already holds `grant` (as after joining), so the page opens the lesson. */
+async function contextWith(browser: Browser, options: BrowserContextOptions, grant: SessionGrant | null): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  if (grant) {
+    await context.addInitScript(([k, v]) => sessionStorage.setItem(k!, v!), [`wb.session.${grant.room.code}`, JSON.stringify(grant)]);
+  }
+  return context;
+}
+
+async function noSidewaysScroll(page: Page) {
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(widths.scroll, 'the page scrolls sideways').toBeLessThanOrEqual(widths.client);
+}
+
+/** Every visible button in these containers is inside the window and is what a tap at its centre hits. */
+async function buttonsReachable(page: Page, containers: string) {
+  const problems = await page.evaluate((selector) => {
+    const found: string[] = [];
+    for (const button of Array.from(document.querySelectorAll<HTMLElement>(`${selector} button`))) {
+      const r = button.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue; // not shown at this size (behind a menu)
+      const name = button.getAttribute('aria-label') ?? button.textContent?.trim() ?? '?';
+      if (r.left < 0 || r.top < 0 || r.right > window.innerWidth || r.bottom > window.innerHeight) {
+        found.push(`${name}: outside the window`);
+        continue;
+      }
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !button.contains(hit)) found.push(`${name}: covered by ${hit?.className || hit?.tagName}`);
+    }
+    return found;
+  }, containers);
+  expect(problems).toEqual([]);
+}
+
+async function axeClean(page: Page) {
+  // WCAG A/AA by tag, and `region` (a best-practice rule: all content inside landmarks) by name.
+  const results = await new AxeBuilder({ page })
+    .options({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, rules: { region: { enabled: true } } })
+    .analyze();
+  const ran = [...results.passes, ...results.violations, ...results.inapplicable, ...results.incomplete].map((r) => r.id);
+  expect(ran, 'the region rule ran').toContain('region');
+  const violations = results.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 4) }));
+  expect(violations).toEqual([]);
+}
+
+/** `lesson`: the board's bars are checked; `'topbar'`: only the top bar (a sheet covers the tools by design). */
+async function check(page: Page, info: TestInfo, screen: string, lesson: boolean | 'topbar') {
+  const started = Date.now();
+  await noSidewaysScroll(page);
+  if (lesson === 'topbar') await buttonsReachable(page, '.topbar');
+  else if (lesson) await buttonsReachable(page, '.topbar, [data-testid="toolbar"], .board-actions');
+  await axeClean(page);
+  await info.attach(`${screen}.png`, { body: await page.screenshot(), contentType: 'image/png' });
+  console.log(`${screen}: ${Date.now() - started} ms`);
+}
+
+for (const [size, options] of Object.entries(SIZES)) {
+  for (const colorScheme of THEMES) {
+    test(`layout at ${size} (${colorScheme}): start, join, waiting, teacher with 30, attendance, student`, async ({ browser }, info) => {
+      test.setTimeout(300_000);
+      const opts = { ...options, colorScheme };
+
+      const visitor = await contextWith(browser, opts, null);
+      const page = await visitor.newPage();
+      await page.goto('/');
+      await expect(page.getByRole('button', { name: 'Start lesson' })).toBeVisible();
+      await check(page, info, `${size}-${colorScheme}-start`, false);
+      await page.goto(`/r/${teacher.room.code}`);
+      await expect(page.getByRole('button', { name: 'Join lesson' })).toBeEnabled();
+      await check(page, info, `${size}-${colorScheme}-join`, false);
+      await visitor.close();
+
+      const lobby = await contextWith(browser, opts, waiting);
+      const waitingPage = await lobby.newPage();
+      await waitingPage.goto(`/r/${waiting.room.code}`);
+      await expect(waitingPage.getByRole('heading', { level: 1 })).toBeVisible();
+      await check(waitingPage, info, `${size}-${colorScheme}-waiting`, false);
+      await lobby.close();
+
+      const teaching = await contextWith(browser, opts, teacher);
+      const board = await teaching.newPage();
+      await board.goto(`/r/${teacher.room.code}`);
+      await expect(board.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
+      await check(board, info, `${size}-${colorScheme}-teacher`, true);
+      // The people panel with all 31 members (teacher, 29 seated, Pat).
+      const people = board.getByRole('button', { name: /People|here/ }).first();
+      if ((await people.getAttribute('aria-expanded')) !== 'true') await people.click();
+      await expect(board.getByTestId('roster-entry')).toHaveCount(31);
+      await expect(board.getByTestId('roster-entry').first()).toContainText('Teacher');
+      // On a phone or at 200 % the open panel is a sheet over the board and its tools.
+      const sheet = size === 'phone' || size === 'zoom200';
+      await check(board, info, `${size}-${colorScheme}-teacher-people`, sheet ? 'topbar' : true);
+      await board.getByRole('button', { name: 'Hide panel' }).click();
+      // Attendance, from the bar or its More menu.
+      const more = board.getByRole('button', { name: 'More' });
+      if (await more.isVisible()) await more.click();
+      await board.getByRole('button', { name: 'Attendance' }).click();
+      const report = board.getByTestId('attendance-report');
+      await expect(report.getByTestId('attendance-summary')).toBeVisible();
+      await noSidewaysScroll(board);
+      await axeClean(board);
+      await info.attach(`${size}-${colorScheme}-attendance.png`, { body: await board.screenshot(), contentType: 'image/png' });
+      await teaching.close();
+
+      const learning = await contextWith(browser, opts, student);
+      const studentPage = await learning.newPage();
+      await studentPage.goto(`/r/${student.room.code}`);
+      await expect(studentPage.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
+      await check(studentPage, info, `${size}-${colorScheme}-student`, true);
+      await learning.close();
+    });
+  }
+}
