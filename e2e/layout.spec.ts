@@ -8,7 +8,8 @@
  * One server, one lesson of 30 (seated from node), one browser context per size and theme.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
+import type { Browser, BrowserContext, BrowserContextOptions, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './support.ts';
 import type { SessionGrant } from '@wb/protocol';
 import { fillClass, type Classroom } from './classroom.ts';
 import { joinRoom } from './roomSeed.ts';
