@@ -23,6 +23,9 @@ GRANT USAGE ON SCHEMA public TO wb_app;
 -- Presence, membership, sessions and the room log change in place: conditional UPDATEs and
 -- DELETEs are how the store decides (I3). The sweeper prunes room_events (I10).
 GRANT SELECT, INSERT, UPDATE, DELETE ON rooms, memberships, sessions, presence_leases, room_events, elements, applied_requests TO wb_app;
+-- Every kept element version, for the teacher's history (migration 0007): written with each edit,
+-- pruned by the sweeper to the newest versions per room.
+GRANT SELECT, INSERT, DELETE ON element_versions TO wb_app;
 -- Teacher accounts and their signed-in sessions (migration 0003): sign-up, sign-in, sign-out.
 GRANT SELECT, INSERT, UPDATE ON teachers, teacher_sessions TO wb_app;
 

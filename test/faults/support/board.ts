@@ -1,5 +1,5 @@
 /** Board helpers shared by the fault tests: shapes, acknowledged commits, reading the stored board. */
-import { ClientEvent, type Element, type RoomSnapshot, type SessionGrant } from '@wb/protocol';
+import { ClientEvent, ErrorCode, type Element, type RoomSnapshot, type SessionGrant } from '@wb/protocol';
 import { FaultClient, requestId } from './client.ts';
 
 export const rect = (x: number, y: number) =>
@@ -34,7 +34,13 @@ export async function storedSnapshot(baseUrl: string, teacher: SessionGrant): Pr
   const probe = new FaultClient(baseUrl, teacher, { renew: false, lastRevision: 0 });
   try {
     await probe.ready();
-    const reply = await probe.socket.timeout(10_000).emitWithAck(ClientEvent.SYNC_REQUEST, {});
+    // sync.request is budgeted per member (issue 18): a test that has just spent the teacher's
+    // budget waits for it to refill (2 a second) instead of reading a refusal as a failure.
+    let reply = await probe.socket.timeout(10_000).emitWithAck(ClientEvent.SYNC_REQUEST, {});
+    for (let tries = 0; !reply.ok && reply.error.code === ErrorCode.RATE_LIMITED && tries < 20; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      reply = await probe.socket.timeout(10_000).emitWithAck(ClientEvent.SYNC_REQUEST, {});
+    }
     if (!reply.ok) throw new Error(`sync refused: ${reply.error.code}`);
     if (reply.sync.kind !== 'snapshot') throw new Error('expected a snapshot');
     return reply.sync.snapshot;
