@@ -43,7 +43,7 @@ describe('DrawRights: who may send live ink, without a database read per packet'
   test('a muted pen stops only that student, read from the store and followed from member.pen', async () => {
     const reads = deferredReads();
     const cache = new DrawRights(reads.read, () => 0);
-    cache.learn('r');
+    void cache.learn('r');
     reads.pending[0]!.answer(rights('everyone', ['ben']));
     await settle();
     expect(cache.mayDraw('r', 'student', 'ben')).toBe('penMuted');
@@ -58,7 +58,7 @@ describe('DrawRights: who may send live ink, without a database read per packet'
     let now = 0;
     const reads = deferredReads();
     const cache = new DrawRights(reads.read, () => now);
-    cache.learn('r');
+    void cache.learn('r');
     reads.pending[0]!.answer(rights('everyone'));
     await settle();
     now = 30_000; // stale: the next ask reads again
@@ -74,7 +74,7 @@ describe('DrawRights: who may send live ink, without a database read per packet'
     let now = 0;
     const reads = deferredReads();
     const cache = new DrawRights(reads.read, () => now, 1_000);
-    cache.learn('r');
+    void cache.learn('r');
     reads.pending[0]!.answer(rights('own'));
     await settle();
     now = 1_000;

@@ -35,7 +35,7 @@ export type InkRefusal = 'lookOnly' | 'penMuted' | 'lessonClosed';
  */
 export class DrawRights {
   private readonly rooms = new Map<string, CachedRights>();
-  private readonly reading = new Set<string>();
+  private readonly reading = new Map<string, Promise<void>>();
 
   constructor(
     private readonly read: (roomId: string) => Promise<RoomDrawRights | null>,
@@ -50,7 +50,7 @@ export class DrawRights {
   mayDraw(roomId: string, role: Role, userId: string): true | InkRefusal | null {
     if (role === 'teacher') return true;
     const rights = this.rooms.get(roomId);
-    if (!rights || this.now() - rights.at >= this.refreshMs) this.learn(roomId);
+    if (!rights || this.now() - rights.at >= this.refreshMs) void this.learn(roomId);
     if (!rights) return null;
     if (!rights.open) return 'lessonClosed';
     if (rights.editPolicy === 'look') return 'lookOnly';
@@ -58,12 +58,12 @@ export class DrawRights {
     return true;
   }
 
-  /** Reads the room's rights unless a read is already under way. */
-  learn(roomId: string): void {
-    if (this.reading.has(roomId)) return;
-    this.reading.add(roomId);
+  /** Reads the room's rights unless a read is already under way; settles when that read has. */
+  learn(roomId: string): Promise<void> {
+    const under = this.reading.get(roomId);
+    if (under) return under;
     const startedAt = this.now();
-    this.read(roomId).then(
+    const reading = this.read(roomId).then(
       (read) => {
         this.reading.delete(roomId);
         // An event heard while the read was under way is newer than the read's answer.
@@ -71,8 +71,20 @@ export class DrawRights {
         if (read === null || (heard && heard.at > startedAt)) return;
         this.rooms.set(roomId, { editPolicy: read.editPolicy, open: read.status === 'open', muted: new Set(read.mutedUserIds), at: this.now() });
       },
-      () => this.reading.delete(roomId),
+      () => {
+        this.reading.delete(roomId);
+      },
     );
+    this.reading.set(roomId, reading);
+    return reading;
+  }
+
+  /**
+   * Makes the room's rights known before a student's session starts, so their first stroke's live
+   * ink is not dropped as unknown: one read when this node does not know the room yet, none after.
+   */
+  async ensure(roomId: string): Promise<void> {
+    if (!this.rooms.has(roomId)) await this.learn(roomId);
   }
 
   /** A `room.updated` event: the lesson's policy or status changed (published here or relayed). */

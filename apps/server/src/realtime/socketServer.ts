@@ -159,8 +159,10 @@ export function attachRealtime(
       try {
         const revision = await presence.openLease(session);
         if (revision === null || socket.disconnected) return;
-        // Who may draw here, read now so the first stroke's live ink is not dropped (students only).
-        if (session.role !== 'teacher') rights.mayDraw(session.roomId, session.role, session.userId);
+        // Who may draw here, known before the welcome so the first stroke's live ink is not dropped
+        // (students only; one read per room and node).
+        if (session.role !== 'teacher') await rights.ensure(session.roomId);
+        if (socket.disconnected) return;
         socket.emit(ServerEvent.WELCOME, {
           sessionId: session.sessionId,
           userId: session.userId,
