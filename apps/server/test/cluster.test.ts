@@ -164,6 +164,8 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
 
     // The leader's pinned connection dies (as with a crashed node or a cut network).
     await testDb.database.db.execute(`SELECT pg_terminate_backend(${pids[0]})`);
+    // pg_terminate_backend only signals: the lock is free once that backend has exited.
+    for (let i = 0; i < 100 && (await leaderBackends()).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     // The other node's next pass takes over...
     await second.sweeper.pass();
     expect(second.sweeper.leader).toBe(true);
