@@ -238,6 +238,9 @@ async function runDrill(
       ),
     );
     code = t.code;
+    // The drill is about presence and locks: students move the teacher's elements (issue 20's
+    // default lets students change only their own work).
+    await t.page.getByTestId('edit-policy').selectOption('everyone');
     await trace(t.page.context());
     teacher = await screenOf('teacher', t.page, code);
     screens.push(teacher);
@@ -250,8 +253,9 @@ async function runDrill(
     b = await screenOf('b', ben.page, code);
     screens.push(b);
 
-    await drawRect(teacher, 120, 120, 120, 80);
-    await drawRect(teacher, 420, 120, 120, 80);
+    // Below the board's action bar (the teacher's carries the edit-policy select).
+    await drawRect(teacher, 120, 220, 120, 80);
+    await drawRect(teacher, 420, 220, 120, 80);
     for (const s of screens) await expect(s.page.getByTestId('element')).toHaveCount(2);
     const els = (await elements(teacher)).sort((x, y) => x.x - y.x);
     e1 = els[0]!.id;
@@ -273,18 +277,18 @@ async function runDrill(
     }
     // A drags E1 (pressing its border: an unfilled shape is hit on its stroke) and lets go: the
     // teacher sees it held by A, then at its new place.
-    await moveTo(a, 180, 120);
+    await moveTo(a, 180, 220);
     await a.page.mouse.down();
-    await moveTo(a, 200, 200, 4);
+    await moveTo(a, 200, 300, 4);
     await expect(lockOutline(teacher, e1)).toHaveAttribute('data-user-id', a.userId);
-    await moveTo(a, 220, 240, 4);
+    await moveTo(a, 220, 340, 4);
     await a.page.mouse.up();
     await expect(lockOutline(teacher, e1)).toHaveCount(0);
     await expect.poll(async () => (await elements(teacher)).find((e) => e.id === e1)?.version).toBeGreaterThan(1);
     // B starts dragging E2 and keeps the button down.
-    await moveTo(b, 480, 120);
+    await moveTo(b, 480, 220);
     await b.page.mouse.down();
-    await moveTo(b, 500, 200, 4);
+    await moveTo(b, 500, 300, 4);
     await expect(lockOutline(teacher, e2)).toHaveAttribute('data-user-id', b.userId);
     await expect(lockOutline(a, e2)).toHaveAttribute('data-user-id', b.userId);
   });
@@ -332,9 +336,9 @@ async function runDrill(
     const facts = await attendance(server, code, teacher);
     expect(facts.filter((f) => f.sessionId === b.sessionId && f.kind === 'lease_expired')).toHaveLength(1);
     // A can now take E2: the lock went with B's presence (B's uncommitted drag left it in place).
-    await moveTo(a, 480, 120);
+    await moveTo(a, 480, 220);
     await a.page.mouse.down();
-    await moveTo(a, 470, 150, 3);
+    await moveTo(a, 470, 250, 3);
     await expect(lockOutline(teacher, e2)).toHaveAttribute('data-user-id', a.userId);
     await a.page.mouse.up();
     await expect(lockOutline(teacher, e2)).toHaveCount(0);
@@ -360,7 +364,7 @@ async function runDrill(
   await step('4. a revision gap forced on A: A detects it, resyncs once, and its board equals the teacher\'s', async () => {
     const before = await stats(a);
     await post(server, '/__test/withhold', { sessionId: a.sessionId, count: 1 });
-    await drawRect(teacher, 120, 320, 100, 60);
+    await drawRect(teacher, 600, 150, 100, 60);
     await expect(teacher.page.getByTestId('element')).toHaveCount(3);
     await expect.poll(async () => (await stats(a)).resyncs, { timeout: 20_000 }).toBe(before.resyncs + 1);
     await expect.poll(() => hash(a), { timeout: 20_000 }).toBe(await boardHashOf(teacher));
@@ -390,9 +394,9 @@ async function runDrill(
       s.page.locator(`[data-testid="element"][data-element-id="${e1}"]`).getAttribute('transform');
 
     // Real moves under a granted lock: the teacher sees A hold E1 and sees it where A has it.
-    await moveTo(a, 220, 240);
+    await moveTo(a, 220, 340);
     await a.page.mouse.down();
-    await moveTo(a, 240, 270, 4);
+    await moveTo(a, 240, 370, 4);
     await expect(lockOutline(teacher, e1)).toHaveAttribute('data-user-id', a.userId);
     const atA = await e1Transform(a);
     expect(atA).not.toBeNull();
@@ -401,7 +405,7 @@ async function runDrill(
     // The next moves (and cursor packets) are in flight, held at the server's door, when the revocation commits.
     const shownBeforeRevocation = (await shownAtTeacher()).length;
     await post(server, '/__test/hold-inbound', { sessionId: a.sessionId, hold: true });
-    await moveTo(a, 150, 400, 4);
+    await moveTo(a, 150, 500, 4);
     await expect
       .poll(async () => Number((await post(server, '/__test/hold-inbound', { sessionId: a.sessionId, hold: true })).body.held))
       .toBeGreaterThanOrEqual(2);

@@ -23,7 +23,7 @@ export function RosterAuthority({ editor, entry, penMuted }: { editor: BoardEdit
           className="roster-action"
           aria-pressed={penMuted}
           onClick={() => void editor.setPenMuted(entry.userId, !penMuted)}
-          aria-label={penMuted ? `Give ${entry.displayName} their pen back` : `Mute ${entry.displayName}'s pen`}
+          aria-label={penMuted ? `Give pen back to ${entry.displayName}` : `Mute pen of ${entry.displayName}`}
         >
           {penMuted ? 'Give pen back' : 'Mute pen'}
         </button>
