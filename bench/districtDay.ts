@@ -42,6 +42,8 @@ export interface DistrictPhase {
   label: string;
   nodes: number;
   users: number;
+  /** Handshakes retried before the window (they timed out on a loaded machine). */
+  connectRetries: number;
   liveAtEnd: number;
   windowS: number;
   /** Every statement the nodes sent (wb_db_statements_total), per second, and per second per 1,000 users. */
@@ -249,6 +251,7 @@ async function phase(
       label: plan.label,
       nodes: plan.nodes,
       users,
+      connectRetries: result.connectRetries,
       liveAtEnd: result.liveAtEnd,
       windowS,
       statementsPerSec: statements / windowS,

@@ -331,6 +331,8 @@ export interface DistrictParams {
 
 export interface DistrictResult {
   users: number;
+  /** First handshakes that timed out or failed before the window and were retried (a loaded machine). */
+  connectRetries: number;
   /** Clients live (welcome and sync) at the window's end, lid-closed ones excepted. */
   liveAtEnd: number;
   /** Clients whose socket dropped without their asking (a node killed): they reconnect through the balancer. */

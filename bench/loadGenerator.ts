@@ -693,7 +693,15 @@ class Fleet {
    * node meanwhile) reconnects after the web client's jitter, retrying until it is live again.
    */
   async district(params: DistrictParams): Promise<DistrictResult> {
-    const connected = await this.connect(params.rooms);
+    // A client whose first handshake times out (a loaded machine) tries again, as the web client
+    // does; the retries are reported, and a client that never connects fails the run.
+    let connected = await this.connect(params.rooms);
+    let connectRetries = 0;
+    for (let attempt = 1; connected.failed > 0 && attempt <= 3; attempt++) {
+      connectRetries += connected.failed;
+      await sleep(1_000);
+      connected = await this.connect(params.rooms);
+    }
     if (connected.failed > 0) throw new Error(`district: ${connected.failed} clients could not connect (${connected.errors.join(', ')})`);
     const clients = this.clientsOf(params.rooms);
     await sleep(params.warmupMs);
@@ -756,6 +764,7 @@ class Fleet {
     const times = [...moved.values()].flatMap((m) => (m.liveAt === null ? [] : [m.liveAt - m.droppedAt]));
     const result: DistrictResult = {
       users: clients.length,
+      connectRetries,
       liveAtEnd: clients.filter((c) => c.live && !c.lidClosed).length,
       dropped: moved.size,
       movedLive: times.length,

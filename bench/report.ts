@@ -115,7 +115,7 @@ export function renderReport(report: BenchReport): string {
         .map(([k, v]) => `${k} ${f(v, 1)}`)
         .join(', ');
       out.push(
-        `| ${p.label} | ${p.liveAtEnd} / ${p.users - p.expiry.lidCloses} | ${f(p.steady.statementsPerSecPer1000, 1)} | ${kinds} | ${f(p.connectionsPer1000, 1)} (${p.connectionsMax}) | ${p.nodeCores.map((c) => f(c, 2)).join(', ')} | ${p.nodeRssMb.map((m) => f(m, 0)).join(', ')} | ${f(p.postgresCores, 2)} | ${p.expiry.attendanceFacts} / ${p.expiry.serverExpiries} / ${p.expiry.clientEvents} of ${p.expiry.lidCloses}${p.expiry.exactlyOnce ? ' (once each)' : ' (NOT once)'} | ${p.falseEvictions} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${f(p.loadAverage1m, 2)} |`,
+        `| ${p.label} | ${p.liveAtEnd} / ${p.users - p.expiry.lidCloses}${p.connectRetries ? ` (${p.connectRetries} first handshakes retried)` : ''} | ${f(p.steady.statementsPerSecPer1000, 1)} | ${kinds} | ${f(p.connectionsPer1000, 1)} (${p.connectionsMax}) | ${p.nodeCores.map((c) => f(c, 2)).join(', ')} | ${p.nodeRssMb.map((m) => f(m, 0)).join(', ')} | ${f(p.postgresCores, 2)} | ${p.expiry.attendanceFacts} / ${p.expiry.serverExpiries} / ${p.expiry.clientEvents} of ${p.expiry.lidCloses}${p.expiry.exactlyOnce ? ' (once each)' : ' (NOT once)'} | ${p.falseEvictions} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${f(p.loadAverage1m, 2)} |`,
       );
     }
     const k = d.fleet?.kill;

@@ -22,6 +22,7 @@ import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
 import { ProxyTrust } from './http/proxyTrust.ts';
 import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
+import { redisNames } from './redisNames.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
@@ -134,7 +135,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     limitsClient.on('error', (error: unknown) => http.log.warn({ err: String(error) }, 'redis rate-limit connection problem'));
     await limitsClient.connect();
   }
-  const limits = new RateLimiter(limitsClient ? new RedisBuckets(limitsClient, http.log, config.REDIS_PREFIX ? `${config.REDIS_PREFIX}:limit:` : undefined) : new LocalBuckets());
+  const limits = new RateLimiter(limitsClient ? new RedisBuckets(limitsClient, http.log, redisNames(config.REDIS_PREFIX).limitKeys) : new LocalBuckets());
   registerRoutes(http, { store, config, publisher: realtime.publisher, limits });
   registerAttendanceRoutes(http, { store });
   registerMemberRoutes(http, { store, publisher: realtime.publisher });
@@ -355,8 +356,7 @@ async function attachRedis(realtime: Realtime, url: string, mode: Config['REDIS_
     })) as typeof pub.sPublish;
   // Sharded (Redis 7 SPUBLISH, one channel per room): a node receives only the broadcasts of rooms
   // it has sockets in, instead of every room's on the classic adapter's one channel.
-  // Unset, the adapters' own default channel names: nodes of an older release still hear these.
-  const channels = prefix ? `${prefix}:socket.io` : undefined;
+  const channels = redisNames(prefix).adapterChannels;
   realtime.io.adapter(
     mode === 'sharded'
       ? createShardedAdapter(pub, sub, { subscriptionMode: 'dynamic', ...(channels ? { channelPrefix: channels } : {}) })
