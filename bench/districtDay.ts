@@ -322,7 +322,15 @@ async function phase(
     await balancer?.stop();
     await Promise.all(nodes.map((n) => n.stop()));
     psql(`DROP DATABASE IF EXISTS ${plan.database} WITH (FORCE)`);
+    if (plan.nodes > 1) await dropRedisKeys(options.redisUrl, plan.database).catch(() => undefined);
   }
+}
+
+/** The phase's rate-limit buckets (`<prefix>:limit:*`): they would expire within the hour anyway. */
+async function dropRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const { stdout } = await run('redis-cli', ['-u', redisUrl, '--scan', '--pattern', `${prefix}:*`], { maxBuffer: 16 * 2 ** 20 });
+  const keys = stdout.split('\n').filter(Boolean);
+  for (let i = 0; i < keys.length; i += 500) await run('redis-cli', ['-u', redisUrl, 'DEL', ...keys.slice(i, i + 500)]);
 }
 
 interface NodeEdge {
