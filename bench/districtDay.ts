@@ -169,7 +169,8 @@ async function phase(
         warmupMs: options.warmupMs,
         windowMs: options.windowMs,
         lidCloses: options.lidCloses,
-        reconnectDelayMs: { min: 500, max: 1_500 },
+        // The web client's first reconnect: Socket.IO's reconnectionDelay 500 ms ± 50 % (roomClient.ts).
+        reconnectDelayMs: { min: 250, max: 750 },
         settleBoundMs: 15_000,
       });
     } finally {

@@ -731,8 +731,8 @@ class Fleet {
             return;
           }
           attemptsFailed += 1;
-          // The web client's backoff: doubling from the first delay, with jitter, at most 5 s.
-          delay = Math.min(5_000, delay * 2) * (0.5 + Math.random());
+          // The web client's backoff: doubling, ± 50 %, at most 8 s (RETRY_MAX_MS in roomClient.ts).
+          delay = Math.min(8_000, delay * 2) * (0.5 + Math.random());
         }
       })();
       inFlight.add(task);
