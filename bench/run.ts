@@ -1,5 +1,5 @@
 /**
- * `pnpm bench` (short, under 5 minutes) and `pnpm bench --full` (the whole sweep): the realtime
+ * `pnpm bench` (short, under 5 minutes, plus about 3 for the district day) and `pnpm bench --full` (the whole sweep): the realtime
  * benchmarks of issue 9. Starts the servers under test and one load-generator process per server,
  * runs the scenarios in order, prints markdown tables and writes JSON to bench/results/.
  *
@@ -56,7 +56,7 @@ const only = new Set((option('only')?.split(',') ?? SCENARIOS) as Scenario[]);
 const LEASE_TTL_MS = 9_000;
 const SWEEP_INTERVAL_MS = 1_000;
 
-/** Every duration and count below is bounded; the short profile fits in under five minutes. */
+/** Every duration and count below is bounded; the short profile fits in under five minutes (the district day's servers aside). */
 const profile = full
   ? {
       points: [1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48],
