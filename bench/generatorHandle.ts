@@ -29,8 +29,11 @@ export class GeneratorHandle {
     });
   }
 
-  /** `env`: extra settings for the generator (BENCH_ROOM_ADDRESS_OFFSET for a second one). */
-  static async start(target: ServerUnderTest, env: Record<string, string> = {}): Promise<GeneratorHandle> {
+  /**
+   * `target`: a server under test, or anything with its URL and kind (the district day's balancer).
+   * `env`: extra settings for the generator (BENCH_ROOM_ADDRESS_OFFSET for a second one).
+   */
+  static async start(target: Pick<ServerUnderTest, 'url' | 'kind'>, env: Record<string, string> = {}): Promise<GeneratorHandle> {
     const child = fork(`${repoRoot}/bench/loadGenerator.ts`, [], {
       cwd: repoRoot,
       execArgv: ['--import', 'tsx'],

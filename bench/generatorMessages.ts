@@ -19,6 +19,8 @@ export interface GeneratorCommands {
   ghost: { params: GhostParams; result: GhostResult };
   churn: { params: ChurnParams; result: ChurnResult };
   storm: { params: { rooms: number; timeoutMs: number }; result: StormResult };
+  /** The district day (districtDay.ts): a lesson window on a balanced fleet; dropped clients come back on their own. */
+  district: { params: DistrictParams; result: DistrictResult };
   /** Lock contention in one room of connected clients (lockWorkload.ts). */
   locks: { params: LockWorkloadParams; result: LockWorkloadResult };
   /** Signs every client of `rooms` rooms from `firstRoom` (default 0) out, so their leases end now instead of expiring later. */
@@ -313,4 +315,42 @@ export interface DrawingLoadResult {
   disconnects: number;
   /** Between a generator's threads only (merged, then dropped before leaving the process). */
   histograms?: StrokeSummaryHistograms & { cursor: SparseHistogram | null; cursorMerged: SparseHistogram | null; renewal: SparseHistogram };
+}
+
+export interface DistrictParams {
+  rooms: number;
+  warmupMs: number;
+  windowMs: number;
+  /** Clients whose lid closes at the window's start: each lease must expire exactly once, fleet-wide. */
+  lidCloses: number;
+  /** A dropped client waits a random time in [min, max) before reconnecting (the web client's jitter). */
+  reconnectDelayMs: { min: number; max: number };
+  /** After the window, reconnects still in flight get at most this long. */
+  settleBoundMs: number;
+}
+
+export interface DistrictResult {
+  users: number;
+  /** First handshakes that timed out or failed before the window and were retried (a loaded machine). */
+  connectRetries: number;
+  /** Clients live (welcome and sync) at the window's end, lid-closed ones excepted. */
+  liveAtEnd: number;
+  /** Clients whose socket dropped without their asking (a node killed): they reconnect through the balancer. */
+  dropped: number;
+  /** ...of which live again, and how long it took from the drop to their sync. */
+  movedLive: number;
+  moveMs: { p50: number; p99: number; max: number };
+  /** Connect attempts that failed on the way (retried until the bound). */
+  moveAttemptsFailed: number;
+  /** Sessions of the moved clients, for the attendance check. */
+  movedSessions: string[];
+  lidClosedSessions: string[];
+  /** Expiries of sessions that kept answering, among clients that stayed on their node / that moved: both must be 0. */
+  falseEvictionsStayed: number;
+  falseEvictionsMoved: number;
+  /** Distinct presence.expired events seen for the lid-closed sessions (must equal lidCloses). */
+  expiredEventsForClosed: number;
+  duplicateDeliveries: number;
+  renewalAcks: Record<string, number>;
+  renewalErrors: number;
 }

@@ -37,6 +37,8 @@ import type {
   CommandName,
   ConnectResult,
   CursorLoadParams,
+  DistrictParams,
+  DistrictResult,
   CursorLoadResult,
   DrawingLoadParams,
   DrawingLoadResult,
@@ -303,8 +305,14 @@ class Fleet {
 
   private onDisconnect(client: Client): void {
     client.live = false;
-    if (!client.closingOnPurpose) this.counters.unexpectedDisconnects += 1;
+    if (!client.closingOnPurpose) {
+      this.counters.unexpectedDisconnects += 1;
+      this.onUnexpectedDrop?.(client);
+    }
   }
+
+  /** Set while the district day runs: a dropped client reconnects on its own, as the web client does. */
+  onUnexpectedDrop: ((client: Client) => void) | null = null;
 
   // ---------------------------------------------------------------------------------------------
   // Inbound product events
@@ -679,6 +687,102 @@ class Fleet {
     };
   }
 
+  /**
+   * The district day's lesson window (districtDay.ts): every client connected through the
+   * balancer, some lids closed at the start, and whoever's socket drops (the orchestrator kills a
+   * node meanwhile) reconnects after the web client's jitter, retrying until it is live again.
+   */
+  async district(params: DistrictParams): Promise<DistrictResult> {
+    // A client whose first handshake times out (a loaded machine) tries again, as the web client
+    // does; the retries are reported, and a client that never connects fails the run.
+    let connected = await this.connect(params.rooms);
+    let connectRetries = 0;
+    for (let attempt = 1; connected.failed > 0 && attempt <= 3; attempt++) {
+      connectRetries += connected.failed;
+      await sleep(1_000);
+      connected = await this.connect(params.rooms);
+    }
+    if (connected.failed > 0) throw new Error(`district: ${connected.failed} clients could not connect (${connected.errors.join(', ')})`);
+    const clients = this.clientsOf(params.rooms);
+    await sleep(params.warmupMs);
+    this.counters = new Counters();
+    mark('windowStart');
+    const closers = shuffle(clients.filter((c) => c.local !== 0)).slice(0, params.lidCloses);
+    for (const c of closers) c.lidClosed = true;
+    const closedSessions = new Set(closers.map((c) => c.grant?.sessionId));
+
+    const moved = new Map<Client, { droppedAt: number; liveAt: number | null }>();
+    let attemptsFailed = 0;
+    const inFlight = new Set<Promise<void>>();
+    const giveUpAt = performance.now() + params.windowMs + params.settleBoundMs;
+    const { min, max } = params.reconnectDelayMs;
+    this.onUnexpectedDrop = (client) => {
+      // A closed lid does not reconnect: its lease must expire.
+      if (client.lidClosed || moved.has(client)) return;
+      const entry = { droppedAt: performance.now(), liveAt: null as number | null };
+      moved.set(client, entry);
+      const task = (async () => {
+        let delay = min + Math.random() * (max - min);
+        while (performance.now() < giveUpAt) {
+          await sleep(delay);
+          const outcome = await this.connectClient(client, true);
+          if (outcome.ok) {
+            entry.liveAt = performance.now();
+            return;
+          }
+          attemptsFailed += 1;
+          // The web client's backoff: doubling, ± 50 %, at most 8 s (RETRY_MAX_MS in roomClient.ts).
+          delay = Math.min(8_000, delay * 2) * (0.5 + Math.random());
+        }
+      })();
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+    };
+    try {
+      await sleep(params.windowMs);
+      mark('windowEnd');
+      const bound = sleep(params.settleBoundMs);
+      await Promise.race([Promise.all(inFlight), bound]);
+    } finally {
+      this.onUnexpectedDrop = null;
+    }
+
+    const movedSessions = new Set([...moved.keys()].map((c) => c.grant?.sessionId));
+    let falseEvictionsStayed = 0;
+    let falseEvictionsMoved = 0;
+    let expiredEventsForClosed = 0;
+    const evicted = new Set<string>();
+    for (const event of this.counters.expiredEvents.values()) {
+      if (closedSessions.has(event.sessionId)) expiredEventsForClosed += 1;
+      else evicted.add(event.sessionId);
+    }
+    for (const sessionId of this.counters.noLeaseSessions) if (!closedSessions.has(sessionId)) evicted.add(sessionId);
+    for (const sessionId of evicted) {
+      if (movedSessions.has(sessionId)) falseEvictionsMoved += 1;
+      else falseEvictionsStayed += 1;
+    }
+    const times = [...moved.values()].flatMap((m) => (m.liveAt === null ? [] : [m.liveAt - m.droppedAt]));
+    const result: DistrictResult = {
+      users: clients.length,
+      connectRetries,
+      liveAtEnd: clients.filter((c) => c.live && !c.lidClosed).length,
+      dropped: moved.size,
+      movedLive: times.length,
+      moveMs: { p50: percentileOf(times, 50), p99: percentileOf(times, 99), max: times.length ? Math.max(...times) : Number.NaN },
+      moveAttemptsFailed: attemptsFailed,
+      movedSessions: [...movedSessions].filter((s): s is string => typeof s === 'string'),
+      lidClosedSessions: [...closedSessions].filter((s): s is string => typeof s === 'string'),
+      falseEvictionsStayed,
+      falseEvictionsMoved,
+      expiredEventsForClosed,
+      duplicateDeliveries: this.counters.duplicateExpiryDeliveries,
+      renewalAcks: this.counters.renewalAcks,
+      renewalErrors: this.counters.renewalErrors,
+    };
+    this.disconnectAll();
+    return result;
+  }
+
   async locks(params: LockWorkloadParams): Promise<LockWorkloadResult> {
     const clients = this.rooms[params.room];
     if (!clients) throw new Error(`locks: room ${params.room} is not set up`);
@@ -902,6 +1006,8 @@ async function handle(fleet: Fleet, message: CommandMessage): Promise<unknown> {
     }
     case 'locks':
       return fleet.locks((message as CommandMessage<'locks'>).params);
+    case 'district':
+      return fleet.district((message as CommandMessage<'district'>).params);
     case 'signOut': {
       const { rooms, firstRoom } = (message as CommandMessage<'signOut'>).params;
       return fleet.signOut(rooms, firstRoom ?? 0);

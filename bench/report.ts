@@ -103,6 +103,32 @@ export function renderReport(report: BenchReport): string {
     );
   }
 
+  if (report.district) {
+    const d = report.district;
+    out.push('', `### District day (${d.users} users in ${d.rooms} rooms, presence only; one process, then three behind a balancer; Postgres and Redis on loopback)`, '');
+    out.push('| | users live at end | statements/s per 1,000 users (steady) | by kind (steady, /s) | Postgres connections per 1,000 | node cores | node RSS MB | Postgres cores | expiries (attendance / server / clients of lids closed) | false evictions | pass | load avg 1m |');
+    out.push('|---|---:|---:|---|---:|---|---|---:|---|---:|---|---:|');
+    for (const p of [d.single, d.fleet]) {
+      if (!p) continue;
+      const kinds = Object.entries(p.steady.statementsPerSecByKind)
+        .filter(([, v]) => v >= 0.05)
+        .map(([k, v]) => `${k} ${f(v, 1)}`)
+        .join(', ');
+      out.push(
+        `| ${p.label} | ${p.liveAtEnd} / ${p.users - p.expiry.lidCloses}${p.connectRetries ? ` (${p.connectRetries} first handshakes retried)` : ''} | ${f(p.steady.statementsPerSecPer1000, 1)} | ${kinds} | ${f(p.connectionsPer1000, 1)} (${p.connectionsMax}) | ${p.nodeCores.map((c) => f(c, 2)).join(', ')} | ${p.nodeRssMb.map((m) => f(m, 0)).join(', ')} | ${f(p.postgresCores, 2)} | ${p.expiry.attendanceFacts} / ${p.expiry.serverExpiries} / ${p.expiry.clientEvents} of ${p.expiry.lidCloses}${p.expiry.exactlyOnce ? ' (once each)' : ' (NOT once)'} | ${p.falseEvictions} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${f(p.loadAverage1m, 2)} |`,
+      );
+    }
+    const k = d.fleet?.kill;
+    if (k) {
+      out.push('', `Node killed (SIGKILL) ${f(k.atS, 0)} s into the window: ${k.node}${k.wasLeader ? ', the sweeper leader' : ''}.`, '');
+      out.push('| users dropped | live again | move p50 ms | p99 ms | max ms (bound ' + d.moveBoundMs + ') | failed attempts | false evictions: stayed / moved | attendance of moved: lost / reconnected / other | extra statements per moved user |');
+      out.push('|---:|---:|---:|---:|---:|---:|---|---|---:|');
+      out.push(
+        `| ${k.dropped} | ${k.movedLive} | ${f(k.moveMs.p50, 0)} | ${f(k.moveMs.p99, 0)} | ${f(k.moveMs.max, 0)} | ${k.moveAttemptsFailed} | ${k.falseEvictionsStayed} / ${k.falseEvictionsMoved} | ${k.movedLost} / ${k.movedReconnected} / ${k.movedOtherFacts} | ${f(k.statementsPerMovedUser, 1)} |`,
+      );
+    }
+  }
+
   if (report.memory) {
     const m = report.memory;
     out.push('', `### Memory with idle users (${m.users} connected, answering renewals, soak ${f(m.soakS, 0)} s)`, '');

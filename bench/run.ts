@@ -1,5 +1,5 @@
 /**
- * `pnpm bench` (short, under 5 minutes) and `pnpm bench --full` (the whole sweep): the realtime
+ * `pnpm bench` (short, under 5 minutes, plus about 3 for the district day) and `pnpm bench --full` (the whole sweep): the realtime
  * benchmarks of issue 9. Starts the servers under test and one load-generator process per server,
  * runs the scenarios in order, prints markdown tables and writes JSON to bench/results/.
  *
@@ -18,6 +18,9 @@
  * Drawing class (drawingClass.ts): --other-load=N (N busy processes beside it), --cursor-hz=N
  * (its cursors; 0 for none), --no-overload (no window at 1.5x the knee), --live-ink (strokes also
  * sent as live ink while drawn, its point delivery measured: see drawingWorkload.ts).
+ * District day (districtDay.ts, always on Postgres and Redis): --quick (310 users), --district-users=N,
+ * --redis=<url>, --db-prefix=<name> (its scratch databases are <name>_district_*; default wb_bench),
+ * --district-port=N (its servers on N..N+3, the balancer on N+9; default 3341).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -29,6 +32,7 @@ import { OtherLoad } from './otherLoad.ts';
 import { parsePinOption, placement, type PlacementMode } from './placement.ts';
 import type { PostgresTarget } from './postgresBackends.ts';
 import { GeneratorHandle } from './generatorHandle.ts';
+import { districtDay, type DistrictDayResult } from './districtDay.ts';
 import { ghostTime, type GhostTimeResult } from './ghostTime.ts';
 import { idleMemory, type IdleMemoryResult } from './idleMemory.ts';
 import { presenceChurn, type PresenceChurnResult } from './presenceChurn.ts';
@@ -40,7 +44,8 @@ import { renderReport } from './report.ts';
 
 // The drawing class runs last: it leaves thousands of strokes in the database, and its overload
 // point may leave the server busy for a while.
-const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing'] as const;
+// The district day runs after everything else, on servers of its own (Postgres and Redis).
+const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing', 'district'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -51,7 +56,7 @@ const only = new Set((option('only')?.split(',') ?? SCENARIOS) as Scenario[]);
 const LEASE_TTL_MS = 9_000;
 const SWEEP_INTERVAL_MS = 1_000;
 
-/** Every duration and count below is bounded; the short profile fits in under five minutes. */
+/** Every duration and count below is bounded; the short profile fits in under five minutes (the district day's servers aside). */
 const profile = full
   ? {
       points: [1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 48],
@@ -63,6 +68,7 @@ const profile = full
       memory: { rooms: 33, settleMs: 10_000, soakMs: 600_000, sampleEveryMs: 30_000 },
       drawingPoints: [1, 2, 3, 4, 6, 8, 12],
       drawing: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
+      district: { rooms: 33, warmupMs: 5_000, windowMs: 60_000, lidCloses: 10 },
     }
   : {
       points: [1, 2, 4, 8, 16, 24, 32],
@@ -75,7 +81,13 @@ const profile = full
       memory: { rooms: 33, settleMs: 3_000, soakMs: 15_000, sampleEveryMs: 5_000 },
       drawingPoints: [1, 2, 4],
       drawing: { warmupMs: 2_000, windowMs: 5_000, drainBoundMs: 10_000, repeats: 1 } satisfies DrawingTiming,
+      district: { rooms: 20, warmupMs: 3_000, windowMs: 40_000, lidCloses: 8 },
     };
+// --quick: the district day at 310 users and a 30 s window (a third in, the kill; then a lease
+// term and more for any false eviction to show); --district-users=N: rooms of 31 for N users.
+if (flag('quick')) profile.district = { rooms: 10, warmupMs: 3_000, windowMs: 30_000, lidCloses: 5 };
+const districtUsers = option('district-users');
+if (districtUsers) profile.district = { ...profile.district, rooms: Math.ceil(Number(districtUsers) / 31) };
 // The generator's client: the wire client by default, socket.io-client to cross-check it.
 if (option('client') === 'socket.io') process.env.BENCH_CLIENT = 'socket.io';
 const points = option('points')?.split(',').map(Number) ?? profile.points;
@@ -149,6 +161,7 @@ export interface BenchReport {
   churn?: PresenceChurnResult;
   storm?: ReconnectStormResult;
   memory?: IdleMemoryResult;
+  district?: DistrictDayResult;
   errors: string[];
 }
 
@@ -200,7 +213,8 @@ async function main(): Promise<void> {
   };
   log(`${report.command}: ${report.machine.cores} cores, Node ${process.version}, scenarios ${[...only].join(', ')}`);
 
-  await withProductDatabase(async (databaseEnv, databaseLabel, postgres) => {
+  const onProduct = [...only].some((scenario) => scenario !== 'district');
+  if (onProduct) await withProductDatabase(async (databaseEnv, databaseLabel, postgres) => {
     report.database = databaseLabel;
     const firstMode = modes[0] ?? 'shared';
     placement.apply(firstMode);
@@ -340,6 +354,30 @@ async function main(): Promise<void> {
       await product.stop();
     }
   });
+
+  if (only.has('district')) {
+    const d = profile.district;
+    const basePort = Number(option('district-port') ?? 3341);
+    log(`district day: ${d.rooms * 31} users, one process then three behind a balancer, window ${d.windowMs / 1000} s, ${d.lidCloses} lids closed`);
+    try {
+      report.district = await districtDay(
+        {
+          adminUrl: postgresUrl ?? DEFAULT_POSTGRES_URL,
+          redisUrl: option('redis') ?? 'redis://127.0.0.1:6379',
+          dbPrefix: option('db-prefix') ?? 'wb_bench',
+          basePort,
+          balancerPort: basePort + 9,
+          ...d,
+        },
+        log,
+      );
+      if (!report.district.pass) report.errors.push('district: the day did not pass (see its table)');
+    } catch (error) {
+      report.errors.push(`district: ${String(error)}`);
+      log(`district failed: ${String(error)}`);
+    }
+  }
+  if (!onProduct) report.database = 'PostgreSQL on loopback (district day only)';
 
   const finished = new Date();
   report.finishedAt = finished.toISOString();

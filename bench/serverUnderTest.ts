@@ -138,9 +138,17 @@ export class ServerUnderTest {
     return values;
   }
 
+  /** Ends the process at once (SIGKILL: a node lost mid-lesson, no drain); `stop` still cleans up after it. */
+  kill(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    const exited = new Promise<void>((resolveExit) => this.child.once('exit', () => resolveExit()));
+    this.child.kill('SIGKILL');
+    return exited;
+  }
+
   async stop(): Promise<void> {
     placement.unregister(this.pid);
-    if (this.child.exitCode === null) {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise<void>((resolveExit) => this.child.once('exit', () => resolveExit()));
       this.child.kill('SIGTERM');
       const timer = setTimeout(() => this.child.kill('SIGKILL'), 12_000);

@@ -1,10 +1,10 @@
 /**
  * Compiles the server to JavaScript for the image (`pnpm build:server`): one ESM bundle per entry
- * (the server, the migration CLI) with the workspace packages (@wb/*) inlined and every npm
+ * (the server; the migration, purge and backup CLIs) with the workspace packages (@wb/*) inlined and every npm
  * package left external, resolved from the production node_modules that `pnpm deploy --prod`
  * lays out (apps/server/package.json names them all). Beside the bundles, the files the code finds
  * relative to its own module: the migrations, the app-role script and the embedded database's
- * worker. Layout: dist/server/{main,migrate}.mjs, dist/server/pgliteWorker.mjs, dist/drizzle,
+ * worker. Layout: dist/server/{main,migrate,purge,backup}.mjs, dist/server/pgliteWorker.mjs, dist/drizzle,
  * dist/sql (so `new URL('../drizzle', import.meta.url)` holds in the bundle as in the source).
  */
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
@@ -19,7 +19,12 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(resolve(out, 'server'), { recursive: true });
 
 await build({
-  entryPoints: { main: resolve(root, 'apps/server/src/main.ts'), migrate: resolve(root, 'apps/server/src/migrate.ts') },
+  entryPoints: {
+    main: resolve(root, 'apps/server/src/main.ts'),
+    migrate: resolve(root, 'apps/server/src/migrate.ts'),
+    purge: resolve(root, 'apps/server/src/purge.ts'),
+    backup: resolve(root, 'apps/server/src/backup.ts'),
+  },
   outdir: resolve(out, 'server'),
   outExtension: { '.js': '.mjs' },
   bundle: true,

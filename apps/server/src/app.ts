@@ -22,6 +22,7 @@ import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
 import { ProxyTrust } from './http/proxyTrust.ts';
 import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
+import { redisNames } from './redisNames.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
@@ -134,7 +135,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     limitsClient.on('error', (error: unknown) => http.log.warn({ err: String(error) }, 'redis rate-limit connection problem'));
     await limitsClient.connect();
   }
-  const limits = new RateLimiter(limitsClient ? new RedisBuckets(limitsClient, http.log) : new LocalBuckets());
+  const limits = new RateLimiter(limitsClient ? new RedisBuckets(limitsClient, http.log, redisNames(config.REDIS_PREFIX).limitKeys) : new LocalBuckets());
   registerRoutes(http, { store, config, publisher: realtime.publisher, limits });
   registerAttendanceRoutes(http, { store });
   registerMemberRoutes(http, { store, publisher: realtime.publisher });
@@ -207,7 +208,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
 
   await http.ready();
 
-  const redisClients = config.REDIS_URL ? await attachRedis(realtime, config.REDIS_URL, config.REDIS_ADAPTER, http) : [];
+  const redisClients = config.REDIS_URL ? await attachRedis(realtime, config.REDIS_URL, config.REDIS_ADAPTER, config.REDIS_PREFIX, http) : [];
   if (redisClients.length > 0) adapterReady = () => redisClients.every((client) => client.isReady);
 
   await http.listen({ port: config.PORT, host: config.HOST });
@@ -330,7 +331,7 @@ async function registerWebApp(http: FastifyInstance, webDist: string): Promise<v
   });
 }
 
-async function attachRedis(realtime: Realtime, url: string, mode: Config['REDIS_ADAPTER'], http: FastifyInstance) {
+async function attachRedis(realtime: Realtime, url: string, mode: Config['REDIS_ADAPTER'], prefix: string | undefined, http: FastifyInstance) {
   // No offline queue: while Redis is down, cross-node broadcasts are dropped rather than piled up
   // in memory (I10); clients on other nodes catch up through revision replay.
   const pub = createClient({ url, disableOfflineQueue: true });
@@ -355,7 +356,12 @@ async function attachRedis(realtime: Realtime, url: string, mode: Config['REDIS_
     })) as typeof pub.sPublish;
   // Sharded (Redis 7 SPUBLISH, one channel per room): a node receives only the broadcasts of rooms
   // it has sockets in, instead of every room's on the classic adapter's one channel.
-  realtime.io.adapter(mode === 'sharded' ? createShardedAdapter(pub, sub, { subscriptionMode: 'dynamic' }) : createAdapter(pub, sub));
+  const channels = redisNames(prefix).adapterChannels;
+  realtime.io.adapter(
+    mode === 'sharded'
+      ? createShardedAdapter(pub, sub, { subscriptionMode: 'dynamic', ...(channels ? { channelPrefix: channels } : {}) })
+      : createAdapter(pub, sub, channels ? { key: channels } : {}),
+  );
   realtime.publisher.clustered = true;
   return [pub, sub];
 }

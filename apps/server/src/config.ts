@@ -36,6 +36,12 @@ const schema = z
      * only its rooms' broadcasts. `classic`: one channel every node reads (Redis < 7).
      */
     REDIS_ADAPTER: z.enum(['classic', 'sharded']).default('classic'),
+    /**
+     * Unset: rate-limit keys `wb:limit:*` and the adapter's channels `socket.io*`. Set (`district-a`):
+     * `district-a:limit:*` and `district-a:socket.io*`, so two deployments (or a bench) can share
+     * one Redis without sharing limits or broadcasts. Every node of one deployment needs the same.
+     */
+    REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letters, digits, _ . - (at most 40)').optional(),
     /** Comma-separated origins allowed for HTTP and the socket handshake, besides same-origin. */
     ALLOWED_ORIGINS: z
       .string()

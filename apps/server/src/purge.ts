@@ -10,7 +10,11 @@ import { findRoomIdForPurge, openDatabase, purgeMember, purgeRoom } from '@wb/db
 import { ConfigError, loadConfig } from './config.ts';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { room: { type: 'string' }, user: { type: 'string' }, reason: { type: 'string' } } });
+  const { values } = parseArgs({
+    // pnpm passes the `--` of `pnpm db:purge -- --room x` through; it separates nothing here.
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
+    options: { room: { type: 'string' }, user: { type: 'string' }, reason: { type: 'string' } },
+  });
   if (!values.room || !values.reason) {
     console.error('usage: pnpm db:purge -- --room <code> [--user <userId>] --reason "<why>"');
     process.exit(2);
