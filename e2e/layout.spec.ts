@@ -99,10 +99,10 @@ async function rosterRowsOneLine(page: Page) {
  * is wide (laptop, tablet), at least a readable start of it elsewhere.
  */
 async function moreMenuReachable(page: Page, wholeTitle: boolean) {
-  await page.getByRole('button', { name: 'More' }).click();
-  await buttonsReachable(page, '#topbar-menu');
   const title = await page.locator('.topbar-title h1').evaluate((h) => ({ shown: h.clientWidth, needed: h.scrollWidth }));
   expect(title.shown, 'the lesson title is cut short').toBeGreaterThanOrEqual(wholeTitle ? title.needed : Math.min(title.needed, 90));
+  await page.getByRole('button', { name: 'More' }).click();
+  await buttonsReachable(page, '#topbar-menu');
   await page.keyboard.press('Escape');
   await expect(page.locator('#topbar-menu')).toBeHidden();
 }
@@ -139,6 +139,10 @@ for (const [size, options] of Object.entries(SIZES)) {
       const page = await visitor.newPage();
       await page.goto('/');
       await expect(page.getByRole('button', { name: 'Start lesson' })).toBeVisible();
+      // The system's theme is in effect with nothing chosen: the page's colours follow it.
+      await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
+      const canvas = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      expect(canvas, 'the page background follows the theme').toBe(colorScheme === 'dark' ? 'rgb(20, 23, 31)' : 'rgb(247, 248, 251)');
       await check(page, info, `${size}-${colorScheme}-start`, false);
       await page.goto(`/r/${teacher.room.code}`);
       await expect(page.getByRole('button', { name: 'Join lesson' })).toBeEnabled();

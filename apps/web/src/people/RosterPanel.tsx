@@ -150,6 +150,8 @@ function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEnt
 /** A row's actions behind one button: a small menu, closed by Escape, a choice or a click elsewhere. */
 function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly RosterAction[] }) {
   const [open, setOpen] = useState(false);
+  // Opens upward when the room below (in the window and the scrolling roster) is too short.
+  const [above, setAbove] = useState(false);
   const menuId = useId();
   const rootRef = useRef<HTMLSpanElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -182,13 +184,17 @@ function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly Ros
   return (
     <span className="roster-menu" ref={rootRef} onKeyDown={onKeyDown}>
       <button ref={buttonRef} type="button" className="roster-menu-button" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? menuId : undefined}
-        aria-label={`Actions for ${entry.displayName}`} title="Actions" onClick={() => setOpen((o) => !o)}>
+        aria-label={`Actions for ${entry.displayName}`} title="Actions"
+        onClick={() => {
+          if (!open && buttonRef.current) setAbove(roomBelow(buttonRef.current) < actions.length * MENU_ITEM_PX + MENU_PADDING_PX);
+          setOpen((o) => !o);
+        }}>
         <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">
           <circle cx="3" cy="8" r="1.5" /><circle cx="8" cy="8" r="1.5" /><circle cx="13" cy="8" r="1.5" />
         </svg>
       </button>
       {open && (
-        <span className="roster-menu-list panel" role="menu" id={menuId} aria-label={`Actions for ${entry.displayName}`}>
+        <span className="roster-menu-list panel" role="menu" id={menuId} data-above={above ? '' : undefined} aria-label={`Actions for ${entry.displayName}`}>
           {actions.map((action) => (
             <button key={action.id} type="button" role="menuitem" className={`roster-menu-item${action.danger ? ' danger' : ''}`}
               aria-label={action.name ?? `${action.label} ${entry.displayName}`} data-testid={`roster-action-${action.id}`}
@@ -203,6 +209,19 @@ function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly Ros
       )}
     </span>
   );
+}
+
+/** A menu item's height and the menu's padding and border (teacher.css, styles.css), in px. */
+const MENU_ITEM_PX = 34;
+const MENU_PADDING_PX = 12;
+
+/** Pixels between an element's bottom and the nearest edge that would cut off what opens under it. */
+function roomBelow(element: HTMLElement): number {
+  let bottom = window.innerHeight;
+  for (let box = element.parentElement; box; box = box.parentElement) {
+    if (getComputedStyle(box).overflowY !== 'visible') bottom = Math.min(bottom, box.getBoundingClientRect().bottom);
+  }
+  return bottom - element.getBoundingClientRect().bottom;
 }
 
 function initials(name: string): string {
