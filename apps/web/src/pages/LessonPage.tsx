@@ -154,9 +154,13 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
         )}
         <button ref={moreRef} type="button" className="button button-secondary topbar-more" aria-expanded={menuOpen} aria-controls="topbar-menu"
           onClick={() => setMenuOpen((open) => !open)}>
-          More
-          <svg width="10" height="10" viewBox="0 0 10 10" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+          {/* On a phone the word gives its room to the lesson title; the dots stand for it. */}
+          <span className="topbar-more-label">More</span>
+          <svg className="topbar-more-chevron" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
             <path d="M2 3.5l3 3 3-3" />
+          </svg>
+          <svg className="topbar-more-dots" width="18" height="18" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">
+            <circle cx="3" cy="8" r="1.5" /><circle cx="8" cy="8" r="1.5" /><circle cx="13" cy="8" r="1.5" />
           </svg>
         </button>
         <div id="topbar-menu" className="topbar-menu">
