@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { elementsOf } from './boardHook.ts';
-import { expect, joinLesson, startLesson, test } from './support.ts';
+import { expect, fromLessonMenu, fromRowMenu, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 async function at(page: Page, x: number, y: number) {
   const box = (await page.getByTestId('board').boundingBox())!;
@@ -54,7 +54,7 @@ test('issue 20: a student\'s erase of the teacher\'s work is refused by default;
   await expect.poll(async () => (await elementsOf(ben.page)).length).toBe(0);
 
   // The teacher finds Ana's erase in the history, filtered to Ana, and restores it.
-  await teacher.page.getByRole('button', { name: 'History' }).click();
+  await fromLessonMenu(teacher.page, 'History');
   const panel = teacher.page.getByTestId('history-panel');
   const anaId = await teacher.page.getByTestId('roster-entry').filter({ hasText: 'Ana' }).getAttribute('data-user-id');
   await panel.getByTestId('history-filter').selectOption(anaId!);
@@ -72,7 +72,7 @@ test('issue 20: "end lesson" disconnects everyone, records lesson_ended, refuses
   const ana = await joinLesson(browser, teacher.code, 'Ana');
   const ben = await joinLesson(browser, teacher.code, 'Ben');
 
-  await teacher.page.getByRole('button', { name: 'End lesson' }).click();
+  await fromLessonMenu(teacher.page, 'End lesson');
   await teacher.page.getByRole('dialog').getByRole('button', { name: 'End lesson' }).click();
   for (const student of [ana, ben]) {
     await expect(student.page.getByRole('dialog')).toContainText('The lesson has ended');
@@ -97,4 +97,25 @@ test('issue 20: "end lesson" disconnects everyone, records lesson_ended, refuses
   await teacher.page.getByRole('button', { name: 'Reopen lesson' }).click();
   await expect(teacher.page.getByTestId('lesson-ended')).toHaveCount(0);
   await late.close();
+});
+
+test('issue 24: a student\'s pen is muted from their roster row\'s menu; the row stays one line, shows what they drew and the muted pen', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  const row = rosterEntry(teacher.page, 'Ana');
+  await expect(row).toHaveAttribute('data-state', 'live');
+  await drawFilledRect(ana.page, [300, 200], [400, 280]);
+  await expect(row.getByTestId('drew-count')).toHaveAttribute('data-count', '1');
+  await expect(row.getByTestId('drew-count')).toContainText('drew 1 element');
+  // Nothing but the menu button on the row itself: the pen is one of the menu's actions.
+  await expect(row.getByRole('button')).toHaveCount(1);
+
+  await fromRowMenu(teacher.page, 'Ana', 'Mute pen of Ana');
+  await expect(ana.page.getByTestId('board-locked-notice')).toBeVisible();
+  await expect(row.getByTestId('pen-muted')).toBeVisible();
+  expect((await row.boundingBox())!.height, 'the row wrapped to a second line').toBeLessThanOrEqual(36);
+
+  await fromRowMenu(teacher.page, 'Ana', 'Give pen back to Ana');
+  await expect(ana.page.getByTestId('board-locked-notice')).toHaveCount(0);
+  await expect(row.getByTestId('pen-muted')).toHaveCount(0);
 });

@@ -63,11 +63,15 @@ async function noSidewaysScroll(page: Page) {
   expect(widths.scroll, 'the page scrolls sideways').toBeLessThanOrEqual(widths.client);
 }
 
-/** Every visible button in these containers is inside the window and is what a tap at its centre hits. */
+/**
+ * Every visible button and select in these containers (a comma-separated list) is inside the
+ * window and is what a tap at its centre hits.
+ */
 async function buttonsReachable(page: Page, containers: string) {
-  const problems = await page.evaluate((selector) => {
+  const problems = await page.evaluate((list) => {
     const found: string[] = [];
-    for (const button of Array.from(document.querySelectorAll<HTMLElement>(`${selector} button`))) {
+    const selector = list.split(',').flatMap((c) => [`${c.trim()} button`, `${c.trim()} select`]).join(', ');
+    for (const button of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
       const r = button.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue; // not shown at this size (behind a menu)
       const name = button.getAttribute('aria-label') ?? button.textContent?.trim() ?? '?';
@@ -81,6 +85,26 @@ async function buttonsReachable(page: Page, containers: string) {
     return found;
   }, containers);
   expect(problems).toEqual([]);
+}
+
+/** Every roster row is one line (a 24 px avatar and 3 px padding: nothing wrapped under the name). */
+async function rosterRowsOneLine(page: Page) {
+  const heights = await page.getByTestId('roster-entry').evaluateAll((rows) => rows.map((r) => Math.round(r.getBoundingClientRect().height)));
+  expect(heights.length).toBeGreaterThan(0);
+  expect(heights.filter((h) => h > 36), 'roster rows taller than one line').toEqual([]);
+}
+
+/**
+ * The teacher's top bar: the lesson title ("Fractions, week 3") whole at every size, the rest in
+ * "More", whose items are all reachable once it is open.
+ */
+async function moreMenuReachable(page: Page) {
+  const title = await page.locator('.topbar-title h1').evaluate((h) => ({ shown: h.clientWidth, needed: h.scrollWidth }));
+  expect(title.shown, 'the lesson title is cut short').toBeGreaterThanOrEqual(title.needed);
+  await page.getByRole('button', { name: 'More' }).click();
+  await buttonsReachable(page, '#topbar-menu');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#topbar-menu')).toBeHidden();
 }
 
 async function axeClean(page: Page) {
@@ -115,6 +139,10 @@ for (const [size, options] of Object.entries(SIZES)) {
       const page = await visitor.newPage();
       await page.goto('/');
       await expect(page.getByRole('button', { name: 'Start lesson' })).toBeVisible();
+      // The system's theme is in effect with nothing chosen: the page's colours follow it.
+      await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
+      const canvas = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      expect(canvas, 'the page background follows the theme').toBe(colorScheme === 'dark' ? 'rgb(20, 23, 31)' : 'rgb(247, 248, 251)');
       await check(page, info, `${size}-${colorScheme}-start`, false);
       await page.goto(`/r/${teacher.room.code}`);
       await expect(page.getByRole('button', { name: 'Join lesson' })).toBeEnabled();
@@ -133,6 +161,7 @@ for (const [size, options] of Object.entries(SIZES)) {
       await board.goto(`/r/${teacher.room.code}`);
       await expect(board.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
       await check(board, info, `${size}-${colorScheme}-teacher`, true);
+      await moreMenuReachable(board);
       // The people panel with all 31 members (teacher, 29 seated, Pat).
       const people = board.getByRole('button', { name: /People|here/ }).first();
       if ((await people.getAttribute('aria-expanded')) !== 'true') await people.click();
@@ -141,6 +170,14 @@ for (const [size, options] of Object.entries(SIZES)) {
       // On a phone or at 200 % the open panel is a sheet over the board and its tools.
       const sheet = size === 'phone' || size === 'zoom200';
       await check(board, info, `${size}-${colorScheme}-teacher-people`, sheet ? 'topbar' : true);
+      await rosterRowsOneLine(board);
+      // A student's row menu: its items (Mute pen, Remove) are on screen and reachable.
+      const row = board.getByTestId('roster-entry').filter({ hasText: 'Pat' });
+      await row.getByRole('button', { name: 'Actions for Pat' }).click();
+      await expect(row.getByRole('menuitem', { name: 'Mute pen of Pat' })).toBeVisible();
+      await buttonsReachable(board, '.roster-menu-list');
+      await info.attach(`${size}-${colorScheme}-teacher-row-menu.png`, { body: await board.screenshot(), contentType: 'image/png' });
+      await board.keyboard.press('Escape');
       await board.getByRole('button', { name: 'Hide panel' }).click();
       // Attendance, from the bar or its More menu.
       const more = board.getByRole('button', { name: 'More' });

@@ -50,6 +50,22 @@ export async function expectLive(page: Page) {
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
 }
 
+/**
+ * Runs an action of the top bar's "More" menu (the teacher's Attendance, History and End lesson,
+ * the theme, Leave lesson), opening the menu where the window does not show it in the bar.
+ */
+export async function fromLessonMenu(page: Page, name: string) {
+  const item = page.locator('#topbar-menu').getByRole('button', { name, exact: true });
+  if (!(await item.isVisible())) await page.getByRole('button', { name: 'More' }).click();
+  await item.click();
+}
+
+/** Runs an action of a member's roster row menu ("Mute pen", "Remove", …). */
+export async function fromRowMenu(page: Page, member: string, action: string | RegExp) {
+  await rosterEntry(page, member).getByRole('button', { name: `Actions for ${member}` }).click();
+  await rosterEntry(page, member).getByRole('menuitem', { name: action }).click();
+}
+
 export function rosterEntry(page: Page, name: string) {
   return page.getByTestId('roster-entry').filter({ hasText: name });
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { cursorOf, expect, joinLesson, rosterEntry, startLesson, test } from './support.ts';
+import { cursorOf, expect, fromLessonMenu, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 test('a teacher removes a student, who sees "removed" and can no longer act; the teacher downloads the attendance CSV and restores her', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
@@ -40,7 +40,7 @@ test('a teacher removes a student, who sees "removed" and can no longer act; the
   await expect(cursorOf(teacher.page, 'Ana')).toHaveCount(0);
 
   // The attendance report says how Ana's interval ended, and the CSV downloads.
-  await teacher.page.getByRole('button', { name: 'Attendance' }).click();
+  await fromLessonMenu(teacher.page, 'Attendance');
   const report = teacher.page.getByTestId('attendance-report');
   await expect(report).toContainText('not proof the student left');
   await expect(report.getByTestId('attendance-row').filter({ hasText: 'Ana' })).toContainText('removed');

@@ -114,9 +114,29 @@ async function main(): Promise<void> {
           await context.close();
         }
       }
+      // The teacher's own tab, opened again at each size and theme (touch where the size has it).
+      const grantKey = `wb.session.${teacher.code}`;
+      const grant = await teacher.page.evaluate((k) => sessionStorage.getItem(k), grantKey);
       for (const [name, options] of Object.entries(sizes)) {
-        await teacher.page.setViewportSize(options.viewport!);
-        await teacher.page.screenshot({ path: join(outDir, `${name}-teacher.png`) });
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const context = await browser.newContext({ ...options, colorScheme });
+          await context.addInitScript(([k, v]) => sessionStorage.setItem(k!, v!), [grantKey, grant!]);
+          const page = await context.newPage();
+          await page.goto(`${baseUrl}/r/${teacher.code}`);
+          await page.getByTestId('connection-status').and(page.locator('[data-state="live"]')).waitFor();
+          const shot = (what: string) => page.screenshot({ path: join(outDir, `${name}-${colorScheme}-teacher${what}.png`) });
+          await shot('');
+          const people = page.locator('.topbar-people');
+          if ((await people.getAttribute('aria-expanded')) !== 'true') await people.click();
+          await page.getByTestId('roster-entry').nth(30).waitFor();
+          // A student's row menu open, as the teacher sees it before muting a pen.
+          await page.getByTestId('roster-entry').nth(2).getByRole('button', { name: /^Actions for / }).click();
+          await shot('-people');
+          await page.keyboard.press('Escape');
+          await page.getByRole('button', { name: 'More' }).click();
+          await shot('-more');
+          await context.close();
+        }
       }
     }
     students.close();

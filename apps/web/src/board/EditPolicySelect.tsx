@@ -2,10 +2,10 @@ import type { EditPolicy } from '@wb/protocol';
 import { useStore } from 'zustand';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 
-/** What each policy means, in the teacher's words. */
+/** What each policy means, in the teacher's words: short, so the select never clips its label. */
 export const editPolicyLabel: Record<EditPolicy, string> = {
-  everyone: 'Everyone edits everything',
-  own: 'Students edit only their own work',
+  everyone: 'Students edit everything',
+  own: 'Students edit own work',
   look: 'Students only look',
 };
 

@@ -89,13 +89,34 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
   const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
   const waitingCount = lobby.filter((e) => e.status === 'pending').length;
   const isTeacher = grant.role === 'teacher';
-  const teacher = useTeacherControls(grant);
+  const penMutedOf = useCallback((userId: string) => members?.get(userId)?.penMuted ?? false, [members]);
+  const teacher = useTeacherControls(grant, { mutedOf: penMutedOf, editor: client.editor });
   const rosterControls = teacher.roster && {
     ...teacher.roster,
-    authority: (entry: RosterEntry) => <RosterAuthority editor={client.editor} entry={entry} penMuted={members?.get(entry.userId)?.penMuted ?? false} />,
+    authority: (entry: RosterEntry) => <RosterAuthority editor={client.editor} entry={entry} penMuted={penMutedOf(entry.userId)} />,
   };
 
   const refused = connection.status === 'refused';
+  const topbarRef = useRef<HTMLElement>(null);
+  const moreRef = useRef<HTMLButtonElement>(null);
+  // An open "More" closes on a click outside the bar, or on Escape (the focus back on "More").
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onPointer = (e: PointerEvent) => {
+      if (!topbarRef.current?.contains(e.target as Node)) setMenuOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      moreRef.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [menuOpen]);
   /** Runs a menu item and closes the menu (on phones the menu covers part of the board). */
   const fromMenu = (action: () => void) => () => {
     setMenuOpen(false);
@@ -104,12 +125,12 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
 
   return (
     <div className="lesson" data-panel={peopleOpen && !refused ? 'open' : 'closed'}>
-      <header className="topbar panel" data-menu={menuOpen ? 'open' : 'closed'}>
+      <header ref={topbarRef} className="topbar panel" data-menu={menuOpen ? 'open' : 'closed'} data-role={grant.role}>
         <a href="/" className="topbar-home" aria-label="Classroom whiteboard start page">
           <Logo size={28} />
         </a>
         <div className="topbar-title">
-          <h1>{title}</h1>
+          <h1 title={title}>{title}</h1>
           <span className="topbar-sub">
             Code <span className="code-chip code-chip-small">{grant.room.code}</span>
           </span>
@@ -125,14 +146,26 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
             </span>
           )}
         </button>
-        {/* Wide screens show these in the bar; phones (and 200 % zoom) behind "More", so nothing clips. */}
-        <button type="button" className="button button-secondary topbar-more" aria-expanded={menuOpen} aria-controls="topbar-menu"
+        {/* The projector's code, in the bar where it fits (wide screens); in "More" elsewhere. */}
+        {isTeacher && (
+          <button type="button" className="button button-secondary topbar-show-code" onClick={() => setShowCode(true)}>
+            Show the code
+          </button>
+        )}
+        <button ref={moreRef} type="button" className="button button-secondary topbar-more" aria-expanded={menuOpen} aria-controls="topbar-menu"
           onClick={() => setMenuOpen((open) => !open)}>
-          More
+          {/* On a phone the word gives its room to the lesson title; the dots stand for it. */}
+          <span className="topbar-more-label">More</span>
+          <svg className="topbar-more-chevron" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M2 3.5l3 3 3-3" />
+          </svg>
+          <svg className="topbar-more-dots" width="18" height="18" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">
+            <circle cx="3" cy="8" r="1.5" /><circle cx="8" cy="8" r="1.5" /><circle cx="13" cy="8" r="1.5" />
+          </svg>
         </button>
         <div id="topbar-menu" className="topbar-menu">
           {isTeacher && (
-            <button type="button" className="button button-secondary" onClick={fromMenu(() => setShowCode(true))}>
+            <button type="button" className="button button-secondary menu-show-code" onClick={fromMenu(() => setShowCode(true))}>
               Show the code
             </button>
           )}

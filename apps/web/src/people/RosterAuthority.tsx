@@ -3,8 +3,9 @@ import type { BoardEditor } from '../elements/boardEditor.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 
 /**
- * The teacher's part of a roster row: how many elements the member drew (on the board now), and
- * for a student, muting their pen (they only look) or giving it back. The server decides both.
+ * The teacher's part of a roster row, kept to the row's one line: how many elements the member
+ * drew (on the board now) as a small count, and a badge while their pen is muted. Muting and
+ * giving the pen back are in the row's menu (TeacherControls.tsx); the server decides both.
  */
 export function RosterAuthority({ editor, entry, penMuted }: { editor: BoardEditor; entry: RosterEntry; penMuted: boolean }) {
   const drew = useStore(editor.board, (b) => {
@@ -12,22 +13,21 @@ export function RosterAuthority({ editor, entry, penMuted }: { editor: BoardEdit
     for (const e of b.elements.values()) if (e.createdBy === entry.userId) n++;
     return n;
   });
+  const drewText = `drew ${drew} element${drew === 1 ? '' : 's'}`;
   return (
     <span className="roster-authority">
-      <span className="muted roster-drew" data-testid="drew-count">
-        drew {drew} element{drew === 1 ? '' : 's'}
-      </span>
-      {entry.role === 'student' && entry.state !== 'removed' && (
-        <button
-          type="button"
-          className="roster-action"
-          aria-pressed={penMuted}
-          onClick={() => void editor.setPenMuted(entry.userId, !penMuted)}
-          aria-label={penMuted ? `Give pen back to ${entry.displayName}` : `Mute pen of ${entry.displayName}`}
-        >
-          {penMuted ? 'Give pen back' : 'Mute pen'}
-        </button>
+      {penMuted && (
+        <span className="roster-muted" data-testid="pen-muted" title="Pen muted: they can look, not draw">
+          Pen muted
+        </span>
       )}
+      <span className={`roster-drew${drew === 0 ? ' roster-drew-none' : ''}`} data-testid="drew-count" data-count={drew} title={drewText}>
+        <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M2 10l.6-2.4L8.2 2a1.1 1.1 0 011.6 0l.2.2a1.1 1.1 0 010 1.6L4.4 9.4z" />
+        </svg>
+        <span aria-hidden="true">{drew}</span>
+        <span className="visually-hidden">{drewText}</span>
+      </span>
     </span>
   );
 }

@@ -43,6 +43,8 @@ export interface RosterAction {
   readonly id: string;
   /** The visible words ("Remove"); the accessible name adds the member's name. */
   readonly label: string;
+  /** The accessible name where "<label> <member>" would not read well ("Mute pen of Ana"). */
+  readonly name?: string;
   readonly run: (entry: RosterEntry) => void;
   readonly danger?: boolean;
 }
@@ -50,7 +52,7 @@ export interface RosterAction {
 export interface RosterControls {
   /** The actions offered on a member, in menu order; none: the row has no menu. */
   actionsFor: (entry: RosterEntry) => readonly RosterAction[];
-  /** The teacher's authority over a member's work (RosterAuthority.tsx): their pen, what they drew. */
+  /** The teacher's view of a member's work (RosterAuthority.tsx): what they drew, a muted pen. */
   authority?: (entry: RosterEntry) => ReactNode;
 }
 
@@ -98,7 +100,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
       {roster.length === 0 ? (
         <p className="muted">Waiting for the lesson…</p>
       ) : (
-        <ul className="roster-list">
+        <ul className="roster-list" data-actions={controls ? '' : undefined}>
           {shown.map((entry) => (
             <RosterRow key={entry.userId} entry={entry} self={entry.userId === selfUserId} idle={entry.state === 'live' && (idle?.has(entry.userId) ?? false)}
               actions={controls?.actionsFor(entry) ?? []} authority={controls?.authority?.(entry)} />
@@ -125,8 +127,9 @@ function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEnt
       {/* Initials come from CSS (attr) so the entry's text is just the name and its state. */}
       <span className="avatar" style={{ background: memberColor(entry.colorIndex), color: labelTextColor(memberColor(entry.colorIndex)) }} data-initials={initials(entry.displayName)} aria-hidden="true" />
       <span className="roster-name">
-        <span className="roster-display-name">{entry.displayName}</span>
-        {self && <span className="muted">(you)</span>}
+        <span className="roster-display-name" title={entry.displayName}>{entry.displayName}</span>
+        {/* The teacher's own row says "Teacher", which is them: "(you)" would only cut their name short. */}
+        {self && entry.role !== 'teacher' && <span className="muted">(you)</span>}
         {entry.role === 'teacher' && <span className="role-badge">Teacher</span>}
       </span>
       <span className="roster-state">
@@ -147,6 +150,8 @@ function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEnt
 /** A row's actions behind one button: a small menu, closed by Escape, a choice or a click elsewhere. */
 function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly RosterAction[] }) {
   const [open, setOpen] = useState(false);
+  // Opens upward when the room below (in the window and the scrolling roster) is too short.
+  const [above, setAbove] = useState(false);
   const menuId = useId();
   const rootRef = useRef<HTMLSpanElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -179,16 +184,20 @@ function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly Ros
   return (
     <span className="roster-menu" ref={rootRef} onKeyDown={onKeyDown}>
       <button ref={buttonRef} type="button" className="roster-menu-button" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? menuId : undefined}
-        aria-label={`Actions for ${entry.displayName}`} title="Actions" onClick={() => setOpen((o) => !o)}>
+        aria-label={`Actions for ${entry.displayName}`} title="Actions"
+        onClick={() => {
+          if (!open && buttonRef.current) setAbove(roomBelow(buttonRef.current) < actions.length * MENU_ITEM_PX + MENU_PADDING_PX);
+          setOpen((o) => !o);
+        }}>
         <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">
           <circle cx="3" cy="8" r="1.5" /><circle cx="8" cy="8" r="1.5" /><circle cx="13" cy="8" r="1.5" />
         </svg>
       </button>
       {open && (
-        <span className="roster-menu-list panel" role="menu" id={menuId} aria-label={`Actions for ${entry.displayName}`}>
+        <span className="roster-menu-list panel" role="menu" id={menuId} data-above={above ? '' : undefined} aria-label={`Actions for ${entry.displayName}`}>
           {actions.map((action) => (
             <button key={action.id} type="button" role="menuitem" className={`roster-menu-item${action.danger ? ' danger' : ''}`}
-              aria-label={`${action.label} ${entry.displayName}`} data-testid={`roster-action-${action.id}`}
+              aria-label={action.name ?? `${action.label} ${entry.displayName}`} data-testid={`roster-action-${action.id}`}
               onClick={() => {
                 setOpen(false);
                 action.run(entry);
@@ -200,6 +209,19 @@ function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly Ros
       )}
     </span>
   );
+}
+
+/** A menu item's height and the menu's padding and border (teacher.css, styles.css), in px. */
+const MENU_ITEM_PX = 34;
+const MENU_PADDING_PX = 12;
+
+/** Pixels between an element's bottom and the nearest edge that would cut off what opens under it. */
+function roomBelow(element: HTMLElement): number {
+  let bottom = window.innerHeight;
+  for (let box = element.parentElement; box; box = box.parentElement) {
+    if (getComputedStyle(box).overflowY !== 'visible') bottom = Math.min(bottom, box.getBoundingClientRect().bottom);
+  }
+  return bottom - element.getBoundingClientRect().bottom;
 }
 
 function initials(name: string): string {

@@ -1,6 +1,7 @@
 import type { SessionGrant } from '@wb/protocol';
 import { useMemo, useState, type ReactNode } from 'react';
 import { restoreMember, revokeMember } from '../api/teacherApi.ts';
+import type { BoardEditor } from '../elements/boardEditor.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 import { AttendanceReport } from './AttendanceReport.tsx';
 import { RemoveMemberDialog } from './RemoveMemberDialog.tsx';
@@ -15,21 +16,28 @@ export interface TeacherControls {
   dialogs: ReactNode;
 }
 
+/** A member's pen as the lesson knows it, and the request that mutes it or gives it back. */
+export interface PenAuthority {
+  mutedOf: (userId: string) => boolean;
+  editor: BoardEditor;
+}
+
 /**
  * The teacher's lesson controls and their dialogs. Hidden from students entirely; the server
  * refuses these actions to them anyway (`forbidden`), so this is convenience, not security.
  */
-export function useTeacherControls(grant: SessionGrant): TeacherControls {
+export function useTeacherControls(grant: SessionGrant, pen: PenAuthority): TeacherControls {
   const isTeacher = grant.role === 'teacher';
   const [removing, setRemoving] = useState<RosterEntry | null>(null);
   const [reportOpen, setReportOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
+  const { mutedOf, editor } = pen;
   const roster = useMemo<RosterControls | undefined>(
     () =>
       isTeacher
         ? {
-            // A list, so more actions on a member (muting a pen, …) are one more entry here.
+            // A list, so one more action on a member is one more entry here.
             actionsFor: (entry): RosterAction[] => {
               if (entry.role !== 'student') return [];
               if (entry.state === 'removed') {
@@ -42,11 +50,24 @@ export function useTeacherControls(grant: SessionGrant): TeacherControls {
                 };
                 return [{ id: 'restore', label: 'Restore', run: restore }];
               }
-              return [{ id: 'remove', label: 'Remove', run: (e) => setRemoving(e), danger: true }];
+              // In the menu rather than on the row: forty rows stay one line each.
+              const muted = mutedOf(entry.userId);
+              const togglePen = (e: RosterEntry) => {
+                setFailure(null);
+                editor.setPenMuted(e.userId, !muted).catch((error: unknown) =>
+                  setFailure(error instanceof Error ? error.message : 'Could not change this student\'s pen.'),
+                );
+              };
+              return [
+                muted
+                  ? { id: 'pen-back', label: 'Give pen back', name: `Give pen back to ${entry.displayName}`, run: togglePen }
+                  : { id: 'mute-pen', label: 'Mute pen', name: `Mute pen of ${entry.displayName}`, run: togglePen },
+                { id: 'remove', label: 'Remove', run: (e) => setRemoving(e), danger: true },
+              ];
             },
           }
         : undefined,
-    [isTeacher, grant.token, grant.room.code],
+    [isTeacher, grant.token, grant.room.code, mutedOf, editor],
   );
 
   // Stable while the grant is: the report reloads only when asked.

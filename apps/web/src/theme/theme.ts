@@ -1,6 +1,7 @@
 /**
  * The colour theme: the system's (`prefers-color-scheme`) unless the person chose one with the
- * toggle, remembered in this browser. Applied as `data-theme` on <html>; styles.css reads it.
+ * toggle, remembered in this browser. Applied as `data-theme` on <html> (always set, the system's
+ * theme included); styles.css reads it.
  * The board itself stays light in both themes: everyone sees the same ink on the same paper.
  */
 export type ThemeChoice = 'light' | 'dark';
@@ -33,11 +34,19 @@ export function chooseTheme(choice: ThemeChoice | null): void {
   } catch {
     // Storage refused (private mode): the choice lasts for this page.
   }
-  applyTheme(choice);
+  applyTheme(choice ?? systemTheme());
 }
 
-/** Sets `data-theme` for an explicit choice; without one, CSS follows prefers-color-scheme. */
-export function applyTheme(choice: ThemeChoice | null = storedTheme()): void {
-  if (choice) document.documentElement.dataset.theme = choice;
-  else delete document.documentElement.dataset.theme;
+/**
+ * Sets `data-theme` on <html> to the theme in effect, always: styles.css keys the dark values on
+ * it alone, so they are written once rather than again under a prefers-color-scheme query.
+ */
+export function applyTheme(theme: ThemeChoice = effectiveTheme()): void {
+  document.documentElement.dataset.theme = theme;
+}
+
+/** While nothing is chosen, the page follows the system's setting as it changes (e.g. at dusk). */
+export function followSystemTheme(): void {
+  if (typeof matchMedia !== 'function') return;
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme());
 }
