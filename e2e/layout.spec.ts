@@ -22,7 +22,8 @@ const SIZES: Record<string, BrowserContextOptions> = {
 };
 const THEMES = ['light', 'dark'] as const;
 
-test.describe.configure({ mode: 'serial' });
+// Each worker seats its own class (beforeAll runs once per worker), so the sizes spread over workers.
+test.describe.configure({ mode: 'parallel' });
 
 let teacher: SessionGrant;
 let student: SessionGrant;

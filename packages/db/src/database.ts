@@ -8,6 +8,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { PgliteDirLock } from './pgliteLock.ts';
+import { pgliteTemplateEnabled, pgliteTemplatePath, readPgliteTemplate, writePgliteTemplate } from './pgliteTemplate.ts';
 import * as schema from './schema.ts';
 import type { Db } from './sql.ts';
 import { StatementCounter, countStatements } from './statements.ts';
@@ -79,9 +80,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     lock = PgliteDirLock.acquire(dataDir);
     mkdirSync(dataDir, { recursive: true });
   }
+  // In memory (tests, benches): start from the migrated template when there is one.
+  const templatePath = !dataDir && pgliteTemplateEnabled() ? pgliteTemplatePath(migrationsFolder) : null;
+  const template = templatePath ? readPgliteTemplate(templatePath) : null;
   let engine: EmbeddedEngine | undefined;
   try {
-    engine = await EmbeddedEngine.start(dataDir);
+    engine = await EmbeddedEngine.start(dataDir, template);
     // PGlite is one backend, so one connection; statements queue in the pool, as they would
     // queue inside PGlite. No connect timeout: the engine is in this process, not on a network.
     const pool = new pg.Pool({ host: engine.socketDir, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres', max: 1 });
@@ -92,6 +96,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       await pool.end().catch(() => {});
       throw error;
     });
+    if (templatePath && !template) {
+      const dump = await engine.dump();
+      if (dump) writePgliteTemplate(templatePath, dump);
+    }
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     const running = engine;
     return {
@@ -132,10 +140,10 @@ class EmbeddedEngine {
     readonly socketDir: string,
   ) {}
 
-  static async start(dataDir: string | undefined): Promise<EmbeddedEngine> {
+  static async start(dataDir: string | undefined, template: Uint8Array | null = null): Promise<EmbeddedEngine> {
     const socketDir = mkdtempSync(join(tmpdir(), 'wb-pglite-'));
     const worker = new Worker(new URL('./pgliteWorker.mjs', import.meta.url), {
-      workerData: { dataDir: dataDir ?? null, socketPath: join(socketDir, `.s.PGSQL.${EMBEDDED_PORT}`) },
+      workerData: { dataDir: dataDir ?? null, socketPath: join(socketDir, `.s.PGSQL.${EMBEDDED_PORT}`), template },
       // The worker is plain JavaScript: it needs no loader flags from the parent.
       execArgv: [],
     });
@@ -160,6 +168,23 @@ class EmbeddedEngine {
       process.emitWarning(`embedded database worker exited unexpectedly (code ${code})`);
     });
     return engine;
+  }
+
+  /** The database's files as a tarball (for the in-memory template), or null if it took too long. */
+  dump(): Promise<Uint8Array | null> {
+    return new Promise((resolve) => {
+      const onMessage = (message: WorkerMessage) => {
+        if ('dump' in message) done(message.dump);
+      };
+      const timer = setTimeout(() => done(null), 30_000);
+      const done = (dump: Uint8Array | null) => {
+        clearTimeout(timer);
+        this.worker.off('message', onMessage);
+        resolve(dump);
+      };
+      this.worker.on('message', onMessage);
+      this.worker.postMessage('dump');
+    });
   }
 
   memory(): Promise<EmbeddedMemory | null> {
@@ -199,7 +224,13 @@ class EmbeddedEngine {
   }
 }
 
-type WorkerMessage = { ready: true } | { closed: true } | { failed: string } | { warning: string } | { memory: EmbeddedMemory };
+type WorkerMessage =
+  | { ready: true }
+  | { closed: true }
+  | { failed: string }
+  | { warning: string }
+  | { memory: EmbeddedMemory }
+  | { dump: Uint8Array };
 
 /**
  * Statements on the server's pool are cancelled by Postgres after this long (I14): a request is

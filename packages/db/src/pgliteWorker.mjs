@@ -20,7 +20,7 @@ const SSL_REQUEST = 80_877_103;
 const CANCEL_REQUEST = 80_877_102;
 const TERMINATE = 0x58; // 'X'
 
-const { dataDir, socketPath } = workerData;
+const { dataDir, socketPath, template } = workerData;
 
 /**
  * Splits the bytes of one connection into whole protocol messages.
@@ -69,7 +69,8 @@ async function execute(db, bytes) {
 }
 
 async function main() {
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
+  // In memory, from the migrated template when the parent has one (pgliteTemplate.ts).
+  const db = dataDir ? new PGlite(dataDir) : new PGlite(template ? { loadDataDir: new Blob([template]) } : undefined);
   await db.waitReady;
   let current = null;
   const waiting = [];
@@ -150,6 +151,12 @@ async function main() {
       // WebAssembly heap (it grows on demand and never shrinks) and this isolate's JS heap.
       const { heapUsed, external } = process.memoryUsage();
       parentPort.postMessage({ memory: { wasmBytes: db.Module.HEAPU8.byteLength, heapUsedBytes: heapUsed, externalBytes: external } });
+      return;
+    }
+    if (message === 'dump') {
+      // The parent's template of a freshly migrated database; asked for while no statement runs.
+      const tarball = await (await db.dumpDataDir('none')).arrayBuffer();
+      parentPort.postMessage({ dump: new Uint8Array(tarball) }, [tarball]);
       return;
     }
     if (message !== 'close') return;

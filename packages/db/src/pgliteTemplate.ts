@@ -1,0 +1,71 @@
+/**
+ * A migrated, empty embedded database kept as a tarball, so an in-memory PGlite (tests, benches)
+ * starts from it instead of running initdb and every migration again: about 0.7 s of CPU instead
+ * of 3-5 s, measured on the 2-core CI machine. Only in-memory databases use it; a data directory
+ * on disk is never seeded from here.
+ *
+ * The file is keyed by the PGlite version and the migrations' bytes, so a changed migration or
+ * engine makes a new template; it is written under a temporary name and renamed, so processes
+ * starting at once never read half a file. Set WB_PGLITE_TEMPLATE=off to always start from initdb.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+let cachedPath: string | null = null;
+
+/** Where the template for this engine and these migrations lives (whether or not it exists yet). */
+export function pgliteTemplatePath(migrationsFolder: string): string {
+  if (cachedPath) return cachedPath;
+  const hash = createHash('sha256');
+  hash.update(`pglite ${pgliteVersion()}\n`);
+  const files = readdirSync(migrationsFolder, { recursive: true, encoding: 'utf8' }).sort();
+  for (const file of files) {
+    if (!file.endsWith('.sql') && !file.endsWith('.json')) continue;
+    hash.update(file);
+    hash.update(readFileSync(join(migrationsFolder, file)));
+  }
+  cachedPath = join(tmpdir(), `wb-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+  return cachedPath;
+}
+
+/** The installed engine's version, from its package.json (which the package does not export). */
+function pgliteVersion(): string {
+  for (let dir = dirname(require.resolve('@electric-sql/pglite')); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === '@electric-sql/pglite') return manifest.version ?? 'unknown';
+    } catch {
+      // not this directory
+    }
+  }
+  return 'unknown';
+}
+
+export function pgliteTemplateEnabled(): boolean {
+  return process.env.WB_PGLITE_TEMPLATE !== 'off';
+}
+
+/** The template's bytes, or null when there is none yet (or it cannot be read). */
+export function readPgliteTemplate(path: string): Uint8Array | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the template atomically; a failure only means the next start runs initdb again. */
+export function writePgliteTemplate(path: string, bytes: Uint8Array): void {
+  const temporary = `${path}.${process.pid}.${Date.now()}.partial`;
+  try {
+    writeFileSync(temporary, bytes);
+    renameSync(temporary, path);
+  } catch {
+    // Best effort: a read-only or full temporary directory costs time, not correctness.
+  }
+}
