@@ -15,3 +15,4 @@ export { buildAttendanceReport, type AttendanceFactInput } from './attendanceRep
 export * from './appRole.ts';
 export { StatementCounter, inOperation } from './statements.ts';
 export * from './retention.ts';
+export { Lane, LaneGate, PRIORITY_OPERATIONS, inLane } from './lanes.ts';

@@ -55,6 +55,7 @@ import {
 } from './teachers.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
+import { Lane, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
 import { inOperation } from './statements.ts';
 
 /**
@@ -150,10 +151,16 @@ function operations(db: Database['db'], clock: Clock) {
   };
 }
 
-/** Each operation runs in a scope naming it, so the statements it sends are counted under its name. */
+/**
+ * Each operation runs in a scope naming it, so the statements it sends are counted under its name,
+ * and in its lane (lanes.ts): renewals and the handshake's operations take connections first.
+ */
 function countedOperations<T extends Record<string, (...args: never[]) => unknown>>(ops: T): T {
   const counted: Record<string, (...args: never[]) => unknown> = {};
-  for (const [name, op] of Object.entries(ops)) counted[name] = (...args) => inOperation(name, () => op(...args));
+  for (const [name, op] of Object.entries(ops)) {
+    const lane = PRIORITY_OPERATIONS.has(name) ? Lane.PRIORITY : Lane.NORMAL;
+    counted[name] = (...args) => inOperation(name, () => inLane(lane, () => op(...args)));
+  }
   return counted as T;
 }
 

@@ -29,9 +29,29 @@ export function postgresSkipReason(): string | null {
   return 'TEST_DATABASE_URL is not set';
 }
 
+/**
+ * A free loopback port: from FAULTS_PORTS ("3331-3339") when set, so runs sharing a machine keep
+ * to the ports they were given; otherwise one the system picks.
+ */
 export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.FAULTS_PORTS ?? '');
+  if (!range) return probePort(0);
+  for (let port = Number(range[1]); port <= Number(range[2]); port++) {
+    if (claimed.has(port)) continue;
+    const got = await probePort(port).catch(() => 0);
+    if (got) {
+      claimed.add(port);
+      return got;
+    }
+  }
+  throw new Error(`no free port left in FAULTS_PORTS=${process.env.FAULTS_PORTS}`);
+}
+/** Ports of FAULTS_PORTS handed out by this process (a server may not be listening on one yet). */
+const claimed = new Set<number>();
+
+function probePort(port: number): Promise<number> {
   return new Promise((done, fail) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
+    const probe = createServer().listen(port, '127.0.0.1', () => {
       const address = probe.address();
       probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
     });
