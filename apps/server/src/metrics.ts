@@ -11,6 +11,7 @@ const statementKinds: Readonly<Record<string, string>> = {
   loadRoomSnapshot: 'sync',
   eventsAfter: 'sync',
   createElement: 'create',
+  createElements: 'create',
   updateElement: 'edit',
   deleteElement: 'edit',
   setElementPinned: 'edit',
@@ -123,6 +124,12 @@ export function createMetrics() {
       name: 'wb_room_events_published_total',
       help: 'Room events published by this node',
       labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    createBatchSize: new Histogram({
+      name: 'wb_create_batch_size',
+      help: 'Element creates written per batch (one transaction of 5 statements per batch)',
+      buckets: [1, 2, 4, 8, 16, 32, 64],
       registers: [registry],
     }),
     cursorBatchSize: new Histogram({

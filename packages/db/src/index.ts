@@ -16,3 +16,4 @@ export * from './appRole.ts';
 export { StatementCounter, inOperation } from './statements.ts';
 export * from './retention.ts';
 export { Lane, LaneGate, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
+export type { CreateRequest } from './createBatch.ts';
