@@ -47,6 +47,9 @@ export class LaneGate {
     normal: { granted: 0, waitedMs: 0 },
   };
 
+  /** When a statement last came back without an error (performance.now()), or null. */
+  private lastAnsweredAt: number | null = null;
+
   constructor(
     readonly capacity: number,
     readonly reserved: number,
@@ -54,6 +57,19 @@ export class LaneGate {
     private readonly waitTimeoutMs = 0,
   ) {
     if (reserved >= capacity && capacity > 0 && reserved > 0) throw new Error('a lane gate must leave normal work a slot');
+  }
+
+  /** Notes a connection handed back after its work succeeded: the database is answering. */
+  answered(): void {
+    this.lastAnsweredAt = performance.now();
+  }
+
+  /**
+   * Whether the database answered within the last `ms`: a request missing its deadline then is
+   * the database behind (load), not the database away (an outage).
+   */
+  answeredWithin(ms: number): boolean {
+    return this.lastAnsweredAt !== null && performance.now() - this.lastAnsweredAt <= ms;
   }
 
   /** Waiting callers, by lane. */
@@ -140,6 +156,7 @@ export class LanePool extends pg.Pool {
       }
       const release = client.release.bind(client);
       client.release = (error?: Error | boolean) => {
+        if (!error) this.gate.answered();
         try {
           release(error);
         } finally {

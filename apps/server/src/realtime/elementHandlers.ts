@@ -63,7 +63,7 @@ export function elementHandlers(deps: EditDeps & { creates: CreateBatcher }): Pi
       try {
         result = await creates.submit({ actor: session.actor, id: request.id, shape: request.shape });
       } catch (error) {
-        if (error instanceof CreateQueueFull) throw new Refusal({ code: ErrorCode.RATE_LIMITED, message: refusalText.rate_limited });
+        if (error instanceof CreateQueueFull) throw new Refusal({ code: ErrorCode.BUSY, message: refusalText.busy });
         throw error;
       }
       return settleEdit(deps, session, result);

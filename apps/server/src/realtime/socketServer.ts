@@ -37,6 +37,11 @@ export const MAX_PENDING_RENEWALS = 20_000;
  * has ~26 strokes a second in flight, so a full queue is the database minutes behind.
  */
 export const CREATE_BATCH = { maxBatch: 64, maxPending: 1_000 } as const;
+/**
+ * A request past its deadline is answered `busy` (retry, the server is behind) rather than
+ * `unavailable` when the database answered other work within this long (ms).
+ */
+const DATABASE_ANSWERING_MS = 2_000;
 /** How often the event loop's utilization is sampled to set the cursor tick. */
 const TICK_SAMPLE_MS = 250;
 
@@ -114,6 +119,8 @@ export function attachRealtime(
   const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
   const creates = new CreateBatcher(store, CREATE_BATCH, (size) => metrics.createBatchSize.observe(size));
+  /** The database answered within this long: a request missing its deadline is load, not an outage. */
+  const databaseAnswering = () => store.database.lanes.answeredWithin(DATABASE_ANSWERING_MS);
 
   /** What the server does with each client event (a new event does not compile without its entry). */
   const handlers: ClientEventHandlers = {
@@ -142,7 +149,7 @@ export function attachRealtime(
       sessionChannel(session.sessionId),
       memberChannel(session.roomId, session.userId),
     ]);
-    listen(session, handlers, new PacketGate(socket, { config, metrics, log, hooks }));
+    listen(session, handlers, new PacketGate(socket, { config, metrics, log, hooks, databaseAnswering }));
     let stopPrompts = () => {};
 
     socket.on('disconnect', (reason) => {
