@@ -25,11 +25,13 @@ const LOGGED_EVENTS = 300;
 /** How often each honest member asks (ms): within an honest member's sync budget (2 a second). */
 const ASK_EVERY_MS = 600;
 /**
- * Honest p99 under the flood may be at most 2x the quiet p99 of the same run, plus this much: on
- * a shared 2-core machine the flooder process's own CPU (450 packets a second) lands on the
- * server's scheduling, which is not the database queueing the lanes remove.
+ * Honest p99 under the flood may be at most 2x the quiet p99 of the same run, plus this much. The
+ * tolerance is for the machine, not the product: on a shared 2-core machine the flooder process's
+ * own CPU (450 packets a second) and other work land on the server's scheduling (at load average
+ * ~12 a quiet window's p99 moved between 72 and 231 ms from one run to the next). Starvation, what
+ * this test is for, costs seconds: 2.5-4 s in the issue, 9 s with the member budget switched off.
  */
-const P99_TOLERANCE_MS = Number(process.env.FAULTS_SYNC_FLOOD_P99_TOLERANCE_MS ?? 40);
+const P99_TOLERANCE_MS = Number(process.env.FAULTS_SYNC_FLOOD_P99_TOLERANCE_MS ?? 250);
 
 interface SyncFloodTally {
   sent: number;
