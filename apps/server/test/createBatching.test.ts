@@ -2,10 +2,13 @@
  * Issue 19, strokes at scale: a room's `element.create`s arriving together are written in batches
  * (createBatcher.ts over the store's createElements), so the statements per stroke that /metrics
  * counts fall well below one transaction per stroke, while every stroke is still answered, applied
- * at its own consecutive revision and seen by everyone in revision order. PGlite and Postgres.
+ * at its own consecutive revision and seen by everyone in revision order. Past capacity (the
+ * database answering, but behind) a create is answered `busy`, never `unavailable`, while a
+ * renewal still goes through on its lane. PGlite and Postgres.
  */
 import { randomUUID } from 'node:crypto';
-import { ClientEvent, type ElementShape } from '@wb/protocol';
+import { sql } from 'drizzle-orm';
+import { ClientEvent, ErrorCode, type ElementShape } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { createRoom, describeOnEachDatabase, joinAs } from './support.ts';
@@ -79,4 +82,25 @@ describeOnEachDatabase('batched creates', {}, (suite) => {
     // Each stroke's element sits at its own revision (drawing order).
     expect(created.every((e) => e.payload.element.z === e.revision)).toBe(true);
   });
+
+  test('issue 19: past capacity a create is answered busy, not unavailable, while a renewal is still accepted on its lane', async () => {
+    const teacher = await createRoom(app);
+    const t = client(app, teacher.token);
+    const { welcome } = await t.ready();
+    // Other work keeps every normal connection busy for ~10 s: the database answers, but is behind.
+    const sleeps = app.database.kind === 'pglite' ? { count: 200, seconds: 0.05 } : { count: 400, seconds: 0.2 };
+    const backlog = Array.from({ length: sleeps.count }, () =>
+      app.database.db.execute(sql`SELECT pg_sleep(${sleeps.seconds})`).catch(() => null),
+    );
+    const started = performance.now();
+    const [created, renewed] = await Promise.all([
+      t.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_CREATE, { requestId: `req-${randomUUID()}`, id: randomUUID(), shape: stroke(1) }),
+      new Promise((done) => setTimeout(done, 200)).then(() => t.renew(welcome.leaseRevision + 1, `renew-${randomUUID()}`)),
+    ]);
+    const createdAfterMs = performance.now() - started;
+    expect(renewed).toMatchObject({ ok: true, decision: 'accepted' });
+    expect(created).toMatchObject({ ok: false, error: { code: ErrorCode.BUSY } });
+    expect(createdAfterMs).toBeLessThan(5_000);
+    await Promise.all(backlog);
+  }, 60_000);
 });
