@@ -73,7 +73,17 @@ export class CreateBatcher {
         else p.reject(new Error('create missing from its batch result'));
       });
     } catch (error) {
-      for (const p of batch) p.reject(error);
+      // One bad request must not fail the others: alone, each gets its own outcome (if the
+      // database is away, each fails fast on its own too).
+      if (batch.length === 1) batch[0]!.reject(error);
+      else {
+        for (const p of batch) {
+          await this.store.createElements([p.request]).then(
+            ([result]) => (result ? p.resolve(result) : p.reject(new Error('create missing from its batch result'))),
+            (alone: unknown) => p.reject(alone),
+          );
+        }
+      }
     }
     // The next batch: whatever arrived meanwhile, at once.
     await this.flush(roomId);
