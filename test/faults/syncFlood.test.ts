@@ -2,9 +2,9 @@
  * I14, no student starves the class (issue 18, finding 2): one student with 3 tabs floods
  * `sync.request {lastRevision: 0}` at FAULTS_SYNC_FLOOD_RATE (150) a second per tab for
  * FAULTS_SYNC_FLOOD_MS (8 s) in a room of ~300 logged events, while honest students renew their
- * leases and a watcher keeps asking for what it missed. Every honest renewal is accepted and every
- * honest request answered ok; the watcher's request latency, quiet and under the flood, is
- * reported for docs/reliability.md. PGlite, or Postgres with TEST_DATABASE_URL.
+ * leases and keep asking for what they missed. Every honest renewal is accepted, every honest
+ * request answered ok, and the honest requests' p99 under the flood stays within 2x the quiet p99
+ * of the same run (plus P99_TOLERANCE_MS). PGlite, or Postgres with TEST_DATABASE_URL.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -22,8 +22,16 @@ const FLOOD_RATE = Number(process.env.FAULTS_SYNC_FLOOD_RATE ?? 150);
 const TABS = 3;
 const HONEST = 4;
 const LOGGED_EVENTS = 300;
-/** How often the watcher asks (ms): within an honest member's sync budget (2 a second). */
+/** How often each honest member asks (ms): within an honest member's sync budget (2 a second). */
 const ASK_EVERY_MS = 600;
+/**
+ * Honest p99 under the flood may be at most 2x the quiet p99 of the same run, plus this much. The
+ * tolerance is for the machine, not the product: on a shared 2-core machine the flooder process's
+ * own CPU (450 packets a second) and other work land on the server's scheduling (at load average
+ * ~12 a quiet window's p99 moved between 72 and 231 ms from one run to the next). Starvation, what
+ * this test is for, costs seconds: 2.5-4 s in the issue, 9 s with the member budget switched off.
+ */
+const P99_TOLERANCE_MS = Number(process.env.FAULTS_SYNC_FLOOD_P99_TOLERANCE_MS ?? 250);
 
 interface SyncFloodTally {
   sent: number;
@@ -81,7 +89,7 @@ describe(`a student's 3 tabs flooding sync.request (${database})`, () => {
     for (const cleanup of cleanups) await cleanup();
   });
 
-  test('I14: 0 honest renewals lost and every honest request answered while one member floods from 3 tabs', async () => {
+  test('I14: 0 honest renewals lost, every honest request answered and honest p99 within 2x quiet while one member floods from 3 tabs', async () => {
     const teacherGrant = await createRoom(server.url);
     const code = teacherGrant.room.code;
     const teacher = new FaultClient(server.url, teacherGrant);
@@ -106,13 +114,15 @@ describe(`a student's 3 tabs flooding sync.request (${database})`, () => {
     const honest = grants.map((g) => new FaultClient(server.url, g));
     clients.push(...honest);
     await Promise.all(honest.map((c) => c.ready()));
-    const watcher = honest[0]!;
 
+    // Every honest member asks for what it missed now and then, and renews when prompted: the
+    // latencies of both are the honest requests' figure.
     const measure = async (during: () => Promise<unknown>) => {
       const latencies: number[] = [];
       let refused = 0;
       let asking = true;
-      const asks = (async () => {
+      const asks = honest.map(async (watcher, i) => {
+        await new Promise((done) => setTimeout(done, (i * ASK_EVERY_MS) / honest.length));
         while (asking) {
           const started = performance.now();
           const reply = await watcher.socket
@@ -123,27 +133,30 @@ describe(`a student's 3 tabs flooding sync.request (${database})`, () => {
           else refused++;
           await new Promise((done) => setTimeout(done, ASK_EVERY_MS));
         }
-      })();
+      });
       const renewalsFrom = honest.map((c) => c.renewals.length);
       const result = await during();
       asking = false;
-      await asks;
+      await Promise.all(asks);
       const renewals = honest.flatMap((c, i) => c.renewals.slice(renewalsFrom[i]));
-      return { result, latencies, refused, renewals };
+      const renewalMs = renewals.filter((r) => r.reply.ok).map((r) => r.ms);
+      return { result, latencies: [...latencies, ...renewalMs], askCount: latencies.length, refused, renewals, renewalMs };
     };
 
     const quiet = await measure(() => new Promise((done) => setTimeout(done, FLOOD_MS)));
     const flood = await measure(() => runFlooder(server.url, flooderGrant.token));
     const tally = flood.result as SyncFloodTally;
     const lost = flood.renewals.filter((r) => !r.reply.ok || r.reply.decision !== 'accepted');
-    const q = { p50: percentile(quiet.latencies, 50), p99: percentile(quiet.latencies, 99) };
-    const f = { p50: percentile(flood.latencies, 50), p99: percentile(flood.latencies, 99) };
+    const q = { p50: percentile(quiet.latencies, 50), p99: percentile(quiet.latencies, 99), renewP99: percentile(quiet.renewalMs, 99) };
+    const f = { p50: percentile(flood.latencies, 50), p99: percentile(flood.latencies, 99), renewP99: percentile(flood.renewalMs, 99) };
     reportFigures(`sync flood from 3 tabs (${database})`, {
       'flood sent / ok / rate_limited / other / unanswered': `${tally.sent} / ${tally.ok} / ${tally.rateLimited} / ${tally.other} / ${tally.unanswered}`,
       'flood sending (ms)': tally.sendingMs,
       'honest renewals accepted during the flood': `${flood.renewals.length - lost.length} of ${flood.renewals.length}`,
-      'honest requests p50 / p99, quiet (ms)': `${q.p50.toFixed(1)} / ${q.p99.toFixed(1)} (${quiet.latencies.length})`,
-      'honest requests p50 / p99, flood (ms)': `${f.p50.toFixed(1)} / ${f.p99.toFixed(1)} (${flood.latencies.length})`,
+      'honest requests (syncs and renewals) p50 / p99, quiet (ms)': `${q.p50.toFixed(1)} / ${q.p99.toFixed(1)} (${quiet.askCount} + ${quiet.renewalMs.length})`,
+      'honest requests (syncs and renewals) p50 / p99, flood (ms)': `${f.p50.toFixed(1)} / ${f.p99.toFixed(1)} (${flood.askCount} + ${flood.renewalMs.length})`,
+      'honest renewals p99, quiet / flood (ms)': `${q.renewP99.toFixed(1)} / ${f.renewP99.toFixed(1)}`,
+      'p99 bound: 2 x quiet + tolerance (ms)': (2 * q.p99 + P99_TOLERANCE_MS).toFixed(1),
       'honest requests refused, quiet / flood': `${quiet.refused} / ${flood.refused}`,
     });
     expect(tally.rateLimited).toBeGreaterThan(0);
@@ -152,5 +165,6 @@ describe(`a student's 3 tabs flooding sync.request (${database})`, () => {
     expect(lost).toEqual([]);
     expect(flood.refused).toBe(0);
     expect(quiet.refused).toBe(0);
+    expect(f.p99).toBeLessThanOrEqual(2 * q.p99 + P99_TOLERANCE_MS);
   });
 });

@@ -180,6 +180,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const sendMetrics = async (reply: FastifyReply) => {
     if (sweeper.lastPassAt !== null) metrics.sweeperLastPassAge.set((Date.now() - sweeper.lastPassAt) / 1000);
     metrics.recordStatements(database.statements.snapshot());
+    metrics.recordLanes(database.lanes.queued(), database.lanes.stats);
     const embedded = await database.embeddedMemory();
     if (embedded) {
       metrics.embeddedDbMemory.set({ kind: 'wasm' }, embedded.wasmBytes);

@@ -11,6 +11,7 @@ const statementKinds: Readonly<Record<string, string>> = {
   loadRoomSnapshot: 'sync',
   eventsAfter: 'sync',
   createElement: 'create',
+  createElements: 'create',
   updateElement: 'edit',
   deleteElement: 'edit',
   setElementPinned: 'edit',
@@ -54,6 +55,25 @@ export function createMetrics() {
     labelNames: ['kind', 'operation'] as const,
     registers: [registry],
   });
+  const laneWaiting = new Gauge({
+    name: 'wb_db_lane_waiting',
+    help: 'Store operations waiting for a database connection, by lane (priority: renewals and handshakes)',
+    labelNames: ['lane'] as const,
+    registers: [registry],
+  });
+  const laneGrants = new Counter({
+    name: 'wb_db_lane_grants_total',
+    help: 'Database connections handed out, by lane',
+    labelNames: ['lane'] as const,
+    registers: [registry],
+  });
+  const laneWait = new Counter({
+    name: 'wb_db_lane_wait_seconds_total',
+    help: 'Time spent waiting for a database connection, by lane (divide by grants for the mean wait)',
+    labelNames: ['lane'] as const,
+    registers: [registry],
+  });
+  const reportedLanes = new Map<string, { granted: number; waitedMs: number }>();
   /** What the counter has been told so far, per operation (the database's counter only grows). */
   const reportedStatements = new Map<string, number>();
   return {
@@ -65,6 +85,16 @@ export function createMetrics() {
         if (delta <= 0) continue;
         reportedStatements.set(operation, count);
         dbStatements.inc({ kind: statementKind(operation), operation }, delta);
+      }
+    },
+    /** Brings the lane metrics up to the database's lane gate (called on each scrape). */
+    recordLanes(waiting: Readonly<Record<string, number>>, stats: Readonly<Record<string, { granted: number; waitedMs: number }>>): void {
+      for (const [lane, count] of Object.entries(waiting)) laneWaiting.set({ lane }, count);
+      for (const [lane, now] of Object.entries(stats)) {
+        const before = reportedLanes.get(lane) ?? { granted: 0, waitedMs: 0 };
+        if (now.granted > before.granted) laneGrants.inc({ lane }, now.granted - before.granted);
+        if (now.waitedMs > before.waitedMs) laneWait.inc({ lane }, (now.waitedMs - before.waitedMs) / 1000);
+        reportedLanes.set(lane, { ...now });
       }
     },
     inkPoints: new Counter({
@@ -94,6 +124,12 @@ export function createMetrics() {
       name: 'wb_room_events_published_total',
       help: 'Room events published by this node',
       labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    createBatchSize: new Histogram({
+      name: 'wb_create_batch_size',
+      help: 'Element creates written per batch (one transaction of 5 statements per batch)',
+      buckets: [1, 2, 4, 8, 16, 32, 64],
       registers: [registry],
     }),
     cursorBatchSize: new Histogram({

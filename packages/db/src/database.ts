@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { LanePool, reservedFor, type LaneGate } from './lanes.ts';
 import { PgliteDirLock } from './pgliteLock.ts';
 import { pgliteTemplateEnabled, pgliteTemplatePath, readPgliteTemplate, writePgliteTemplate } from './pgliteTemplate.ts';
 import * as schema from './schema.ts';
@@ -35,6 +36,8 @@ export interface Database {
   leaderLock(lockId: number): LeaderLock;
   /** Every statement sent, by the store operation that sent it (statements.ts). */
   statements: StatementCounter;
+  /** The lanes in front of the connections (lanes.ts): what waits, and how long it waited. */
+  lanes: LaneGate;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
   /**
@@ -86,9 +89,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   let engine: EmbeddedEngine | undefined;
   try {
     engine = await EmbeddedEngine.start(dataDir, template);
-    // PGlite is one backend, so one connection; statements queue in the pool, as they would
-    // queue inside PGlite. No connect timeout: the engine is in this process, not on a network.
-    const pool = new pg.Pool({ host: engine.socketDir, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres', max: 1 });
+    // PGlite is one backend, so one connection; statements queue in front of it by lane
+    // (lanes.ts: renewals and handshakes first). No connect timeout: the engine is in this
+    // process, not on a network.
+    const pool = new LanePool({ host: engine.socketDir, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres', max: 1 }, 0);
     pool.on('error', () => {});
     const statements = new StatementCounter();
     countStatements(pool, statements);
@@ -106,6 +110,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       kind: 'pglite',
       db,
       statements,
+      lanes: pool.gate,
       // One process owns the directory (the lock above), so it is always the leader.
       leaderLock: () => ({ tryAcquire: async () => true, release: async () => {} }),
       ping: async () => {
@@ -242,13 +247,19 @@ export const STATEMENT_TIMEOUT_MS = 5_000;
 async function openPostgres(url: string, poolSize: number, migrate: boolean): Promise<Database> {
   // TCP keep-alive: a connection to a database that vanished without a reset (a black-holed
   // network) is found dead by the kernel instead of holding its pool slot until packets flow again.
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    connectionTimeoutMillis: 5_000,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 10_000,
-  });
+  // Renewals and handshakes keep connections of their own (lanes.ts): normal work may hold all
+  // but reservedFor(poolSize) of them. Waiting for a connection gives up after 5 s, in either lane.
+  const pool = new LanePool(
+    {
+      connectionString: url,
+      max: poolSize,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    },
+    reservedFor(poolSize),
+    5_000,
+  );
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
   const statements = new StatementCounter();
@@ -270,6 +281,7 @@ async function openPostgres(url: string, poolSize: number, migrate: boolean): Pr
     kind: 'postgres',
     db,
     statements,
+    lanes: pool.gate,
     leaderLock: (lockId) => new PinnedAdvisoryLock(url, lockId),
     ping: async () => {
       await db.execute(sql`SELECT 1`);

@@ -16,3 +16,5 @@ export * from './appRole.ts';
 export { StatementCounter, inOperation } from './statements.ts';
 export * from './retention.ts';
 export * from './embeddedBackup.ts';
+export { Lane, LaneGate, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
+export type { CreateRequest } from './createBatch.ts';

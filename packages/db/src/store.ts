@@ -33,6 +33,7 @@ import {
   releaseLock,
   type HeldLock,
 } from './locks.ts';
+import { createElements, type CreateRequest } from './createBatch.ts';
 import { clearBoard, listHistory, restoreBatch, restoreElementVersion } from './history.ts';
 import { pruneElementVersions } from './elementVersions.ts';
 import { setLessonSettings, setPenMuted } from './lessonRights.ts';
@@ -55,6 +56,7 @@ import {
 } from './teachers.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
+import { Lane, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
 import { inOperation } from './statements.ts';
 
 /**
@@ -123,6 +125,8 @@ function operations(db: Database['db'], clock: Clock) {
     roomTeacherMember: (roomId: string) => roomTeacherMember(db, roomId),
 
     createElement: (actor: EditActor, input: Parameters<typeof createElement>[3]) => createElement(db, clock, actor, input),
+    /** The creates of one room in one transaction of 5 statements (createBatch.ts); results in request order. */
+    createElements: (requests: readonly CreateRequest[]) => createElements(db, clock, requests),
     updateElement: (actor: EditActor, input: Parameters<typeof updateElement>[3]) => updateElement(db, clock, actor, input),
     deleteElement: (actor: EditActor, input: Parameters<typeof deleteElement>[3]) => deleteElement(db, clock, actor, input),
     setElementPinned: (actor: EditActor, input: Parameters<typeof setElementPinned>[3]) =>
@@ -150,10 +154,16 @@ function operations(db: Database['db'], clock: Clock) {
   };
 }
 
-/** Each operation runs in a scope naming it, so the statements it sends are counted under its name. */
+/**
+ * Each operation runs in a scope naming it, so the statements it sends are counted under its name,
+ * and in its lane (lanes.ts): renewals and the handshake's operations take connections first.
+ */
 function countedOperations<T extends Record<string, (...args: never[]) => unknown>>(ops: T): T {
   const counted: Record<string, (...args: never[]) => unknown> = {};
-  for (const [name, op] of Object.entries(ops)) counted[name] = (...args) => inOperation(name, () => op(...args));
+  for (const [name, op] of Object.entries(ops)) {
+    const lane = PRIORITY_OPERATIONS.has(name) ? Lane.PRIORITY : Lane.NORMAL;
+    counted[name] = (...args) => inOperation(name, () => inLane(lane, () => op(...args)));
+  }
   return counted as T;
 }
 

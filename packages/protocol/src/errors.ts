@@ -25,6 +25,12 @@ export const RetryableErrorCode = {
   UNAVAILABLE: 'unavailable',
   SERVER_RESTARTING: 'server_restarting',
   /**
+   * The server is past its capacity: its database answers, but this request did not finish within
+   * the request deadline (or its room's create queue is full). Nothing was refused: send the same
+   * request again after a moment (edits are idempotent by request id and element id).
+   */
+  BUSY: 'busy',
+  /**
    * The member waits in the lobby for the teacher's approval. Retryable, but not by backing off:
    * wait on `GET /api/session/admission`, then connect once it answers `admitted`.
    */

@@ -30,6 +30,7 @@ export const retryableRefusalText: Readonly<Record<RetryableErrorCode, string>> 
   [RetryableErrorCode.RATE_LIMITED]: 'Too many messages; slow down.',
   [RetryableErrorCode.UNAVAILABLE]: 'The server could not complete this request. Retry.',
   [RetryableErrorCode.SERVER_RESTARTING]: 'The server is restarting. Retrying.',
+  [RetryableErrorCode.BUSY]: 'The board is catching up. Your change will be sent again.',
   [RetryableErrorCode.AWAITING_APPROVAL]: 'Waiting for the teacher to let you in.',
 };
 

@@ -43,6 +43,8 @@ export async function joinRoom(baseUrl: string, code: string, displayName: strin
 
 export interface RenewalRecord {
   at: number;
+  /** From sending the renewal to its reply (ms). */
+  ms: number;
   reply: Ack<LeaseRenewResult> | { ok: false; error: { code: 'timeout'; message: string } };
 }
 
@@ -87,8 +89,13 @@ export class FaultClient {
     }
     this.socket.on(ServerEvent.LEASE_DUE, (due) => {
       if (!this.renewing) return;
+      const sent = performance.now();
       this.socket.timeout(5_000).emit(ClientEvent.LEASE_RENEW, { revision: due.revision + 1, requestId: requestId() }, (error, reply) => {
-        this.renewals.push({ at: Date.now(), reply: error ? { ok: false, error: { code: 'timeout', message: String(error) } } : reply });
+        this.renewals.push({
+          at: Date.now(),
+          ms: performance.now() - sent,
+          reply: error ? { ok: false, error: { code: 'timeout', message: String(error) } } : reply,
+        });
       });
     });
     this.socket.on('connect_error', (error) => {

@@ -6,8 +6,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -29,9 +31,58 @@ export function postgresSkipReason(): string | null {
   return 'TEST_DATABASE_URL is not set';
 }
 
+/**
+ * A free loopback port: from FAULTS_PORTS ("3331-3339") when set, so runs sharing a machine keep
+ * to the ports they were given; otherwise one the system picks. Fault files run in parallel
+ * workers (processes), so a port of the range is claimed by a lock file naming this process
+ * (taken over when that process is gone) before it is probed.
+ */
 export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.FAULTS_PORTS ?? '');
+  if (!range) return probePort(0);
+  for (let port = Number(range[1]); port <= Number(range[2]); port++) {
+    if (!claimPort(port)) continue;
+    const got = await probePort(port).catch(() => 0);
+    if (got) return got;
+  }
+  throw new Error(`no free port left in FAULTS_PORTS=${process.env.FAULTS_PORTS}`);
+}
+
+/** Ports of FAULTS_PORTS this process holds (released when it exits). */
+const claimed = new Set<string>();
+process.once('exit', () => {
+  for (const path of claimed) rmSync(path, { force: true });
+});
+
+function claimPort(port: number): boolean {
+  const path = join(tmpdir(), `wb-faults-port-${port}.lock`);
+  if (claimed.has(path)) return false;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      claimed.add(path);
+      return true;
+    } catch {
+      let holder = Number.NaN;
+      try {
+        holder = Number(readFileSync(path, 'utf8'));
+      } catch {
+        continue; // removed meanwhile: try again
+      }
+      try {
+        process.kill(holder, 0);
+        return false; // another live process holds it
+      } catch {
+        rmSync(path, { force: true }); // its process is gone
+      }
+    }
+  }
+  return false;
+}
+
+function probePort(port: number): Promise<number> {
   return new Promise((done, fail) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
+    const probe = createServer().listen(port, '127.0.0.1', () => {
       const address = probe.address();
       probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
     });

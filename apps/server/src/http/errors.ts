@@ -26,6 +26,7 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.UNAVAILABLE]: 503,
   [ErrorCode.SERVER_RESTARTING]: 503,
+  [ErrorCode.BUSY]: 503,
 };
 
 export function sendError(reply: FastifyReply, code: ErrorCodeT, message: string): FastifyReply {

@@ -9,6 +9,7 @@ import {
   type ProtocolError,
 } from '@wb/protocol';
 import type { ClientEventHandlers } from './clientEvents.ts';
+import { CreateQueueFull, type CreateBatcher } from './createBatcher.ts';
 import { Refusal } from './requests.ts';
 import type { RoomPublisher } from './roomPublisher.ts';
 import type { SocketSession } from './socketSession.ts';
@@ -53,11 +54,20 @@ type ElementEvents =
  * validated at the edge, authorized inside the store's conditional write, one store operation,
  * then the outcome published.
  */
-export function elementHandlers(deps: EditDeps): Pick<ClientEventHandlers, ElementEvents> {
-  const { store } = deps;
+export function elementHandlers(deps: EditDeps & { creates: CreateBatcher }): Pick<ClientEventHandlers, ElementEvents> {
+  const { store, creates } = deps;
   return {
-    [ClientEvent.ELEMENT_CREATE]: async (session, request) =>
-      settleEdit(deps, session, await store.createElement(session.actor, { id: request.id, shape: request.shape })),
+    // Batched per room (createBatcher.ts): the creates of a tick share one transaction.
+    [ClientEvent.ELEMENT_CREATE]: async (session, request) => {
+      let result: ElementResult;
+      try {
+        result = await creates.submit({ actor: session.actor, id: request.id, shape: request.shape });
+      } catch (error) {
+        if (error instanceof CreateQueueFull) throw new Refusal({ code: ErrorCode.BUSY, message: refusalText.busy });
+        throw error;
+      }
+      return settleEdit(deps, session, result);
+    },
 
     [ClientEvent.ELEMENT_UPDATE]: async (session, request) =>
       settleEdit(deps, session, await store.updateElement(session.actor, request)),

@@ -15,6 +15,8 @@ export interface PacketGateDeps {
   metrics: Metrics;
   log: FastifyBaseLogger;
   hooks: TestHooks | null;
+  /** Whether the database answered recently (requests.ts: `busy` rather than `unavailable`). */
+  databaseAnswering: () => boolean;
 }
 
 /**
@@ -74,6 +76,10 @@ export class PacketGate implements AckContext {
 
   missingAck(event: string): void {
     this.notice({ code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement` }, event);
+  }
+
+  databaseAnswering(): boolean {
+    return this.deps.databaseAnswering();
   }
 
   failed(event: string, error: unknown): void {

@@ -1,4 +1,4 @@
-import { ErrorCode, type Ack, type ProtocolError } from '@wb/protocol';
+import { ErrorCode, refusalText, type Ack, type ProtocolError } from '@wb/protocol';
 
 /** A request refused with a protocol error, answered through its acknowledgement. */
 export class Refusal extends Error {
@@ -14,6 +14,11 @@ export interface AckContext {
   missingAck(event: string): void;
   /** An unexpected failure (usually the database), logged with the event name. */
   failed(event: string, error: unknown): void;
+  /**
+   * Whether the database is answering other work (it answered within the last few seconds): a
+   * request past its deadline is then answered `busy` (back-pressure), not `unavailable`.
+   */
+  databaseAnswering(): boolean;
 }
 
 /**
@@ -27,8 +32,10 @@ export const REQUEST_DEADLINE_MS = 4_000;
 
 /**
  * Wraps an acknowledged handler: the handler returns the reply's fields or throws a Refusal;
- * anything else, or no outcome within REQUEST_DEADLINE_MS, becomes a retryable `unavailable`.
- * The server never throws at the socket, and answers each request exactly once.
+ * anything else becomes a retryable `unavailable`. No outcome within REQUEST_DEADLINE_MS is
+ * `busy` while the database is answering other work (the server is past capacity: the client
+ * keeps the edit and sends it again, showing it as syncing), else `unavailable` (the database is
+ * away). The server never throws at the socket, and answers each request exactly once.
  */
 export function acked<T>(
   context: AckContext,
@@ -46,6 +53,11 @@ export function acked<T>(
     };
     const unavailable = { code: ErrorCode.UNAVAILABLE, message: 'The server could not complete this request. Retry.' } as const;
     const deadline = setTimeout(() => {
+      if (context.databaseAnswering()) {
+        context.refused(ErrorCode.BUSY);
+        reply({ ok: false, error: { code: ErrorCode.BUSY, message: refusalText.busy } });
+        return;
+      }
       context.failed(event, new Error(`no outcome within ${REQUEST_DEADLINE_MS} ms (database not answering)`));
       reply({ ok: false, error: unavailable });
     }, REQUEST_DEADLINE_MS);

@@ -16,6 +16,7 @@ import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
 import { DrawRights } from './drawRights.ts';
+import { CreateBatcher } from './createBatcher.ts';
 import { elementHandlers } from './elementHandlers.ts';
 import { authenticateHandshake } from './handshake.ts';
 import { inkHandlers } from './inkHandlers.ts';
@@ -31,6 +32,16 @@ import type { WbServer } from './types.ts';
 
 /** Renewals queued on a node at most; past it the database is clearly not keeping up. */
 export const MAX_PENDING_RENEWALS = 20_000;
+/**
+ * A room's creates written in one batch at most, and waiting at most (I10): a class of 31 drawing
+ * has ~26 strokes a second in flight, so a full queue is the database minutes behind.
+ */
+export const CREATE_BATCH = { maxBatch: 64, maxPending: 1_000 } as const;
+/**
+ * A request past its deadline is answered `busy` (retry, the server is behind) rather than
+ * `unavailable` when the database answered other work within this long (ms).
+ */
+const DATABASE_ANSWERING_MS = 2_000;
 /** How often the event loop's utilization is sampled to set the cursor tick. */
 const TICK_SAMPLE_MS = 250;
 
@@ -107,6 +118,9 @@ export function attachRealtime(
   const sync = new SyncService(store, publisher);
   const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
+  const creates = new CreateBatcher(store, CREATE_BATCH, (size) => metrics.createBatchSize.observe(size));
+  /** The database answered within this long: a request missing its deadline is load, not an outage. */
+  const databaseAnswering = () => store.database.lanes.answeredWithin(DATABASE_ANSWERING_MS);
 
   /** What the server does with each client event (a new event does not compile without its entry). */
   const handlers: ClientEventHandlers = {
@@ -114,7 +128,7 @@ export function attachRealtime(
     ...inkHandlers({ fanout, rights, metrics }),
     ...presence.handlers,
     ...syncHandlers(sync),
-    ...elementHandlers(edits),
+    ...elementHandlers({ ...edits, creates }),
     ...authorityHandlers(edits),
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
@@ -135,7 +149,7 @@ export function attachRealtime(
       sessionChannel(session.sessionId),
       memberChannel(session.roomId, session.userId),
     ]);
-    listen(session, handlers, new PacketGate(socket, { config, metrics, log, hooks }));
+    listen(session, handlers, new PacketGate(socket, { config, metrics, log, hooks, databaseAnswering }));
     let stopPrompts = () => {};
 
     socket.on('disconnect', (reason) => {

@@ -2,7 +2,7 @@ import { INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, policyText, type Ack, type Edit
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { applyRoomEvent, stateFromSnapshot, type RoomState } from '../sync/roomState.ts';
 import { ALICE, ALICE_S, BOB, BOB_S, EL1, TEACHER, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
-import { BoardEditor, type EditorTransport } from './boardEditor.ts';
+import { BoardEditor, SYNCING_AFTER_MS, type EditorTransport } from './boardEditor.ts';
 
 /** A transport whose replies the test decides; every request is recorded. */
 function fakeTransport() {
@@ -12,6 +12,8 @@ function fakeTransport() {
   let connected = true;
   let nextGrant: Ack<{ grant: LockGrant }> | null = null;
   let nextRelease: Ack<ElementReply> | null = null;
+  /** Answers for the next creates, in order; then the echo. */
+  const createAnswers: Ack<ElementReply>[] = [];
   const pending: Array<() => void> = [];
   const reply = <T,>(kind: string, request: unknown, answer: () => Ack<T>) => {
     calls.push({ kind, request });
@@ -23,7 +25,7 @@ function fakeTransport() {
   });
   const transport: EditorTransport = {
     isConnected: () => connected,
-    createElement: (r) => reply('create', r, () => echo(r, 1)),
+    createElement: (r) => reply('create', r, () => createAnswers.shift() ?? echo(r, 1)),
     updateElement: (r: UpdateElementRequest) => reply('update', r, () => echo(r, r.baseVersion + 1)),
     deleteElement: (r) => reply('delete', r, () => echo({ id: r.id }, 9)),
     acquireLock: (r) => reply('acquire', r, () => nextGrant ?? { ok: true, grant: { elementId: r.elementId, generation: 7, expiresInMs: 2_000 } }),
@@ -52,6 +54,7 @@ function fakeTransport() {
     setConnected: (c: boolean) => (connected = c),
     grantWith: (a: Ack<{ grant: LockGrant }>) => (nextGrant = a),
     releaseWith: (a: Ack<ElementReply>) => (nextRelease = a),
+    answerCreatesWith: (...answers: Ack<ElementReply>[]) => createAnswers.push(...answers),
   };
 }
 
@@ -205,6 +208,40 @@ describe('undo and redo as new acknowledged edits', () => {
     const last = calls.at(-1);
     expect(last?.kind).toBe('create');
     expect((last?.request as { id: string }).id).not.toBe(id);
+  });
+});
+
+describe('a server past its capacity (issue 19: graceful overload)', () => {
+  const busy: Ack<ElementReply> = { ok: false, error: { code: 'busy', message: 'The board is catching up.' } };
+
+  test('a create answered busy is kept, shown as syncing and sent again with the same request id; syncing ends at its acknowledgement', async () => {
+    const { editor, calls, flush, answerCreatesWith } = setup(withRect());
+    answerCreatesWith(busy, busy);
+    const id = editor.create(rect(5, 5));
+    expect(editor.board.getState()).toMatchObject({ unsynced: 1, syncing: false });
+    await flush();
+    expect(editor.board.getState()).toMatchObject({ unsynced: 1, syncing: true, notice: null });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await flush();
+    expect(editor.board.getState()).toMatchObject({ unsynced: 1, syncing: true });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await flush();
+    const creates = calls.filter((c) => c.kind === 'create').map((c) => c.request as { id: string; requestId: string });
+    expect(creates).toHaveLength(3);
+    expect(new Set(creates.map((c) => c.requestId)).size).toBe(1);
+    expect(creates.every((c) => c.id === id)).toBe(true);
+    expect(editor.board.getState()).toMatchObject({ unsynced: 0, syncing: false });
+  });
+
+  test('an edit in flight longer than SYNCING_AFTER_MS shows syncing, without a notice, until it is answered', async () => {
+    const { editor, flush } = setup(withRect());
+    editor.create(rect(5, 5));
+    await vi.advanceTimersByTimeAsync(SYNCING_AFTER_MS - 1);
+    expect(editor.board.getState().syncing).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(editor.board.getState()).toMatchObject({ syncing: true, notice: null });
+    await flush();
+    expect(editor.board.getState()).toMatchObject({ unsynced: 0, syncing: false });
   });
 });
 

@@ -61,6 +61,12 @@ export interface BoardView {
   readonly ordered: readonly Element[];
   readonly selection: ReadonlySet<string>;
   readonly unsynced: number;
+  /**
+   * Own edits are waiting on a server that is behind: one has been in flight longer than
+   * SYNCING_AFTER_MS, or the last answer asked to send it again (`busy`, a timeout). The page shows
+   * "Syncing" until an edit is acknowledged; nothing is lost meanwhile.
+   */
+  readonly syncing: boolean;
   readonly canUndo: boolean;
   readonly canRedo: boolean;
   /** The lesson's edit policy (the teacher's selector shows it; students' rights follow it). */
@@ -100,6 +106,8 @@ const LOCK_KEEPALIVE_MS = 500;
 const NOTICE_REPEAT_MS = 4_000;
 /** After a retryable failure the queue is tried again after this long (ms). */
 const RETRY_MS = 1_000;
+/** An edit in flight this long (ms) shows the board as syncing: the server is behind. */
+export const SYNCING_AFTER_MS = 1_000;
 
 type OwnDrag =
   | { phase: 'acquiring'; elementId: string; requestId: string; origin: Point; grab: Point; pointer: Point; ended: boolean; before: ElementShape }
@@ -123,6 +131,9 @@ export class BoardEditor {
   private releasing: { elementId: string; x: number; y: number } | null = null;
   private sending = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private slowTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The server is behind our edits (see BoardView.syncing). */
+  private behind = false;
   private moveTimer: ReturnType<typeof setTimeout> | undefined;
   private keepaliveTimer: ReturnType<typeof setInterval> | undefined;
   private lastMoveAt = 0;
@@ -141,6 +152,7 @@ export class BoardEditor {
       ordered: [],
       selection: new Set(),
       unsynced: 0,
+      syncing: false,
       canUndo: false,
       canRedo: false,
       editPolicy: 'own',
@@ -165,6 +177,7 @@ export class BoardEditor {
 
   stop(): void {
     this.stopped = true;
+    clearTimeout(this.slowTimer);
     this.ink.end('cancel');
     clearTimeout(this.retryTimer);
     clearTimeout(this.moveTimer);
@@ -486,6 +499,11 @@ export class BoardEditor {
     const request = this.queue.nextToSend();
     if (!request) return;
     this.sending = true;
+    clearTimeout(this.slowTimer);
+    this.slowTimer = setTimeout(() => {
+      this.behind = true;
+      this.publishBoard();
+    }, SYNCING_AFTER_MS);
     this.publishBoard();
     this.send(request).then(
       (reply) => this.onEditReply(request, reply),
@@ -506,7 +524,10 @@ export class BoardEditor {
 
   private onEditReply(request: EditRequest, reply: Ack<ElementReply> | null): void {
     this.sending = false;
+    clearTimeout(this.slowTimer);
     if (this.stopped) return;
+    // Any answer but "send it again" means the server is keeping up with us.
+    this.behind = reply === null || (!reply.ok && !isFinalRefusal(reply.error.code));
     if (reply?.ok) {
       this.queue.acknowledged(request.requestId, reply.element.version);
       if (this.confirmed) this.queue.settle(this.confirmed);
@@ -514,7 +535,7 @@ export class BoardEditor {
       const dropped = this.queue.refused(request.requestId);
       this.notify(refusalNotice(reply.error, dropped.length));
     } else {
-      // Not delivered, rate limited or unavailable: the same request goes again.
+      // Not delivered, busy, rate limited or unavailable: the same request goes again.
       this.queue.unsent(request.requestId);
       clearTimeout(this.retryTimer);
       this.retryTimer = setTimeout(() => this.pump(), RETRY_MS);
@@ -632,6 +653,7 @@ export class BoardEditor {
       ordered: elements === prev.elements ? prev.ordered : inDrawingOrder(elements.values()),
       selection: selection.length === prev.selection.size ? prev.selection : new Set(selection),
       unsynced: this.queue.unsynced,
+      syncing: this.behind && this.queue.unsynced > 0 && this.transport.isConnected(),
       canUndo: this.history.canUndo,
       canRedo: this.history.canRedo,
       editPolicy: state?.room.settings.editPolicy ?? 'own',

@@ -257,11 +257,14 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
 }
 
 /**
- * "N unsynced": own edits not yet acknowledged (made offline, or in flight). While there are any,
- * closing the tab asks first: they exist only in this tab.
+ * "N unsynced": own edits not yet acknowledged (made offline, or in flight). While the server is
+ * behind (an edit in flight over a second, or answered `busy`) it reads "Syncing N…" instead:
+ * the edits are kept and sent again, nothing has failed. While there are any, closing the tab
+ * asks first: they exist only in this tab.
  */
 function UnsyncedBadge({ client }: { client: RoomClient }) {
   const unsynced = useStore(client.editor.board, (b) => b.unsynced);
+  const syncing = useStore(client.editor.board, (b) => b.syncing);
   useEffect(() => {
     if (unsynced === 0) return;
     const warn = (e: BeforeUnloadEvent) => {
@@ -273,6 +276,13 @@ function UnsyncedBadge({ client }: { client: RoomClient }) {
     return () => window.removeEventListener('beforeunload', warn);
   }, [unsynced]);
   if (unsynced === 0) return null;
+  if (syncing) {
+    return (
+      <span className="unsynced-badge syncing" data-testid="syncing" role="status" title="The lesson server is busy; your changes are kept and sent as soon as it catches up">
+        Syncing {unsynced}…
+      </span>
+    );
+  }
   return (
     <span className="unsynced-badge" data-testid="unsynced" role="status" title="Changes not yet saved to the lesson; they are sent when the connection is back">
       {unsynced} unsynced

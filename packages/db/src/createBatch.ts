@@ -1,0 +1,167 @@
+/**
+ * Many element creates of one room written together (issue 19: strokes at scale). The server
+ * collects the creates of a room that arrive while its previous batch is being written; each batch
+ * is one transaction of a fixed number of statements, however many strokes it holds:
+ *
+ *   BEGIN
+ *   1. authorise every acting session: the same rows and locks as `authorizeEdit` (membership FOR
+ *      SHARE, room FOR KEY SHARE), so a revocation or a policy change racing the batch is
+ *      serialised exactly as it is against a single edit (I11);
+ *   2. take the room row (FOR NO KEY UPDATE, as every revision bump does): writers of this room
+ *      wait here, so the next statement sees every element already in it;
+ *   3. one statement inserts the elements, their first versions and their events, and moves the
+ *      room's revision once, by the number of elements created (revisions stay gap-free and in
+ *      request order: the i-th stroke applied is at revision + i);
+ *   COMMIT
+ *
+ * Each request gets the decision `createElement` would have given it: refused by its member's
+ * rights, `already_applied` for its creator's retry, `conflict` for another member reusing the id,
+ * `not_found` for a deleted element. An id twice in one batch is decided after the batch, one by one.
+ */
+import { sql } from 'drizzle-orm';
+import type { ElementShape, EditPolicy, RoomEvent, Role } from '@wb/protocol';
+import type { Clock } from './clock.ts';
+import { drawingRefusal, type EditActor } from './editRights.ts';
+import { ELEMENT_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
+import { createElement, type ElementResult } from './elements.ts';
+import { eventId } from './eventIds.ts';
+import { int, rows, type Db } from './sql.ts';
+
+export interface CreateRequest {
+  actor: EditActor;
+  id: string;
+  shape: ElementShape;
+}
+
+/** Thrown inside the batch's transaction when its write did not match what it read: rolled back, then one by one. */
+class BatchRaced extends Error {}
+
+/** Creates the elements of one room's batch; the i-th result answers the i-th request. */
+export async function createElements(db: Db, clock: Clock, requests: readonly CreateRequest[]): Promise<ElementResult[]> {
+  if (requests.length === 0) return [];
+  const roomId = requests[0]!.actor.roomId;
+  if (requests.some((r) => r.actor.roomId !== roomId)) throw new Error('a create batch holds the creates of one room');
+  // An id named twice is decided after the batch: the first creates it, the later ones see it.
+  const seen = new Set<string>();
+  const first: number[] = [];
+  const later: number[] = [];
+  requests.forEach((request, at) => {
+    (seen.has(request.id) ? later : first).push(at);
+    seen.add(request.id);
+  });
+  const results: ElementResult[] = new Array(requests.length);
+  try {
+    const decided = await db.transaction(async (tx) => {
+      const out = new Map<number, ElementResult>();
+      const sessions = [...new Map(first.map((at) => [requests[at]!.actor.sessionId, requests[at]!.actor.userId])).entries()];
+      const auth = await rows<{ session_id: string; role: Role; edit_policy: EditPolicy; pen_muted: boolean }>(
+        tx,
+        sql`SELECT s.id AS session_id, m.role, m.pen_muted, r.edit_policy
+            FROM jsonb_to_recordset(${JSON.stringify(sessions.map(([session_id, user_id]) => ({ session_id, user_id })))}::jsonb)
+                 AS q(session_id uuid, user_id uuid)
+            JOIN sessions s ON s.id = q.session_id AND s.user_id = q.user_id
+            JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
+            JOIN rooms r ON r.id = s.room_id
+            WHERE s.room_id = ${roomId}::uuid AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active'
+              AND (r.status = 'open' OR (r.status = 'ended' AND m.role = 'teacher'))
+            FOR SHARE OF m FOR KEY SHARE OF r`,
+      );
+      const rights = new Map(auth.map((a) => [a.session_id, { role: a.role, editPolicy: a.edit_policy, penMuted: a.pen_muted }]));
+      const writing: number[] = [];
+      for (const at of first) {
+        const granted = rights.get(requests[at]!.actor.sessionId);
+        if (!granted) out.set(at, { decision: 'not_a_member' });
+        else {
+          const refused = drawingRefusal(granted);
+          if (refused) out.set(at, { decision: refused });
+          else writing.push(at);
+        }
+      }
+      if (writing.length === 0) return out;
+
+      const [room] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${roomId}::uuid FOR NO KEY UPDATE`);
+      if (!room) throw new Error(`room ${roomId} does not exist`);
+      const payload = writing.map((at, ord) => {
+        const { actor, id, shape } = requests[at]!;
+        return { ord, id, user_id: actor.userId, kind: shape.kind, data: shape, event_id: eventId('element.created', roomId, { elementId: id }) };
+      });
+      const now = clock.now();
+      const written = await rows<ElementRow & { ord: number; event_revision: unknown; found: boolean }>(
+        tx,
+        sql`WITH req AS (
+              SELECT * FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb)
+                AS q(ord int, id uuid, user_id uuid, kind text, data jsonb, event_id text)
+            ),
+            existing AS (
+              SELECT ${ELEMENT_COLUMNS} FROM elements WHERE room_id = ${roomId}::uuid AND id IN (SELECT id FROM req)
+            ),
+            fresh AS (
+              SELECT req.*, ${int(room.revision)}::int8 + row_number() OVER (ORDER BY req.ord) AS revision
+              FROM req WHERE req.id NOT IN (SELECT id FROM existing)
+            ),
+            ins AS (
+              INSERT INTO elements (room_id, id, kind, data, version, created_by, updated_by, created_at, updated_at, z)
+              SELECT ${roomId}::uuid, id, kind, data, 1, user_id, user_id, ${now}, ${now}, revision FROM fresh
+              ON CONFLICT (room_id, id) DO NOTHING
+              RETURNING ${ELEMENT_COLUMNS}
+            ),
+            ver AS (
+              INSERT INTO element_versions (room_id, element_id, version, data, deleted, action, by, at, batch_id)
+              SELECT room_id, id, 1, data, false, 'created', created_by, ${now}, NULL FROM ins
+              ON CONFLICT DO NOTHING
+            ),
+            ev AS (
+              INSERT INTO room_events (room_id, revision, event_id, kind, payload, at)
+              SELECT ${roomId}::uuid, fresh.revision, fresh.event_id, 'element.created',
+                     jsonb_build_object('element', jsonb_build_object(
+                       'id', ins.id, 'shape', ins.data, 'version', 1, 'pinned', false,
+                       'createdBy', ins.created_by, 'updatedBy', ins.updated_by, 'z', fresh.revision, 'lock', NULL)),
+                     ${now}
+              FROM fresh JOIN ins ON ins.id = fresh.id
+              ON CONFLICT (event_id) DO NOTHING
+              RETURNING event_id
+            ),
+            bump AS (
+              UPDATE rooms SET revision = revision + (SELECT count(*) FROM ins) WHERE id = ${roomId}::uuid
+              RETURNING revision
+            )
+            SELECT ins.*, fresh.ord, fresh.revision AS event_revision, true AS found,
+                   (SELECT count(*) FROM ev) AS events, (SELECT revision FROM bump) AS room_revision
+            FROM ins JOIN fresh ON fresh.id = ins.id
+            UNION ALL
+            SELECT existing.*, req.ord, NULL, false, NULL, NULL
+            FROM existing JOIN req ON req.id = existing.id
+            ORDER BY ord`,
+      );
+      const created = written.filter((w) => w.found);
+      const expected = int(room.revision) + created.length;
+      const meta = created[0] as unknown as { events: unknown; room_revision: unknown } | undefined;
+      // With the room row held, only a writer that skipped it could make these disagree: start over one by one.
+      if (created.length > 0 && (int(meta!.events) !== created.length || int(meta!.room_revision) !== expected)) throw new BatchRaced();
+      if (written.length !== writing.length) throw new BatchRaced();
+      for (const row of written) {
+        const at = writing[row.ord]!;
+        const { actor } = requests[at]!;
+        if (row.found) {
+          const element = toElement(row);
+          const event = { roomId, revision: int(row.event_revision), eventId: payload[row.ord]!.event_id, kind: 'element.created', payload: { element } } as RoomEvent;
+          out.set(at, { decision: 'applied', element, events: [event] });
+        } else if (row.deleted) {
+          // A deleted element stays deleted: a late retry of its create must not bring it back.
+          out.set(at, { decision: 'not_found' });
+        } else if (row.created_by === actor.userId) {
+          out.set(at, { decision: 'already_applied', element: toElement(row) });
+        } else {
+          out.set(at, { decision: 'conflict' });
+        }
+      }
+      return out;
+    });
+    for (const [at, result] of decided) results[at] = result;
+  } catch (error) {
+    if (!(error instanceof BatchRaced)) throw error;
+    for (const at of first) results[at] = await createElement(db, clock, requests[at]!.actor, requests[at]!);
+  }
+  for (const at of later) results[at] = await createElement(db, clock, requests[at]!.actor, requests[at]!);
+  return results;
+}
