@@ -63,7 +63,7 @@ function claimPort(port: number): boolean {
       claimed.add(path);
       return true;
     } catch {
-      let holder = Number.NaN;
+      let holder: number;
       try {
         holder = Number(readFileSync(path, 'utf8'));
       } catch {
