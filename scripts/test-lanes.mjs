@@ -15,6 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,17 +49,37 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const clock = () => seconds(Date.now() - started).padStart(8);
 const timings = [];
 
+/**
+ * Runs one command through bash, whose `times` builtin then reports the CPU the command and
+ * everything it started used (children's user and system time), so each step's CPU is printed
+ * beside its wall time: the lanes share two cores, and CPU is what they compete for.
+ */
 function runCommand(command, logFile) {
   return new Promise((done) => {
     const out = createWriteStream(logFile, { flags: 'a' });
     out.write(`$ ${command}\n`);
-    const child = spawn(command, { cwd: root, shell: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    const cpuFile = `${logFile}.cpu`;
+    const script = `${command}\nstatus=$?\ntimes > '${cpuFile}'\nexit $status`;
+    const child = spawn('bash', ['-c', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
     child.on('close', (code, signal) => {
-      out.end(`\n[exit ${code ?? signal}]\n`, () => done(code === 0));
+      out.end(`\n[exit ${code ?? signal}]\n`, () => done({ ok: code === 0, cpu: childCpuSeconds(cpuFile) }));
     });
   });
+}
+
+/** The children's user + system seconds from bash's `times` (second line: "0m12.3s 0m1.2s"). */
+function childCpuSeconds(cpuFile) {
+  try {
+    const line = readFileSync(cpuFile, 'utf8').trim().split('\n')[1] ?? '';
+    return line
+      .split(/\s+/)
+      .map((part) => /^(\d+)m([\d.]+)s$/.exec(part))
+      .reduce((sum, m) => sum + (m ? Number(m[1]) * 60 + Number(m[2]) : 0), 0);
+  } catch {
+    return 0;
+  }
 }
 
 async function runLane(lane, steps) {
@@ -69,13 +90,14 @@ async function runLane(lane, steps) {
     const stepStarted = Date.now();
     console.log(`${clock()}  ${lane}: ${step.name} started`);
     const results = await Promise.all(step.run.map((command, j) => runCommand(command, logFiles[j])));
-    const ok = results.every(Boolean);
+    const ok = results.every((r) => r.ok);
     const took = Date.now() - stepStarted;
-    timings.push({ lane, step: step.name, took, ok });
-    console.log(`${clock()}  ${lane}: ${step.name} ${ok ? 'passed' : 'FAILED'} in ${seconds(took)}`);
+    const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
+    timings.push({ lane, step: step.name, took, cpu, ok });
+    console.log(`${clock()}  ${lane}: ${step.name} ${ok ? 'passed' : 'FAILED'} in ${seconds(took)} (CPU ${cpu.toFixed(0)} s)`);
     if (!ok) {
       for (const [j, file] of logFiles.entries()) {
-        if (results[j]) continue;
+        if (results[j].ok) continue;
         console.log(`\n----- ${lane}: ${step.name} output (${file}) -----\n${readFileSync(file, 'utf8')}----- end of ${lane}: ${step.name} -----\n`);
       }
       return false;
@@ -85,8 +107,11 @@ async function runLane(lane, steps) {
 }
 
 const outcomes = await Promise.all(Object.entries(lanes).map(([lane, steps]) => runLane(lane, steps)));
-console.log('\nstep times:');
-for (const t of timings) console.log(`  ${`${t.lane}: ${t.step}`.padEnd(20)} ${seconds(t.took).padStart(9)}  ${t.ok ? 'passed' : 'FAILED'}`);
+console.log('\nstep times (wall, CPU of the step and everything it started):');
+for (const t of timings) {
+  console.log(`  ${`${t.lane}: ${t.step}`.padEnd(20)} ${seconds(t.took).padStart(9)}  CPU ${`${t.cpu.toFixed(0)} s`.padStart(6)}  ${t.ok ? 'passed' : 'FAILED'}`);
+}
+console.log(`  CPU of all steps: ${timings.reduce((sum, t) => sum + t.cpu, 0).toFixed(0)} s on ${availableParallelism()} cores`);
 const passed = outcomes.every(Boolean);
 console.log(`\npnpm test ${passed ? 'passed' : 'FAILED'} in ${seconds(Date.now() - started)} (logs in ci-logs/)`);
 process.exit(passed ? 0 : 1);
