@@ -6,13 +6,15 @@
  *
  * The file is keyed by the PGlite version and the migrations' bytes, so a changed migration or
  * engine makes a new template; it is written under a temporary name and renamed, so processes
- * starting at once never read half a file. Set WB_PGLITE_TEMPLATE=off to always start from initdb.
+ * starting at once never read half a file. It lives in this package's `node_modules/.cache`, inside
+ * the checkout (not a shared temporary directory another user could write a template into).
+ * Set WB_PGLITE_TEMPLATE=off to always start from initdb.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -29,7 +31,8 @@ export function pgliteTemplatePath(migrationsFolder: string): string {
     hash.update(file);
     hash.update(readFileSync(join(migrationsFolder, file)));
   }
-  cachedPath = join(tmpdir(), `wb-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+  const cacheDir = fileURLToPath(new URL('../node_modules/.cache/wb-pglite-template/', import.meta.url));
+  cachedPath = join(cacheDir, `${hash.digest('hex').slice(0, 16)}.tar`);
   return cachedPath;
 }
 
@@ -63,6 +66,7 @@ export function readPgliteTemplate(path: string): Uint8Array | null {
 export function writePgliteTemplate(path: string, bytes: Uint8Array): void {
   const temporary = `${path}.${process.pid}.${Date.now()}.partial`;
   try {
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(temporary, bytes);
     renameSync(temporary, path);
   } catch {
