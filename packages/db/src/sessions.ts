@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { EditPolicy, Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
+import type { CursorVisibility, EditPolicy, Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
 import { toRoom } from './rooms.ts';
 import { appendAttendance } from './attendance.ts';
 import { msFromNow, type Clock } from './clock.ts';
@@ -73,12 +73,14 @@ export async function authenticateSession(
     room_status: 'open' | 'ended' | 'archived';
     require_approval: boolean;
     edit_policy: EditPolicy;
+    cursor_visibility: CursorVisibility;
+    laser_allowed: boolean;
   }>(
     executor,
     sql`SELECT s.id, s.room_id, s.user_id, s.status AS session_status, s.expires_at,
                s.expires_at <= ${clock.now()} AS expired,
                m.display_name, m.role, m.status AS member_status, m.color_index, m.revoke_reason, m.pen_muted,
-               r.code, r.title, r.status AS room_status, r.require_approval, r.edit_policy
+               r.code, r.title, r.status AS room_status, r.require_approval, r.edit_policy, r.cursor_visibility, r.laser_allowed
         FROM sessions s
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
         JOIN rooms r ON r.id = s.room_id
@@ -98,7 +100,7 @@ export async function authenticateSession(
     decision: row.member_status === 'pending' ? 'pending' : 'ok',
     session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },
     member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status, colorIndex: row.color_index, penMuted: row.pen_muted },
-    room: toRoom({ id: row.room_id, code: row.code, title: row.title, status: row.room_status, require_approval: row.require_approval, edit_policy: row.edit_policy }),
+    room: toRoom({ id: row.room_id, code: row.code, title: row.title, status: row.room_status, require_approval: row.require_approval, edit_policy: row.edit_policy, cursor_visibility: row.cursor_visibility, laser_allowed: row.laser_allowed }),
   };
 }
 

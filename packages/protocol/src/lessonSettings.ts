@@ -22,16 +22,43 @@ export type EditPolicy = z.infer<typeof EditPolicy>;
 /** A new lesson protects each student's work from the others (and the teacher's from all). */
 export const DEFAULT_EDIT_POLICY: EditPolicy = 'own';
 
+/**
+ * Whose cursors a student's socket receives (the server filters before fan-out, I12):
+ * - `everyone`: every member's;
+ * - `teacher`: only the teacher's (each student's batch then carries one entry: O(n) per room);
+ * - `none`: no one's.
+ * The teacher always receives everyone's. Drag previews and live ink are not cursors: they reach
+ * everyone under every mode.
+ */
+export const CursorVisibility = z.enum(['everyone', 'teacher', 'none']);
+export type CursorVisibility = z.infer<typeof CursorVisibility>;
+
+/** A new lesson shows students only the teacher's cursor (lessons made before it keep `everyone`). */
+export const DEFAULT_CURSOR_VISIBILITY: CursorVisibility = 'teacher';
+
+/** Whether a receiver of `role` is sent the cursor of a sender of `senderRole` under the mode. */
+export function seesCursor(mode: CursorVisibility, role: 'teacher' | 'student', senderRole: 'teacher' | 'student'): boolean {
+  if (role === 'teacher' || mode === 'everyone') return true;
+  return mode === 'teacher' && senderRole === 'teacher';
+}
+
 export const LessonSettings = z.object({
   editPolicy: EditPolicy.default(DEFAULT_EDIT_POLICY),
+  cursorVisibility: CursorVisibility.default(DEFAULT_CURSOR_VISIBILITY),
+  /** Students may use the laser pointer (the teacher's is always allowed). */
+  laserAllowed: z.boolean().default(false),
 });
 export type LessonSettings = z.infer<typeof LessonSettings>;
 
-export const DEFAULT_LESSON_SETTINGS: LessonSettings = { editPolicy: DEFAULT_EDIT_POLICY };
+export const DEFAULT_LESSON_SETTINGS: LessonSettings = {
+  editPolicy: DEFAULT_EDIT_POLICY,
+  cursorVisibility: DEFAULT_CURSOR_VISIBILITY,
+  laserAllowed: false,
+};
 
 /** A teacher's change of some settings: at least one key, unknown keys refused. */
 export const LessonSettingsPatch = z
-  .strictObject({ editPolicy: EditPolicy.optional() })
+  .strictObject({ editPolicy: EditPolicy.optional(), cursorVisibility: CursorVisibility.optional(), laserAllowed: z.boolean().optional() })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), 'name at least one setting to change');
 export type LessonSettingsPatch = z.infer<typeof LessonSettingsPatch>;
 

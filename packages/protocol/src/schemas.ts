@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Element, LockGeneration, LockReleaseReason, DragEntry, ElementId } from './elements.ts';
 import { InkEntry } from './ink.ts';
-import { EditPolicy, LessonSettings } from './lessonSettings.ts';
+import { CursorVisibility, DEFAULT_LESSON_SETTINGS, EditPolicy, LessonSettings } from './lessonSettings.ts';
 import { Coordinate, DisplayName, MAX_COORDINATE, RequestId, Revision, RoomCode, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
 export const RoomTitle = z.string().trim().min(1).max(80).regex(printable);
@@ -34,7 +34,7 @@ export const CreateRoomRequest = z.strictObject({
   /** Students wait in a lobby until the teacher admits them (default false). */
   requireApproval: z.boolean().optional(),
   /** The lesson's settings from its start; each one left out takes its default (lessonSettings.ts). */
-  settings: z.strictObject({ editPolicy: EditPolicy.optional() }).optional(),
+  settings: z.strictObject({ editPolicy: EditPolicy.optional(), cursorVisibility: CursorVisibility.optional(), laserAllowed: z.boolean().optional() }).optional(),
 });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequest>;
 
@@ -53,7 +53,7 @@ export const RoomInfo = z.object({
   /** Joiners wait in the lobby until the teacher admits them. Absent from old clients' copies: false. */
   requireApproval: z.boolean().default(false),
   /** What students may do on the board (lessonSettings.ts); changed with `lesson.settings`. */
-  settings: LessonSettings.default({ editPolicy: 'own' }),
+  settings: LessonSettings.default(DEFAULT_LESSON_SETTINGS),
 });
 export type RoomInfo = z.infer<typeof RoomInfo>;
 

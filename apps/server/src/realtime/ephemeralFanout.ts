@@ -1,4 +1,4 @@
-import type { CursorBatch, CursorEntry, DragEntry, InkEntry } from '@wb/protocol';
+import type { CursorBatch, CursorEntry, CursorVisibility, DragEntry, InkEntry, Role } from '@wb/protocol';
 
 /**
  * Live-ink points of one stroke kept for one tick at most: at 30 packets a second a drawer fills
@@ -18,6 +18,12 @@ export const MAX_INK_STROKES_PER_TICK = 128;
  * adaptiveTick.ts): about 80 Hz on a calm node, 30 Hz on a busy one. A room that has been quiet
  * for a whole tick flushes at once, so a lone cursor does not wait. Relaying each packet on its
  * own costs several times more per delivered update (see BENCHMARKS.md).
+ *
+ * Cursors are filtered per receiver by the lesson's cursor visibility (I12, lessonSettings.ts):
+ * under `everyone` one batch goes to the room; otherwise the teachers' channel gets every entry
+ * and the students' channel only the teachers' entries (`teacher`) or none (`none`), so in the
+ * default mode a room of n costs n + (n - 1) entries a tick instead of n². Drags and ink reach
+ * everyone under every mode. While a room's mode is unknown its students get no one's cursor.
  */
 export class EphemeralFanout {
   private readonly rooms = new Map<string, RoomEphemera>();
@@ -26,16 +32,18 @@ export class EphemeralFanout {
 
   constructor(
     tick: number | (() => number),
-    private readonly send: (roomId: string, batch: CursorBatch) => void,
+    private readonly send: (roomId: string, batch: CursorBatch, audience: CursorAudience) => void,
     private readonly now: () => number = () => performance.now(),
+    /** The room's cursor visibility, or null while it is unknown (students then get no cursors). */
+    private readonly visibility: (roomId: string) => CursorVisibility | null = () => 'everyone',
   ) {
     this.tickMs = typeof tick === 'number' ? () => tick : tick;
   }
 
-  /** The latest position of a session (`entry[0]`) of user `userId`. */
-  pushCursor(roomId: string, userId: string, entry: CursorEntry): void {
+  /** The latest position of a session (`entry[0]`) of user `userId`, whose role is `role`. */
+  pushCursor(roomId: string, userId: string, entry: CursorEntry, role: Role): void {
     const room = this.room(roomId);
-    room.pending.set(entry[0], { userId, entry });
+    room.pending.set(entry[0], { userId, entry, teacher: role === 'teacher' });
     this.schedule(roomId, room);
   }
 
@@ -133,20 +141,32 @@ export class EphemeralFanout {
       this.rooms.delete(roomId);
       return;
     }
-    const batch: CursorBatch = { cursors: Array.from(room.pending.values(), (pending) => pending.entry) };
-    if (room.drags.size > 0) batch.drags = [...room.drags.values()];
-    if (room.ink.size > 0) batch.ink = Array.from(room.ink.values(), (ink) => ink.entry);
+    const motion: Omit<CursorBatch, 'cursors'> = {};
+    if (room.drags.size > 0) motion.drags = [...room.drags.values()];
+    if (room.ink.size > 0) motion.ink = Array.from(room.ink.values(), (ink) => ink.entry);
+    const all = Array.from(room.pending.values(), (pending) => pending.entry);
+    const mode = this.visibility(roomId) ?? 'none';
+    if (mode === 'everyone') {
+      this.send(roomId, { cursors: all, ...motion }, 'room');
+    } else {
+      const forStudents: CursorEntry[] = [];
+      if (mode === 'teacher') for (const pending of room.pending.values()) if (pending.teacher) forStudents.push(pending.entry);
+      if (all.length > 0 || room.drags.size > 0 || room.ink.size > 0) this.send(roomId, { cursors: all, ...motion }, 'teachers');
+      if (forStudents.length > 0 || room.drags.size > 0 || room.ink.size > 0) this.send(roomId, { cursors: forStudents, ...motion }, 'students');
+    }
     room.pending.clear();
     room.drags.clear();
     room.ink.clear();
-    this.send(roomId, batch);
   }
 }
+
+/** Who a batch goes to: the whole room, or the teachers' or students' sockets of it (channels.ts). */
+export type CursorAudience = 'room' | 'teachers' | 'students';
 
 /** One room's unsent positions. */
 interface RoomEphemera {
   /** By session id: the user is kept beside the entry (the wire entry has none) for forgetUser. */
-  pending: Map<string, { userId: string; entry: CursorEntry }>;
+  pending: Map<string, { userId: string; entry: CursorEntry; teacher: boolean }>;
   drags: Map<string, DragEntry>;
   /** By stroke id: the points appended since the last batch; the user kept for forgetUser. */
   ink: Map<string, { userId: string; entry: InkEntry }>;

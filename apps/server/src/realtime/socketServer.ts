@@ -9,7 +9,7 @@ import type { ProxyTrust } from '../http/proxyTrust.ts';
 import type { Metrics } from '../metrics.ts';
 import type { TestHooks } from '../testHooks.ts';
 import { AdaptiveTick } from './adaptiveTick.ts';
-import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
+import { memberChannel, roleChannel, roomChannel, sessionChannel } from './channels.ts';
 import { listen, type ClientEventHandlers } from './clientEvents.ts';
 import { EphemeralFanout } from './ephemeralFanout.ts';
 import { cursorHandlers } from './cursorHandlers.ts';
@@ -88,12 +88,18 @@ export function attachRealtime(
     metrics.cursorTick.set(tick.ms);
   }, TICK_SAMPLE_MS);
   tickSampler.unref();
-  const fanout = new EphemeralFanout(() => tick.ms, (roomId, batch) => {
-    metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0) + (batch.ink?.length ?? 0));
-    io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, batch);
-  });
-  const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
   const rights = new DrawRights((roomId) => store.readDrawRights(roomId));
+  const fanout = new EphemeralFanout(
+    () => tick.ms,
+    (roomId, batch, audience) => {
+      metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0) + (batch.ink?.length ?? 0));
+      const channel = audience === 'room' ? roomChannel(roomId) : roleChannel(roomId, audience === 'teachers' ? 'teacher' : 'student');
+      io.to(channel).volatile.emit(ServerEvent.CURSORS, batch);
+    },
+    undefined,
+    (roomId) => rights.cursorVisibility(roomId),
+  );
+  const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
   const sessions = new LocalSessions(io);
   const publisher = new RoomPublisher(io, fanout, locks, sessions, metrics, hooks, rights);
   const renewals = new RenewalBatcher(
@@ -134,6 +140,7 @@ export function attachRealtime(
       roomChannel(session.roomId),
       sessionChannel(session.sessionId),
       memberChannel(session.roomId, session.userId),
+      roleChannel(session.roomId, session.role),
     ]);
     listen(session, handlers, new PacketGate(socket, { config, metrics, log, hooks }));
     let stopPrompts = () => {};
@@ -159,9 +166,10 @@ export function attachRealtime(
       try {
         const revision = await presence.openLease(session);
         if (revision === null || socket.disconnected) return;
-        // Who may draw here, known before the welcome so the first stroke's live ink is not dropped
-        // (students only; one read per room and node).
-        if (session.role !== 'teacher') await rights.ensure(session.roomId);
+        // The lesson's settings for the ephemeral path (who may draw, whose cursors students see),
+        // known before the welcome so the first stroke's live ink and cursors are not dropped (one
+        // read per room and node).
+        await rights.ensure(session.roomId);
         if (socket.disconnected) return;
         socket.emit(ServerEvent.WELCOME, {
           sessionId: session.sessionId,
