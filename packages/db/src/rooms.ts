@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { DEFAULT_LESSON_SETTINGS, MEMBER_PALETTE_SIZE, type CursorVisibility, type EditPolicy, type LessonSettings, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
-import { rows, type Db, type Executor } from './sql.ts';
+import { date, rows, type Db, type Executor } from './sql.ts';
 
 export interface RoomRow {
   id: string;
@@ -36,10 +36,11 @@ export interface MemberRow {
   status: MembershipStatus;
   color_index: number;
   pen_muted: boolean;
+  hand_raised_at: unknown;
 }
 
 /** The columns `toMember` reads, for every statement that returns a member. */
-export const memberColumns = sql`user_id, display_name, role, status, color_index, pen_muted`;
+export const memberColumns = sql`user_id, display_name, role, status, color_index, pen_muted, hand_raised_at`;
 
 export const toMember = (r: MemberRow): Member => ({
   userId: r.user_id,
@@ -48,6 +49,7 @@ export const toMember = (r: MemberRow): Member => ({
   status: r.status,
   colorIndex: r.color_index,
   penMuted: r.pen_muted,
+  handRaisedAt: r.hand_raised_at === null || r.hand_raised_at === undefined ? null : date(r.hand_raised_at).toISOString(),
 });
 
 /**

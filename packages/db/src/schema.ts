@@ -94,6 +94,8 @@ export const memberships = pgTable(
     colorIndex: smallint('color_index').notNull(),
     /** The teacher muted this student's pen: they only look (migration 0007). */
     penMuted: boolean('pen_muted').notNull().default(false),
+    /** When the student raised their hand, or null (migration 0010, hands.ts). */
+    handRaisedAt: timestamp('hand_raised_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

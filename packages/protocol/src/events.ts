@@ -9,7 +9,15 @@ import {
   type HistoryEntry,
   type RestoreBatchReply,
 } from './history.ts';
-import { LessonSettingsRequest, LessonStateRequest, MemberPenRequest, type LessonSettingsReply } from './lessonSettings.ts';
+import {
+  HandLowerAllRequest,
+  HandLowerRequest,
+  HandRaiseRequest,
+  LessonSettingsRequest,
+  LessonStateRequest,
+  MemberPenRequest,
+  type LessonSettingsReply,
+} from './lessonSettings.ts';
 import {
   BreakLockRequest,
   CreateElementRequest,
@@ -66,6 +74,9 @@ export const ClientEvent = {
   BATCH_RESTORE: 'batch.restore',
   LESSON_END: 'lesson.end',
   LESSON_REOPEN: 'lesson.reopen',
+  HAND_RAISE: 'hand.raise',
+  HAND_LOWER: 'hand.lower',
+  HAND_LOWER_ALL: 'hand.lowerAll',
 } as const;
 
 export const ServerEvent = {
@@ -114,6 +125,12 @@ export interface ClientToServerEvents {
   [ClientEvent.LESSON_END]: (request: LessonStateRequest, ack: AckFn<{ room: RoomInfo }>) => void;
   /** Teacher only: open an ended lesson again. */
   [ClientEvent.LESSON_REOPEN]: (request: LessonStateRequest, ack: AckFn<{ room: RoomInfo }>) => void;
+  /** Student only: raise your hand. */
+  [ClientEvent.HAND_RAISE]: (request: HandRaiseRequest, ack: AckFn<{ member: Member }>) => void;
+  /** A student lowers their own hand; the teacher lowers a student's. */
+  [ClientEvent.HAND_LOWER]: (request: HandLowerRequest, ack: AckFn<{ member: Member }>) => void;
+  /** Teacher only: lower every raised hand. */
+  [ClientEvent.HAND_LOWER_ALL]: (request: HandLowerAllRequest, ack: AckFn<{ lowered: number }>) => void;
 }
 
 /** What `notice` carries. */
@@ -179,6 +196,9 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.BATCH_RESTORE]: RestoreBatchRequest,
   [ClientEvent.LESSON_END]: LessonStateRequest,
   [ClientEvent.LESSON_REOPEN]: LessonStateRequest,
+  [ClientEvent.HAND_RAISE]: HandRaiseRequest,
+  [ClientEvent.HAND_LOWER]: HandLowerRequest,
+  [ClientEvent.HAND_LOWER_ALL]: HandLowerAllRequest,
 };
 
 /** Whether each client event is acknowledged, checked against the typed map. */
@@ -204,6 +224,9 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.BATCH_RESTORE]: true,
   [ClientEvent.LESSON_END]: true,
   [ClientEvent.LESSON_REOPEN]: true,
+  [ClientEvent.HAND_RAISE]: true,
+  [ClientEvent.HAND_LOWER]: true,
+  [ClientEvent.HAND_LOWER_ALL]: true,
 };
 
 export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {

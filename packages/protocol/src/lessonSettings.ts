@@ -104,3 +104,22 @@ export type MemberPenRequest = z.infer<typeof MemberPenRequest>;
 /** `lesson.end` and `lesson.reopen` (teacher): end the lesson for every student, or open it again. */
 export const LessonStateRequest = z.strictObject({ requestId: RequestId });
 export type LessonStateRequest = z.infer<typeof LessonStateRequest>;
+
+/** `hand.raise` (student): raise your hand; the teacher sees the queue in the order hands went up. */
+export const HandRaiseRequest = z.strictObject({ requestId: RequestId });
+export type HandRaiseRequest = z.infer<typeof HandRaiseRequest>;
+
+/**
+ * `hand.lower`: a student lowers their own hand (no `userId`, or their own); the teacher lowers a
+ * student's (`userId`). `hand.lowerAll` (teacher): every raised hand at once.
+ */
+export const HandLowerRequest = z.strictObject({ requestId: RequestId, userId: z.uuid().optional() });
+export type HandLowerRequest = z.infer<typeof HandLowerRequest>;
+export const HandLowerAllRequest = z.strictObject({ requestId: RequestId });
+export type HandLowerAllRequest = z.infer<typeof HandLowerAllRequest>;
+
+/** The raised hands among `members`, in the order they went up (the teacher's queue). */
+export function raisedHandQueue<M extends { userId: string; handRaisedAt: string | null }>(members: Iterable<M>): (M & { handRaisedAt: string })[] {
+  const raised = [...members].filter((m): m is M & { handRaisedAt: string } => m.handRaisedAt !== null);
+  return raised.sort((a, b) => Date.parse(a.handRaisedAt) - Date.parse(b.handRaisedAt) || a.userId.localeCompare(b.userId));
+}

@@ -112,6 +112,8 @@ export const Member = z.object({
   colorIndex: z.number().int().min(0).max(32_767),
   /** The teacher muted this student's pen: they only look, whatever the lesson's edit policy. */
   penMuted: z.boolean().default(false),
+  /** When the student raised their hand (the database's clock, ISO 8601), or null: no hand up. */
+  handRaisedAt: z.string().nullable().default(null),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -230,6 +232,15 @@ export const RoomEvent = z.discriminatedUnion('kind', [
     ...eventBase,
     kind: z.literal('member.pen'),
     payload: z.object({ userId: UserId, muted: z.boolean(), by: UserId }),
+  }),
+  /**
+   * A student raised their hand (`raisedAt`, the database's clock) or it was lowered (`null`): by
+   * themselves, by the teacher, or because they left (`by` is then the student).
+   */
+  z.object({
+    ...eventBase,
+    kind: z.literal('member.hand'),
+    payload: z.object({ userId: UserId, raisedAt: z.string().nullable(), by: UserId }),
   }),
 ]);
 export type RoomEvent = z.infer<typeof RoomEvent>;

@@ -18,6 +18,7 @@ import { authorityHandlers } from './authorityHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { elementHandlers } from './elementHandlers.ts';
 import { authenticateHandshake } from './handshake.ts';
+import { handHandlers } from './handHandlers.ts';
 import { inkHandlers } from './inkHandlers.ts';
 import { LockCache } from './lockCache.ts';
 import { lockHandlers } from './lockHandlers.ts';
@@ -122,6 +123,7 @@ export function attachRealtime(
     ...syncHandlers(sync),
     ...elementHandlers(edits),
     ...authorityHandlers(edits),
+    ...handHandlers(edits),
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
 

@@ -11,7 +11,7 @@ export const ALICE_S2 = '00000000-0000-4000-8000-0000000000b4';
 export const BOB_S = '00000000-0000-4000-8000-0000000000b3';
 
 export function member(userId: string, displayName: string, role: Member['role'] = 'student'): Member {
-  return { userId, displayName, role, status: 'active', colorIndex: 0, penMuted: false };
+  return { userId, displayName, role, status: 'active', colorIndex: 0, penMuted: false, handRaisedAt: null };
 }
 
 export function presence(sessionId: string, userId: string, revision = 1, connected = true): Presence {
