@@ -80,6 +80,7 @@ export class TestClient {
     'lease.due': [],
     'session.ended': [],
     notice: [],
+    follow: [],
   };
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;
   private waiters: (() => void)[] = [];

@@ -31,6 +31,7 @@ import {
   type LockGrant,
 } from './elements.ts';
 import { InkUpdate } from './ink.ts';
+import { FollowBringRequest, FollowPresentRequest, FollowSetRequest, LaserUpdate, ViewportUpdate, type FollowSignal } from './attention.ts';
 import {
   CursorUpdate,
   LeaseRenewRequest,
@@ -77,6 +78,11 @@ export const ClientEvent = {
   HAND_RAISE: 'hand.raise',
   HAND_LOWER: 'hand.lower',
   HAND_LOWER_ALL: 'hand.lowerAll',
+  LASER: 'laser',
+  VIEWPORT: 'viewport',
+  FOLLOW_SET: 'follow.set',
+  FOLLOW_BRING: 'follow.bring',
+  FOLLOW_PRESENT: 'follow.present',
 } as const;
 
 export const ServerEvent = {
@@ -88,6 +94,7 @@ export const ServerEvent = {
   LEASE_DUE: 'lease.due',
   SESSION_ENDED: 'session.ended',
   NOTICE: 'notice',
+  FOLLOW: 'follow',
 } as const;
 
 /** Client to server. Cursor, ink and drag-move packets are volatile and unacknowledged; everything else is acked. */
@@ -131,6 +138,16 @@ export interface ClientToServerEvents {
   [ClientEvent.HAND_LOWER]: (request: HandLowerRequest, ack: AckFn<{ member: Member }>) => void;
   /** Teacher only: lower every raised hand. */
   [ClientEvent.HAND_LOWER_ALL]: (request: HandLowerAllRequest, ack: AckFn<{ lowered: number }>) => void;
+  /** Volatile: the laser pointer's point (the teacher always; students when the lesson allows it). */
+  [ClientEvent.LASER]: (update: LaserUpdate) => void;
+  /** Volatile, teacher only: the teacher's view, for the students following it. */
+  [ClientEvent.VIEWPORT]: (update: ViewportUpdate) => void;
+  /** Student: follow the teacher's view or stop following it. */
+  [ClientEvent.FOLLOW_SET]: (request: FollowSetRequest, ack: AckFn<{ following: boolean }>) => void;
+  /** Teacher only: bring every student's view to the teacher's, once. */
+  [ClientEvent.FOLLOW_BRING]: (request: FollowBringRequest, ack: AckFn<Record<string, never>>) => void;
+  /** Teacher only: start or stop presenting (students follow the teacher's view meanwhile). */
+  [ClientEvent.FOLLOW_PRESENT]: (request: FollowPresentRequest, ack: AckFn<{ presenting: boolean }>) => void;
 }
 
 /** What `notice` carries. */
@@ -152,6 +169,8 @@ export interface ServerToClientEvents {
    * random moment within that window, before the server closes the socket).
    */
   [ServerEvent.NOTICE]: (notice: ServerNotice) => void;
+  /** Follow the teacher: bring everyone, presenting started or stopped, the follower count. */
+  [ServerEvent.FOLLOW]: (signal: FollowSignal) => void;
 }
 
 export type ClientEventName = (typeof ClientEvent)[keyof typeof ClientEvent];
@@ -199,6 +218,11 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.HAND_RAISE]: HandRaiseRequest,
   [ClientEvent.HAND_LOWER]: HandLowerRequest,
   [ClientEvent.HAND_LOWER_ALL]: HandLowerAllRequest,
+  [ClientEvent.LASER]: LaserUpdate,
+  [ClientEvent.VIEWPORT]: ViewportUpdate,
+  [ClientEvent.FOLLOW_SET]: FollowSetRequest,
+  [ClientEvent.FOLLOW_BRING]: FollowBringRequest,
+  [ClientEvent.FOLLOW_PRESENT]: FollowPresentRequest,
 };
 
 /** Whether each client event is acknowledged, checked against the typed map. */
@@ -227,6 +251,11 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.HAND_RAISE]: true,
   [ClientEvent.HAND_LOWER]: true,
   [ClientEvent.HAND_LOWER_ALL]: true,
+  [ClientEvent.LASER]: false,
+  [ClientEvent.VIEWPORT]: false,
+  [ClientEvent.FOLLOW_SET]: true,
+  [ClientEvent.FOLLOW_BRING]: true,
+  [ClientEvent.FOLLOW_PRESENT]: true,
 };
 
 export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {

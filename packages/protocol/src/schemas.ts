@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Element, LockGeneration, LockReleaseReason, DragEntry, ElementId } from './elements.ts';
 import { InkEntry } from './ink.ts';
+import { LaserEntry, ViewportEntry } from './attention.ts';
 import { CursorVisibility, DEFAULT_LESSON_SETTINGS, EditPolicy, LessonSettings } from './lessonSettings.ts';
 import { Coordinate, DisplayName, MAX_COORDINATE, RequestId, Revision, RoomCode, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
@@ -320,6 +321,10 @@ export const CursorBatch = z.object({
   cursors: z.array(CursorEntry),
   drags: z.array(DragEntry).optional(),
   ink: z.array(InkEntry).optional(),
+  /** Laser pointer points (everyone sees them, whatever the cursor visibility). */
+  laser: z.array(LaserEntry).optional(),
+  /** The teacher's view, in the batches of the students following it only. */
+  viewport: ViewportEntry.optional(),
 });
 export type CursorBatch = z.infer<typeof CursorBatch>;
 

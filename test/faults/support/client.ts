@@ -59,6 +59,7 @@ export class FaultClient {
     'lease.due': [],
     'session.ended': [],
     notice: [],
+    follow: [],
   };
   readonly renewals: RenewalRecord[] = [];
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;

@@ -6,3 +6,5 @@ export const roomChannel = (roomId: string) => `room:${roomId}`;
 export const sessionChannel = (sessionId: string) => `session:${sessionId}`;
 export const memberChannel = (roomId: string, userId: string) => `member:${roomId}:${userId}`;
 export const roleChannel = (roomId: string, role: 'teacher' | 'student') => `${role}s:${roomId}`;
+/** The students of a room following the teacher's view (follow.set); viewport batches go here only. */
+export const followersChannel = (roomId: string) => `followers:${roomId}`;

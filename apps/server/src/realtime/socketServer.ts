@@ -9,11 +9,12 @@ import type { ProxyTrust } from '../http/proxyTrust.ts';
 import type { Metrics } from '../metrics.ts';
 import type { TestHooks } from '../testHooks.ts';
 import { AdaptiveTick } from './adaptiveTick.ts';
-import { memberChannel, roleChannel, roomChannel, sessionChannel } from './channels.ts';
+import { followersChannel, memberChannel, roleChannel, roomChannel, sessionChannel } from './channels.ts';
 import { listen, type ClientEventHandlers } from './clientEvents.ts';
 import { EphemeralFanout } from './ephemeralFanout.ts';
 import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
+import { attentionHandlers } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { elementHandlers } from './elementHandlers.ts';
@@ -93,8 +94,9 @@ export function attachRealtime(
   const fanout = new EphemeralFanout(
     () => tick.ms,
     (roomId, batch, audience) => {
-      metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0) + (batch.ink?.length ?? 0));
-      const channel = audience === 'room' ? roomChannel(roomId) : roleChannel(roomId, audience === 'teachers' ? 'teacher' : 'student');
+      metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0) + (batch.ink?.length ?? 0) + (batch.laser?.length ?? 0));
+      const channel =
+        audience === 'room' ? roomChannel(roomId) : audience === 'followers' ? followersChannel(roomId) : roleChannel(roomId, audience === 'teachers' ? 'teacher' : 'student');
       io.to(channel).volatile.emit(ServerEvent.CURSORS, batch);
     },
     undefined,
@@ -124,6 +126,7 @@ export function attachRealtime(
     ...elementHandlers(edits),
     ...authorityHandlers(edits),
     ...handHandlers(edits),
+    ...attentionHandlers({ io, fanout, rights }),
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
 
