@@ -6,8 +6,8 @@ import type { AttentionClient } from './attentionClient.ts';
 
 /** Whose cursors students see, in the teacher's words. */
 export const cursorVisibilityLabel: Record<CursorVisibility, string> = {
-  everyone: "Students see everyone's cursor",
-  teacher: 'Students see only my cursor',
+  everyone: 'Students see all cursors',
+  teacher: 'Students see my cursor',
   none: 'Students see no cursors',
 };
 
