@@ -63,7 +63,7 @@ describeOnEachDatabase('the attention kit on the ephemeral path', {}, (suite) =>
   });
 
   test("I12: the teacher's viewport reaches the students following it and no one else; the teacher hears how many follow", async () => {
-    const { t, a, b } = await lesson();
+    const { teacher, t, a, b } = await lesson();
     expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_PRESENT, { requestId: rid(), presenting: true, view: view(0) })).toMatchObject({ ok: true });
     for (const c of [a, b]) await c.until(() => c.received.follow.find((f) => f.kind === 'presenting' && f.presenting), 'presenting');
     expect(await a.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_SET, { requestId: rid(), following: true })).toEqual({ ok: true, following: true });
@@ -82,9 +82,17 @@ describeOnEachDatabase('the attention kit on the ephemeral path', {}, (suite) =>
     await settle(t, [a]);
     expect(viewsAt(a).some((v) => v.cx === 900)).toBe(false);
 
+    // A follower whose connection closes no longer counts.
+    await b.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_SET, { requestId: rid(), following: true });
+    await t.until(() => t.received.follow.at(-1)?.kind === 'followers' && (t.received.follow.at(-1) as { count: number }).count === 1, 'Ben follows');
+    b.close();
+    await t.until(() => t.received.follow.at(-1)?.kind === 'followers' && (t.received.follow.at(-1) as { count: number }).count === 0, 'Ben gone');
+    const c = client(app, (await joinAs(app, teacher.room.code, 'Cy')).token);
+    await c.ready();
+
     // A student cannot lead: their viewport packets are refused, and reach no one.
-    b.socket.emit(ClientEvent.VIEWPORT, view(1234));
-    const refused = await b.until(() => b.received.notice.find((n) => n.event === ClientEvent.VIEWPORT), 'the viewport notice');
+    c.socket.emit(ClientEvent.VIEWPORT, view(1234));
+    const refused = await c.until(() => c.received.notice.find((n) => n.event === ClientEvent.VIEWPORT), 'the viewport notice');
     expect(refused.code).toBe(ErrorCode.FORBIDDEN);
   });
 

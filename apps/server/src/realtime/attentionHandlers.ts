@@ -29,13 +29,16 @@ const TEACHER_ONLY: ProtocolError = { code: ErrorCode.FORBIDDEN, message: forbid
  *   everyone" and "presenting" are one `follow` signal to the room's students; the teacher hears
  *   how many follow after every change.
  */
+/** Tells the room's teachers how many students follow now (every node's sockets counted). */
+export async function tellFollowerCount(io: WbServer, roomId: string): Promise<void> {
+  const count = (await io.in(followersChannel(roomId)).fetchSockets()).length;
+  io.to(roleChannel(roomId, 'teacher')).emit(ServerEvent.FOLLOW, { kind: 'followers', count });
+}
+
 export function attentionHandlers(deps: { io: WbServer; fanout: EphemeralFanout; rights: DrawRights }): Pick<ClientEventHandlers, AttentionEvents> {
   const { io, fanout, rights } = deps;
   const toStudents = (session: SocketSession, signal: FollowSignal) => io.to(roleChannel(session.roomId, 'student')).emit(ServerEvent.FOLLOW, signal);
-  const tellFollowers = async (roomId: string) => {
-    const count = (await io.in(followersChannel(roomId)).fetchSockets()).length;
-    io.to(roleChannel(roomId, 'teacher')).emit(ServerEvent.FOLLOW, { kind: 'followers', count });
-  };
+  const tellFollowers = (roomId: string) => tellFollowerCount(io, roomId);
   const teacherOnly = (session: SocketSession) => {
     if (session.role !== 'teacher') throw new Refusal(TEACHER_ONLY);
   };

@@ -14,7 +14,7 @@ import { listen, type ClientEventHandlers } from './clientEvents.ts';
 import { EphemeralFanout } from './ephemeralFanout.ts';
 import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
-import { attentionHandlers } from './attentionHandlers.ts';
+import { attentionHandlers, tellFollowerCount } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { elementHandlers } from './elementHandlers.ts';
@@ -149,12 +149,18 @@ export function attachRealtime(
     ]);
     listen(session, handlers, new PacketGate(socket, { config, metrics, log, hooks }));
     let stopPrompts = () => {};
+    // A follower's socket closing changes the teacher's count (its channels are gone by 'disconnect').
+    let wasFollowing = false;
+    socket.on('disconnecting', () => {
+      wasFollowing = socket.rooms.has(followersChannel(session.roomId));
+    });
 
     socket.on('disconnect', (reason) => {
       metrics.connectedSockets.dec();
       stopPrompts();
       const wasLive = session.disconnected();
       fanout.forgetSessions(session.roomId, [session.sessionId]);
+      if (wasFollowing) void tellFollowerCount(io, session.roomId).catch(() => {});
       if (!sessions.roomHasSockets(roomChannel(session.roomId))) {
         // The last local socket of the room left: forget its per-room state on this node (I10).
         publisher.forgetRoom(session.roomId);
