@@ -241,6 +241,8 @@ async function runDrill(
     // The drill is about presence and locks: students move the teacher's elements (issue 20's
     // default lets students change only their own work).
     await t.page.getByTestId('edit-policy').selectOption('everyone');
+    // Students watch each other's ghost cursors here: a new lesson shows them only the teacher's (issue 21).
+    await t.page.getByTestId('cursor-visibility').selectOption('everyone');
     await trace(t.page.context());
     teacher = await screenOf('teacher', t.page, code);
     screens.push(teacher);

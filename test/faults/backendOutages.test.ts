@@ -256,7 +256,8 @@ describe.skipIf(redisSkip !== null)(`Redis down ${REDIS_OUTAGE_MS / 1000} s betw
     const [nodeA, nodeB] = await Promise.all([spawnServer({ databaseUrl: db.url, env }), spawnServer({ databaseUrl: db.url, env })]);
     owned.servers.push(nodeA, nodeB);
 
-    const teacher = await createRoom(nodeA.url);
+    // Dev (a student) watches Ana's cursor across nodes: students see each other's cursors here.
+    const teacher = await createRoom(nodeA.url, 'Ms Rivera', { cursorVisibility: 'everyone' });
     const [ana, cleo] = await Promise.all(['Ana', 'Cleo'].map((n) => joinRoom(nodeA.url, teacher.room.code, n)));
     const [ben, dev] = await Promise.all(['Ben', 'Dev'].map((n) => joinRoom(nodeB.url, teacher.room.code, n)));
     const onA = { teacher: new FaultClient(nodeA.url, teacher), ana: new FaultClient(nodeA.url, ana!), cleo: new FaultClient(nodeA.url, cleo!) };

@@ -82,7 +82,8 @@ describe('a flood and a 2 MB packet from one socket (real server process)', () =
   });
 
   test(`${FLOOD_RATE} messages/s from one socket and a 2 MB packet: flooder rate_limited, oversize accepted = 0, the others keep being served`, async () => {
-    const teacherGrant = await createRoom(server.url);
+    // The watcher (a student) measures the mover's cursor: students see each other's cursors here.
+    const teacherGrant = await createRoom(server.url, 'Ms Rivera', { cursorVisibility: 'everyone' });
     const code = teacherGrant.room.code;
     const [moverGrant, watcherGrant, floodGrant, bigGrant] = await Promise.all(['Mo', 'Wes', 'Flo', 'Big'].map((n) => joinRoom(server.url, code, n)));
     const teacher = new FaultClient(server.url, teacherGrant);

@@ -17,6 +17,8 @@ const statementKinds: Readonly<Record<string, string>> = {
   setElementPinned: 'edit',
   setLessonSettings: 'edit',
   setPenMuted: 'edit',
+  setHand: 'edit',
+  lowerAllHands: 'edit',
   restoreElementVersion: 'edit',
   clearBoard: 'edit',
   restoreBatch: 'edit',

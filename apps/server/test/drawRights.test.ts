@@ -13,6 +13,8 @@ const rights = (editPolicy: RoomDrawRights['editPolicy'], mutedUserIds: string[]
   editPolicy,
   status,
   mutedUserIds,
+  cursorVisibility: 'teacher',
+  laserAllowed: false,
 });
 const room = (editPolicy: RoomDrawRights['editPolicy'], status: RoomInfo['status'] = 'open'): RoomInfo => ({
   id: 'r',
@@ -20,7 +22,7 @@ const room = (editPolicy: RoomDrawRights['editPolicy'], status: RoomInfo['status
   title: 'Lesson',
   status,
   requireApproval: false,
-  settings: { editPolicy },
+  settings: { editPolicy, cursorVisibility: 'teacher', laserAllowed: false },
 });
 
 describe('DrawRights: who may send live ink, without a database read per packet', () => {

@@ -1,6 +1,6 @@
-import type { CursorBatch, CursorEntry, InkEntry } from '@wb/protocol';
+import type { CursorBatch, CursorEntry, CursorVisibility, InkEntry } from '@wb/protocol';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { EphemeralFanout, MAX_INK_POINTS_PER_TICK } from '../src/realtime/ephemeralFanout.ts';
+import { EphemeralFanout, MAX_INK_POINTS_PER_TICK, type CursorAudience } from '../src/realtime/ephemeralFanout.ts';
 
 const ROOM = 'room-1';
 const entry = (sessionId: string, x: number): CursorEntry => [sessionId, x, 0];
@@ -27,10 +27,10 @@ describe('ephemeral fan-out (cursors and drags)', () => {
   });
 
   test('a lone cursor in a quiet room goes out at once; later ones wait for the tick', () => {
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 1));
+    fanout.pushCursor(ROOM, userOf('a'), entry('a', 1), 'student');
     expect(sent).toHaveLength(1);
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 2));
-    fanout.pushCursor(ROOM, userOf('b'), entry('b', 5));
+    fanout.pushCursor(ROOM, userOf('a'), entry('a', 2), 'student');
+    fanout.pushCursor(ROOM, userOf('b'), entry('b', 5), 'student');
     expect(sent).toHaveLength(1);
     vi.advanceTimersByTime(33);
     expect(sent).toHaveLength(2);
@@ -41,16 +41,16 @@ describe('ephemeral fan-out (cursors and drags)', () => {
   });
 
   test('a newer position replaces an unsent one: one entry per session per batch', () => {
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 0));
-    for (let x = 1; x <= 10; x++) fanout.pushCursor(ROOM, userOf('a'), entry('a', x));
+    fanout.pushCursor(ROOM, userOf('a'), entry('a', 0), 'student');
+    for (let x = 1; x <= 10; x++) fanout.pushCursor(ROOM, userOf('a'), entry('a', x), 'student');
     vi.advanceTimersByTime(33);
     expect(sent[1]!.batch.cursors).toEqual([entry('a', 10)]);
   });
 
   test('I1: a forgotten session\'s unsent position is never sent', () => {
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 0));
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 1));
-    fanout.pushCursor(ROOM, userOf('b'), entry('b', 1));
+    fanout.pushCursor(ROOM, userOf('a'), entry('a', 0), 'student');
+    fanout.pushCursor(ROOM, userOf('a'), entry('a', 1), 'student');
+    fanout.pushCursor(ROOM, userOf('b'), entry('b', 1), 'student');
     fanout.forgetSessions(ROOM, ['a']);
     vi.advanceTimersByTime(33);
     expect(sent.at(-1)!.batch.cursors.map(([sessionId]) => sessionId)).toEqual(['b']);
@@ -58,15 +58,15 @@ describe('ephemeral fan-out (cursors and drags)', () => {
 
   test('the tick is read at each scheduling: a shorter tick sends sooner', () => {
     tickMs = 12;
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 0));
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 1));
+    fanout.pushCursor(ROOM, userOf('a'), entry('a', 0), 'student');
+    fanout.pushCursor(ROOM, userOf('a'), entry('a', 1), 'student');
     vi.advanceTimersByTime(11);
     expect(sent).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(sent).toHaveLength(2);
     expect(sent[1]!.at - sent[0]!.at).toBe(12);
     tickMs = 33;
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 2));
+    fanout.pushCursor(ROOM, userOf('a'), entry('a', 2), 'student');
     vi.advanceTimersByTime(32);
     expect(sent).toHaveLength(2);
     vi.advanceTimersByTime(1);
@@ -74,8 +74,8 @@ describe('ephemeral fan-out (cursors and drags)', () => {
   });
 
   test('rooms batch independently', () => {
-    fanout.pushCursor('r1', userOf('a'), entry('a', 0));
-    fanout.pushCursor('r2', userOf('b'), entry('b', 0));
+    fanout.pushCursor('r1', userOf('a'), entry('a', 0), 'student');
+    fanout.pushCursor('r2', userOf('b'), entry('b', 0), 'student');
     expect(sent.map((s) => s.roomId)).toEqual(['r1', 'r2']);
   });
 
@@ -106,7 +106,7 @@ describe('ephemeral fan-out (cursors and drags)', () => {
   });
 
   test('I10: a stroke\'s points per tick are bounded, and another session cannot append to a stroke it did not start', () => {
-    fanout.pushCursor(ROOM, userOf('x'), entry('x', 0)); // the room's first flush goes at once
+    fanout.pushCursor(ROOM, userOf('x'), entry('x', 0), 'student'); // the room's first flush goes at once
     expect(fanout.pushInk(ROOM, userOf('a'), inkEntry('a', 's1', 0, Array.from({ length: MAX_INK_POINTS_PER_TICK }, (_, i) => i)))).toBe(true);
     expect(fanout.pushInk(ROOM, userOf('a'), inkEntry('a', 's1', MAX_INK_POINTS_PER_TICK, [1]))).toBe(false);
     expect(fanout.pushInk(ROOM, userOf('b'), inkEntry('b', 's1', 0, [7]))).toBe(false);
@@ -118,7 +118,7 @@ describe('ephemeral fan-out (cursors and drags)', () => {
   });
 
   test('I1: unsent ink is dropped with its session, its user, or its stroke\'s durable element', () => {
-    fanout.pushCursor(ROOM, userOf('x'), entry('x', 0));
+    fanout.pushCursor(ROOM, userOf('x'), entry('x', 0), 'student');
     fanout.pushInk(ROOM, userOf('a'), inkEntry('a', 's1', 0, [1]));
     fanout.pushInk(ROOM, userOf('b'), inkEntry('b', 's2', 0, [1]));
     fanout.pushInk(ROOM, userOf('c'), inkEntry('c', 's3', 0, [1]));
@@ -128,5 +128,45 @@ describe('ephemeral fan-out (cursors and drags)', () => {
     fanout.forgetInk(ROOM, 's3');
     vi.advanceTimersByTime(33);
     expect(sent.at(-1)!.batch.ink?.map((e) => e.strokeId)).toEqual(['s4']);
+  });
+});
+
+describe('ephemeral fan-out filtered by cursor visibility (I12)', () => {
+  const modes: CursorVisibility[] = ['everyone', 'teacher', 'none'];
+  /** One tick of a room of 31 (a teacher and 30 students) under each mode: entries per audience. */
+  const oneTick = (mode: CursorVisibility) => {
+    const sent: { audience: CursorAudience; entries: number }[] = [];
+    const fanout = new EphemeralFanout(33, (_room, batch, audience) => sent.push({ audience, entries: batch.cursors.length }), () => 0, () => mode);
+    // The first push flushes at once (a quiet room); the rest wait for the next tick.
+    fanout.pushCursor(ROOM, 'teacher', entry('t', 0), 'teacher');
+    for (let i = 0; i < 30; i++) fanout.pushCursor(ROOM, `student-${i}`, entry(`s${i}`, i), 'student');
+    fanout.pushCursor(ROOM, 'teacher', entry('t', 1), 'teacher');
+    sent.length = 0;
+    vi.advanceTimersByTime(33);
+    fanout.stop();
+    return sent;
+  };
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  test.each(modes)("a tick under '%s' sends the teachers every entry and the students only what they may see", (mode) => {
+    const expected: Record<CursorVisibility, { audience: CursorAudience; entries: number }[]> = {
+      everyone: [{ audience: 'room', entries: 31 }],
+      // Each student receives one entry: the room costs 31 + 30 entries, O(n), not 31 × 31.
+      teacher: [
+        { audience: 'teachers', entries: 31 },
+        { audience: 'students', entries: 1 },
+      ],
+      none: [{ audience: 'teachers', entries: 31 }],
+    };
+    expect(oneTick(mode)).toEqual(expected[mode]);
+  });
+
+  test('while the room\'s mode is unknown, students receive no one\'s cursor', () => {
+    const sent: CursorAudience[] = [];
+    const fanout = new EphemeralFanout(33, (_room, _batch, audience) => sent.push(audience), () => 0, () => null);
+    fanout.pushCursor(ROOM, 'teacher', entry('t', 0), 'teacher');
+    fanout.stop();
+    expect(sent).toEqual(['teachers']);
   });
 });

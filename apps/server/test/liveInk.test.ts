@@ -10,7 +10,8 @@ const SLOW_TICK_MS = 400;
 
 /** A teacher and two students, connected and synced. */
 async function lessonOfThree(app: App, client: ServerSuite['client']) {
-  const teacher = await createRoom(app);
+  // Students watch each other's cursors here (a later cursor is the barrier after dropped ink).
+  const teacher = await createRoom(app, 'Ms Rivera', { cursorVisibility: 'everyone' });
   const student = await joinAs(app, teacher.room.code, 'Ana');
   const other = await joinAs(app, teacher.room.code, 'Ben');
   const t = client(app, teacher.token);

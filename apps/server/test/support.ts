@@ -6,6 +6,7 @@ import {
   PROTOCOL_VERSION,
   ServerEvent,
   type ClientToServerEvents,
+  type CreateRoomRequest,
   type RoomEvent,
   type RoomEventKind,
   type ServerToClientEvents,
@@ -47,8 +48,8 @@ async function post<T>(url: string, body: unknown, token?: string): Promise<{ st
   return { status: response.status, body: (await response.json()) as T };
 }
 
-export async function createRoom(app: App, teacherName = 'Ms Rivera'): Promise<SessionGrant> {
-  const created = await post<SessionGrant>(`${app.url}/api/rooms`, { teacherName, memberKey: newMemberKey() });
+export async function createRoom(app: App, teacherName = 'Ms Rivera', settings?: CreateRoomRequest['settings']): Promise<SessionGrant> {
+  const created = await post<SessionGrant>(`${app.url}/api/rooms`, { teacherName, memberKey: newMemberKey(), ...(settings ? { settings } : {}) });
   if (created.status !== 201) throw new Error(`create room: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body;
 }
@@ -79,6 +80,7 @@ export class TestClient {
     'lease.due': [],
     'session.ended': [],
     notice: [],
+    follow: [],
   };
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;
   private waiters: (() => void)[] = [];

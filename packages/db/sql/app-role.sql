@@ -22,6 +22,7 @@ GRANT USAGE ON SCHEMA public TO wb_app;
 
 -- Presence, membership, sessions and the room log change in place: conditional UPDATEs and
 -- DELETEs are how the store decides (I3). The sweeper prunes room_events (I10).
+-- Raised hands (migration 0010) are a memberships column: `memberships` UPDATE covers them.
 GRANT SELECT, INSERT, UPDATE, DELETE ON rooms, memberships, sessions, presence_leases, room_events, elements, applied_requests TO wb_app;
 -- Every kept element version, for the teacher's history (migration 0007): written with each edit,
 -- pruned by the sweeper to the newest versions per room.

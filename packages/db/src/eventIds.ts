@@ -41,6 +41,8 @@ export interface EventKeys {
   'lock.released': { elementId: string; generation: number };
   /** Each change of a pen is its own fact (the conditional write refuses a repeat): a fresh UUID. */
   'member.pen': { userId: string; occurrence: string };
+  /** Each raise or lower of a hand is its own fact: a fresh UUID. */
+  'member.hand': { userId: string; occurrence: string };
 }
 
 export type EventKey<K extends RoomEventKind> = EventKeys[K];
@@ -67,6 +69,7 @@ const keyParts: { [K in RoomEventKind]: (key: EventKeys[K], roomId: string) => K
   'lock.granted': (k, roomId) => [roomId, k.elementId, k.generation],
   'lock.released': (k, roomId) => [roomId, k.elementId, k.generation],
   'member.pen': (k) => [k.userId, k.occurrence],
+  'member.hand': (k) => [k.userId, k.occurrence],
 };
 
 /** The id of the event of `kind` in room `roomId` named by `key`: `<kind>:<key parts joined by ':'>`. */

@@ -12,6 +12,7 @@ import type { RoomEvent, RoomInfo } from '@wb/protocol';
 import { appendAttendance } from './attendance.ts';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, type EditActor } from './editRights.ts';
+import { lowerHandsOf } from './hands.ts';
 import { releaseLocksOfSessions } from './locks.ts';
 import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
 import { roomColumns, toRoom, type RoomRow } from './rooms.ts';
@@ -69,6 +70,8 @@ export async function endLesson(db: Db, clock: Clock, actor: EditActor): Promise
       });
     }
     events.push(...(await releaseLocksOfSessions(tx, clock, sessionIds)));
+    // Every student left with the lesson: no hand stays up.
+    events.push(...(await lowerHandsOf(tx, clock, room.id, null, actor.userId)));
     return { decision: 'applied' as const, room, events, closedSessionIds: sessionIds };
   });
 }

@@ -13,7 +13,7 @@ import { authorizeEdit, type EditActor } from './editRights.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { lockMembership } from './memberships.ts';
 import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
-import { memberColumns, roomColumns, toMember, toRoom, type MemberRow, type RoomRow } from './rooms.ts';
+import { definedSettings, memberColumns, roomColumns, toMember, toRoom, type MemberRow, type RoomRow } from './rooms.ts';
 import { int, rows, type Db, type Tx } from './sql.ts';
 
 export type LessonSettingsResult =
@@ -37,12 +37,20 @@ export async function setLessonSettings(
     if (!auth || !current) return { decision: 'not_a_member' as const };
     if (auth.role !== 'teacher') return { decision: 'forbidden' as const };
     const before: LessonSettings = toRoom(current).settings;
-    const next: LessonSettings = { ...before, ...definedOnly(patch) };
-    if (next.editPolicy === before.editPolicy) return { decision: 'already_applied' as const, room: toRoom(current) };
+    const next: LessonSettings = { ...before, ...definedSettings(patch) };
+    if (
+      next.editPolicy === before.editPolicy &&
+      next.cursorVisibility === before.cursorVisibility &&
+      next.laserAllowed === before.laserAllowed
+    ) {
+      return { decision: 'already_applied' as const, room: toRoom(current) };
+    }
     const [updated] = await rows<RoomRow>(
       tx,
-      sql`UPDATE rooms SET edit_policy = ${next.editPolicy}
-          WHERE id = ${actor.roomId}::uuid AND edit_policy = ${before.editPolicy} RETURNING ${roomColumns}`,
+      sql`UPDATE rooms SET edit_policy = ${next.editPolicy}, cursor_visibility = ${next.cursorVisibility}, laser_allowed = ${next.laserAllowed}
+          WHERE id = ${actor.roomId}::uuid AND edit_policy = ${before.editPolicy}
+            AND cursor_visibility = ${before.cursorVisibility} AND laser_allowed = ${before.laserAllowed}
+          RETURNING ${roomColumns}`,
     );
     if (!updated) throw new Error('room changed under its own row lock');
     const events: RoomEvent[] = [];
@@ -54,10 +62,6 @@ export async function setLessonSettings(
     events.push(await appendRoomEvent(tx, clock, actor.roomId, 'room.updated', { roomRevision }, room));
     return { decision: 'applied' as const, room, events };
   });
-}
-
-function definedOnly(patch: LessonSettingsPatch): Partial<LessonSettings> {
-  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<LessonSettings>;
 }
 
 /** Frees the students' drag locks the policy no longer allows, each with `lock.released` (broken). */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { DEFAULT_EDIT_POLICY, MEMBER_PALETTE_SIZE, type EditPolicy, type LessonSettings, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
+import { DEFAULT_LESSON_SETTINGS, MEMBER_PALETTE_SIZE, type CursorVisibility, type EditPolicy, type LessonSettings, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
-import { rows, type Db, type Executor } from './sql.ts';
+import { date, rows, type Db, type Executor } from './sql.ts';
 
 export interface RoomRow {
   id: string;
@@ -12,10 +12,12 @@ export interface RoomRow {
   status: 'open' | 'ended' | 'archived';
   require_approval: boolean;
   edit_policy: EditPolicy;
+  cursor_visibility: CursorVisibility;
+  laser_allowed: boolean;
 }
 
 /** The columns `toRoom` reads, for every statement that returns a room. */
-export const roomColumns = sql`id, code, title, status, require_approval, edit_policy`;
+export const roomColumns = sql`id, code, title, status, require_approval, edit_policy, cursor_visibility, laser_allowed`;
 
 /** The lesson settings are rooms columns, one per `LessonSettings` key (lessonSettings.ts). */
 export const toRoom = (r: RoomRow): RoomInfo => ({
@@ -24,7 +26,7 @@ export const toRoom = (r: RoomRow): RoomInfo => ({
   title: r.title,
   status: r.status,
   requireApproval: r.require_approval,
-  settings: { editPolicy: r.edit_policy },
+  settings: { editPolicy: r.edit_policy, cursorVisibility: r.cursor_visibility, laserAllowed: r.laser_allowed },
 });
 
 export interface MemberRow {
@@ -34,10 +36,11 @@ export interface MemberRow {
   status: MembershipStatus;
   color_index: number;
   pen_muted: boolean;
+  hand_raised_at: unknown;
 }
 
 /** The columns `toMember` reads, for every statement that returns a member. */
-export const memberColumns = sql`user_id, display_name, role, status, color_index, pen_muted`;
+export const memberColumns = sql`user_id, display_name, role, status, color_index, pen_muted, hand_raised_at`;
 
 export const toMember = (r: MemberRow): Member => ({
   userId: r.user_id,
@@ -46,6 +49,7 @@ export const toMember = (r: MemberRow): Member => ({
   status: r.status,
   colorIndex: r.color_index,
   penMuted: r.pen_muted,
+  handRaisedAt: r.hand_raised_at === null || r.hand_raised_at === undefined ? null : date(r.hand_raised_at).toISOString(),
 });
 
 /**
@@ -116,11 +120,12 @@ export async function createRoom(
 ): Promise<CreateRoomResult> {
   return db.transaction(async (tx) => {
     const roomId = randomUUID();
+    const settings = { ...DEFAULT_LESSON_SETTINGS, ...definedSettings(input.settings ?? {}) };
     const inserted = await rows<RoomRow>(
       tx,
-      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval, edit_policy)
+      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval, edit_policy, cursor_visibility, laser_allowed)
           VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.teacherId ?? null}::uuid,
-                  ${input.requireApproval ?? false}, ${input.settings?.editPolicy ?? DEFAULT_EDIT_POLICY})
+                  ${input.requireApproval ?? false}, ${settings.editPolicy}, ${settings.cursorVisibility}, ${settings.laserAllowed})
           ON CONFLICT (code) DO NOTHING RETURNING ${roomColumns}`,
     );
     const room = inserted[0];
@@ -242,12 +247,19 @@ export async function listMembers(executor: Executor, roomId: string): Promise<M
 export async function readDrawRights(
   executor: Executor,
   roomId: string,
-): Promise<{ editPolicy: EditPolicy; status: RoomInfo['status']; mutedUserIds: string[] } | null> {
-  const [row] = await rows<{ edit_policy: EditPolicy; status: RoomInfo['status']; muted: string[] | null }>(
+): Promise<{ editPolicy: EditPolicy; status: RoomInfo['status']; mutedUserIds: string[]; cursorVisibility: CursorVisibility; laserAllowed: boolean } | null> {
+  const [row] = await rows<{ edit_policy: EditPolicy; status: RoomInfo['status']; muted: string[] | null; cursor_visibility: CursorVisibility; laser_allowed: boolean }>(
     executor,
-    sql`SELECT r.edit_policy, r.status,
+    sql`SELECT r.edit_policy, r.status, r.cursor_visibility, r.laser_allowed,
                (SELECT array_agg(m.user_id::text) FROM memberships m WHERE m.room_id = r.id AND m.pen_muted) AS muted
           FROM rooms r WHERE r.id = ${roomId}::uuid`,
   );
-  return row ? { editPolicy: row.edit_policy, status: row.status, mutedUserIds: row.muted ?? [] } : null;
+  return row
+    ? { editPolicy: row.edit_policy, status: row.status, mutedUserIds: row.muted ?? [], cursorVisibility: row.cursor_visibility, laserAllowed: row.laser_allowed }
+    : null;
+}
+
+/** The settings a caller named (an explicit `undefined` takes the default like a left-out key). */
+export function definedSettings(settings: Partial<LessonSettings>): Partial<LessonSettings> {
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Partial<LessonSettings>;
 }

@@ -59,6 +59,10 @@ export const rooms = pgTable('rooms', {
   revision: bigint('revision', { mode: 'number' }).notNull().default(0),
   /** The lesson's edit policy (`EditPolicy` in the protocol), checked inside every edit's write. */
   editPolicy: text('edit_policy', { enum: ['everyone', 'own', 'look'] }).notNull().default('own'),
+  /** Whose cursors students receive (`CursorVisibility`, migration 0009); the teacher sees all. */
+  cursorVisibility: text('cursor_visibility', { enum: ['everyone', 'teacher', 'none'] }).notNull().default('teacher'),
+  /** Students may use the laser pointer (migration 0009). */
+  laserAllowed: boolean('laser_allowed').notNull().default(false),
   /** Lobby: a student's join makes a `pending` membership the teacher admits or denies. */
   requireApproval: boolean('require_approval').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -90,6 +94,8 @@ export const memberships = pgTable(
     colorIndex: smallint('color_index').notNull(),
     /** The teacher muted this student's pen: they only look (migration 0007). */
     penMuted: boolean('pen_muted').notNull().default(false),
+    /** When the student raised their hand, or null (migration 0010, hands.ts). */
+    handRaisedAt: timestamp('hand_raised_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { EditPolicy, Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
-import { toRoom } from './rooms.ts';
+import type { CursorVisibility, EditPolicy, Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
+import { toMember, toRoom } from './rooms.ts';
+import { lowerHandsOf } from './hands.ts';
 import { appendAttendance } from './attendance.ts';
 import { msFromNow, type Clock } from './clock.ts';
 import { attendanceFactId } from './eventIds.ts';
@@ -68,17 +69,20 @@ export async function authenticateSession(
     color_index: number;
     revoke_reason: string | null;
     pen_muted: boolean;
+    hand_raised_at: unknown;
     code: string;
     title: string;
     room_status: 'open' | 'ended' | 'archived';
     require_approval: boolean;
     edit_policy: EditPolicy;
+    cursor_visibility: CursorVisibility;
+    laser_allowed: boolean;
   }>(
     executor,
     sql`SELECT s.id, s.room_id, s.user_id, s.status AS session_status, s.expires_at,
                s.expires_at <= ${clock.now()} AS expired,
-               m.display_name, m.role, m.status AS member_status, m.color_index, m.revoke_reason, m.pen_muted,
-               r.code, r.title, r.status AS room_status, r.require_approval, r.edit_policy
+               m.display_name, m.role, m.status AS member_status, m.color_index, m.revoke_reason, m.pen_muted, m.hand_raised_at,
+               r.code, r.title, r.status AS room_status, r.require_approval, r.edit_policy, r.cursor_visibility, r.laser_allowed
         FROM sessions s
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
         JOIN rooms r ON r.id = s.room_id
@@ -97,8 +101,8 @@ export async function authenticateSession(
   return {
     decision: row.member_status === 'pending' ? 'pending' : 'ok',
     session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },
-    member: { userId: row.user_id, displayName: row.display_name, role: row.role, status: row.member_status, colorIndex: row.color_index, penMuted: row.pen_muted },
-    room: toRoom({ id: row.room_id, code: row.code, title: row.title, status: row.room_status, require_approval: row.require_approval, edit_policy: row.edit_policy }),
+    member: toMember({ user_id: row.user_id, display_name: row.display_name, role: row.role, status: row.member_status, color_index: row.color_index, pen_muted: row.pen_muted, hand_raised_at: row.hand_raised_at }),
+    room: toRoom({ id: row.room_id, code: row.code, title: row.title, status: row.room_status, require_approval: row.require_approval, edit_policy: row.edit_policy, cursor_visibility: row.cursor_visibility, laser_allowed: row.laser_allowed }),
   };
 }
 
@@ -146,7 +150,9 @@ export async function closeSession(
         requestId: input.requestId,
       });
       const released = await releaseLocksOfSessions(tx, clock, [input.sessionId]);
-      return { decision: 'closed' as const, events: [event, ...released] };
+      // A student who leaves on purpose takes their hand down with them (a lost connection does not).
+      const hands = input.reason === 'signed_out' ? await lowerHandsOf(tx, clock, closed.room_id, closed.user_id, null) : [];
+      return { decision: 'closed' as const, events: [event, ...released, ...hands] };
     });
   } catch (error) {
     if (error instanceof AlreadyApplied) return { decision: 'already_closed' };
@@ -211,6 +217,8 @@ export async function revokeMember(
       });
     }
     const released = await releaseLocksOfSessions(tx, clock, sessionIds);
-    return { decision: 'revoked' as const, events: [event, ...released], closedSessionIds: sessionIds };
+    // A removed student's hand goes down with them.
+    const hands = await lowerHandsOf(tx, clock, input.roomId, input.userId, input.by);
+    return { decision: 'revoked' as const, events: [event, ...released, ...hands], closedSessionIds: sessionIds };
   });
 }

@@ -37,6 +37,7 @@ import { createElements, type CreateRequest } from './createBatch.ts';
 import { clearBoard, listHistory, restoreBatch, restoreElementVersion } from './history.ts';
 import { pruneElementVersions } from './elementVersions.ts';
 import { setLessonSettings, setPenMuted } from './lessonRights.ts';
+import { lowerAllHands, setHand } from './hands.ts';
 import { endLesson, reopenLesson } from './lessonEnd.ts';
 import { eventsAfter, findRoomEvent, pruneRoomLog } from './roomLog.ts';
 import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers, readDrawRights } from './rooms.ts';
@@ -133,6 +134,8 @@ function operations(db: Database['db'], clock: Clock) {
       setElementPinned(db, clock, actor, input),
     setLessonSettings: (actor: EditActor, patch: Parameters<typeof setLessonSettings>[3]) => setLessonSettings(db, clock, actor, patch),
     setPenMuted: (actor: EditActor, input: Parameters<typeof setPenMuted>[3]) => setPenMuted(db, clock, actor, input),
+    setHand: (actor: EditActor, input: Parameters<typeof setHand>[3]) => setHand(db, clock, actor, input),
+    lowerAllHands: (actor: EditActor) => lowerAllHands(db, clock, actor),
     listHistory: (roomId: string, input: Parameters<typeof listHistory>[2]) => listHistory(db, roomId, input),
     restoreElementVersion: (actor: EditActor, input: Parameters<typeof restoreElementVersion>[3]) =>
       restoreElementVersion(db, clock, actor, input),

@@ -146,7 +146,7 @@ export async function roomTeacherMember(executor: Executor, roomId: string): Pro
         WHERE room_id = ${roomId}::uuid AND role = 'teacher' ORDER BY created_at, user_id LIMIT 1`,
   );
   return row
-    ? { userId: row.user_id, displayName: row.display_name, role: 'teacher', status: row.status, colorIndex: row.color_index, penMuted: row.pen_muted }
+    ? { userId: row.user_id, displayName: row.display_name, role: 'teacher', status: row.status, colorIndex: row.color_index, penMuted: row.pen_muted, handRaisedAt: null }
     : null;
 }
 

@@ -13,9 +13,9 @@ const S1 = '10000000-0000-4000-8000-000000000001';
 const S2 = '10000000-0000-4000-8000-000000000002';
 
 const members: Member[] = [
-  { userId: TEACHER, displayName: 'Ms Rivera', role: 'teacher', status: 'active', colorIndex: 0, penMuted: false },
-  { userId: BO, displayName: 'Bo', role: 'student', status: 'revoked', colorIndex: 1, penMuted: false },
-  { userId: ANA, displayName: 'Ana', role: 'student', status: 'active', colorIndex: 2, penMuted: false },
+  { userId: TEACHER, displayName: 'Ms Rivera', role: 'teacher', status: 'active', colorIndex: 0, penMuted: false, handRaisedAt: null },
+  { userId: BO, displayName: 'Bo', role: 'student', status: 'revoked', colorIndex: 1, penMuted: false, handRaisedAt: null },
+  { userId: ANA, displayName: 'Ana', role: 'student', status: 'active', colorIndex: 2, penMuted: false, handRaisedAt: null },
 ];
 
 /** Minutes after 09:00 on a fixed day, so the table reads in minutes. */

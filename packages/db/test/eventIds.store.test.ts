@@ -39,6 +39,7 @@ const EVERY_KIND = Object.keys({
   'lock.released': true,
   'element.restored': true,
   'member.pen': true,
+  'member.hand': true,
 } satisfies Record<RoomEventKind, true>).sort();
 
 function decided<T extends { decision: string }, D extends T['decision']>(result: T, decision: D): Extract<T, { decision: D }> {
@@ -142,6 +143,9 @@ for (const { kind, skip } of storeDatabaseKinds) {
       // The teacher mutes the student's pen and gives it back; restores a version; clears and undoes.
       decided(await store.setPenMuted(teacher, { userId: pupil.userId, muted: true }), 'applied');
       decided(await store.setPenMuted(teacher, { userId: pupil.userId, muted: false }), 'applied');
+      // A hand goes up and the teacher lowers it.
+      decided(await store.setHand(pupil, { userId: pupil.userId, raised: true }), 'applied');
+      decided(await store.setHand(teacher, { userId: pupil.userId, raised: false }), 'applied');
       const cleared = decided(await store.clearBoard(teacher, {}), 'applied');
       decided(await store.restoreBatch(teacher, { batchId: cleared.batchId! }), 'applied');
       const pinnedFree = decided(await store.setElementPinned(teacher, { id: otherId, pinned: true }), 'applied');

@@ -34,6 +34,7 @@ const documented: { [K in RoomEventKind]: { key: EventKey<K>; id: string } } = {
   'lock.released': { key: { elementId: ELEMENT, generation: 5 }, id: `lock.released:${ROOM}:${ELEMENT}:5` },
   'element.restored': { key: { elementId: ELEMENT, version: 3 }, id: `element.restored:${ROOM}:${ELEMENT}:3` },
   'member.pen': { key: { userId: USER, occurrence: ELEMENT }, id: `member.pen:${USER}:${ELEMENT}` },
+  'member.hand': { key: { userId: USER, occurrence: ELEMENT }, id: `member.hand:${USER}:${ELEMENT}` },
 };
 const kinds = Object.keys(documented) as RoomEventKind[];
 
@@ -66,6 +67,7 @@ const keyFrom: { [K in RoomEventKind]: (m: Material) => EventKey<K> } = {
   'lock.released': (m) => ({ elementId: m.element, generation: m.n }),
   'element.restored': (m) => ({ elementId: m.element, version: m.n }),
   'member.pen': (m) => ({ userId: m.user, occurrence: String(m.occurrence) }),
+  'member.hand': (m) => ({ userId: m.user, occurrence: String(m.occurrence) }),
 };
 const idFrom = <K extends RoomEventKind>(kind: K, roomId: string, m: Material) => eventId(kind, roomId, keyFrom[kind](m));
 

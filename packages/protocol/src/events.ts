@@ -9,7 +9,15 @@ import {
   type HistoryEntry,
   type RestoreBatchReply,
 } from './history.ts';
-import { LessonSettingsRequest, LessonStateRequest, MemberPenRequest, type LessonSettingsReply } from './lessonSettings.ts';
+import {
+  HandLowerAllRequest,
+  HandLowerRequest,
+  HandRaiseRequest,
+  LessonSettingsRequest,
+  LessonStateRequest,
+  MemberPenRequest,
+  type LessonSettingsReply,
+} from './lessonSettings.ts';
 import {
   BreakLockRequest,
   CreateElementRequest,
@@ -23,6 +31,7 @@ import {
   type LockGrant,
 } from './elements.ts';
 import { InkUpdate } from './ink.ts';
+import { FollowBringRequest, FollowPresentRequest, FollowSetRequest, LaserUpdate, ViewportUpdate, type FollowSignal } from './attention.ts';
 import {
   CursorUpdate,
   LeaseRenewRequest,
@@ -66,6 +75,14 @@ export const ClientEvent = {
   BATCH_RESTORE: 'batch.restore',
   LESSON_END: 'lesson.end',
   LESSON_REOPEN: 'lesson.reopen',
+  HAND_RAISE: 'hand.raise',
+  HAND_LOWER: 'hand.lower',
+  HAND_LOWER_ALL: 'hand.lowerAll',
+  LASER: 'laser',
+  VIEWPORT: 'viewport',
+  FOLLOW_SET: 'follow.set',
+  FOLLOW_BRING: 'follow.bring',
+  FOLLOW_PRESENT: 'follow.present',
 } as const;
 
 export const ServerEvent = {
@@ -77,6 +94,7 @@ export const ServerEvent = {
   LEASE_DUE: 'lease.due',
   SESSION_ENDED: 'session.ended',
   NOTICE: 'notice',
+  FOLLOW: 'follow',
 } as const;
 
 /** Client to server. Cursor, ink and drag-move packets are volatile and unacknowledged; everything else is acked. */
@@ -114,6 +132,22 @@ export interface ClientToServerEvents {
   [ClientEvent.LESSON_END]: (request: LessonStateRequest, ack: AckFn<{ room: RoomInfo }>) => void;
   /** Teacher only: open an ended lesson again. */
   [ClientEvent.LESSON_REOPEN]: (request: LessonStateRequest, ack: AckFn<{ room: RoomInfo }>) => void;
+  /** Student only: raise your hand. */
+  [ClientEvent.HAND_RAISE]: (request: HandRaiseRequest, ack: AckFn<{ member: Member }>) => void;
+  /** A student lowers their own hand; the teacher lowers a student's. */
+  [ClientEvent.HAND_LOWER]: (request: HandLowerRequest, ack: AckFn<{ member: Member }>) => void;
+  /** Teacher only: lower every raised hand. */
+  [ClientEvent.HAND_LOWER_ALL]: (request: HandLowerAllRequest, ack: AckFn<{ lowered: number }>) => void;
+  /** Volatile: the laser pointer's point (the teacher always; students when the lesson allows it). */
+  [ClientEvent.LASER]: (update: LaserUpdate) => void;
+  /** Volatile, teacher only: the teacher's view, for the students following it. */
+  [ClientEvent.VIEWPORT]: (update: ViewportUpdate) => void;
+  /** Student: follow the teacher's view or stop following it. */
+  [ClientEvent.FOLLOW_SET]: (request: FollowSetRequest, ack: AckFn<{ following: boolean }>) => void;
+  /** Teacher only: bring every student's view to the teacher's, once. */
+  [ClientEvent.FOLLOW_BRING]: (request: FollowBringRequest, ack: AckFn<Record<string, never>>) => void;
+  /** Teacher only: start or stop presenting (students follow the teacher's view meanwhile). */
+  [ClientEvent.FOLLOW_PRESENT]: (request: FollowPresentRequest, ack: AckFn<{ presenting: boolean }>) => void;
 }
 
 /** What `notice` carries. */
@@ -135,6 +169,8 @@ export interface ServerToClientEvents {
    * random moment within that window, before the server closes the socket).
    */
   [ServerEvent.NOTICE]: (notice: ServerNotice) => void;
+  /** Follow the teacher: bring everyone, presenting started or stopped, the follower count. */
+  [ServerEvent.FOLLOW]: (signal: FollowSignal) => void;
 }
 
 export type ClientEventName = (typeof ClientEvent)[keyof typeof ClientEvent];
@@ -179,6 +215,14 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.BATCH_RESTORE]: RestoreBatchRequest,
   [ClientEvent.LESSON_END]: LessonStateRequest,
   [ClientEvent.LESSON_REOPEN]: LessonStateRequest,
+  [ClientEvent.HAND_RAISE]: HandRaiseRequest,
+  [ClientEvent.HAND_LOWER]: HandLowerRequest,
+  [ClientEvent.HAND_LOWER_ALL]: HandLowerAllRequest,
+  [ClientEvent.LASER]: LaserUpdate,
+  [ClientEvent.VIEWPORT]: ViewportUpdate,
+  [ClientEvent.FOLLOW_SET]: FollowSetRequest,
+  [ClientEvent.FOLLOW_BRING]: FollowBringRequest,
+  [ClientEvent.FOLLOW_PRESENT]: FollowPresentRequest,
 };
 
 /** Whether each client event is acknowledged, checked against the typed map. */
@@ -204,6 +248,14 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.BATCH_RESTORE]: true,
   [ClientEvent.LESSON_END]: true,
   [ClientEvent.LESSON_REOPEN]: true,
+  [ClientEvent.HAND_RAISE]: true,
+  [ClientEvent.HAND_LOWER]: true,
+  [ClientEvent.HAND_LOWER_ALL]: true,
+  [ClientEvent.LASER]: false,
+  [ClientEvent.VIEWPORT]: false,
+  [ClientEvent.FOLLOW_SET]: true,
+  [ClientEvent.FOLLOW_BRING]: true,
+  [ClientEvent.FOLLOW_PRESENT]: true,
 };
 
 export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {

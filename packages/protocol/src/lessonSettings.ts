@@ -22,16 +22,43 @@ export type EditPolicy = z.infer<typeof EditPolicy>;
 /** A new lesson protects each student's work from the others (and the teacher's from all). */
 export const DEFAULT_EDIT_POLICY: EditPolicy = 'own';
 
+/**
+ * Whose cursors a student's socket receives (the server filters before fan-out, I12):
+ * - `everyone`: every member's;
+ * - `teacher`: only the teacher's (each student's batch then carries one entry: O(n) per room);
+ * - `none`: no one's.
+ * The teacher always receives everyone's. Drag previews and live ink are not cursors: they reach
+ * everyone under every mode.
+ */
+export const CursorVisibility = z.enum(['everyone', 'teacher', 'none']);
+export type CursorVisibility = z.infer<typeof CursorVisibility>;
+
+/** A new lesson shows students only the teacher's cursor (lessons made before it keep `everyone`). */
+export const DEFAULT_CURSOR_VISIBILITY: CursorVisibility = 'teacher';
+
+/** Whether a receiver of `role` is sent the cursor of a sender of `senderRole` under the mode. */
+export function seesCursor(mode: CursorVisibility, role: 'teacher' | 'student', senderRole: 'teacher' | 'student'): boolean {
+  if (role === 'teacher' || mode === 'everyone') return true;
+  return mode === 'teacher' && senderRole === 'teacher';
+}
+
 export const LessonSettings = z.object({
   editPolicy: EditPolicy.default(DEFAULT_EDIT_POLICY),
+  cursorVisibility: CursorVisibility.default(DEFAULT_CURSOR_VISIBILITY),
+  /** Students may use the laser pointer (the teacher's is always allowed). */
+  laserAllowed: z.boolean().default(false),
 });
 export type LessonSettings = z.infer<typeof LessonSettings>;
 
-export const DEFAULT_LESSON_SETTINGS: LessonSettings = { editPolicy: DEFAULT_EDIT_POLICY };
+export const DEFAULT_LESSON_SETTINGS: LessonSettings = {
+  editPolicy: DEFAULT_EDIT_POLICY,
+  cursorVisibility: DEFAULT_CURSOR_VISIBILITY,
+  laserAllowed: false,
+};
 
 /** A teacher's change of some settings: at least one key, unknown keys refused. */
 export const LessonSettingsPatch = z
-  .strictObject({ editPolicy: EditPolicy.optional() })
+  .strictObject({ editPolicy: EditPolicy.optional(), cursorVisibility: CursorVisibility.optional(), laserAllowed: z.boolean().optional() })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), 'name at least one setting to change');
 export type LessonSettingsPatch = z.infer<typeof LessonSettingsPatch>;
 
@@ -77,3 +104,22 @@ export type MemberPenRequest = z.infer<typeof MemberPenRequest>;
 /** `lesson.end` and `lesson.reopen` (teacher): end the lesson for every student, or open it again. */
 export const LessonStateRequest = z.strictObject({ requestId: RequestId });
 export type LessonStateRequest = z.infer<typeof LessonStateRequest>;
+
+/** `hand.raise` (student): raise your hand; the teacher sees the queue in the order hands went up. */
+export const HandRaiseRequest = z.strictObject({ requestId: RequestId });
+export type HandRaiseRequest = z.infer<typeof HandRaiseRequest>;
+
+/**
+ * `hand.lower`: a student lowers their own hand (no `userId`, or their own); the teacher lowers a
+ * student's (`userId`). `hand.lowerAll` (teacher): every raised hand at once.
+ */
+export const HandLowerRequest = z.strictObject({ requestId: RequestId, userId: z.uuid().optional() });
+export type HandLowerRequest = z.infer<typeof HandLowerRequest>;
+export const HandLowerAllRequest = z.strictObject({ requestId: RequestId });
+export type HandLowerAllRequest = z.infer<typeof HandLowerAllRequest>;
+
+/** The raised hands among `members`, in the order they went up (the teacher's queue). */
+export function raisedHandQueue<M extends { userId: string; handRaisedAt: string | null }>(members: Iterable<M>): (M & { handRaisedAt: string })[] {
+  const raised = [...members].filter((m): m is M & { handRaisedAt: string } => m.handRaisedAt !== null);
+  return raised.sort((a, b) => Date.parse(a.handRaisedAt) - Date.parse(b.handRaisedAt) || a.userId.localeCompare(b.userId));
+}

@@ -5,8 +5,10 @@ import { z } from 'zod';
  * 2: cursor entries became tuples `[sessionId, x, y, t?]` (see `CursorEntry`).
  * 3: lesson settings (`room.settings`, `lesson.settings`) replace the board lock (`board.lock`,
  *    `board.locked`, `snapshot.boardLocked`); members carry `penMuted`, elements `updatedBy`.
+ * 4: the teacher's attention kit: settings `cursorVisibility` and `laserAllowed`, members carry
+ *    `handRaisedAt` with the `member.hand` event, and the laser and follow ephemera.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;

@@ -51,6 +51,9 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
 export const forbiddenText = {
   pinned: 'The teacher pinned this element.',
   teacherOnly: 'Only the teacher can do this.',
+  ownHand: 'You can raise or lower only your own hand.',
+  teacherHand: 'The teacher lowers hands but does not raise one.',
+  laserNotAllowed: 'The teacher has not shared the laser pointer.',
 } as const;
 
 /** `forbidden_by_policy` names which rule refused: the lesson's policy, or a muted pen. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Element, LockGeneration, LockReleaseReason, DragEntry, ElementId } from './elements.ts';
 import { InkEntry } from './ink.ts';
-import { EditPolicy, LessonSettings } from './lessonSettings.ts';
+import { LaserEntry, ViewportEntry } from './attention.ts';
+import { CursorVisibility, DEFAULT_LESSON_SETTINGS, EditPolicy, LessonSettings } from './lessonSettings.ts';
 import { Coordinate, DisplayName, MAX_COORDINATE, RequestId, Revision, RoomCode, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
 export const RoomTitle = z.string().trim().min(1).max(80).regex(printable);
@@ -34,7 +35,7 @@ export const CreateRoomRequest = z.strictObject({
   /** Students wait in a lobby until the teacher admits them (default false). */
   requireApproval: z.boolean().optional(),
   /** The lesson's settings from its start; each one left out takes its default (lessonSettings.ts). */
-  settings: z.strictObject({ editPolicy: EditPolicy.optional() }).optional(),
+  settings: z.strictObject({ editPolicy: EditPolicy.optional(), cursorVisibility: CursorVisibility.optional(), laserAllowed: z.boolean().optional() }).optional(),
 });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequest>;
 
@@ -53,7 +54,7 @@ export const RoomInfo = z.object({
   /** Joiners wait in the lobby until the teacher admits them. Absent from old clients' copies: false. */
   requireApproval: z.boolean().default(false),
   /** What students may do on the board (lessonSettings.ts); changed with `lesson.settings`. */
-  settings: LessonSettings.default({ editPolicy: 'own' }),
+  settings: LessonSettings.default(DEFAULT_LESSON_SETTINGS),
 });
 export type RoomInfo = z.infer<typeof RoomInfo>;
 
@@ -112,6 +113,8 @@ export const Member = z.object({
   colorIndex: z.number().int().min(0).max(32_767),
   /** The teacher muted this student's pen: they only look, whatever the lesson's edit policy. */
   penMuted: z.boolean().default(false),
+  /** When the student raised their hand (the database's clock, ISO 8601), or null: no hand up. */
+  handRaisedAt: z.string().nullable().default(null),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -231,6 +234,15 @@ export const RoomEvent = z.discriminatedUnion('kind', [
     kind: z.literal('member.pen'),
     payload: z.object({ userId: UserId, muted: z.boolean(), by: UserId }),
   }),
+  /**
+   * A student raised their hand (`raisedAt`, the database's clock) or it was lowered (`null`): by
+   * themselves, by the teacher, or because they left (`by` is then the student).
+   */
+  z.object({
+    ...eventBase,
+    kind: z.literal('member.hand'),
+    payload: z.object({ userId: UserId, raisedAt: z.string().nullable(), by: UserId }),
+  }),
 ]);
 export type RoomEvent = z.infer<typeof RoomEvent>;
 export type RoomEventKind = RoomEvent['kind'];
@@ -309,6 +321,10 @@ export const CursorBatch = z.object({
   cursors: z.array(CursorEntry),
   drags: z.array(DragEntry).optional(),
   ink: z.array(InkEntry).optional(),
+  /** Laser pointer points (everyone sees them, whatever the cursor visibility). */
+  laser: z.array(LaserEntry).optional(),
+  /** The teacher's view, in the batches of the students following it only. */
+  viewport: ViewportEntry.optional(),
 });
 export type CursorBatch = z.infer<typeof CursorBatch>;
 

@@ -6,6 +6,7 @@ import {
   ServerEvent,
   type Ack,
   type ClientToServerEvents,
+  type CreateRoomRequest,
   type LeaseRenewResult,
   type RoomEvent,
   type ServerToClientEvents,
@@ -29,8 +30,9 @@ async function post<T>(url: string, body: unknown, token?: string): Promise<{ st
 
 export const memberKey = () => randomUUID().replaceAll('-', '');
 
-export async function createRoom(baseUrl: string, teacherName = 'Ms Rivera'): Promise<SessionGrant> {
-  const created = await post<SessionGrant>(`${baseUrl}/api/rooms`, { teacherName, memberKey: memberKey() });
+/** `settings`: the lesson's settings from its start (a test whose students watch each other's cursors names `cursorVisibility: 'everyone'`). */
+export async function createRoom(baseUrl: string, teacherName = 'Ms Rivera', settings?: CreateRoomRequest['settings']): Promise<SessionGrant> {
+  const created = await post<SessionGrant>(`${baseUrl}/api/rooms`, { teacherName, memberKey: memberKey(), ...(settings ? { settings } : {}) });
   if (created.status !== 201) throw new Error(`create room: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body;
 }
@@ -59,6 +61,7 @@ export class FaultClient {
     'lease.due': [],
     'session.ended': [],
     notice: [],
+    follow: [],
   };
   readonly renewals: RenewalRecord[] = [];
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;

@@ -64,7 +64,7 @@ export function registerRoutes(
         teacherName: body.value.teacherName,
         memberKeyHash: hashSecret(body.value.memberKey),
         requireApproval: body.value.requireApproval ?? false,
-        ...(body.value.settings?.editPolicy ? { settings: { editPolicy: body.value.settings.editPolicy } } : {}),
+        ...(body.value.settings ? { settings: body.value.settings } : {}),
       });
       if (created.decision === 'code_taken') continue;
       deps.publisher.publish(created.events);

@@ -1,4 +1,10 @@
-/** Socket.IO room names. A socket joins its room's, its session's and its member's channel. */
+/**
+ * Socket.IO room names. A socket joins its room's, its session's and its member's channel, and its
+ * role's channel in the room (cursors are filtered by role, see ephemeralFanout.ts).
+ */
 export const roomChannel = (roomId: string) => `room:${roomId}`;
 export const sessionChannel = (sessionId: string) => `session:${sessionId}`;
 export const memberChannel = (roomId: string, userId: string) => `member:${roomId}:${userId}`;
+export const roleChannel = (roomId: string, role: 'teacher' | 'student') => `${role}s:${roomId}`;
+/** The students of a room following the teacher's view (follow.set); viewport batches go here only. */
+export const followersChannel = (roomId: string) => `followers:${roomId}`;

@@ -12,7 +12,7 @@ export function cursorHandlers(fanout: EphemeralFanout): Pick<ClientEventHandler
     [ClientEvent.CURSOR]: (session, { x, y, t }) => {
       // Only a session with a live lease has a cursor (a revoked or expired one has none).
       if (!session.live) return;
-      fanout.pushCursor(session.roomId, session.userId, t === undefined ? [session.sessionId, x, y] : [session.sessionId, x, y, t]);
+      fanout.pushCursor(session.roomId, session.userId, t === undefined ? [session.sessionId, x, y] : [session.sessionId, x, y, t], session.role);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { EditPolicy, Role, RoomInfo } from '@wb/protocol';
+import type { CursorVisibility, EditPolicy, Role, RoomInfo } from '@wb/protocol';
 
 /** A room's cached rights are read again after this long (ms) if someone keeps drawing in it. */
 export const DRAW_RIGHTS_REFRESH_MS = 30_000;
@@ -9,12 +9,16 @@ export interface RoomDrawRights {
   status: RoomInfo['status'];
   /** Students whose pen the teacher muted. */
   mutedUserIds: readonly string[];
+  cursorVisibility: CursorVisibility;
+  laserAllowed: boolean;
 }
 
 interface CachedRights {
   editPolicy: EditPolicy;
   open: boolean;
   muted: Set<string>;
+  cursorVisibility: CursorVisibility;
+  laserAllowed: boolean;
   /** When it was read or last heard of (ms, monotonic). */
   at: number;
 }
@@ -23,7 +27,8 @@ interface CachedRights {
 export type InkRefusal = 'lookOnly' | 'penMuted' | 'lessonClosed';
 
 /**
- * This node's view of who may draw in each room, for live ink: a volatile packet 30 times a second
+ * This node's view of who may draw in each room, for live ink, and of the lesson's other settings
+ * the ephemeral path obeys (cursor visibility, the students' laser): a volatile packet 30 times a second
  * cannot afford a database read, so the answer comes from here. It is kept from `room.updated`
  * (the lesson's edit policy and status) and `member.pen` events (this node's and, through the
  * adapter, other nodes'), read once per room when unknown, and read again in the background every
@@ -58,6 +63,24 @@ export class DrawRights {
     return true;
   }
 
+  /**
+   * Whose cursors the room's students receive, or `null` while unknown (being read): the fan-out
+   * then sends students no one's cursor (ephemeralFanout.ts).
+   */
+  cursorVisibility(roomId: string): CursorVisibility | null {
+    const rights = this.rooms.get(roomId);
+    if (!rights) void this.learn(roomId);
+    return rights?.cursorVisibility ?? null;
+  }
+
+  /** Whether the member may use the laser pointer now; `null` while the room's settings are unknown. */
+  mayLaser(roomId: string, role: Role): boolean | null {
+    if (role === 'teacher') return true;
+    const rights = this.rooms.get(roomId);
+    if (!rights) void this.learn(roomId);
+    return rights ? rights.open && rights.laserAllowed : null;
+  }
+
   /** Reads the room's rights unless a read is already under way; settles when that read has. */
   learn(roomId: string): Promise<void> {
     const under = this.reading.get(roomId);
@@ -69,7 +92,14 @@ export class DrawRights {
         // An event heard while the read was under way is newer than the read's answer.
         const heard = this.rooms.get(roomId);
         if (read === null || (heard && heard.at > startedAt)) return;
-        this.rooms.set(roomId, { editPolicy: read.editPolicy, open: read.status === 'open', muted: new Set(read.mutedUserIds), at: this.now() });
+        this.rooms.set(roomId, {
+          editPolicy: read.editPolicy,
+          open: read.status === 'open',
+          muted: new Set(read.mutedUserIds),
+          cursorVisibility: read.cursorVisibility,
+          laserAllowed: read.laserAllowed,
+          at: this.now(),
+        });
       },
       () => {
         this.reading.delete(roomId);
@@ -92,7 +122,8 @@ export class DrawRights {
     const known = this.rooms.get(room.id);
     // Muted pens are not in the event: a room not known yet is read in full at its next ink packet.
     if (!known) return;
-    this.rooms.set(room.id, { ...known, editPolicy: room.settings.editPolicy, open: room.status === 'open', at: this.now() });
+    const { editPolicy, cursorVisibility, laserAllowed } = room.settings;
+    this.rooms.set(room.id, { ...known, editPolicy, cursorVisibility, laserAllowed, open: room.status === 'open', at: this.now() });
   }
 
   /** A `member.pen` event: the teacher muted a student's pen or gave it back. */

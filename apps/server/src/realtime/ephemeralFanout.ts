@@ -1,4 +1,4 @@
-import type { CursorBatch, CursorEntry, DragEntry, InkEntry } from '@wb/protocol';
+import type { CursorBatch, CursorEntry, CursorVisibility, DragEntry, InkEntry, LaserEntry, Role, ViewportEntry } from '@wb/protocol';
 
 /**
  * Live-ink points of one stroke kept for one tick at most: at 30 packets a second a drawer fills
@@ -12,12 +12,19 @@ export const MAX_INK_STROKES_PER_TICK = 128;
  * The ephemeral fan-out: per room, everything volatile that moves (cursors, the drag moves of
  * locked elements, live ink; other volatile motion, such as viewports, belongs here too) is
  * batched, never stored, and sent to the room once per tick as one `cursors` batch. Each room
- * keeps the latest position per session and per dragged element (a newer packet supersedes an
+ * keeps the latest position per session and per dragged element, and the latest laser point per
+ * session and the teacher's latest view (for the followers only) (a newer packet supersedes an
  * unsent one), and the ink points appended per stroke since the last batch (joined, not
  * superseded: each packet carries new points). The tick is read at each scheduling, so it can follow the node's load (see
  * adaptiveTick.ts): about 80 Hz on a calm node, 30 Hz on a busy one. A room that has been quiet
  * for a whole tick flushes at once, so a lone cursor does not wait. Relaying each packet on its
  * own costs several times more per delivered update (see BENCHMARKS.md).
+ *
+ * Cursors are filtered per receiver by the lesson's cursor visibility (I12, lessonSettings.ts):
+ * under `everyone` one batch goes to the room; otherwise the teachers' channel gets every entry
+ * and the students' channel only the teachers' entries (`teacher`) or none (`none`), so in the
+ * default mode a room of n costs n + (n - 1) entries a tick instead of n². Drags and ink reach
+ * everyone under every mode. While a room's mode is unknown its students get no one's cursor.
  */
 export class EphemeralFanout {
   private readonly rooms = new Map<string, RoomEphemera>();
@@ -26,16 +33,32 @@ export class EphemeralFanout {
 
   constructor(
     tick: number | (() => number),
-    private readonly send: (roomId: string, batch: CursorBatch) => void,
+    private readonly send: (roomId: string, batch: CursorBatch, audience: CursorAudience) => void,
     private readonly now: () => number = () => performance.now(),
+    /** The room's cursor visibility, or null while it is unknown (students then get no cursors). */
+    private readonly visibility: (roomId: string) => CursorVisibility | null = () => 'everyone',
   ) {
     this.tickMs = typeof tick === 'number' ? () => tick : tick;
   }
 
-  /** The latest position of a session (`entry[0]`) of user `userId`. */
-  pushCursor(roomId: string, userId: string, entry: CursorEntry): void {
+  /** The latest position of a session (`entry[0]`) of user `userId`, whose role is `role`. */
+  pushCursor(roomId: string, userId: string, entry: CursorEntry, role: Role): void {
     const room = this.room(roomId);
-    room.pending.set(entry[0], { userId, entry });
+    room.pending.set(entry[0], { userId, entry, teacher: role === 'teacher' });
+    this.schedule(roomId, room);
+  }
+
+  /** A laser point of a session (`entry[0]`); a newer one in the tick supersedes it. Reaches everyone. */
+  pushLaser(roomId: string, userId: string, entry: LaserEntry): void {
+    const room = this.room(roomId);
+    room.laser.set(entry[0], { userId, entry });
+    this.schedule(roomId, room);
+  }
+
+  /** The teacher's view for the room's followers; a newer one in the tick supersedes it. */
+  pushViewport(roomId: string, entry: ViewportEntry): void {
+    const room = this.room(roomId);
+    room.viewport = entry;
     this.schedule(roomId, room);
   }
 
@@ -81,7 +104,7 @@ export class EphemeralFanout {
   private room(roomId: string): RoomEphemera {
     let room = this.rooms.get(roomId);
     if (!room) {
-      room = { pending: new Map(), drags: new Map(), ink: new Map(), timer: null, lastFlush: -Infinity };
+      room = { pending: new Map(), drags: new Map(), ink: new Map(), laser: new Map(), viewport: null, timer: null, lastFlush: -Infinity };
       this.rooms.set(roomId, room);
     }
     return room;
@@ -107,6 +130,8 @@ export class EphemeralFanout {
     if (!room) return;
     for (const id of sessionIds) {
       room.pending.delete(id);
+      room.laser.delete(id);
+      if (room.viewport?.sessionId === id) room.viewport = null;
       for (const [elementId, drag] of room.drags) if (drag.sessionId === id) room.drags.delete(elementId);
       for (const [strokeId, ink] of room.ink) if (ink.entry.sessionId === id) room.ink.delete(strokeId);
     }
@@ -117,6 +142,7 @@ export class EphemeralFanout {
     const room = this.rooms.get(roomId);
     if (!room) return;
     for (const [sessionId, pending] of room.pending) if (pending.userId === userId) room.pending.delete(sessionId);
+    for (const [sessionId, laser] of room.laser) if (laser.userId === userId) room.laser.delete(sessionId);
     for (const [elementId, drag] of room.drags) if (drag.userId === userId) room.drags.delete(elementId);
     for (const [strokeId, ink] of room.ink) if (ink.userId === userId) room.ink.delete(strokeId);
   }
@@ -128,28 +154,50 @@ export class EphemeralFanout {
 
   private flush(roomId: string, room: RoomEphemera): void {
     room.lastFlush = this.now();
-    if (room.pending.size === 0 && room.drags.size === 0 && room.ink.size === 0) {
+    if (room.pending.size === 0 && room.drags.size === 0 && room.ink.size === 0 && room.laser.size === 0 && !room.viewport) {
       // Nothing moved for a tick: forget the room so idle rooms cost nothing.
       this.rooms.delete(roomId);
       return;
     }
-    const batch: CursorBatch = { cursors: Array.from(room.pending.values(), (pending) => pending.entry) };
-    if (room.drags.size > 0) batch.drags = [...room.drags.values()];
-    if (room.ink.size > 0) batch.ink = Array.from(room.ink.values(), (ink) => ink.entry);
+    const motion: Omit<CursorBatch, 'cursors'> = {};
+    if (room.drags.size > 0) motion.drags = [...room.drags.values()];
+    if (room.ink.size > 0) motion.ink = Array.from(room.ink.values(), (ink) => ink.entry);
+    if (room.laser.size > 0) motion.laser = Array.from(room.laser.values(), (laser) => laser.entry);
+    const moving = room.drags.size > 0 || room.ink.size > 0 || room.laser.size > 0;
+    const all = Array.from(room.pending.values(), (pending) => pending.entry);
+    const mode = this.visibility(roomId) ?? 'none';
+    if (mode === 'everyone') {
+      if (all.length > 0 || moving) this.send(roomId, { cursors: all, ...motion }, 'room');
+    } else {
+      const forStudents: CursorEntry[] = [];
+      if (mode === 'teacher') for (const pending of room.pending.values()) if (pending.teacher) forStudents.push(pending.entry);
+      if (all.length > 0 || moving) this.send(roomId, { cursors: all, ...motion }, 'teachers');
+      if (forStudents.length > 0 || moving) this.send(roomId, { cursors: forStudents, ...motion }, 'students');
+    }
+    // The teacher's view goes to the students following it, and to no one else.
+    if (room.viewport) this.send(roomId, { cursors: [], viewport: room.viewport }, 'followers');
     room.pending.clear();
     room.drags.clear();
     room.ink.clear();
-    this.send(roomId, batch);
+    room.laser.clear();
+    room.viewport = null;
   }
 }
+
+/** Who a batch goes to: the whole room, or the teachers' or students' sockets of it (channels.ts). */
+export type CursorAudience = 'room' | 'teachers' | 'students' | 'followers';
 
 /** One room's unsent positions. */
 interface RoomEphemera {
   /** By session id: the user is kept beside the entry (the wire entry has none) for forgetUser. */
-  pending: Map<string, { userId: string; entry: CursorEntry }>;
+  pending: Map<string, { userId: string; entry: CursorEntry; teacher: boolean }>;
   drags: Map<string, DragEntry>;
   /** By stroke id: the points appended since the last batch; the user kept for forgetUser. */
   ink: Map<string, { userId: string; entry: InkEntry }>;
+  /** By session id: the latest laser point of the tick. */
+  laser: Map<string, { userId: string; entry: LaserEntry }>;
+  /** The teacher's latest view of the tick, for the followers. */
+  viewport: ViewportEntry | null;
   timer: NodeJS.Timeout | null;
   lastFlush: number;
 }

@@ -38,7 +38,7 @@ export function inkHandlers(deps: { fanout: EphemeralFanout; rights: DrawRights;
       }
       metrics.inkPoints.inc(update.points.length);
       const last = update.points.at(-1);
-      if (last) fanout.pushCursor(roomId, userId, [sessionId, last[0], last[1]]);
+      if (last) fanout.pushCursor(roomId, userId, [sessionId, last[0], last[1]], session.role);
     },
   };
 }

@@ -129,6 +129,7 @@ export class RoomPublisher {
         case 'member.denied':
         case 'member.withdrawn':
         case 'member.joined':
+        case 'member.hand':
         case 'presence.opened':
         case 'element.updated':
         case 'element.restored':

@@ -9,16 +9,18 @@ import type { ProxyTrust } from '../http/proxyTrust.ts';
 import type { Metrics } from '../metrics.ts';
 import type { TestHooks } from '../testHooks.ts';
 import { AdaptiveTick } from './adaptiveTick.ts';
-import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
+import { followersChannel, memberChannel, roleChannel, roomChannel, sessionChannel } from './channels.ts';
 import { listen, type ClientEventHandlers } from './clientEvents.ts';
 import { EphemeralFanout } from './ephemeralFanout.ts';
 import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
+import { attentionHandlers, tellFollowerCount } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { CreateBatcher } from './createBatcher.ts';
 import { elementHandlers } from './elementHandlers.ts';
 import { authenticateHandshake } from './handshake.ts';
+import { handHandlers } from './handHandlers.ts';
 import { inkHandlers } from './inkHandlers.ts';
 import { LockCache } from './lockCache.ts';
 import { lockHandlers } from './lockHandlers.ts';
@@ -99,12 +101,19 @@ export function attachRealtime(
     metrics.cursorTick.set(tick.ms);
   }, TICK_SAMPLE_MS);
   tickSampler.unref();
-  const fanout = new EphemeralFanout(() => tick.ms, (roomId, batch) => {
-    metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0) + (batch.ink?.length ?? 0));
-    io.to(roomChannel(roomId)).volatile.emit(ServerEvent.CURSORS, batch);
-  });
-  const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
   const rights = new DrawRights((roomId) => store.readDrawRights(roomId));
+  const fanout = new EphemeralFanout(
+    () => tick.ms,
+    (roomId, batch, audience) => {
+      metrics.cursorBatchSize.observe(batch.cursors.length + (batch.drags?.length ?? 0) + (batch.ink?.length ?? 0) + (batch.laser?.length ?? 0));
+      const channel =
+        audience === 'room' ? roomChannel(roomId) : audience === 'followers' ? followersChannel(roomId) : roleChannel(roomId, audience === 'teachers' ? 'teacher' : 'student');
+      io.to(channel).volatile.emit(ServerEvent.CURSORS, batch);
+    },
+    undefined,
+    (roomId) => rights.cursorVisibility(roomId),
+  );
+  const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
   const sessions = new LocalSessions(io);
   const publisher = new RoomPublisher(io, fanout, locks, sessions, metrics, hooks, rights);
   const renewals = new RenewalBatcher(
@@ -130,6 +139,8 @@ export function attachRealtime(
     ...syncHandlers(sync),
     ...elementHandlers({ ...edits, creates }),
     ...authorityHandlers(edits),
+    ...handHandlers(edits),
+    ...attentionHandlers({ io, fanout, rights }),
     ...lockHandlers({ ...edits, config, locks, fanout }),
   };
 
@@ -148,15 +159,22 @@ export function attachRealtime(
       roomChannel(session.roomId),
       sessionChannel(session.sessionId),
       memberChannel(session.roomId, session.userId),
+      roleChannel(session.roomId, session.role),
     ]);
     listen(session, handlers, new PacketGate(socket, { config, metrics, log, hooks, databaseAnswering }));
     let stopPrompts = () => {};
+    // A follower's socket closing changes the teacher's count (its channels are gone by 'disconnect').
+    let wasFollowing = false;
+    socket.on('disconnecting', () => {
+      wasFollowing = socket.rooms.has(followersChannel(session.roomId));
+    });
 
     socket.on('disconnect', (reason) => {
       metrics.connectedSockets.dec();
       stopPrompts();
       const wasLive = session.disconnected();
       fanout.forgetSessions(session.roomId, [session.sessionId]);
+      if (wasFollowing) void tellFollowerCount(io, session.roomId).catch(() => {});
       if (!sessions.roomHasSockets(roomChannel(session.roomId))) {
         // The last local socket of the room left: forget its per-room state on this node (I10).
         publisher.forgetRoom(session.roomId);
@@ -173,9 +191,10 @@ export function attachRealtime(
       try {
         const revision = await presence.openLease(session);
         if (revision === null || socket.disconnected) return;
-        // Who may draw here, known before the welcome so the first stroke's live ink is not dropped
-        // (students only; one read per room and node).
-        if (session.role !== 'teacher') await rights.ensure(session.roomId);
+        // The lesson's settings for the ephemeral path (who may draw, whose cursors students see),
+        // known before the welcome so the first stroke's live ink and cursors are not dropped (one
+        // read per room and node).
+        await rights.ensure(session.roomId);
         if (socket.disconnected) return;
         socket.emit(ServerEvent.WELCOME, {
           sessionId: session.sessionId,

@@ -5,6 +5,9 @@ import { createStore } from 'zustand/vanilla';
 import type { CursorView, InkView } from '../connection/roomClient.ts';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { fitText, stickyAt, textBoxAt } from '../elements/geometry.ts';
+import { AttentionBar } from '../attention/AttentionBar.tsx';
+import { fitView, sharedViewOf, type AttentionClient } from '../attention/attentionClient.ts';
+import { LaserLayer } from '../attention/LaserLayer.tsx';
 import { CursorLayer } from './CursorLayer.tsx';
 import { ElementLayer } from './ElementLayer.tsx';
 import { GridLayer } from './GridLayer.tsx';
@@ -28,6 +31,8 @@ interface BoardProps {
   colorOf: (userId: string) => string;
   /** Our pointer in board coordinates, whenever it or the viewport moves. */
   onPointer: (x: number, y: number) => void;
+  /** The attention kit: hidden cursors, laser trails, follow the teacher. */
+  attention: AttentionClient;
 }
 
 /**
@@ -36,7 +41,7 @@ interface BoardProps {
  * keys; zoom with ctrl/cmd+scroll (and trackpad pinch), a two-finger pinch, +/- and 0
  * (viewportGestures.ts); draw with the tools (toolInput.ts).
  */
-export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer }: BoardProps) {
+export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention }: BoardProps) {
   const [viewport] = useState(createViewportStore);
   const [tools] = useState(createToolStore);
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null })));
@@ -57,6 +62,33 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     gestures.attach();
     return () => gestures.detach();
   }, [viewport, tools, draft, editor]);
+
+  // Follow the teacher: a requested view is fitted to this screen; any other move of the view is
+  // the person's own (a student stops following; a presenting teacher shares it).
+  useEffect(() => {
+    const surface = surfaceRef.current;
+    if (!surface) return;
+    const screen = () => ({ width: surface.clientWidth || window.innerWidth, height: surface.clientHeight || window.innerHeight });
+    let moving = false;
+    const unsubscribeRequests = attention.viewRequest.subscribe((request) => {
+      if (!request) return;
+      moving = true;
+      viewport.setState(fitView(request.view, screen()), true);
+      moving = false;
+    });
+    const unsubscribeViewport = viewport.subscribe((vp) => {
+      if (!moving) attention.viewMoved(sharedViewOf(vp, screen()));
+    });
+    return () => {
+      unsubscribeRequests();
+      unsubscribeViewport();
+    };
+  }, [attention, viewport]);
+  const hideCursors = useStore(attention.view, (v) => v.hideCursors);
+  const sharedView = () => {
+    const surface = surfaceRef.current;
+    return sharedViewOf(viewport.getState(), { width: surface?.clientWidth || window.innerWidth, height: surface?.clientHeight || window.innerHeight });
+  };
 
   const commitText = (edit: TextEdit, text: string) => {
     setTextEdit(null);
@@ -92,7 +124,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       >
         <GridLayer viewport={viewport} />
         <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} ink={ink} selfSessionId={selfSessionId} nameOf={nameOf} colorOf={colorOf} />
-        <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} />
+        <LaserLayer attention={attention} viewport={viewport} />
+        <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} hidden={hideCursors} />
       </div>
       {textEdit && (
         <TextEditor key={`${textEdit.elementId ?? 'new'}:${textEdit.at.x}:${textEdit.at.y}`} edit={textEdit} viewport={viewport} onCommit={(text) => commitText(textEdit, text)} onCancel={() => setTextEdit(null)} />
@@ -103,6 +136,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       </p>
       <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} />
       <ZoomControls viewport={viewport} />
+      <AttentionBar attention={attention} editor={editor} sharedView={sharedView} />
     </>
   );
 }

@@ -22,6 +22,8 @@ interface CursorLayerProps {
   nameOf: (userId: string) => string;
   /** A member's colour, as the server assigned it. */
   colorOf: (userId: string) => string;
+  /** This person hid others' cursors on their own screen. */
+  hidden?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ interface CursorLayerProps {
  * moved and removed from store subscriptions and one requestAnimationFrame loop, so thirty
  * moving cursors never re-render the board (STYLE: fast state through refs and transforms).
  */
-export function CursorLayer({ cursors, viewport, nameOf, colorOf }: CursorLayerProps) {
+export function CursorLayer({ cursors, viewport, nameOf, colorOf, hidden = false }: CursorLayerProps) {
   const layerRef = useRef<HTMLDivElement>(null);
   const nameOfRef = useRef(nameOf);
   nameOfRef.current = nameOf;
@@ -118,7 +120,7 @@ export function CursorLayer({ cursors, viewport, nameOf, colorOf }: CursorLayerP
     };
   }, [cursors, viewport]);
 
-  return <div ref={layerRef} className="layer layer-cursors" aria-hidden="true" />;
+  return <div ref={layerRef} className="layer layer-cursors" aria-hidden="true" hidden={hidden} />;
 }
 
 function createCursor(sessionId: string, userId: string, name: string, color: string): DrawnCursor {

@@ -22,6 +22,7 @@ import {
   type Welcome,
 } from '@wb/protocol';
 import { io, type Socket } from 'socket.io-client';
+import { AttentionClient, type AttentionPorts } from '../attention/attentionClient.ts';
 import { BoardEditor, type EditorTransport } from '../elements/boardEditor.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { signOut as signOutOverHttp } from '../api/roomsApi.ts';
@@ -96,6 +97,8 @@ export class RoomClient {
   readonly ink: StoreApi<InkView>;
   /** Drawing: own edits, drags under locks, teacher controls. */
   readonly editor: BoardEditor;
+  /** The attention kit: hidden cursors, laser, follow the teacher. */
+  readonly attention: AttentionClient;
   private readonly engine: SyncEngine;
   private readonly socket: RoomSocket;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
@@ -132,6 +135,7 @@ export class RoomClient {
     this.cursors = createStore<CursorView>(() => ({ targets: new Map() }));
     this.ink = createStore<InkView>(() => ({ strokes: new Map() }));
     this.editor = new BoardEditor({ userId: grant.userId, sessionId: grant.sessionId, role: grant.role }, this.transport());
+    this.attention = new AttentionClient(this.attentionPorts(), { sessionId: grant.sessionId, role: grant.role });
     this.socket = io({
       path: '/socket.io',
       ...SOCKET_TRANSPORTS,
@@ -200,6 +204,7 @@ export class RoomClient {
   stop(): void {
     this.stopped = true;
     this.editor.stop();
+    this.attention.stop();
     clearInterval(this.tickTimer);
     clearInterval(this.activityTimer);
     clearTimeout(this.retryTimer);
@@ -278,10 +283,19 @@ export class RoomClient {
       // A refusal from the server's handshake is not retried by Socket.IO (socket.active is false).
       if (!socket.active) this.scheduleRetry();
     });
-    socket.on(ServerEvent.WELCOME, (welcome) => this.view.setState({ welcome }));
+    socket.on(ServerEvent.WELCOME, (welcome) => {
+      this.view.setState({ welcome });
+      this.attention.reconnected();
+    });
+    socket.on(ServerEvent.FOLLOW, (signal) => this.attention.receiveFollow(signal));
     socket.on(ServerEvent.SYNC, (sync) => this.engine.receiveSync(sync, Date.now()));
     socket.on(ServerEvent.ROOM_EVENT, (event) => this.engine.receiveEvent(event, Date.now()));
-    socket.on(ServerEvent.CURSORS, (batch) => this.engine.receiveCursors(batch, Date.now()));
+    socket.on(ServerEvent.CURSORS, (batch) => {
+      // Laser points and the teacher's view are not room state: they go straight to the kit.
+      if (batch.laser) this.attention.receiveLaser(batch.laser);
+      if (batch.viewport) this.attention.receiveViewport(batch.viewport);
+      this.engine.receiveCursors(batch, Date.now());
+    });
     socket.on(ServerEvent.PRESENCE_SIGNAL, (signal) => this.engine.receivePresenceSignal(signal));
     socket.on(ServerEvent.LEASE_DUE, (due) => {
       // The room revision this node has published: behind it with nothing held means a lost event.
@@ -453,8 +467,39 @@ export class RoomClient {
     if (!update || !this.socket.connected) return;
     if (Date.now() - this.lastInkAt < INK_CARRIES_CURSOR_MS) return;
     this.lastCursorSentAt = Date.now();
+    // The laser point moves our cursor on the server too: one packet, not two.
+    if (this.attention.view.getState().laserOn) {
+      this.attention.pointLaser(update.x, update.y);
+      return;
+    }
     // Volatile: a cursor packet that cannot go now is superseded by the next one anyway.
     this.socket.volatile.emit(ClientEvent.CURSOR, update);
+  }
+
+  /** Student: raise or lower your hand. Teacher: lower a student's (`userId`). */
+  async setHand(raised: boolean, userId?: string): Promise<void> {
+    const acked = this.socket.timeout(REPLY_TIMEOUT_MS);
+    await (raised
+      ? acked.emitWithAck(ClientEvent.HAND_RAISE, { requestId: randomId() })
+      : acked.emitWithAck(ClientEvent.HAND_LOWER, { requestId: randomId(), ...(userId ? { userId } : {}) })
+    ).catch(() => null);
+  }
+
+  /** Teacher: lower every raised hand. */
+  async lowerAllHands(): Promise<void> {
+    await this.socket.timeout(REPLY_TIMEOUT_MS).emitWithAck(ClientEvent.HAND_LOWER_ALL, { requestId: randomId() }).catch(() => null);
+  }
+
+  private attentionPorts(): AttentionPorts {
+    const acked = () => this.socket.timeout(REPLY_TIMEOUT_MS);
+    const lost = { ok: false as const, error: { code: ErrorCode.UNAVAILABLE, message: 'No answer from the server.' } };
+    return {
+      laser: (x, y) => this.socket.volatile.emit(ClientEvent.LASER, { x, y }),
+      viewport: (view) => this.socket.volatile.emit(ClientEvent.VIEWPORT, view),
+      followSet: (following) => acked().emitWithAck(ClientEvent.FOLLOW_SET, { requestId: randomId(), following }).catch(() => lost),
+      followBring: (view) => acked().emitWithAck(ClientEvent.FOLLOW_BRING, { requestId: randomId(), view }).catch(() => lost),
+      followPresent: (presenting, view) => acked().emitWithAck(ClientEvent.FOLLOW_PRESENT, { requestId: randomId(), presenting, view }).catch(() => lost),
+    };
   }
 }
 

@@ -1,4 +1,4 @@
-import { INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, policyText, type Ack, type EditPolicy, type Element, type ElementReply, type InkUpdate, type LockGrant, type LockMove, type LockReleaseRequest, type UpdateElementRequest } from '@wb/protocol';
+import { DEFAULT_LESSON_SETTINGS, INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, policyText, type Ack, type EditPolicy, type Element, type ElementReply, type InkUpdate, type LockGrant, type LockMove, type LockReleaseRequest, type UpdateElementRequest } from '@wb/protocol';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { applyRoomEvent, stateFromSnapshot, type RoomState } from '../sync/roomState.ts';
 import { ALICE, ALICE_S, BOB, BOB_S, EL1, TEACHER, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
@@ -38,8 +38,8 @@ function fakeTransport() {
       reply('release', r, () => nextRelease ?? { ok: true, element: element(r.elementId, 3, r.shape ?? rect()) }),
     pinElement: (r) => reply('pin', r, () => echo({ id: r.elementId }, 2)),
     breakLock: (r) => reply('break', r, () => echo({ id: r.elementId }, 2)),
-    setLessonSettings: (r) => reply('settings', r, () => ({ ok: true, settings: { editPolicy: r.settings.editPolicy ?? 'own' } })),
-    setPen: (r) => reply('pen', r, () => ({ ok: true, member: { userId: r.userId, displayName: 'Alice', role: 'student', status: 'active', colorIndex: 1, penMuted: r.muted } })),
+    setLessonSettings: (r) => reply('settings', r, () => ({ ok: true, settings: { ...DEFAULT_LESSON_SETTINGS, editPolicy: r.settings.editPolicy ?? 'own' } })),
+    setPen: (r) => reply('pen', r, () => ({ ok: true, member: { userId: r.userId, displayName: 'Alice', role: 'student', status: 'active', colorIndex: 1, penMuted: r.muted, handRaisedAt: null } })),
   };
   return {
     transport,
@@ -158,7 +158,7 @@ describe('drags under a lock', () => {
 });
 
 describe('the lesson\'s edit policy, mirrored (the server decides)', () => {
-  const withPolicy = (state: RoomState, editPolicy: EditPolicy): RoomState => ({ ...state, room: { ...state.room, settings: { editPolicy } } });
+  const withPolicy = (state: RoomState, editPolicy: EditPolicy): RoomState => ({ ...state, room: { ...state.room, settings: { ...state.room.settings, editPolicy } } });
 
   test('a look-only lesson refuses student edits at once and tells them', () => {
     const { editor, calls } = setup(withPolicy(withRect(), 'look'));
@@ -291,7 +291,7 @@ describe('live ink from the pen', () => {
     expect(calls.some((c) => c.kind === 'create')).toBe(false);
 
     const base = withRect();
-    const locked = setup({ ...base, room: { ...base.room, settings: { editPolicy: 'look' } } });
+    const locked = setup({ ...base, room: { ...base.room, settings: { ...base.room.settings, editPolicy: 'look' } } });
     expect(locked.editor.beginStroke(at(0), style)).toBeNull();
     locked.editor.extendStroke([at(1)]);
     locked.editor.endStroke(pen);

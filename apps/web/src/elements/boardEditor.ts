@@ -1,4 +1,5 @@
 import {
+  DEFAULT_LESSON_SETTINGS,
   forbiddenText,
   mayChangeElement,
   mayCreateElement,
@@ -17,6 +18,7 @@ import {
   type LockGrant,
   type LockMove,
   type LockReleaseRequest,
+  type LessonSettings,
   type LessonSettingsPatch,
   type LessonSettingsReply,
   type Member,
@@ -71,6 +73,8 @@ export interface BoardView {
   readonly canRedo: boolean;
   /** The lesson's edit policy (the teacher's selector shows it; students' rights follow it). */
   readonly editPolicy: EditPolicy;
+  /** All of the lesson's settings (cursor visibility and the students' laser beside the policy). */
+  readonly settings: LessonSettings;
   /** The teacher muted this person's pen. */
   readonly penMuted: boolean;
   /** This person cannot draw at all: a look-only lesson or a muted pen (students). */
@@ -156,6 +160,7 @@ export class BoardEditor {
       canUndo: false,
       canRedo: false,
       editPolicy: 'own',
+      settings: DEFAULT_LESSON_SETTINGS,
       penMuted: false,
       readOnly: false,
       notice: null,
@@ -404,6 +409,11 @@ export class BoardEditor {
 
   async setEditPolicy(editPolicy: EditPolicy): Promise<void> {
     await this.simpleRequest(() => this.transport.setLessonSettings({ requestId: randomId(), settings: { editPolicy } }));
+  }
+
+  /** Teacher: change some of the lesson's settings (cursor visibility, the students' laser, …). */
+  async setLessonSettings(settings: LessonSettingsPatch): Promise<void> {
+    await this.simpleRequest(() => this.transport.setLessonSettings({ requestId: randomId(), settings }));
   }
 
   async setPenMuted(userId: string, muted: boolean): Promise<void> {
@@ -657,6 +667,7 @@ export class BoardEditor {
       canUndo: this.history.canUndo,
       canRedo: this.history.canRedo,
       editPolicy: state?.room.settings.editPolicy ?? 'own',
+      settings: state?.room.settings ?? DEFAULT_LESSON_SETTINGS,
       penMuted: this.rights().penMuted,
       readOnly: this.readOnly(),
     });

@@ -5,6 +5,7 @@ import { Board } from '../board/Board.tsx';
 import { canRejoinAfter, describeConnection } from '../connection/connectionMachine.ts';
 import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
 import { RoomClient } from '../connection/roomClient.ts';
+import { HandQueue, RaiseHandButton } from '../attention/Hands.tsx';
 import { InvitePanel } from '../people/InvitePanel.tsx';
 import { LobbyPanel } from '../people/LobbyPanel.tsx';
 import { ProjectorCode } from '../people/ProjectorCode.tsx';
@@ -208,10 +209,11 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
 
           {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
           <main className="lesson-board" aria-label="Board">
-            <Board cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} />
+            <Board cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} attention={client.attention} />
             <BoardNotices client={client} />
           </main>
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
+          {isTeacher ? <HandQueue client={client} nameOf={nameOf} /> : <RaiseHandButton client={client} userId={grant.userId} />}
         </>
       )}
       {historyOpen && <HistoryPanel client={client} teacherId={grant.userId} nameOf={nameOf} onClose={() => setHistoryOpen(false)} />}

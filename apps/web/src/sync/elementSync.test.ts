@@ -73,7 +73,7 @@ describe('elements: what each event means', () => {
   test('the lesson\'s edit policy follows room.updated, a muted pen follows member.pen', () => {
     const { engine } = live();
     const room = engine.state!.room;
-    engine.receiveEvent(event(11, 'room.updated', { ...room, settings: { editPolicy: 'look' } }), 0);
+    engine.receiveEvent(event(11, 'room.updated', { ...room, settings: { ...room.settings, editPolicy: 'look' } }), 0);
     expect(engine.state?.room.settings.editPolicy).toBe('look');
     engine.receiveEvent(event(12, 'member.pen', { userId: ALICE, muted: true, by: TEACHER }), 0);
     expect(engine.state?.members.get(ALICE)?.penMuted).toBe(true);

@@ -130,7 +130,7 @@ describe('live ink in the sync engine', () => {
     engine.receiveSync(snapshotSync(), 0);
     engine.receiveCursors({ cursors: [], ink: [entry(0, pts(0)), entry(0, pts(0), { strokeId: STROKE2, sessionId: TEACHER_S })] }, 1);
     const room = snapshot().room;
-    engine.receiveEvent(event(11, 'room.updated', { ...room, settings: { editPolicy: 'look' } }), 2);
+    engine.receiveEvent(event(11, 'room.updated', { ...room, settings: { ...room.settings, editPolicy: 'look' } }), 2);
     expect([...engine.ink.keys()]).toEqual([STROKE2]);
     engine.connectionClosed();
     expect(engine.ink.size).toBe(0);

@@ -69,6 +69,7 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
     case 'lock.released':
     case 'element.restored':
     case 'member.pen':
+    case 'member.hand':
       return [];
   }
 }
@@ -163,6 +164,13 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       if (!member) return next;
       const members = new Map(state.members);
       members.set(member.userId, { ...member, penMuted: event.payload.muted });
+      return { ...next, members };
+    }
+    case 'member.hand': {
+      const member = state.members.get(event.payload.userId);
+      if (!member) return next;
+      const members = new Map(state.members);
+      members.set(member.userId, { ...member, handRaisedAt: event.payload.raisedAt });
       return { ...next, members };
     }
     case 'member.restored': {

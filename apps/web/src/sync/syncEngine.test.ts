@@ -329,7 +329,7 @@ describe('convergence', () => {
         kind: 'snapshot',
         snapshot: snapshot({
           revision: 14,
-          members: [...snapshot().members.map((m) => (m.userId === ALICE ? { ...m, status: 'revoked' as const } : m)), { userId: CAROL, displayName: 'Carol', role: 'student', status: 'active', colorIndex: 3, penMuted: false }],
+          members: [...snapshot().members.map((m) => (m.userId === ALICE ? { ...m, status: 'revoked' as const } : m)), { userId: CAROL, displayName: 'Carol', role: 'student', status: 'active', colorIndex: 3, penMuted: false, handRaisedAt: null }],
           // Lease revisions moved on with renewals; the hash must not care.
           presence: [
             { sessionId: TEACHER_S, userId: TEACHER, revision: 40, connected: true },

@@ -34,7 +34,7 @@ function elementEvent(random: () => number, prev: RoomState, r: number, user: st
   if (!current) {
     if (prev.tombstones.has(id) || roll < 0.3) {
       const editPolicy = (['everyone', 'own', 'look'] as const)[Math.floor(random() * 3)] ?? 'own';
-      return event(r, 'room.updated', { ...prev.room, settings: { editPolicy } }, `e${r}`);
+      return event(r, 'room.updated', { ...prev.room, settings: { ...prev.room.settings, editPolicy } }, `e${r}`);
     }
     const element = { id, shape: shapeAt(r, r), version: 1, pinned: false, createdBy: user, updatedBy: user, z: r, lock: null };
     return event(r, 'element.created', { element }, `e${r}`);

@@ -11,7 +11,7 @@ export const ALICE_S2 = '00000000-0000-4000-8000-0000000000b4';
 export const BOB_S = '00000000-0000-4000-8000-0000000000b3';
 
 export function member(userId: string, displayName: string, role: Member['role'] = 'student'): Member {
-  return { userId, displayName, role, status: 'active', colorIndex: 0, penMuted: false };
+  return { userId, displayName, role, status: 'active', colorIndex: 0, penMuted: false, handRaisedAt: null };
 }
 
 export function presence(sessionId: string, userId: string, revision = 1, connected = true): Presence {
@@ -21,7 +21,7 @@ export function presence(sessionId: string, userId: string, revision = 1, connec
 /** Teacher, Alice and Bob all present at revision 10. */
 export function snapshot(overrides: Partial<RoomSnapshot> = {}): RoomSnapshot {
   return {
-    room: { id: ROOM_ID, code: 'ABC234', title: 'Fractions', status: 'open', requireApproval: false, settings: { editPolicy: 'own' } },
+    room: { id: ROOM_ID, code: 'ABC234', title: 'Fractions', status: 'open', requireApproval: false, settings: { editPolicy: 'own', cursorVisibility: 'everyone', laserAllowed: false } },
     revision: 10,
     members: [member(TEACHER, 'Ms Teacher', 'teacher'), member(ALICE, 'Alice'), member(BOB, 'Bob')],
     presence: [presence(TEACHER_S, TEACHER), presence(ALICE_S, ALICE), presence(BOB_S, BOB)],

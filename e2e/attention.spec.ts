@@ -1,0 +1,77 @@
+import type { Page } from '@playwright/test';
+import { cursorOf, expect, joinLesson, startLesson, test } from './support.ts';
+
+/** Moves the mouse over the board, at (x, y) from its top-left corner. */
+async function pointAt(page: Page, x: number, y: number, steps = 1) {
+  const box = (await page.getByTestId('board').boundingBox())!;
+  await page.mouse.move(box.x + x, box.y + y, { steps });
+}
+
+/** Pans this person's own view with the arrow keys (the board has the focus). */
+async function panAway(page: Page, presses: number) {
+  await page.getByTestId('board').focus();
+  for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowRight');
+}
+
+test("attention kit: only the teacher's cursor by default, bring everyone, present and pan away, laser trail, raised hand", async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  const ben = await joinLesson(browser, teacher.code, 'Ben');
+
+  // A new lesson shows students only the teacher's cursor; the teacher sees everyone's.
+  await expect(teacher.page.getByTestId('cursor-visibility')).toHaveValue('teacher');
+  await pointAt(ben.page, 300, 300);
+  await pointAt(ana.page, 350, 320);
+  await pointAt(teacher.page, 400, 340);
+  await expect(cursorOf(teacher.page, 'Ben')).toBeVisible();
+  await expect(cursorOf(teacher.page, 'Ana')).toBeVisible();
+  await expect(cursorOf(ana.page, 'Ms Rivera')).toBeVisible();
+  // Ben keeps moving: the teacher sees it, Ana never does.
+  await pointAt(ben.page, 360, 360, 5);
+  await expect(cursorOf(teacher.page, 'Ben')).toBeVisible();
+  await expect(cursorOf(ana.page, 'Ben')).toHaveCount(0);
+
+  // The teacher draws a mark, moves away from where the students look, and brings everyone.
+  await teacher.page.getByRole('button', { name: 'Rectangle (R)' }).click();
+  await pointAt(teacher.page, 500, 420);
+  await teacher.page.mouse.down();
+  await pointAt(teacher.page, 620, 500, 4);
+  await teacher.page.mouse.up();
+  await expect(ana.page.getByTestId('element')).toHaveCount(1);
+  await panAway(teacher.page, 6);
+  const markAtTeacher = (await teacher.page.getByTestId('element').boundingBox())!;
+  const markBefore = (await ana.page.getByTestId('element').boundingBox())!;
+  expect(Math.abs(markBefore.x - markAtTeacher.x)).toBeGreaterThan(100);
+  await teacher.page.getByRole('button', { name: 'Bring everyone to me' }).click();
+  // Same window size: the student's view is now the teacher's (the mark sits where it sits there).
+  await expect.poll(async () => Math.round(((await ana.page.getByTestId('element').boundingBox())?.x ?? 0) - markAtTeacher.x)).toBe(0);
+  await expect.poll(async () => Math.round(((await ana.page.getByTestId('element').boundingBox())?.y ?? 0) - markAtTeacher.y)).toBe(0);
+
+  // Presenting: both students follow; one pans away and is offered the way back.
+  await teacher.page.getByRole('button', { name: 'Present' }).click();
+  await expect(teacher.page.getByTestId('followers')).toHaveText('2 following');
+  await expect(ana.page.getByTestId('following')).toBeVisible();
+  await panAway(ana.page, 3);
+  await expect(ana.page.getByTestId('return-to-teacher')).toBeVisible();
+  await expect(teacher.page.getByTestId('followers')).toHaveText('1 following');
+  await ana.page.getByTestId('return-to-teacher').click();
+  await expect(teacher.page.getByTestId('followers')).toHaveText('2 following');
+  await teacher.page.getByRole('button', { name: 'Stop presenting' }).click();
+
+  // The teacher's laser leaves a trail on the students' screens, and it fades.
+  await teacher.page.getByTestId('laser-toggle').click();
+  await pointAt(teacher.page, 200, 250);
+  await pointAt(teacher.page, 500, 300, 10);
+  const trail = ben.page.getByTestId('laser-trail');
+  await expect.poll(async () => Number(await trail.getAttribute('data-points'))).toBeGreaterThan(0);
+  await expect.poll(async () => Number(await trail.getAttribute('data-points')), { timeout: 5_000 }).toBe(0);
+
+  // Ben raises his hand: it appears in the teacher's queue, and the teacher lowers it.
+  await ben.page.getByTestId('raise-hand').click();
+  const queue = teacher.page.getByTestId('hand-queue');
+  await expect(queue.getByTestId('raised-hand')).toHaveCount(1);
+  await expect(queue.getByTestId('raised-hand')).toContainText('Ben');
+  await queue.getByRole('button', { name: "Lower Ben's hand" }).click();
+  await expect(queue).toHaveCount(0);
+  await expect(ben.page.getByTestId('raise-hand')).toHaveText('Raise hand');
+});
