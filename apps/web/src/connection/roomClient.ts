@@ -399,6 +399,7 @@ export class RoomClient {
       updateElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_UPDATE, request),
       deleteElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_DELETE, request),
       acquireLock: (request) => acked().emitWithAck(ClientEvent.LOCK_ACQUIRE, request),
+      acquireLocks: (request) => acked().emitWithAck(ClientEvent.LOCK_ACQUIRE_MANY, request),
       // Volatile like cursors: a late move is worthless, the next one supersedes it.
       moveLocked: (move) => {
         if (this.socket.connected) this.socket.volatile.emit(ClientEvent.LOCK_MOVE, move);
