@@ -68,10 +68,13 @@ describeOnEachDatabase('group drag locks through sockets', { start: new Date('20
       () => ids.every((id) => t.received.cursors.flatMap((batch) => batch.drags ?? []).some((d) => d.elementId === id && d.x === 1_000)),
       'three drags',
     );
-    for (const [i, g] of granted.grants.entries()) {
-      const released = await a.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_RELEASE, { requestId: rid(), elementId: g.elementId, generation: g.generation, shape: rect(1_000 + i * 200) });
-      expect(released).toMatchObject({ ok: true, element: { lock: null, shape: { x: 1_000 + i * 200 } } });
-    }
+    // Pointer-up releases them all at once, each with its final shape.
+    const released = await Promise.all(
+      granted.grants.map((g: LockGrant, i) =>
+        a.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_RELEASE, { requestId: rid(), elementId: g.elementId, generation: g.generation, shape: rect(1_000 + i * 200) }),
+      ),
+    );
+    expect(released).toMatchObject([0, 1, 2].map((i) => ({ ok: true, element: { lock: null, shape: { x: 1_000 + i * 200 } } })));
     await t.until(() => ids.every((id) => t.eventsOfKind('lock.released').some((e) => e.payload.elementId === id)), 'three lock.released');
   });
 

@@ -404,6 +404,11 @@ export class RoomClient {
       moveLocked: (move) => {
         if (this.socket.connected) this.socket.volatile.emit(ClientEvent.LOCK_MOVE, move);
       },
+      // A group's moves go in one task; the volatile flag would drop all but the first (see ink).
+      moveLockedGroup: (moves) => {
+        if (!this.socket.connected) return;
+        for (const move of moves) this.socket.emit(ClientEvent.LOCK_MOVE, move);
+      },
       // Unacknowledged and droppable like cursors, but not sent with Socket.IO's volatile flag:
       // that drops a packet emitted in the same task as another (the transport is writable again
       // only a microtask later), which is where ink goes, right after the move's cursor packet.

@@ -31,6 +31,10 @@ function fakeTransport() {
     acquireLocks: (r) =>
       reply('acquireMany', r, () => nextGroup ?? { ok: true, grants: r.elementIds.map((elementId) => ({ elementId, generation: 4, expiresInMs: 2_000 })) }),
     moveLocked: (m) => moves.push(m),
+    moveLockedGroup: (ms) => {
+      moves.push(...ms);
+      calls.push({ kind: 'moveGroup', request: ms });
+    },
     sendInk: (u) => {
       inks.push(u);
       calls.push({ kind: 'ink', request: u });
@@ -119,10 +123,15 @@ describe('drags under a lock', () => {
     await flush();
     expect(editor.motion.getState().previews.get(EL1)).toMatchObject({ x: 120, y: 110 });
     expect(editor.motion.getState().previews.get(EL2)).toMatchObject({ x: 320, y: 110 });
-    expect(moves.slice(-2)).toEqual([
+    // Both moves leave together (a volatile packet in the same task would be dropped).
+    expect(calls.filter((c) => c.kind === 'moveGroup').at(-1)?.request).toEqual([
       { elementId: EL1, generation: 4, x: 120, y: 110 },
       { elementId: EL2, generation: 4, x: 320, y: 110 },
     ]);
+    // Still: the keepalive repeats both, so neither lock lapses while the pointer rests.
+    const sent = moves.length;
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(moves.slice(sent).filter((m) => m.elementId === EL2).length).toBeGreaterThanOrEqual(2);
     editor.endDrag();
     expect(calls.slice(-2)).toMatchObject([
       { kind: 'release', request: { elementId: EL1, generation: 4, shape: { x: 120, y: 110 } } },
