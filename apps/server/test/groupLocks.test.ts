@@ -70,7 +70,7 @@ describeOnEachDatabase('group drag locks through sockets', { start: new Date('20
     );
     // Pointer-up releases them all at once, each with its final shape.
     const released = await Promise.all(
-      granted.grants.map((g: LockGrant, i) =>
+      granted.grants.map((g: LockGrant, i: number) =>
         a.socket.timeout(10_000).emitWithAck(ClientEvent.LOCK_RELEASE, { requestId: rid(), elementId: g.elementId, generation: g.generation, shape: rect(1_000 + i * 200) }),
       ),
     );
