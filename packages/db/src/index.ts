@@ -11,6 +11,7 @@ export type { EventsAfter } from './roomLog.ts';
 export type { Db } from './sql.ts';
 export type { EditActor, ElementResult } from './elements.ts';
 export type { AcquireLockResult, HeldLock } from './locks.ts';
+export type { AcquireLocksResult, GroupGrant } from './groupLocks.ts';
 export { buildAttendanceReport, type AttendanceFactInput } from './attendanceReport.ts';
 export * from './appRole.ts';
 export { StatementCounter, inOperation } from './statements.ts';

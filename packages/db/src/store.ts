@@ -34,6 +34,7 @@ import {
   type HeldLock,
 } from './locks.ts';
 import { createElements, type CreateRequest } from './createBatch.ts';
+import { acquireLocks } from './groupLocks.ts';
 import { clearBoard, listHistory, restoreBatch, restoreElementVersion } from './history.ts';
 import { pruneElementVersions } from './elementVersions.ts';
 import { setLessonSettings, setPenMuted } from './lessonRights.ts';
@@ -147,6 +148,7 @@ function operations(db: Database['db'], clock: Clock) {
     pruneAppliedRequests: (maxAgeMs: number) => pruneAppliedRequests(db, clock, maxAgeMs),
 
     acquireLock: (actor: EditActor, input: Parameters<typeof acquireLock>[3]) => acquireLock(db, clock, actor, input),
+    acquireLocks: (actor: EditActor, input: Parameters<typeof acquireLocks>[3]) => acquireLocks(db, clock, actor, input),
     extendLock: (input: Parameters<typeof extendLock>[2]) => extendLock(db, clock, input),
     releaseLock: (actor: EditActor, input: Parameters<typeof releaseLock>[3]) => releaseLock(db, clock, actor, input),
     breakLock: (actor: EditActor, input: Parameters<typeof breakLock>[3]) => breakLock(db, clock, actor, input),

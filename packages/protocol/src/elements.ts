@@ -108,6 +108,31 @@ export const LockGrant = z.object({
 });
 export type LockGrant = z.infer<typeof LockGrant>;
 
+/** Most elements one group lock request may name (a multi-selection drag). */
+export const MAX_GROUP_LOCK_ELEMENTS = 50;
+
+/**
+ * A multi-selection drag: every element's drag lock is granted in one transaction, or none is.
+ * The ids are distinct; their order decides which conflict the refusal names (the first).
+ */
+export const LockAcquireManyRequest = z.strictObject({
+  requestId: RequestId,
+  elementIds: z
+    .array(ElementId)
+    .min(1)
+    .max(MAX_GROUP_LOCK_ELEMENTS)
+    .refine((ids) => new Set(ids).size === ids.length, 'element ids must be distinct'),
+});
+export type LockAcquireManyRequest = z.infer<typeof LockAcquireManyRequest>;
+
+/** One grant per requested element, in the request's order. */
+export const LockManyReply = z.object({ grants: z.array(LockGrant) });
+export type LockManyReply = z.infer<typeof LockManyReply>;
+
+/** Who holds the first element of a refused group lock (the refusal's `heldBy`). */
+export const LockHolder = z.object({ elementId: ElementId, userId: UserId });
+export type LockHolder = z.infer<typeof LockHolder>;
+
 /** A drag move: volatile, never stored, dropped unless `generation` is the element's current one. */
 export const LockMove = z.strictObject({ elementId: ElementId, generation: LockGeneration, x: Coordinate, y: Coordinate });
 export type LockMove = z.infer<typeof LockMove>;

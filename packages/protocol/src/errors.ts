@@ -82,4 +82,9 @@ export function isErrorCode(code: string): code is ErrorCode {
 export interface ProtocolError {
   code: ErrorCode;
   message: string;
+  /**
+   * With `locked` on a group lock request (`lock.acquireMany`): the first requested element held
+   * by someone else, and who holds it. Nothing of the group was taken.
+   */
+  heldBy?: { elementId: string; userId: string };
 }

@@ -22,6 +22,7 @@ import {
   BreakLockRequest,
   CreateElementRequest,
   DeleteElementRequest,
+  LockAcquireManyRequest,
   LockAcquireRequest,
   LockMove,
   LockReleaseRequest,
@@ -29,6 +30,7 @@ import {
   UpdateElementRequest,
   type ElementReply,
   type LockGrant,
+  type LockManyReply,
 } from './elements.ts';
 import { InkUpdate } from './ink.ts';
 import { FollowBringRequest, FollowPresentRequest, FollowSetRequest, LaserUpdate, ViewportUpdate, type FollowSignal } from './attention.ts';
@@ -63,6 +65,7 @@ export const ClientEvent = {
   ELEMENT_UPDATE: 'element.update',
   ELEMENT_DELETE: 'element.delete',
   LOCK_ACQUIRE: 'lock.acquire',
+  LOCK_ACQUIRE_MANY: 'lock.acquireMany',
   LOCK_MOVE: 'lock.move',
   LOCK_RELEASE: 'lock.release',
   ELEMENT_PIN: 'element.pin',
@@ -109,6 +112,8 @@ export interface ClientToServerEvents {
   [ClientEvent.ELEMENT_UPDATE]: (request: UpdateElementRequest, ack: AckFn<ElementReply>) => void;
   [ClientEvent.ELEMENT_DELETE]: (request: DeleteElementRequest, ack: AckFn<ElementReply>) => void;
   [ClientEvent.LOCK_ACQUIRE]: (request: LockAcquireRequest, ack: AckFn<{ grant: LockGrant }>) => void;
+  /** All-or-nothing: every element's lock, or none and a `locked` refusal naming the holder. */
+  [ClientEvent.LOCK_ACQUIRE_MANY]: (request: LockAcquireManyRequest, ack: AckFn<LockManyReply>) => void;
   /** Volatile drag move; no acknowledgement (a stale or unlocked one is dropped). */
   [ClientEvent.LOCK_MOVE]: (move: LockMove) => void;
   [ClientEvent.LOCK_RELEASE]: (request: LockReleaseRequest, ack: AckFn<ElementReply>) => void;
@@ -203,6 +208,7 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.ELEMENT_UPDATE]: UpdateElementRequest,
   [ClientEvent.ELEMENT_DELETE]: DeleteElementRequest,
   [ClientEvent.LOCK_ACQUIRE]: LockAcquireRequest,
+  [ClientEvent.LOCK_ACQUIRE_MANY]: LockAcquireManyRequest,
   [ClientEvent.LOCK_MOVE]: LockMove,
   [ClientEvent.LOCK_RELEASE]: LockReleaseRequest,
   [ClientEvent.ELEMENT_PIN]: PinElementRequest,
@@ -236,6 +242,7 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.ELEMENT_UPDATE]: true,
   [ClientEvent.ELEMENT_DELETE]: true,
   [ClientEvent.LOCK_ACQUIRE]: true,
+  [ClientEvent.LOCK_ACQUIRE_MANY]: true,
   [ClientEvent.LOCK_MOVE]: false,
   [ClientEvent.LOCK_RELEASE]: true,
   [ClientEvent.ELEMENT_PIN]: true,

@@ -17,6 +17,7 @@ export interface LockDeps extends EditDeps {
 
 type LockEvents =
   | typeof ClientEvent.LOCK_ACQUIRE
+  | typeof ClientEvent.LOCK_ACQUIRE_MANY
   | typeof ClientEvent.LOCK_MOVE
   | typeof ClientEvent.LOCK_RELEASE
   | typeof ClientEvent.LOCK_BREAK;
@@ -45,6 +46,34 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
         case 'already_applied':
           return { grant: { elementId: request.elementId, generation: result.generation, expiresInMs: result.expiresInMs } };
         case 'locked':
+        case 'not_found':
+        case 'pinned':
+        case 'look_only':
+        case 'pen_muted':
+        case 'not_own':
+          throw new Refusal(editRefusals[result.decision]);
+        case 'not_a_member':
+          deps.endRevoked(session);
+          throw new Refusal(editRefusals.not_a_member);
+      }
+    },
+
+    [ClientEvent.LOCK_ACQUIRE_MANY]: async (session, request) => {
+      // No cache shortcut here: the refusal names the holder, which the database knows for sure.
+      const result = await store.acquireLocks(session.actor, {
+        elementIds: request.elementIds,
+        requestId: request.requestId,
+        firstTermMs: config.LOCK_FIRST_TERM_MS,
+      });
+      switch (result.decision) {
+        case 'granted':
+        case 'already_applied':
+          if (result.decision === 'granted') publisher.publish(result.events);
+          return {
+            grants: result.grants.map((g) => ({ elementId: g.element.id, generation: g.generation, expiresInMs: g.expiresInMs })),
+          };
+        case 'locked':
+          throw new Refusal({ ...editRefusals.locked, heldBy: { elementId: result.elementId, userId: result.holderUserId } });
         case 'not_found':
         case 'pinned':
         case 'look_only':

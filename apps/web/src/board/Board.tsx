@@ -12,6 +12,7 @@ import { CursorLayer } from './CursorLayer.tsx';
 import { ElementLayer } from './ElementLayer.tsx';
 import { GridLayer } from './GridLayer.tsx';
 import { TextEditor } from './TextEditor.tsx';
+import { attachSelectionKeys } from './selectionKeys.ts';
 import { createToolInput } from './toolInput.ts';
 import { Toolbar } from './Toolbar.tsx';
 import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
@@ -44,7 +45,7 @@ interface BoardProps {
 export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention }: BoardProps) {
   const [viewport] = useState(createViewportStore);
   const [tools] = useState(createToolStore);
-  const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null })));
+  const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null, marquee: null })));
   const [textEdit, setTextEdit] = useState<TextEdit | null>(null);
   const tool = useStore(tools, (s) => s.tool);
   const surfaceRef = useRef<HTMLDivElement>(null);
@@ -60,7 +61,11 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     const toolInput = createToolInput({ surface, viewport, tools, draft, editor, startTextEdit: setTextEdit });
     const gestures = new ViewportGestures({ surface, viewport, tool: toolInput, onPointer: (x, y) => onPointerRef.current(x, y), onSpaceHeld: setSpaceHeld, onPanning: setPanning });
     gestures.attach();
-    return () => gestures.detach();
+    const detachSelectionKeys = attachSelectionKeys(editor);
+    return () => {
+      detachSelectionKeys();
+      gestures.detach();
+    };
   }, [viewport, tools, draft, editor]);
 
   // Follow the teacher: a requested view is fitted to this screen; any other move of the view is
@@ -131,7 +136,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         <TextEditor key={`${textEdit.elementId ?? 'new'}:${textEdit.at.x}:${textEdit.at.y}`} edit={textEdit} viewport={viewport} onCommit={(text) => commitText(textEdit, text)} onCancel={() => setTextEdit(null)} />
       )}
       <p id="board-help" className="visually-hidden">
-        Arrow keys or scroll to move around. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
+        Arrow keys or scroll to move around; with elements selected, arrow keys move them (shift: further). Drag on empty board to select
+        several, shift-click to add or remove one, Ctrl+A selects all, Escape clears. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
         toolbar.
       </p>
       <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} />

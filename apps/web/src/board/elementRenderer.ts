@@ -180,8 +180,12 @@ export class ElementRenderer {
   }
 
   /** The shape being drawn (not yet an element). */
-  draftChanged({ shape }: DraftView): void {
-    this.dom.draft.innerHTML = shape ? shapeSvg(shape) : '';
+  draftChanged({ shape, marquee }: DraftView): void {
+    const px = 1 / this.view.drawnFor.zoom;
+    const box = marquee
+      ? `<rect data-testid="marquee" x="${marquee.x}" y="${marquee.y}" width="${marquee.w}" height="${marquee.h}" fill="#264de4" fill-opacity="0.08" stroke="#264de4" stroke-width="${px}"/>`
+      : '';
+    this.dom.draft.innerHTML = (shape ? shapeSvg(shape) : '') + box;
   }
 
   /** Stops every timer and frees the canvas and the nodes (the stores' subscriptions are the owner's). */

@@ -2,6 +2,7 @@ import { colorForUser, type Element } from '@wb/protocol';
 import type { DragPreview } from '../elements/boardEditor.ts';
 import { escapeXml } from '../elements/elementSvg.ts';
 import { shapeBounds, type Bounds } from '../elements/geometry.ts';
+import { selectionBounds } from '../elements/selection.ts';
 import { inRect } from './culling.ts';
 import { labelTextColor } from './labelColor.ts';
 
@@ -55,6 +56,14 @@ export function overlayMarkup(
     if (e.pinned) {
       parts.push(`<circle data-testid="pin-mark" data-element-id="${e.id}" cx="${x + w}" cy="${y}" r="${6 * px}" fill="#b42318" stroke="#ffffff" stroke-width="${1.5 * px}"/>`);
     }
+  }
+  // Several selected: one box around them all, moving with our drag.
+  const around = selection.size > 1 ? selectionBounds(elements, selection, previews) : null;
+  if (around) {
+    const pad = 12 * px;
+    parts.push(
+      `<rect data-testid="selection-box" x="${around.x - pad}" y="${around.y - pad}" width="${around.w + 2 * pad}" height="${around.h + 2 * pad}" fill="none" stroke="#264de4" stroke-width="${1 * px}"/>`,
+    );
   }
   return parts.join('');
 }

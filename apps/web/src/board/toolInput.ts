@@ -2,6 +2,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { isTooSmall, shapeFromDrag, topmostAt, type Point } from '../elements/geometry.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
+import { elementsInMarquee, marqueeRect, toggled } from '../elements/selection.ts';
 import { fillFor, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
 import type { Viewport } from './viewport.ts';
 import { boardPointOf, type PointerTool } from './viewportGestures.ts';
@@ -14,6 +15,8 @@ type Gesture =
   | { kind: 'shape'; tool: 'rect' | 'ellipse' | 'line' | 'arrow'; start: Point }
   | { kind: 'pen'; samples: PenSample[] }
   | { kind: 'erase' }
+  /** A box dragged on empty board selects what it contains; with shift, added to the selection. */
+  | { kind: 'marquee'; start: Point; base: ReadonlySet<string> }
   /** A text box or sticky note opens on pointer-up, once focus has settled. */
   | { kind: 'text'; edit: TextEdit }
   | { kind: 'none' };
@@ -65,19 +68,28 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     switch (tool) {
       case 'select': {
         const target = hit(p);
+        const selection = o.editor.board.getState().selection;
         if (!target) {
-          o.editor.select([]);
+          if (!e.shiftKey) o.editor.select([]);
+          gesture = { kind: 'marquee', start: p, base: e.shiftKey ? selection : new Set() };
+          return;
+        }
+        if (e.shiftKey) {
+          // Shift-click adds or removes; nothing is dragged.
+          o.editor.select(toggled(selection, target.id));
           gesture = { kind: 'none' };
           return;
         }
-        o.editor.select([target.id]);
+        // Pressing one of several selected elements drags them all (under one group lock).
+        const group = selection.has(target.id) && selection.size > 1 ? [...selection] : [target.id];
+        if (group.length === 1) o.editor.select([target.id]);
         if (e.detail >= 2 && (target.shape.kind === 'text' || target.shape.kind === 'sticky') && !o.editor.refusalFor(target)) {
           e.preventDefault();
           gesture = { kind: 'text', edit: { elementId: target.id, kind: target.shape.kind, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text } };
           return;
         }
         // Refused at once when someone else holds it (outlined in their colour): nothing moves.
-        const refusal = o.editor.beginDrag(target.id, p);
+        const refusal = o.editor.beginDrag(group, p);
         if (refusal === 'not_own' || refusal === 'pinned') o.editor.explainRefusal(target, refusal);
         gesture = refusal ? { kind: 'none' } : { kind: 'drag-element' };
         o.surface.dataset.refused = refusal ?? '';
@@ -138,6 +150,13 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
       case 'erase':
         erase(boardPoint(e));
         return;
+      case 'marquee': {
+        const rect = marqueeRect(gesture.start, boardPoint(e));
+        o.draft.setState({ marquee: rect });
+        const inside = elementsInMarquee(o.editor.board.getState().ordered, rect).map((el) => el.id);
+        o.editor.select(new Set([...gesture.base, ...inside]));
+        return;
+      }
       case 'text':
       case 'none':
         return;
@@ -150,7 +169,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     const g = gesture;
     gesture = { kind: 'none' };
     delete o.surface.dataset.refused;
-    o.draft.setState({ shape: null });
+    o.draft.setState({ shape: null, marquee: null });
     switch (g.kind) {
       case 'drag-element':
         o.editor.endDrag();
@@ -174,6 +193,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         if (!cancelled) o.startTextEdit(g.edit);
         return;
       case 'erase':
+      case 'marquee':
       case 'none':
         return;
     }
@@ -184,7 +204,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     const g = gesture;
     gesture = { kind: 'none' };
     pointerId = null;
-    o.draft.setState({ shape: null });
+    o.draft.setState({ shape: null, marquee: null });
     if (g.kind === 'drag-element') o.editor.endDrag();
     if (g.kind === 'pen') o.editor.endStroke(null);
   };

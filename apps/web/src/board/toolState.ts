@@ -1,6 +1,6 @@
 import type { ElementShape } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Point, ToolStyle } from '../elements/geometry.ts';
+import type { Bounds, Point, ToolStyle } from '../elements/geometry.ts';
 
 export type Tool = 'select' | 'pen' | 'rect' | 'ellipse' | 'line' | 'arrow' | 'text' | 'sticky' | 'eraser';
 
@@ -59,6 +59,8 @@ function tint(hex: string, amount: number): string {
 /** A shape being drawn (not yet an element): fast-changing, drawn from a subscription. */
 export interface DraftView {
   readonly shape: ElementShape | null;
+  /** The selection marquee being dragged, in board coordinates. */
+  readonly marquee?: Bounds | null;
 }
 
 /** A text box or sticky note being typed into. */

@@ -413,9 +413,15 @@ export class RoomClient {
       updateElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_UPDATE, request),
       deleteElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_DELETE, request),
       acquireLock: (request) => acked().emitWithAck(ClientEvent.LOCK_ACQUIRE, request),
+      acquireLocks: (request) => acked().emitWithAck(ClientEvent.LOCK_ACQUIRE_MANY, request),
       // Volatile like cursors: a late move is worthless, the next one supersedes it.
       moveLocked: (move) => {
         if (this.socket.connected) this.socket.volatile.emit(ClientEvent.LOCK_MOVE, move);
+      },
+      // A group's moves go in one task; the volatile flag would drop all but the first (see ink).
+      moveLockedGroup: (moves) => {
+        if (!this.socket.connected) return;
+        for (const move of moves) this.socket.emit(ClientEvent.LOCK_MOVE, move);
       },
       // Unacknowledged and droppable like cursors, but not sent with Socket.IO's volatile flag:
       // that drops a packet emitted in the same task as another (the transport is writable again

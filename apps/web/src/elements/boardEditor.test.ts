@@ -1,7 +1,7 @@
-import { DEFAULT_LESSON_SETTINGS, INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, policyText, type Ack, type EditPolicy, type Element, type ElementReply, type InkUpdate, type LockGrant, type LockMove, type LockReleaseRequest, type UpdateElementRequest } from '@wb/protocol';
+import { DEFAULT_LESSON_SETTINGS, INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, policyText, type Ack, type EditPolicy, type Element, type ElementReply, type InkUpdate, type LockGrant, type LockManyReply, type LockMove, type LockReleaseRequest, type UpdateElementRequest } from '@wb/protocol';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { applyRoomEvent, stateFromSnapshot, type RoomState } from '../sync/roomState.ts';
-import { ALICE, ALICE_S, BOB, BOB_S, EL1, TEACHER, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
+import { ALICE, ALICE_S, BOB, BOB_S, EL1, EL2, TEACHER, member, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
 import { BoardEditor, SYNCING_AFTER_MS, type EditorTransport } from './boardEditor.ts';
 
 /** A transport whose replies the test decides; every request is recorded. */
@@ -14,6 +14,7 @@ function fakeTransport() {
   let nextRelease: Ack<ElementReply> | null = null;
   /** Answers for the next creates, in order; then the echo. */
   const createAnswers: Ack<ElementReply>[] = [];
+  let nextGroup: Ack<LockManyReply> | null = null;
   const pending: Array<() => void> = [];
   const reply = <T,>(kind: string, request: unknown, answer: () => Ack<T>) => {
     calls.push({ kind, request });
@@ -29,7 +30,13 @@ function fakeTransport() {
     updateElement: (r: UpdateElementRequest) => reply('update', r, () => echo(r, r.baseVersion + 1)),
     deleteElement: (r) => reply('delete', r, () => echo({ id: r.id }, 9)),
     acquireLock: (r) => reply('acquire', r, () => nextGrant ?? { ok: true, grant: { elementId: r.elementId, generation: 7, expiresInMs: 2_000 } }),
+    acquireLocks: (r) =>
+      reply('acquireMany', r, () => nextGroup ?? { ok: true, grants: r.elementIds.map((elementId) => ({ elementId, generation: 4, expiresInMs: 2_000 })) }),
     moveLocked: (m) => moves.push(m),
+    moveLockedGroup: (ms) => {
+      moves.push(...ms);
+      calls.push({ kind: 'moveGroup', request: ms });
+    },
     sendInk: (u) => {
       inks.push(u);
       calls.push({ kind: 'ink', request: u });
@@ -55,6 +62,7 @@ function fakeTransport() {
     grantWith: (a: Ack<{ grant: LockGrant }>) => (nextGrant = a),
     releaseWith: (a: Ack<ElementReply>) => (nextRelease = a),
     answerCreatesWith: (...answers: Ack<ElementReply>[]) => createAnswers.push(...answers),
+    groupWith: (a: Ack<LockManyReply>) => (nextGroup = a),
   };
 }
 
@@ -105,6 +113,45 @@ describe('drags under a lock', () => {
     // Acknowledged: drawn at the committed position until the room event arrives.
     expect(editor.board.getState().elements.get(EL1)?.shape).toMatchObject({ x: 140, y: 150 });
     expect(editor.board.getState().canUndo).toBe(true);
+  });
+
+  const withTwoRects = () => applyRoomEvent(withRect(), created(12, element(EL2, 2, rect(300, 100))));
+
+  test('a multi-selection drag asks for every lock in one request, then moves and commits each under its own generation', async () => {
+    const { editor, calls, moves, flush } = setup(withTwoRects());
+    expect(editor.beginDrag([EL1, EL2], { x: 110, y: 110 })).toBeNull();
+    expect(calls.filter((c) => c.kind.startsWith('acquire'))).toEqual([{ kind: 'acquireMany', request: { requestId: expect.any(String), elementIds: [EL1, EL2] } }]);
+    editor.moveDrag({ x: 130, y: 120 });
+    expect(editor.motion.getState().previews.size).toBe(0);
+    await flush();
+    expect(editor.motion.getState().previews.get(EL1)).toMatchObject({ x: 120, y: 110 });
+    expect(editor.motion.getState().previews.get(EL2)).toMatchObject({ x: 320, y: 110 });
+    // Both moves leave together (a volatile packet in the same task would be dropped).
+    expect(calls.filter((c) => c.kind === 'moveGroup').at(-1)?.request).toEqual([
+      { elementId: EL1, generation: 4, x: 120, y: 110 },
+      { elementId: EL2, generation: 4, x: 320, y: 110 },
+    ]);
+    // Still: the keepalive repeats both, so neither lock lapses while the pointer rests.
+    const sent = moves.length;
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(moves.slice(sent).filter((m) => m.elementId === EL2).length).toBeGreaterThanOrEqual(2);
+    editor.endDrag();
+    expect(calls.slice(-2)).toMatchObject([
+      { kind: 'release', request: { elementId: EL1, generation: 4, shape: { x: 120, y: 110 } } },
+      { kind: 'release', request: { elementId: EL2, generation: 4, shape: { x: 320, y: 110 } } },
+    ]);
+  });
+
+  test('a refused group lock moves nothing and says who holds one of them', async () => {
+    const state = withTwoRects();
+    const { editor, moves, flush, groupWith } = setup({ ...state, members: new Map([...state.members, [BOB, member(BOB, 'Bob')]]) });
+    groupWith({ ok: false, error: { code: 'locked', message: 'held', heldBy: { elementId: EL2, userId: BOB } } });
+    editor.beginDrag([EL1, EL2], { x: 110, y: 110 });
+    editor.moveDrag({ x: 200, y: 200 });
+    await flush();
+    expect(moves).toEqual([]);
+    expect(editor.motion.getState().previews.size).toBe(0);
+    expect(editor.board.getState().notice?.text).toBe('Bob is moving one of these.');
   });
 
   test('a still pointer keeps the lock alive with repeated moves', async () => {

@@ -1,5 +1,6 @@
 import {
   DEFAULT_LESSON_SETTINGS,
+  MAX_GROUP_LOCK_ELEMENTS,
   forbiddenText,
   mayChangeElement,
   mayCreateElement,
@@ -14,8 +15,10 @@ import {
   type ElementReply,
   type ElementShape,
   type InkUpdate,
+  type LockAcquireManyRequest,
   type LockAcquireRequest,
   type LockGrant,
+  type LockManyReply,
   type LockMove,
   type LockReleaseRequest,
   type LessonSettings,
@@ -45,8 +48,15 @@ export interface EditorTransport {
   updateElement(request: UpdateElementRequest): Promise<Ack<ElementReply>>;
   deleteElement(request: DeleteElementRequest): Promise<Ack<ElementReply>>;
   acquireLock(request: LockAcquireRequest): Promise<Ack<{ grant: LockGrant }>>;
+  /** A multi-selection drag: every lock or none (a `locked` refusal names the holder). */
+  acquireLocks(request: LockAcquireManyRequest): Promise<Ack<LockManyReply>>;
   /** Volatile: dropped rather than queued when the socket is busy. */
   moveLocked(move: LockMove): void;
+  /**
+   * A group drag's moves, one per element, sent together: unacknowledged but not volatile (a
+   * volatile packet emitted in the same task as another is dropped), and not sent while offline.
+   */
+  moveLockedGroup(moves: readonly LockMove[]): void;
   /** Live ink of the stroke being drawn: unacknowledged, dropped when the socket is not up. */
   sendInk(update: InkUpdate): void;
   releaseLock(request: LockReleaseRequest): Promise<Ack<ElementReply>>;
@@ -113,11 +123,20 @@ const RETRY_MS = 1_000;
 /** An edit in flight this long (ms) shows the board as syncing: the server is behind. */
 export const SYNCING_AFTER_MS = 1_000;
 
+/** One element of a drag (a multi-selection drags several, each under its own lock). */
+interface DragItem {
+  readonly elementId: string;
+  readonly origin: Point;
+  readonly before: ElementShape;
+  /** The lock's generation once granted. */
+  generation: number | null;
+}
+
 type OwnDrag =
-  | { phase: 'acquiring'; elementId: string; requestId: string; origin: Point; grab: Point; pointer: Point; ended: boolean; before: ElementShape }
-  | { phase: 'dragging'; elementId: string; generation: number; origin: Point; grab: Point; pointer: Point; moved: boolean; before: ElementShape }
+  | { phase: 'acquiring'; items: DragItem[]; requestId: string; grab: Point; pointer: Point; ended: boolean }
+  | { phase: 'dragging'; items: DragItem[]; grab: Point; pointer: Point; moved: boolean }
   /** Offline or teacher-less fallback: no lock to take, so the drop becomes an ordinary edit. */
-  | { phase: 'local'; elementId: string; origin: Point; grab: Point; pointer: Point; moved: boolean; before: ElementShape };
+  | { phase: 'local'; items: DragItem[]; grab: Point; pointer: Point; moved: boolean };
 
 /**
  * The shell of drawing: own edits through the optimistic queue, undo/redo, drag locks and the
@@ -131,8 +150,8 @@ export class BoardEditor {
   private confirmed: RoomState | null = null;
   private remoteDrags: ReadonlyMap<string, DragTarget> = new Map();
   private drag: OwnDrag | null = null;
-  /** A release in flight: its preview stays until the answer, so the element does not jump back. */
-  private releasing: { elementId: string; x: number; y: number } | null = null;
+  /** Releases in flight: their previews stay until the answer, so the elements do not jump back. */
+  private readonly releasing = new Map<string, Point>();
   private sending = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private slowTimer: ReturnType<typeof setTimeout> | undefined;
@@ -198,9 +217,16 @@ export class BoardEditor {
     // Our own drag ends if the lock we were granted is gone (broken by the teacher, expired).
     const drag = this.drag;
     if (drag?.phase === 'dragging' && state) {
-      const lock = state.elements.get(drag.elementId)?.lock;
-      if (lock && (lock.sessionId !== this.self.sessionId || lock.generation !== drag.generation)) this.abandonDrag('Your drag ended: the lock was taken over.');
-      else if (!state.elements.has(drag.elementId)) this.abandonDrag('The element you were moving was deleted.');
+      for (const item of drag.items) {
+        const lock = state.elements.get(item.elementId)?.lock;
+        if (lock && (lock.sessionId !== this.self.sessionId || lock.generation !== item.generation)) {
+          this.abandonDrag('Your drag ended: the lock was taken over.');
+          break;
+        } else if (!state.elements.has(item.elementId)) {
+          this.abandonDrag('The element you were moving was deleted.');
+          break;
+        }
+      }
     }
     this.publishBoard();
     this.publishMotion();
@@ -224,7 +250,7 @@ export class BoardEditor {
     const drag = this.drag;
     if (drag && drag.phase !== 'local') {
       clearInterval(this.keepaliveTimer);
-      this.drag = { phase: 'local', elementId: drag.elementId, origin: drag.origin, grab: drag.grab, pointer: drag.pointer, moved: drag.phase === 'dragging' ? drag.moved : false, before: drag.before };
+      this.drag = { phase: 'local', items: drag.items, grab: drag.grab, pointer: drag.pointer, moved: drag.phase === 'dragging' ? drag.moved : false };
     }
     this.publishBoard();
   }
@@ -343,20 +369,30 @@ export class BoardEditor {
    * it is pinned or the board is read-only: no flicker, no jump. Otherwise the lock is asked for;
    * the element moves only once it is granted.
    */
-  beginDrag(elementId: string, pointer: Point): DragRefusal | null {
-    const element = this.view().get(elementId);
-    if (!element) return 'missing';
-    const refusal = this.refusalFor(element);
-    if (refusal) return refusal;
+  beginDrag(elementIds: string | readonly string[], pointer: Point): DragRefusal | null {
+    const ids = typeof elementIds === 'string' ? [elementIds] : [...new Set(elementIds)].slice(0, MAX_GROUP_LOCK_ELEMENTS);
+    const items: DragItem[] = [];
+    for (const elementId of ids) {
+      const element = this.view().get(elementId);
+      if (!element) return 'missing';
+      const refusal = this.refusalFor(element);
+      if (refusal) return refusal;
+      items.push({ elementId, origin: { x: element.shape.x, y: element.shape.y }, before: element.shape, generation: null });
+    }
+    if (items.length === 0) return 'missing';
     this.cancelDragTimers();
-    const origin = { x: element.shape.x, y: element.shape.y };
     if (!this.transport.isConnected()) {
-      this.drag = { phase: 'local', elementId, origin, grab: pointer, pointer, moved: false, before: element.shape };
+      this.drag = { phase: 'local', items, grab: pointer, pointer, moved: false };
       return null;
     }
     const requestId = randomId();
-    this.drag = { phase: 'acquiring', elementId, requestId, origin, grab: pointer, pointer, ended: false, before: element.shape };
-    this.transport.acquireLock({ requestId, elementId }).then(
+    this.drag = { phase: 'acquiring', items, requestId, grab: pointer, pointer, ended: false };
+    // One element: the single lock. Several: all of them in one request, or none (the group lock).
+    const asked: Promise<Ack<LockManyReply>> =
+      items.length === 1 && items[0]
+        ? this.transport.acquireLock({ requestId, elementId: items[0].elementId }).then((r) => (r.ok ? { ok: true as const, grants: [r.grant] } : r))
+        : this.transport.acquireLocks({ requestId, elementIds: items.map((i) => i.elementId) });
+    asked.then(
       (reply) => this.onGrant(requestId, reply),
       () => this.onGrant(requestId, null),
     );
@@ -382,19 +418,41 @@ export class BoardEditor {
     }
     this.drag = null;
     this.cancelDragTimers();
-    const at = this.dragPosition(drag);
-    const element = this.view().get(drag.elementId);
     if (drag.phase === 'local') {
-      if (drag.moved && element) this.update([{ id: drag.elementId, shape: moveShapeTo(element.shape, at.x, at.y) }]);
+      const changes: Array<{ id: string; shape: ElementShape }> = [];
+      for (const item of drag.items) {
+        const at = this.dragPosition(drag, item);
+        const element = this.view().get(item.elementId);
+        if (drag.moved && element) changes.push({ id: item.elementId, shape: moveShapeTo(element.shape, at.x, at.y) });
+      }
+      if (changes.length > 0) this.update(changes);
       this.publishMotion();
       return;
     }
-    this.release(drag.elementId, drag.generation, drag.moved && element ? moveShapeTo(element.shape, at.x, at.y) : undefined, drag.before);
+    for (const item of drag.items) {
+      const at = this.dragPosition(drag, item);
+      const element = this.view().get(item.elementId);
+      if (item.generation !== null) this.release(item.elementId, item.generation, drag.moved && element ? moveShapeTo(element.shape, at.x, at.y) : undefined, item.before);
+    }
   }
 
-  /** The element being dragged by us, if any (the layer outlines it in our colour). */
-  get draggingId(): string | null {
-    return this.drag?.elementId ?? null;
+  /** The elements being dragged by us (the layer outlines them in our colour). */
+  get draggingIds(): readonly string[] {
+    return this.drag?.items.map((i) => i.elementId) ?? [];
+  }
+
+  /**
+   * Arrow keys: moves the selection by (dx, dy) board units as an ordinary versioned edit (no lock:
+   * the server refuses it while someone else holds one). Elements this person may not change stay.
+   */
+  nudgeSelection(dx: number, dy: number): void {
+    const changes: Array<{ id: string; shape: ElementShape }> = [];
+    for (const id of this.board.getState().selection) {
+      const element = this.view().get(id);
+      if (!element || this.refusalFor(element)) continue;
+      changes.push({ id, shape: moveShapeTo(element.shape, clampCoordinate(element.shape.x + dx), clampCoordinate(element.shape.y + dy)) });
+    }
+    if (changes.length > 0) this.update(changes);
   }
 
   // ------------------------------------------------------------------ teacher controls
@@ -556,37 +614,47 @@ export class BoardEditor {
     this.pump();
   }
 
-  private onGrant(requestId: string, reply: Ack<{ grant: LockGrant }> | null): void {
+  private onGrant(requestId: string, reply: Ack<LockManyReply> | null): void {
     const drag = this.drag;
     if (!drag || drag.phase !== 'acquiring' || drag.requestId !== requestId) {
-      // A grant for a drag we gave up on: hand the lock straight back.
-      if (reply?.ok) void this.transport.releaseLock({ requestId: randomId(), elementId: reply.grant.elementId, generation: reply.grant.generation }).catch(() => undefined);
+      // A grant for a drag we gave up on: hand the locks straight back.
+      if (reply?.ok) this.handBack(reply.grants);
       return;
     }
     if (!reply?.ok) {
       this.drag = null;
-      if (reply?.error.code === 'locked') this.notify(refusalText.locked);
+      if (reply?.error.code === 'locked') this.notify(this.lockedText(reply.error.heldBy?.userId, drag.items.length));
       else if (reply) this.notify(refusalNotice(reply.error, 1));
       this.publishMotion();
       return;
     }
-    const { generation } = reply.grant;
+    for (const item of drag.items) item.generation = reply.grants.find((g) => g.elementId === item.elementId)?.generation ?? null;
     const moved = drag.pointer.x !== drag.grab.x || drag.pointer.y !== drag.grab.y;
-    const dragging: OwnDrag = { phase: 'dragging', elementId: drag.elementId, generation, origin: drag.origin, grab: drag.grab, pointer: drag.pointer, moved, before: drag.before };
+    const dragging: OwnDrag = { phase: 'dragging', items: drag.items, grab: drag.grab, pointer: drag.pointer, moved };
     this.drag = dragging;
     // The first move confirms the grant arrived; the server then extends the short first term.
     this.sendMove();
-    this.keepaliveTimer = setInterval(() => this.sendMove(), LOCK_KEEPALIVE_MS);
+    this.keepaliveTimer = setInterval(() => this.sendMove(), Math.max(LOCK_KEEPALIVE_MS, this.moveEveryMs(dragging)));
     this.publishMotion();
     if (drag.ended) this.endDrag();
   }
 
+  /** "Ana is moving this." when the holder is known (a group refusal names them). */
+  private lockedText(holder: string | undefined, count: number): string {
+    const name = holder ? this.confirmed?.members.get(holder)?.displayName : undefined;
+    return name ? `${name} is moving ${count > 1 ? 'one of these' : 'this'}.` : refusalText.locked;
+  }
+
+  private handBack(grants: readonly LockGrant[]): void {
+    for (const g of grants) void this.transport.releaseLock({ requestId: randomId(), elementId: g.elementId, generation: g.generation }).catch(() => undefined);
+  }
+
   private release(elementId: string, generation: number, shape: ElementShape | undefined, before: ElementShape): void {
-    if (shape) this.releasing = { elementId, x: shape.x, y: shape.y };
+    if (shape) this.releasing.set(elementId, { x: shape.x, y: shape.y });
     this.publishMotion();
     const request: LockReleaseRequest = shape ? { requestId: randomId(), elementId, generation, shape } : { requestId: randomId(), elementId, generation };
     const settle = (reply: Ack<ElementReply> | null) => {
-      if (this.releasing?.elementId === elementId) this.releasing = null;
+      this.releasing.delete(elementId);
       if (reply?.ok && shape) {
         this.queue.acceptedElsewhere(reply.element);
         this.history.record([{ id: elementId, before, after: shape }]);
@@ -605,7 +673,14 @@ export class BoardEditor {
   }
 
   private abandonDrag(text: string): void {
+    const drag = this.drag;
     this.drag = null;
+    // The rest of a group drag goes back: only the lock that was taken over is gone.
+    const state = this.confirmed;
+    if (drag?.phase === 'dragging' && state) {
+      const stillOurs = drag.items.filter((i) => i.generation !== null && state.elements.get(i.elementId)?.lock?.generation === i.generation && state.elements.get(i.elementId)?.lock?.sessionId === this.self.sessionId);
+      this.handBack(stillOurs.map((i) => ({ elementId: i.elementId, generation: i.generation ?? 0, expiresInMs: 1 })));
+    }
     this.cancelDragTimers();
     this.notify(text);
   }
@@ -618,7 +693,7 @@ export class BoardEditor {
 
   private scheduleMove(): void {
     if (this.moveTimer !== undefined) return;
-    const wait = this.lastMoveAt + LOCK_MOVE_MS - Date.now();
+    const wait = this.lastMoveAt + (this.drag ? this.moveEveryMs(this.drag) : LOCK_MOVE_MS) - Date.now();
     if (wait <= 0) this.sendMove();
     else
       this.moveTimer = setTimeout(() => {
@@ -630,13 +705,28 @@ export class BoardEditor {
   private sendMove(): void {
     const drag = this.drag;
     if (drag?.phase !== 'dragging') return;
-    const at = this.dragPosition(drag);
     this.lastMoveAt = Date.now();
-    this.transport.moveLocked({ elementId: drag.elementId, generation: drag.generation, x: at.x, y: at.y });
+    const moves: LockMove[] = [];
+    for (const item of drag.items) {
+      const at = this.dragPosition(drag, item);
+      if (item.generation !== null) moves.push({ elementId: item.elementId, generation: item.generation, x: at.x, y: at.y });
+    }
+    const [only] = moves;
+    if (moves.length === 1 && only) this.transport.moveLocked(only);
+    else if (moves.length > 1) this.transport.moveLockedGroup(moves);
   }
 
-  private dragPosition(drag: OwnDrag): Point {
-    return { x: clampCoordinate(drag.origin.x + drag.pointer.x - drag.grab.x), y: clampCoordinate(drag.origin.y + drag.pointer.y - drag.grab.y) };
+  /**
+   * How often a drag sends its moves: a group's packets share one socket's event budget with the
+   * cursor, so n elements move at 1/n of the rate (about 30 packets a second in all). With 50
+   * elements each still moves every 1.65 s, well inside the lock's term, which moves extend.
+   */
+  private moveEveryMs(drag: OwnDrag): number {
+    return LOCK_MOVE_MS * Math.max(1, drag.items.length);
+  }
+
+  private dragPosition(drag: OwnDrag, item: DragItem): Point {
+    return { x: clampCoordinate(item.origin.x + drag.pointer.x - drag.grab.x), y: clampCoordinate(item.origin.y + drag.pointer.y - drag.grab.y) };
   }
 
   private async simpleRequest(call: () => Promise<Ack<unknown>>): Promise<void> {
@@ -676,9 +766,11 @@ export class BoardEditor {
   private publishMotion(): void {
     const previews = new Map<string, DragPreview>();
     for (const [elementId, d] of this.remoteDrags) previews.set(elementId, { x: d.x, y: d.y, userId: d.userId, own: false });
-    if (this.releasing) previews.set(this.releasing.elementId, { x: this.releasing.x, y: this.releasing.y, userId: this.self.userId, own: true });
+    for (const [elementId, at] of this.releasing) previews.set(elementId, { ...at, userId: this.self.userId, own: true });
     const drag = this.drag;
-    if (drag && drag.phase !== 'acquiring' && drag.moved) previews.set(drag.elementId, { ...this.dragPosition(drag), userId: this.self.userId, own: true });
+    if (drag && drag.phase !== 'acquiring' && drag.moved) {
+      for (const item of drag.items) previews.set(item.elementId, { ...this.dragPosition(drag, item), userId: this.self.userId, own: true });
+    }
     const prev = this.motion.getState().previews;
     if (prev.size === 0 && previews.size === 0) return;
     this.motion.setState({ previews });
