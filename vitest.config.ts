@@ -5,9 +5,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // Unit and contract files spend most of their time waiting (database start-ups, lease terms,
-    // sockets), not computing: measured 255 s of CPU in 763 s one file at a time. Four at once
-    // keep both cores busy; every file opens its own databases and servers on free ports.
-    maxWorkers: 4,
+    // sockets), not computing: measured 255 s of CPU in 763 s one file at a time. Two at once
+    // (beside the browser lane in CI); every file opens its own databases and servers on free
+    // ports. Four at once beside the other lanes pushed the load to 25 and the property tests'
+    // thousands of round trips past their timeouts.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'protocol', include: ['packages/protocol/test/**/*.test.ts'] } },
       {
