@@ -92,13 +92,21 @@ export async function startDrillServer(database: DrillDatabase): Promise<DrillSe
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`drill server exited (${child.exitCode}): ${stderr}`);
+    if (child.exitCode !== null) {
+      await cleanup().catch(() => {});
+      throw new Error(`drill server exited (${child.exitCode}): ${stderr}`);
+    }
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`drill server did not become healthy: ${stderr}`);
+    if (Date.now() > deadline) {
+      // A server that never became healthy must not outlive the run (nothing else will stop it).
+      child.kill('SIGKILL');
+      await cleanup().catch(() => {});
+      throw new Error(`drill server did not become healthy within 120 s: ${stderr}`);
+    }
     await new Promise((done) => setTimeout(done, 250));
   }
   return {
