@@ -7,9 +7,11 @@ async function pointAt(page: Page, x: number, y: number, steps = 1) {
   await page.mouse.move(box.x + x, box.y + y, { steps });
 }
 
-/** Pans this person's own view with the arrow keys (the board has the focus). */
+/** Pans this person's own view with the arrow keys (the board has the focus, nothing selected:
+ *  with a selection the arrows nudge it instead). */
 async function panAway(page: Page, presses: number) {
   await page.getByTestId('board').focus();
+  await page.keyboard.press('Escape');
   for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowRight');
 }
 
