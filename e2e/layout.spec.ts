@@ -124,7 +124,7 @@ async function check(page: Page, info: TestInfo, screen: string, lesson: boolean
   const started = Date.now();
   await noSidewaysScroll(page);
   if (lesson === 'topbar') await buttonsReachable(page, '.topbar');
-  else if (lesson) await buttonsReachable(page, '.topbar, [data-testid="toolbar"], .board-actions');
+  else if (lesson) await buttonsReachable(page, '.topbar, [data-testid="toolbar"], .board-actions, .attention-bar');
   await axeClean(page);
   await info.attach(`${screen}.png`, { body: await page.screenshot(), contentType: 'image/png' });
   console.log(`${screen}: ${Date.now() - started} ms`);

@@ -1,7 +1,8 @@
 import type { CursorVisibility, SharedView } from '@wb/protocol';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { BoardEditor } from '../elements/boardEditor.ts';
+import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
 import type { AttentionClient } from './attentionClient.ts';
 
 /** Whose cursors students see, in the teacher's words. */
@@ -24,12 +25,17 @@ interface AttentionBarProps {
  * teacher: bring everyone to this view, present (students follow), how many follow, whose cursors
  * students see, and whether students may use the laser. A student who stopped following while the
  * teacher presents gets "Return to the teacher". The server decides every rule; this mirrors it.
+ * On a phone or at 200 % zoom the teacher's class controls fold behind one "Class" button, so the
+ * bar is one short row instead of a panel over the board.
  */
 export function AttentionBar({ attention, editor, sharedView }: AttentionBarProps) {
   const view = useStore(attention.view);
   const settings = useStore(editor.board, (b) => b.settings);
   const isTeacher = attention.isTeacher;
   const mayLaser = isTeacher || settings.laserAllowed;
+  const compact = useMediaQuery(COMPACT_LAYOUT);
+  const [classOpen, setClassOpen] = useState(false);
+  const classControls = isTeacher && (!compact || classOpen);
   // The teacher took the students' laser away: it goes off at once.
   useEffect(() => {
     if (!mayLaser && view.laserOn) attention.setLaser(false);
@@ -47,7 +53,18 @@ export function AttentionBar({ attention, editor, sharedView }: AttentionBarProp
           Laser
         </button>
       )}
-      {isTeacher && (
+      {isTeacher && compact && (
+        <button type="button" className="tool-button text-button" aria-expanded={classOpen} data-testid="class-controls"
+          onClick={() => setClassOpen(!classOpen)} title="Bring everyone, present, whose cursors students see">
+          Class <span aria-hidden="true">{classOpen ? '▴' : '▾'}</span>
+        </button>
+      )}
+      {isTeacher && !classControls && view.presenting && (
+        <span className="attention-count" role="status">
+          {view.followers} following
+        </span>
+      )}
+      {classControls && (
         <>
           <button type="button" className="tool-button text-button" onClick={() => void attention.bringEveryone(sharedView())}
             title="Move every student's view to what you see now, once">
