@@ -103,7 +103,8 @@ export interface DistrictDayResult {
 }
 
 export async function districtDay(options: DistrictOptions, log: (line: string) => void): Promise<DistrictDayResult> {
-  const stamp = `${process.pid}_${Date.now()}`;
+  // Short (a database name and a REDIS_PREFIX of at most 40 characters are built from it).
+  const stamp = `${process.pid.toString(36)}${Date.now().toString(36)}`;
   const single = await phase(options, { label: 'one process', nodes: 1, database: `${options.dbPrefix}_district_one_${stamp}`, kill: false }, log);
   const fleet = await phase(options, { label: 'three processes behind a balancer', nodes: 3, database: `${options.dbPrefix}_district_three_${stamp}`, kill: true }, log);
   return { rooms: options.rooms, users: fleet.users, moveBoundMs: MOVE_BOUND_MS, single, fleet, pass: single.pass && fleet.pass };
