@@ -63,9 +63,17 @@ test("attention kit: only the teacher's cursor by default, bring everyone, prese
   // The teacher's laser leaves a trail on the students' screens, and it fades.
   await teacher.page.getByTestId('laser-toggle').click();
   await pointAt(teacher.page, 200, 250);
-  await pointAt(teacher.page, 500, 300, 10);
   const trail = ben.page.getByTestId('laser-trail');
-  await expect.poll(async () => Number(await trail.getAttribute('data-points'))).toBeGreaterThan(0);
+  // The trail lives 1.2 s: each poll draws a fresh stroke first, so a slow machine cannot let the
+  // whole trail fade between two polls.
+  let x = 200;
+  await expect
+    .poll(async () => {
+      x = x >= 560 ? 200 : x + 60;
+      await pointAt(teacher.page, x, 300, 5);
+      return Number(await trail.getAttribute('data-points'));
+    })
+    .toBeGreaterThan(0);
   await expect.poll(async () => Number(await trail.getAttribute('data-points')), { timeout: 5_000 }).toBe(0);
 
   // Ben raises his hand: it appears in the teacher's queue, and the teacher lowers it.
