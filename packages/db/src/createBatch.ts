@@ -8,7 +8,8 @@
  *      SHARE, room FOR KEY SHARE), so a revocation or a policy change racing the batch is
  *      serialised exactly as it is against a single edit (I11);
  *   2. take the room row (FOR NO KEY UPDATE, as every revision bump does): writers of this room
- *      wait here, so the next statement sees every element already in it;
+ *      wait here, so the next statement sees every element already in it; a room whose policy or
+ *      status is no longer the one step 1 read sends the batch one by one (I11, editRights.ts);
  *   3. one statement inserts the elements, their first versions and their events, and moves the
  *      room's revision once, by the number of elements created (revisions stay gap-free and in
  *      request order: the i-th stroke applied is at revision + i);
@@ -21,7 +22,7 @@
 import { sql } from 'drizzle-orm';
 import type { ElementShape, EditPolicy, RoomEvent, Role } from '@wb/protocol';
 import type { Clock } from './clock.ts';
-import { drawingRefusal, type EditActor } from './editRights.ts';
+import { drawingRefusal, type Authorized, type EditActor } from './editRights.ts';
 import { ELEMENT_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
 import { createElement, type ElementResult } from './elements.ts';
 import { eventId } from './eventIds.ts';
@@ -54,9 +55,9 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
     const decided = await db.transaction(async (tx) => {
       const out = new Map<number, ElementResult>();
       const sessions = [...new Map(first.map((at) => [requests[at]!.actor.sessionId, requests[at]!.actor.userId])).entries()];
-      const auth = await rows<{ session_id: string; role: Role; edit_policy: EditPolicy; pen_muted: boolean }>(
+      const auth = await rows<{ session_id: string; role: Role; edit_policy: EditPolicy; pen_muted: boolean; status: 'open' | 'ended' }>(
         tx,
-        sql`SELECT s.id AS session_id, m.role, m.pen_muted, r.edit_policy
+        sql`SELECT s.id AS session_id, m.role, m.pen_muted, r.edit_policy, r.status
             FROM jsonb_to_recordset(${JSON.stringify(sessions.map(([session_id, user_id]) => ({ session_id, user_id })))}::jsonb)
                  AS q(session_id uuid, user_id uuid)
             JOIN sessions s ON s.id = q.session_id AND s.user_id = q.user_id
@@ -64,9 +65,11 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
             JOIN rooms r ON r.id = s.room_id
             WHERE s.room_id = ${roomId}::uuid AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active'
               AND (r.status = 'open' OR (r.status = 'ended' AND m.role = 'teacher'))
-            FOR SHARE OF m FOR KEY SHARE OF r`,
+            FOR KEY SHARE OF r FOR SHARE OF m`,
       );
-      const rights = new Map(auth.map((a) => [a.session_id, { role: a.role, editPolicy: a.edit_policy, penMuted: a.pen_muted }]));
+      const rights = new Map<string, Authorized>(
+        auth.map((a) => [a.session_id, { role: a.role, editPolicy: a.edit_policy, penMuted: a.pen_muted, roomStatus: a.status }]),
+      );
       const writing: number[] = [];
       for (const at of first) {
         const granted = rights.get(requests[at]!.actor.sessionId);
@@ -79,8 +82,17 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
       }
       if (writing.length === 0) return out;
 
-      const [room] = await rows<{ revision: unknown }>(tx, sql`SELECT revision FROM rooms WHERE id = ${roomId}::uuid FOR NO KEY UPDATE`);
+      const [room] = await rows<{ revision: unknown; edit_policy: EditPolicy; status: string }>(
+        tx,
+        sql`SELECT revision, edit_policy, status FROM rooms WHERE id = ${roomId}::uuid FOR NO KEY UPDATE`,
+      );
       if (!room) throw new Error(`room ${roomId} does not exist`);
+      // The rights read in step 1 must still be the room's as its revision moves (I11).
+      const changed = writing.some((at) => {
+        const granted = rights.get(requests[at]!.actor.sessionId)!;
+        return granted.role !== 'teacher' && (granted.editPolicy !== room.edit_policy || granted.roomStatus !== room.status);
+      });
+      if (changed) throw new BatchRaced();
       const payload = writing.map((at, ord) => {
         const { actor, id, shape } = requests[at]!;
         return { ord, id, user_id: actor.userId, kind: shape.kind, data: shape, event_id: eventId('element.created', roomId, { elementId: id }) };

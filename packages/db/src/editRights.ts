@@ -2,19 +2,31 @@
  * Who may change what on the board (I11): read inside the edit's own transaction with the rows
  * that decide it locked until that transaction ends, so the check and the write are one decision.
  *
- *   membership row: FOR SHARE   -- revocation and pen mute take it FOR UPDATE (they wait, or we do)
  *   room row:       FOR KEY SHARE -- a lesson-settings change and the end of a lesson take it FOR
  *                                    UPDATE first; other edits' revision bumps (NO KEY UPDATE) do
  *                                    not conflict with it, so edits never wait on one another here
+ *   membership row: FOR SHARE   -- revocation and pen mute take it FOR UPDATE (they wait, or we do)
+ *
+ * In that order: the room row first. The end of a lesson holds the room row and then writes
+ * memberships (it lowers hands); an edit holding its membership while waiting for the room row
+ * deadlocked with it (found by the end-of-lesson race on Postgres).
  *
  * So an edit that read the policy commits before a policy change that would refuse it (its room
  * revision is below the change's), and one arriving during the change waits and reads the new
  * policy. Nothing is ever applied at a revision after a change that forbids it.
+ *
+ * The room revision an edit lands at is what orders it against the change, so the bump itself
+ * repeats the check (`stillHeld`): a student's `UPDATE rooms SET revision` matches only while the
+ * room's policy and status are the ones the edit was authorised under. If they are not (a change
+ * committed between the read and the bump), the bump throws `RightsChanged`, the transaction rolls
+ * back and `editTransaction` runs it again, authorising afresh. The locks make that rare; the
+ * condition makes it impossible for an edit to land after a change that forbids it (CI once saw one
+ * on Postgres, under load, in 120 trials).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { EditPolicy, Role } from '@wb/protocol';
 import type { Clock } from './clock.ts';
-import { rows, type Executor } from './sql.ts';
+import { rows, type Db, type Executor, type Tx } from './sql.ts';
 
 /** Who is acting: a session of a member in a room. */
 export interface EditActor {
@@ -27,6 +39,17 @@ export interface Authorized {
   role: Role;
   editPolicy: EditPolicy;
   penMuted: boolean;
+  /** The lesson's status the decision was made under (`open`, or `ended` for its teacher). */
+  roomStatus: RoomStatus;
+}
+
+type RoomStatus = 'open' | 'ended';
+
+/** Thrown by a revision bump whose room rights changed after the edit was authorised (rolled back, run again). */
+export class RightsChanged extends Error {
+  constructor(readonly roomId: string) {
+    super(`the rights in room ${roomId} changed before the edit's revision bump`);
+  }
 }
 
 /** Why the policy refused a student: the lesson is look-only, their pen is muted, or it is not theirs. */
@@ -38,17 +61,38 @@ export type PolicyRefusal = 'look_only' | 'pen_muted' | 'not_own';
  * policy and the member's pen, rows locked as above.
  */
 export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor): Promise<Authorized | null> {
-  const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean }>(
+  const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean; status: RoomStatus }>(
     tx,
-    sql`SELECT m.role, m.pen_muted, r.edit_policy FROM sessions s
+    sql`SELECT m.role, m.pen_muted, r.edit_policy, r.status FROM sessions s
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
         JOIN rooms r ON r.id = s.room_id
         WHERE s.id = ${actor.sessionId}::uuid AND s.room_id = ${actor.roomId}::uuid AND s.user_id = ${actor.userId}::uuid
           AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active'
           AND (r.status = 'open' OR (r.status = 'ended' AND m.role = 'teacher'))
-        FOR SHARE OF m FOR KEY SHARE OF r`,
+        FOR KEY SHARE OF r FOR SHARE OF m`,
   );
-  return row ? { role: row.role, editPolicy: row.edit_policy, penMuted: row.pen_muted } : null;
+  return row ? { role: row.role, editPolicy: row.edit_policy, penMuted: row.pen_muted, roomStatus: row.status } : null;
+}
+
+/**
+ * The condition a revision bump of the room row adds for an edit made under `auth`: a student's
+ * rights come from the room's policy and status, so the bump matches only while both are unchanged.
+ * A teacher's rights do not depend on the room row.
+ */
+export function stillHeld(auth: Authorized | undefined): SQL {
+  if (!auth || auth.role === 'teacher') return sql`true`;
+  return sql`edit_policy = ${auth.editPolicy} AND status = ${auth.roomStatus}`;
+}
+
+/** Runs an edit's transaction, again (at most twice more) when its rights changed before its bump. */
+export async function editTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(work);
+    } catch (error) {
+      if (!(error instanceof RightsChanged) || attempt === 3) throw error;
+    }
+  }
 }
 
 /** A refusal that holds for every element (drawing included), or null when the member may draw. */

@@ -10,6 +10,7 @@ import type { Element, ElementShape, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import {
   authorizeEdit,
+  editTransaction,
   drawingRefusal,
   mayChangeCondition,
   ownWorkOnly,
@@ -88,7 +89,7 @@ export async function createElement(
   actor: EditActor,
   input: { id: string; shape: ElementShape },
 ): Promise<ElementResult> {
-  return db.transaction(async (tx) => {
+  return editTransaction(db, async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
     const refused = drawingRefusal(auth);
@@ -112,7 +113,7 @@ export async function createElement(
     }
     const element = toElement(inserted);
     await recordVersion(tx, clock, inserted, 'created', actor.userId);
-    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.created', { elementId: element.id }, { element });
+    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.created', { elementId: element.id }, { element }, auth);
     return { decision: 'applied' as const, element, events: [event] };
   });
 }
@@ -128,7 +129,7 @@ export async function updateElement(
   actor: EditActor,
   input: { id: string; baseVersion: number; shape: ElementShape; requestId: string },
 ): Promise<ElementResult> {
-  return db.transaction(async (tx) => {
+  return editTransaction(db, async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
     const prior = await priorAnswer(tx, actor, input.requestId);
@@ -154,9 +155,15 @@ export async function updateElement(
     }
     const element = toElement(updated);
     await recordVersion(tx, clock, updated, shapeChangeAction(before.data, input.shape), actor.userId);
-    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', { elementId: element.id, version: element.version }, {
-      element,
-    });
+    const event = await appendRoomEvent(
+      tx,
+      clock,
+      actor.roomId,
+      'element.updated',
+      { elementId: element.id, version: element.version },
+      { element },
+      auth,
+    );
     await rememberAnswer(tx, clock, actor, input.requestId, element);
     return { decision: 'applied' as const, element, events: [event] };
   });
@@ -172,7 +179,7 @@ export async function deleteElement(
   actor: EditActor,
   input: { id: string; erased?: boolean },
 ): Promise<ElementResult> {
-  return db.transaction(async (tx) => {
+  return editTransaction(db, async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
     const refused = drawingRefusal(auth);
@@ -194,13 +201,13 @@ export async function deleteElement(
     }
     const element = toElement(deleted);
     await recordVersion(tx, clock, deleted, input.erased ? 'erased' : 'deleted', actor.userId);
-    const event = await deletedEvent(tx, clock, actor.roomId, element, actor.userId);
+    const event = await deletedEvent(tx, clock, actor.roomId, element, actor.userId, auth);
     return { decision: 'applied' as const, element, events: [event] };
   });
 }
 
-/** Appends the tombstone event of an element just deleted. */
-export function deletedEvent(tx: Tx, clock: Clock, roomId: string, element: Element, by: string): Promise<RoomEvent> {
+/** Appends the tombstone event of an element just deleted (`editedUnder`: see appendRoomEvent). */
+export function deletedEvent(tx: Tx, clock: Clock, roomId: string, element: Element, by: string, editedUnder?: Authorized): Promise<RoomEvent> {
   return appendRoomEvent(
     tx,
     clock,
@@ -208,6 +215,7 @@ export function deletedEvent(tx: Tx, clock: Clock, roomId: string, element: Elem
     'element.deleted',
     { elementId: element.id, version: element.version },
     { elementId: element.id, version: element.version, by },
+    editedUnder,
   );
 }
 

@@ -13,7 +13,7 @@
 import { sql } from 'drizzle-orm';
 import type { Element, RoomEvent } from '@wb/protocol';
 import { msFromNow, type Clock } from './clock.ts';
-import { authorizeEdit, drawingRefusal, ownWorkOnly, type EditActor, type PolicyRefusal } from './editRights.ts';
+import { authorizeEdit, drawingRefusal, editTransaction, ownWorkOnly, type EditActor, type PolicyRefusal } from './editRights.ts';
 import { ELEMENT_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { int, rows, type Db } from './sql.ts';
@@ -52,7 +52,7 @@ export async function acquireLocks(
   actor: EditActor,
   input: { elementIds: readonly string[]; requestId: string; firstTermMs: number },
 ): Promise<AcquireLocksResult> {
-  return db.transaction(async (tx) => {
+  return editTransaction(db, async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
     const refused = drawingRefusal(auth);
@@ -125,6 +125,7 @@ export async function acquireLocks(
           'lock.granted',
           { elementId, generation },
           { elementId, generation, sessionId: actor.sessionId, userId: actor.userId },
+          auth,
         ),
       );
     }

@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import type { Member, RoomEvent } from '@wb/protocol';
 import { date, rows, type Db, type Tx } from './sql.ts';
 import type { Clock } from './clock.ts';
-import { authorizeEdit, type EditActor } from './editRights.ts';
+import { authorizeEdit, editTransaction, type Authorized, type EditActor } from './editRights.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { memberColumns, toMember, type MemberRow } from './rooms.ts';
 
@@ -29,7 +29,7 @@ export type HandResult =
  * (an open session of an active member of an open lesson), as for an edit.
  */
 export async function setHand(db: Db, clock: Clock, actor: EditActor, input: { userId: string; raised: boolean }): Promise<HandResult> {
-  return db.transaction(async (tx) => {
+  return editTransaction(db, async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
     const own = input.userId === actor.userId;
@@ -53,7 +53,8 @@ export async function setHand(db: Db, clock: Clock, actor: EditActor, input: { u
       );
       return row ? { decision: 'already_applied' as const, member: toMember(row) } : { decision: 'not_found' as const };
     }
-    const event = await handEvent(tx, clock, actor.roomId, changed, actor.userId);
+    // A hand goes up only in an open lesson: the raise's bump repeats the check (I11).
+    const event = await handEvent(tx, clock, actor.roomId, changed, actor.userId, input.raised ? auth : undefined);
     return { decision: 'applied' as const, member: toMember(changed), events: [event] };
   });
 }
@@ -87,7 +88,15 @@ export async function lowerHandsOf(tx: Tx, clock: Clock, roomId: string, userId:
   return events;
 }
 
-async function handEvent(tx: Tx, clock: Clock, roomId: string, member: MemberRow, by: string): Promise<RoomEvent> {
+async function handEvent(tx: Tx, clock: Clock, roomId: string, member: MemberRow, by: string, editedUnder?: Authorized): Promise<RoomEvent> {
   const raisedAt = member.hand_raised_at === null ? null : date(member.hand_raised_at).toISOString();
-  return appendRoomEvent(tx, clock, roomId, 'member.hand', { userId: member.user_id, occurrence: randomUUID() }, { userId: member.user_id, raisedAt, by });
+  return appendRoomEvent(
+    tx,
+    clock,
+    roomId,
+    'member.hand',
+    { userId: member.user_id, occurrence: randomUUID() },
+    { userId: member.user_id, raisedAt, by },
+    editedUnder,
+  );
 }

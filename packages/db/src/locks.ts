@@ -13,7 +13,7 @@
 import { sql } from 'drizzle-orm';
 import type { Element, ElementShape, RoomEvent } from '@wb/protocol';
 import { msFromNow, type Clock } from './clock.ts';
-import { authorizeEdit, drawingRefusal, mayChangeCondition, ownWorkOnly, type EditActor, type PolicyRefusal } from './editRights.ts';
+import { authorizeEdit, drawingRefusal, editTransaction, mayChangeCondition, ownWorkOnly, type EditActor, type PolicyRefusal } from './editRights.ts';
 import { ELEMENT_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
 import { recordVersion, shapeChangeAction } from './elementVersions.ts';
 import type { ElementResult } from './elements.ts';
@@ -38,7 +38,7 @@ export async function acquireLock(
   actor: EditActor,
   input: { elementId: string; requestId: string; firstTermMs: number },
 ): Promise<AcquireLockResult> {
-  return db.transaction(async (tx) => {
+  return editTransaction(db, async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
     const refused = drawingRefusal(auth);
@@ -85,6 +85,7 @@ export async function acquireLock(
       'lock.granted',
       { elementId: element.id, generation },
       { elementId: element.id, generation, sessionId: actor.sessionId, userId: actor.userId },
+      auth,
     );
     return { decision: 'granted' as const, element, generation, expiresInMs: input.firstTermMs, events: [event] };
   });
@@ -123,7 +124,7 @@ export async function releaseLock(
   input: { elementId: string; generation: number; shape: ElementShape | undefined; requestId: string },
 ): Promise<ElementResult> {
   try {
-    return await db.transaction(async (tx) => {
+    return await editTransaction(db, async (tx) => {
       const auth = await authorizeEdit(tx, clock, actor);
       if (!auth) return { decision: 'not_a_member' as const };
       const shape = input.shape ? JSON.stringify(input.shape) : null;
@@ -157,9 +158,15 @@ export async function releaseLock(
       if (shape !== null && input.shape && before) {
         await recordVersion(tx, clock, released, shapeChangeAction(before.data, input.shape), actor.userId);
         events.push(
-          await appendRoomEvent(tx, clock, actor.roomId, 'element.updated', { elementId: element.id, version: element.version }, {
-            element,
-          }),
+          await appendRoomEvent(
+            tx,
+            clock,
+            actor.roomId,
+            'element.updated',
+            { elementId: element.id, version: element.version },
+            { element },
+            auth,
+          ),
         );
       }
       events.push(await releasedEvent(tx, clock, actor.roomId, element.id, input.generation, 'released'));

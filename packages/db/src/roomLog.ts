@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { RoomEvent, RoomEventKind } from '@wb/protocol';
 import type { Clock } from './clock.ts';
+import { RightsChanged, stillHeld, type Authorized } from './editRights.ts';
 import { eventId, type EventKey } from './eventIds.ts';
 import { AlreadyApplied, int, rows, type Executor, type Tx } from './sql.ts';
 
@@ -10,7 +11,9 @@ type PayloadOf<K extends RoomEventKind> = Extract<RoomEvent, { kind: K }>['paylo
  * Bumps the room's revision and appends one event at it, inside the caller's transaction (I1).
  * The room row's lock orders concurrent writers, so revisions are gap-free per room. The event's
  * id is built from its kind and `key` (eventIds.ts), so it always agrees with the kind. An id seen
- * before rolls the whole transaction back with `AlreadyApplied`.
+ * before rolls the whole transaction back with `AlreadyApplied`. An edit passes the rights it was
+ * authorised under (`editedUnder`): the bump then matches only while they hold (I11, editRights.ts)
+ * and throws `RightsChanged` otherwise.
  */
 export async function appendRoomEvent<K extends RoomEventKind>(
   tx: Tx,
@@ -19,12 +22,16 @@ export async function appendRoomEvent<K extends RoomEventKind>(
   kind: K,
   key: EventKey<K>,
   payload: PayloadOf<K>,
+  editedUnder?: Authorized,
 ): Promise<RoomEvent> {
   const [bumped] = await rows<{ revision: unknown }>(
     tx,
-    sql`UPDATE rooms SET revision = revision + 1 WHERE id = ${roomId}::uuid RETURNING revision`,
+    sql`UPDATE rooms SET revision = revision + 1 WHERE id = ${roomId}::uuid AND ${stillHeld(editedUnder)} RETURNING revision`,
   );
-  if (!bumped) throw new Error(`room ${roomId} does not exist`);
+  if (!bumped) {
+    if (editedUnder && editedUnder.role !== 'teacher') throw new RightsChanged(roomId);
+    throw new Error(`room ${roomId} does not exist`);
+  }
   const revision = int(bumped.revision);
   // An id named by its room revision must name the one it got, or it could name another event's.
   if ('roomRevision' in key && key.roomRevision !== revision) {

@@ -7,7 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EditPolicy, ElementShape, RoomEvent } from '@wb/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { FrozenClock } from '../src/clock.ts';
+import { RightsChanged, authorizeEdit, editTransaction } from '../src/editRights.ts';
+import { appendRoomEvent } from '../src/roomLog.ts';
 import type { EditActor } from '../src/elements.ts';
 import { createStore, type Store } from '../src/store.ts';
 import { openTestDatabase, type TestDatabase } from '../src/testing.ts';
@@ -61,6 +64,51 @@ for (const { kind, skip } of storeDatabaseKinds) {
         delete: (await store.deleteElement(who, { id: elementId, erased: true })).decision,
       };
     }
+
+    test('I11: a student\'s revision bump refuses once the policy or status it was authorised under changed; a teacher\'s does not', async () => {
+      const { roomId, teacher, ana } = await lesson('everyone');
+      const bumpAfter = (who: EditActor, change: ReturnType<typeof sql>) =>
+        testDb.database.db.transaction(async (tx) => {
+          const auth = await authorizeEdit(tx, clock, who);
+          // A change landing between the edit's read of its rights and its bump: the row locks keep
+          // it out, the bump's own condition must refuse it anyway.
+          await tx.execute(change);
+          return appendRoomEvent(tx, clock, roomId, 'member.hand', { userId: who.userId, occurrence: randomUUID() }, {
+            userId: who.userId,
+            raisedAt: null,
+            by: who.userId,
+          }, auth ?? undefined);
+        });
+      const before = await roomRevision(testDb.database, roomId);
+      await expect(bumpAfter(ana, sql`UPDATE rooms SET edit_policy = 'look' WHERE id = ${roomId}::uuid`)).rejects.toBeInstanceOf(RightsChanged);
+      await expect(bumpAfter(ana, sql`UPDATE rooms SET status = 'ended' WHERE id = ${roomId}::uuid`)).rejects.toBeInstanceOf(RightsChanged);
+      expect(await roomRevision(testDb.database, roomId)).toBe(before);
+      const teachers = await bumpAfter(teacher, sql`UPDATE rooms SET edit_policy = 'look' WHERE id = ${roomId}::uuid`);
+      expect(teachers.revision).toBe(before + 1);
+    });
+
+    test('I11: an edit whose rights changed before its bump runs again and is decided by the new rights', async () => {
+      const { roomId, ana } = await lesson('everyone');
+      const lookOnly = sql`UPDATE rooms SET edit_policy = 'look' WHERE id = ${roomId}::uuid`;
+      let attempts = 0;
+      const decision = await editTransaction(testDb.database.db, async (tx) => {
+        attempts++;
+        // The second attempt starts after the change has committed (here: in its own transaction).
+        if (attempts === 2) await tx.execute(lookOnly);
+        const auth = await authorizeEdit(tx, clock, ana);
+        if (!auth) return 'not_a_member';
+        if (auth.editPolicy === 'look') return 'look_only';
+        // The first attempt sees the change land between its read and its bump.
+        await tx.execute(lookOnly);
+        await appendRoomEvent(tx, clock, roomId, 'member.hand', { userId: ana.userId, occurrence: randomUUID() }, {
+          userId: ana.userId,
+          raisedAt: null,
+          by: ana.userId,
+        }, auth);
+        return 'applied';
+      });
+      expect({ decision, attempts }).toEqual({ decision: 'look_only', attempts: 2 });
+    });
 
     test('P1: a new lesson lets students edit only their own work, and every element names its author', async () => {
       const { roomId, teacher, ana, anas, teachers } = await lesson();
