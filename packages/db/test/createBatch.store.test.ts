@@ -161,5 +161,41 @@ for (const { kind, skip } of storeDatabaseKinds) {
         expect(refused).toBeGreaterThan(0);
       },
     );
+
+    test.skipIf(kind !== 'postgres')(
+      `I11: ${REVOCATION_TRIALS} trials of "students only look" racing batched creates on another connection: no student's stroke lands after it`,
+      async () => {
+        let applied = 0;
+        let refused = 0;
+        for (let trial = 0; trial < REVOCATION_TRIALS; trial++) {
+          const { room, ana, ben, teacher } = await classroom();
+          expect((await store.setLessonSettings(teacher, { editPolicy: 'everyone' })).decision).toBe('applied');
+          const [changed, batch] = await Promise.all([
+            peer!.setLessonSettings(teacher, { editPolicy: 'look' }),
+            store.createElements([0, 1, 2].flatMap((i) => [ana, ben, teacher].map((actor) => ({ actor, id: randomUUID(), shape: stroke(i) })))),
+          ]);
+          expect(changed.decision).toBe('applied');
+          for (const [i, result] of batch.entries()) {
+            if (i % 3 === 2) expect(result.decision).toBe('applied');
+            else if (result.decision === 'applied') applied++;
+            else {
+              expect(result.decision).toBe('look_only');
+              refused++;
+            }
+          }
+          const log = await store.eventsAfter(room.roomId, 0, 1_000);
+          if (log.kind !== 'replay') throw new Error(`log: ${log.kind}`);
+          const changedAt = log.events.find((e) => e.kind === 'room.updated' && e.payload.settings.editPolicy === 'look')!.revision;
+          const late = log.events.filter(
+            (e) => e.kind === 'element.created' && e.revision > changedAt && e.payload.element.createdBy !== teacher.userId,
+          );
+          expect(late).toEqual([]);
+          expect(log.events.map((e) => e.revision)).toEqual(log.events.map((_, i) => i + 1));
+        }
+        expect(applied).toBeGreaterThan(0);
+        expect(refused).toBeGreaterThan(0);
+      },
+      120_000,
+    );
   });
 }
