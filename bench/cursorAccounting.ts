@@ -61,6 +61,8 @@ export class CursorAccounting {
   discardedByClient = 0;
   received = 0;
   supersededInTime = 0;
+  /** Of `received` + `supersededInTime`: those delivered to the room's teacher (the rest reached students). */
+  deliveredAtTeacher = 0;
   supersededLate = 0;
   duplicates = 0;
   /** In-window entries that reached a receiver the visibility mode does not allow them (must stay 0). */
@@ -83,9 +85,14 @@ export class CursorAccounting {
     this.sentBySender = new Uint32Array(senders);
   }
 
-  /** (update, receiver) pairs owed for the in-window packets of `senders` (global slots). */
-  expectedFrom(senders: Iterable<number>): number {
-    const perSender = Array.from({ length: USERS_PER_ROOM }, (_, local) => receiversOf(this.visibility, local));
+  /**
+   * (update, receiver) pairs owed for the in-window packets of `senders` (global slots): `atTeacher`
+   * only those owed to the room's teacher (under `teacher` every student's, under `everyone` too).
+   */
+  expectedFrom(senders: Iterable<number>, atTeacher = false): number {
+    const perSender = Array.from({ length: USERS_PER_ROOM }, (_, local) =>
+      atTeacher ? (receiverSees(this.visibility, TEACHER_LOCAL, local) ? 1 : 0) : receiversOf(this.visibility, local),
+    );
     let expected = 0;
     for (const global of senders) expected += (this.sentBySender[global] ?? 0) * (perSender[global % USERS_PER_ROOM] ?? 0);
     return expected;
@@ -136,13 +143,16 @@ export class CursorAccounting {
       const missingStamp = stamps[missing] ?? 0;
       if (!this.inWindow(missingStamp)) continue;
       const waited = now - missingStamp;
-      if (waited <= SUPERSEDE_BUDGET_MS) this.supersededInTime += 1;
-      else this.supersededLate += 1;
+      if (waited <= SUPERSEDE_BUDGET_MS) {
+        this.supersededInTime += 1;
+        if (receiver.local === TEACHER_LOCAL) this.deliveredAtTeacher += 1;
+      } else this.supersededLate += 1;
       this.mergedHist.record(waited);
     }
     receiver.lastSeqFrom[senderLocal] = seq;
     if (this.inWindow(stamp)) {
       this.received += 1;
+      if (receiver.local === TEACHER_LOCAL) this.deliveredAtTeacher += 1;
       const latency = now - stamp;
       this.hist.record(latency);
       this.mergedHist.record(latency);

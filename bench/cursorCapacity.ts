@@ -116,6 +116,9 @@ export interface PointResult {
   exactDelivery: number;
   /** Received, or replaced by a newer update from the same sender within 100 ms (the pass rule). */
   delivery: number;
+  /** The same, of the pairs owed to the teachers and to the students apart (NaN when none is owed). */
+  deliveryAtTeacher: number;
+  deliveryAtStudents: number;
   serverCores: number;
   serverRssMb: number;
   serverEventLoopP99Ms: number;
@@ -229,6 +232,8 @@ export async function measurePoint(
     sentRatio,
     exactDelivery,
     delivery,
+    deliveryAtTeacher: raw.expectedAtTeacher > 0 ? raw.deliveredAtTeacher / raw.expectedAtTeacher : Number.NaN,
+    deliveryAtStudents: raw.expected - raw.expectedAtTeacher > 0 ? (delivered - raw.deliveredAtTeacher) / (raw.expected - raw.expectedAtTeacher) : Number.NaN,
     serverCores: coresUsed(start, end),
     serverRssMb: end.rssBytes / 2 ** 20,
     serverEventLoopP99Ms: lagMs,
@@ -330,7 +335,8 @@ export function formatPointLine(p: PointResult): string {
   return (
     `${(p.line === 'productTeacher' ? 'product/teacher' : p.target).padEnd(15)} ${p.mode === 'pinned' ? 'pinned ' : ''}rooms=${String(p.rooms).padStart(2)} #${p.repeat} ${p.pass ? 'PASS' : 'FAIL'} (today's rule ${p.passLegacy ? 'pass' : 'fail'}) ` +
     `p50=${p.p50Ms.toFixed(1)} p95=${p.p95Ms.toFixed(1)} p99=${p.p99Ms.toFixed(1)} ms (merged counted p50=${p.p50MergedCountedMs.toFixed(1)} p99=${p.p99MergedCountedMs.toFixed(1)}) ` +
-    `sent=${(p.sentRatio * 100).toFixed(1)}% delivered=${(p.delivery * 100).toFixed(2)}% (exact ${(p.exactDelivery * 100).toFixed(2)}%) ` +
+    `sent=${(p.sentRatio * 100).toFixed(1)}% delivered=${(p.delivery * 100).toFixed(2)}% (exact ${(p.exactDelivery * 100).toFixed(2)}%; ` +
+    `at teachers ${(p.deliveryAtTeacher * 100).toFixed(2)}%, at students ${(p.deliveryAtStudents * 100).toFixed(2)}%) ` +
     `server=${p.serverCores.toFixed(2)} cores ${p.serverRssMb.toFixed(0)} MB lag99=${p.serverEventLoopP99Ms.toFixed(1)} ms ` +
     (Number.isFinite(p.batchesPerRoomPerSec) ? `${p.batchesPerRoomPerSec.toFixed(1)} batches/room/s ` : '') +
     `${p.serverCpuUsPerDelivered.toFixed(2)} us/update gen=${p.generatorCores.toFixed(2)} cores load=${p.loadAverage1m.toFixed(2)}` +

@@ -95,6 +95,9 @@ export interface CursorLoadResult {
   duplicates: number;
   /** In-window entries that reached a receiver the visibility does not allow them (must be 0). */
   forbidden: number;
+  /** Of `expected`: the pairs owed to the rooms' teachers, and of those delivered (received or superseded in time). */
+  expectedAtTeacher: number;
+  deliveredAtTeacher: number;
   /** Today's figure: packets that arrived themselves. */
   latency: LatencySummary;
   /**

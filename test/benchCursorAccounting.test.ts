@@ -122,6 +122,10 @@ describe("cursor accounting: each receiver is owed what the lesson's cursor visi
     a.onReceive(at(7), TEACHER_LOCAL, 0, 1_120);
     a.onReceive(at(TEACHER_LOCAL), SENDER, 0, 1_130);
     expect(a.received).toBe(2);
+    expect(a.deliveredAtTeacher).toBe(1);
+    // Owed: the teacher's position to 30 students, the student's to the teacher alone.
+    expect(a.expectedFrom([TEACHER_LOCAL, SENDER])).toBe(31);
+    expect(a.expectedFrom([TEACHER_LOCAL, SENDER], true)).toBe(1);
     expect(a.forbidden).toBe(0);
     expect(a.hist.summary().max).toBeCloseTo(30, 5);
   });
