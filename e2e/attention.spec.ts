@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { cursorOf, expect, joinLesson, startLesson, test } from './support.ts';
+import { cursorOf, expect, expectLive, joinLesson, startLesson, test } from './support.ts';
 
 /** Moves the mouse over the board, at (x, y) from its top-left corner. */
 async function pointAt(page: Page, x: number, y: number, steps = 1) {
@@ -15,7 +15,7 @@ async function panAway(page: Page, presses: number) {
   for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowRight');
 }
 
-test("attention kit: only the teacher's cursor by default, bring everyone, present and pan away, laser trail, raised hand", async ({ browser }) => {
+test("attention kit: only the teacher's cursor by default, bring everyone, present and pan away, a reload follows, laser trail, raised hand", async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
   const ana = await joinLesson(browser, teacher.code, 'Ana');
   const ben = await joinLesson(browser, teacher.code, 'Ben');
@@ -58,6 +58,15 @@ test("attention kit: only the teacher's cursor by default, bring everyone, prese
   await expect(teacher.page.getByTestId('followers')).toHaveText('1 following');
   await ana.page.getByTestId('return-to-teacher').click();
   await expect(teacher.page.getByTestId('followers')).toHaveText('2 following');
+  // The teacher moves on; Ben reloads meanwhile: his new page follows at once, to where she is now.
+  await panAway(teacher.page, 2);
+  await ben.page.reload();
+  await expectLive(ben.page);
+  await expect(ben.page.getByTestId('following')).toBeVisible();
+  await expect(teacher.page.getByTestId('followers')).toHaveText('2 following');
+  const markNow = (await teacher.page.getByTestId('element').boundingBox())!;
+  await expect.poll(async () => Math.round(((await ben.page.getByTestId('element').boundingBox())?.x ?? 0) - markNow.x)).toBe(0);
+  await expect.poll(async () => Math.round(((await ben.page.getByTestId('element').boundingBox())?.y ?? 0) - markNow.y)).toBe(0);
   await teacher.page.getByRole('button', { name: 'Stop presenting' }).click();
 
   // The teacher's laser leaves a trail on the students' screens, and it fades.
