@@ -287,7 +287,7 @@ export async function capacitySweep(
   const need = windowsNeeded ?? Number.POSITIVE_INFINITY;
   const last = points[points.length - 1];
   const swept = lines.filter((line) => line !== 'bare' || targets.bare !== null);
-  const stoppedAt: Record<SweepLine, string> = { product: 'not measured', productTeacher: 'not measured', bare: targets.bare ? 'not measured' : 'not measured (--product-only)' };
+  const stoppedAt: Record<SweepLine, string> = { product: 'not measured', productTeacher: 'not measured', bare: 'not measured' };
   const going = new Set<SweepLine>(swept);
   for (const line of swept) stoppedAt[line] = `passed every point up to ${last}`;
   for (const rooms of points) {
