@@ -2,7 +2,7 @@
  * Migration 0009 (the attention kit's lesson settings, issue 21) on a database that already holds
  * lessons: each database is first migrated up to 0008 only and given a lesson the way that schema
  * stored it, then opened by the product (`openDatabase`), which applies 0009 onward. Documented
- * outcome (docs/store.md, docs/protocol.md, README): a lesson made before 0009 keeps showing
+ * outcome (docs/store.md P1, docs/protocol.md "LessonSettings"): a lesson made before 0009 keeps showing
  * students everyone's cursor (`everyone`) and keeps the laser the teacher's (`laserAllowed`
  * false); a lesson made after it shows students only the teacher's cursor (`teacher`).
  * On PGlite (a data directory, as the laptop server keeps it) and on real Postgres.
