@@ -8,9 +8,16 @@
  *   target, >= 90% of the intended packets sent and >= 99% of updates delivered;
  * - today's rule, kept so figures stay comparable with the runs before it: p99 of the packets
  *   that arrived themselves < 100 ms, same sent and delivered bounds.
- * A target's sweep goes on while a point passes either rule; each rule's capacity is its own knee
+ * A line's sweep goes on while a point passes either rule; each rule's capacity is its own knee
  * (knee.ts) over the same points.
+ *
+ * Three lines, interleaved point by point (issue 21): the product with every student seeing every
+ * cursor (`everyone`, O(n²) per room), the product in a new lesson's default mode (students see
+ * only the teacher's cursor: O(n) per room) and the bare relay (everyone's, no batching). Each
+ * line's delivery is counted against what its receivers may get (cursorAccounting.ts), and an
+ * entry a receiver may not see fails the window.
  */
+import type { CursorVisibility } from '@wb/protocol';
 import type { CursorLoadResult } from './generatorMessages.ts';
 import type { GeneratorHandle } from './generatorHandle.ts';
 import { kneeOf } from './knee.ts';
@@ -30,6 +37,8 @@ export interface CursorWindowFigures {
   delivery: number;
   connectFailures: number;
   connectErrors: string[];
+  /** Cursor entries that reached a receiver the lesson's visibility does not allow them. */
+  forbidden: number;
 }
 
 /** Why a window fails the pass rule (empty: it passes). NaN latencies (nothing received) fail. */
@@ -51,8 +60,20 @@ export function cursorWindowFailuresLegacy(w: CursorWindowFigures): string[] {
 }
 
 function commonFailures(w: CursorWindowFigures): string[] {
-  return w.connectFailures > 0 ? [`${w.connectFailures} clients failed to connect (${w.connectErrors.join(', ')})`] : [];
+  const failed = w.connectFailures > 0 ? [`${w.connectFailures} clients failed to connect (${w.connectErrors.join(', ')})`] : [];
+  if (w.forbidden > 0) failed.push(`${w.forbidden} cursor entries reached receivers not allowed them`);
+  return failed;
 }
+
+/** A line of the capacity sweep: the product under a cursor visibility, or the bare relay. */
+export type SweepLine = 'product' | 'productTeacher' | 'bare';
+export const SWEEP_LINES: readonly SweepLine[] = ['product', 'productTeacher', 'bare'];
+const LINE_TARGET: Record<SweepLine, { target: 'product' | 'bare'; visibility: CursorVisibility; label: string }> = {
+  product: { target: 'product', visibility: 'everyone', label: 'product, students see everyone' },
+  productTeacher: { target: 'product', visibility: 'teacher', label: "product, students see the teacher's cursor (default)" },
+  bare: { target: 'bare', visibility: 'everyone', label: 'bare relay' },
+};
+export const lineLabel = (line: SweepLine) => LINE_TARGET[line].label;
 
 export interface Timing {
   warmupMs: number;
@@ -63,6 +84,12 @@ export interface Timing {
 
 export interface PointResult {
   target: 'product' | 'bare';
+  /** The sweep line (absent in results from before issue 21: `product` or `bare` by target). */
+  line: SweepLine;
+  /** Whose cursors students were sent (the bare relay: everyone's). */
+  visibility: CursorVisibility;
+  /** Cursor entries that reached a receiver not allowed them (the window then fails). */
+  forbidden: number;
   rooms: number;
   users: number;
   repeat: number;
@@ -89,6 +116,9 @@ export interface PointResult {
   exactDelivery: number;
   /** Received, or replaced by a newer update from the same sender within 100 ms (the pass rule). */
   delivery: number;
+  /** The same, of the pairs owed to the teachers and to the students apart (NaN when none is owed). */
+  deliveryAtTeacher: number;
+  deliveryAtStudents: number;
   serverCores: number;
   serverRssMb: number;
   serverEventLoopP99Ms: number;
@@ -117,7 +147,9 @@ export async function measurePoint(
   timing: Timing,
   repeat: number,
   movers: 'all' | 'one' = 'all',
+  line: SweepLine = server.kind,
 ): Promise<PointResult> {
+  const visibility = LINE_TARGET[line].visibility;
   await generator.call('setup', { rooms });
   const connected = await generator.call('connect', { rooms });
   const samples: {
@@ -146,6 +178,7 @@ export async function measurePoint(
       windowMs: timing.windowMs,
       drainMs: timing.drainMs,
       movers,
+      visibility,
     });
   } finally {
     stopListening();
@@ -171,11 +204,15 @@ export async function measurePoint(
     delivery,
     connectFailures: connected.failed,
     connectErrors: connected.errors,
+    forbidden: raw.forbidden,
   };
   const failedBecause = cursorWindowFailures(figures);
   const failedBecauseLegacy = cursorWindowFailuresLegacy(figures);
   return {
     target: server.kind,
+    line,
+    visibility,
+    forbidden: raw.forbidden,
     rooms,
     users: rooms * 31,
     repeat,
@@ -195,6 +232,8 @@ export async function measurePoint(
     sentRatio,
     exactDelivery,
     delivery,
+    deliveryAtTeacher: raw.expectedAtTeacher > 0 ? raw.deliveredAtTeacher / raw.expectedAtTeacher : Number.NaN,
+    deliveryAtStudents: raw.expected - raw.expectedAtTeacher > 0 ? (delivered - raw.deliveredAtTeacher) / (raw.expected - raw.expectedAtTeacher) : Number.NaN,
     serverCores: coresUsed(start, end),
     serverRssMb: end.rssBytes / 2 ** 20,
     serverEventLoopP99Ms: lagMs,
@@ -215,19 +254,26 @@ export interface CapacityResult {
   points: PointResult[];
   /** Windows a point needs to pass (`--pass-windows`; null: all of them). */
   windowsNeeded: number | null;
-  /** Under the pass rule (merged counted p99 <= 60 ms). */
-  capacityRooms: { product: number; bare: number };
+  /** The lines swept (absent before issue 21: product and bare). */
+  lines?: SweepLine[];
+  /** Under the pass rule (merged counted p99 <= 60 ms); productTeacher absent before issue 21. */
+  capacityRooms: { product: number; bare: number; productTeacher?: number };
+  /** Product (everyone) over bare relay. */
   ratio: number;
+  /** The default mode (teacher's cursor only) over the everyone mode (issue 21). */
+  teacherRatio?: number;
   /** Under today's rule (p99 < 100 ms), over the same points. */
-  capacityRoomsLegacy: { product: number; bare: number };
+  capacityRoomsLegacy: { product: number; bare: number; productTeacher?: number };
   ratioLegacy: number;
   /** Highest point each sweep reached and why it stopped. */
-  stoppedAt: { product: string; bare: string };
+  stoppedAt: { product: string; bare: string; productTeacher?: string };
 }
 
 /**
- * Upward search. Every repeat of a point runs; a target stops after the first point that passes
- * neither rule (the sweep is bounded by `points`).
+ * Upward search. Every repeat of a point runs; a line stops after the first point that passes
+ * neither rule (the sweep is bounded by `points`). The lines run interleaved at each point, the
+ * product's two on the same server, generator and rooms (each room's teacher switches the
+ * lesson's cursor visibility before its line's window).
  */
 export async function capacitySweep(
   targets: { product: { generator: GeneratorHandle; server: ServerUnderTest }; bare: { generator: GeneratorHandle; server: ServerUnderTest } | null },
@@ -235,20 +281,23 @@ export async function capacitySweep(
   timing: Timing,
   log: (line: string) => void,
   windowsNeeded: number | null = null,
+  lines: readonly SweepLine[] = SWEEP_LINES,
 ): Promise<CapacityResult> {
   const results: PointResult[] = [];
   const need = windowsNeeded ?? Number.POSITIVE_INFINITY;
-  const stoppedAt = { product: `passed every point up to ${points[points.length - 1]}`, bare: `passed every point up to ${points[points.length - 1]}` };
-  const going = { product: true, bare: targets.bare !== null };
-  if (!targets.bare) stoppedAt.bare = 'not measured (--product-only)';
+  const last = points[points.length - 1];
+  const swept = lines.filter((line) => line !== 'bare' || targets.bare !== null);
+  const stoppedAt: Record<SweepLine, string> = { product: 'not measured', productTeacher: 'not measured', bare: 'not measured' };
+  const going = new Set<SweepLine>(swept);
+  for (const line of swept) stoppedAt[line] = `passed every point up to ${last}`;
   for (const rooms of points) {
-    for (const kind of ['product', 'bare'] as const) {
-      const target = targets[kind];
-      if (!going[kind] || !target) continue;
+    for (const line of swept) {
+      const target = targets[LINE_TARGET[line].target];
+      if (!going.has(line) || !target) continue;
       const { generator, server } = target;
       const windows: PointResult[] = [];
       for (let repeat = 1; repeat <= timing.repeats; repeat++) {
-        const point = await measurePoint(generator, server, rooms, timing, repeat);
+        const point = await measurePoint(generator, server, rooms, timing, repeat, 'all', line);
         results.push(point);
         windows.push(point);
         log(formatPointLine(point));
@@ -256,34 +305,38 @@ export async function capacitySweep(
       }
       const passes = (rule: 'pass' | 'passLegacy') => kneeOf(windows.map((w) => ({ rooms, pass: w[rule] })), need).firstFailing === null;
       if (!passes('pass') && !passes('passLegacy')) {
-        going[kind] = false;
-        stoppedAt[kind] = `first point failing both rules: ${rooms} rooms`;
+        going.delete(line);
+        stoppedAt[line] = `first point failing both rules: ${rooms} rooms`;
       }
     }
-    if (!going.product && !going.bare) break;
+    if (going.size === 0) break;
   }
-  const knee = (kind: 'product' | 'bare', rule: 'pass' | 'passLegacy') =>
-    kneeOf(results.filter((p) => p.target === kind).map((p) => ({ rooms: p.rooms, pass: p[rule] })), need).rooms;
-  const capacityRooms = { product: knee('product', 'pass'), bare: knee('bare', 'pass') };
-  const capacityRoomsLegacy = { product: knee('product', 'passLegacy'), bare: knee('bare', 'passLegacy') };
-  const ratioOf = (c: { product: number; bare: number }) => (c.bare > 0 ? c.product / c.bare : Number.POSITIVE_INFINITY);
+  const knee = (line: SweepLine, rule: 'pass' | 'passLegacy') =>
+    kneeOf(results.filter((p) => p.line === line).map((p) => ({ rooms: p.rooms, pass: p[rule] })), need).rooms;
+  const capacities = (rule: 'pass' | 'passLegacy') => ({ product: knee('product', rule), productTeacher: knee('productTeacher', rule), bare: knee('bare', rule) });
+  const capacityRooms = capacities('pass');
+  const capacityRoomsLegacy = capacities('passLegacy');
+  const ratioOf = (over: number, under: number) => (under > 0 ? over / under : Number.POSITIVE_INFINITY);
   return {
     mode: placement.mode,
     points: results,
     windowsNeeded,
+    lines: swept,
     capacityRooms,
-    ratio: ratioOf(capacityRooms),
+    ratio: ratioOf(capacityRooms.product, capacityRooms.bare),
+    teacherRatio: ratioOf(capacityRooms.productTeacher, capacityRooms.product),
     capacityRoomsLegacy,
-    ratioLegacy: ratioOf(capacityRoomsLegacy),
+    ratioLegacy: ratioOf(capacityRoomsLegacy.product, capacityRoomsLegacy.bare),
     stoppedAt,
   };
 }
 
 export function formatPointLine(p: PointResult): string {
   return (
-    `${p.target.padEnd(7)} ${p.mode === 'pinned' ? 'pinned ' : ''}rooms=${String(p.rooms).padStart(2)} #${p.repeat} ${p.pass ? 'PASS' : 'FAIL'} (today's rule ${p.passLegacy ? 'pass' : 'fail'}) ` +
+    `${(p.line === 'productTeacher' ? 'product/teacher' : p.target).padEnd(15)} ${p.mode === 'pinned' ? 'pinned ' : ''}rooms=${String(p.rooms).padStart(2)} #${p.repeat} ${p.pass ? 'PASS' : 'FAIL'} (today's rule ${p.passLegacy ? 'pass' : 'fail'}) ` +
     `p50=${p.p50Ms.toFixed(1)} p95=${p.p95Ms.toFixed(1)} p99=${p.p99Ms.toFixed(1)} ms (merged counted p50=${p.p50MergedCountedMs.toFixed(1)} p99=${p.p99MergedCountedMs.toFixed(1)}) ` +
-    `sent=${(p.sentRatio * 100).toFixed(1)}% delivered=${(p.delivery * 100).toFixed(2)}% (exact ${(p.exactDelivery * 100).toFixed(2)}%) ` +
+    `sent=${(p.sentRatio * 100).toFixed(1)}% delivered=${(p.delivery * 100).toFixed(2)}% (exact ${(p.exactDelivery * 100).toFixed(2)}%; ` +
+    `at teachers ${(p.deliveryAtTeacher * 100).toFixed(2)}%, at students ${(p.deliveryAtStudents * 100).toFixed(2)}%) ` +
     `server=${p.serverCores.toFixed(2)} cores ${p.serverRssMb.toFixed(0)} MB lag99=${p.serverEventLoopP99Ms.toFixed(1)} ms ` +
     (Number.isFinite(p.batchesPerRoomPerSec) ? `${p.batchesPerRoomPerSec.toFixed(1)} batches/room/s ` : '') +
     `${p.serverCpuUsPerDelivered.toFixed(2)} us/update gen=${p.generatorCores.toFixed(2)} cores load=${p.loadAverage1m.toFixed(2)}` +

@@ -2,6 +2,7 @@
  * The IPC contract between the benchmark's orchestrator (run.ts) and the load-generator process.
  * The generator runs in its own process so that its CPU is neither the server's nor hidden in it.
  */
+import type { CursorVisibility } from '@wb/protocol';
 import type { LatencySummary, SparseHistogram } from './latencyHistogram.ts';
 import type { StrokeCounts, StrokeSummaryHistograms } from './strokeAccounting.ts';
 
@@ -62,6 +63,11 @@ export interface CursorLoadParams {
   drainMs: number;
   /** 'all': every client moves (the capacity load); 'one': one mover per room (a quiet room). */
   movers: 'all' | 'one';
+  /**
+   * The rooms' cursor visibility for this load (default `everyone`): each room's teacher sets it
+   * first where it differs. The bare relay knows only `everyone`.
+   */
+  visibility?: CursorVisibility;
 }
 
 export interface SelfStats {
@@ -71,7 +77,10 @@ export interface SelfStats {
 }
 
 export interface CursorLoadResult {
+  /** The rooms' cursor visibility the load ran under. */
+  visibility: CursorVisibility;
   senders: number;
+  /** Receivers owed one update, on average over the updates sent (30 under `everyone`). */
   receiversPerUpdate: number;
   intended: number;
   sent: number;
@@ -84,6 +93,11 @@ export interface CursorLoadResult {
   supersededInTime: number;
   supersededLate: number;
   duplicates: number;
+  /** In-window entries that reached a receiver the visibility does not allow them (must be 0). */
+  forbidden: number;
+  /** Of `expected`: the pairs owed to the rooms' teachers, and of those delivered (received or superseded in time). */
+  expectedAtTeacher: number;
+  deliveredAtTeacher: number;
   /** Today's figure: packets that arrived themselves. */
   latency: LatencySummary;
   /**

@@ -25,6 +25,8 @@ import {
   type CursorVisibility,
   type LeaseDue,
   type LeaseRenewResult,
+  type LessonSettingsReply,
+  type LessonSettingsRequest,
   type RoomEvent,
   type SessionGrant,
   type SyncMessage,
@@ -54,7 +56,7 @@ import type {
   StormResult,
   TargetKind,
 } from './generatorMessages.ts';
-import { CursorAccounting, USERS_PER_ROOM } from './cursorAccounting.ts';
+import { CursorAccounting, TEACHER_LOCAL, USERS_PER_ROOM } from './cursorAccounting.ts';
 import { LatencyHistogram, percentileOf, type SparseHistogram } from './latencyHistogram.ts';
 import { LockWorkload } from './lockWorkload.ts';
 import { DrawingWorkload, LIVE_INK_WIRE, REPLY_TIMEOUT_MS } from './drawingWorkload.ts';
@@ -70,11 +72,15 @@ const CLIENT_KIND: ClientKind = process.env.BENCH_CLIENT === 'socket.io' ? 'sock
  */
 const ROOM_ADDRESS_OFFSET = Number(process.env.BENCH_ROOM_ADDRESS_OFFSET ?? 0);
 /**
- * Every generated room shows students every member's cursor: the O(n²) fan-out the capacity
- * figures measure (a new lesson's default, the teacher's cursor only, is not a bench scenario yet:
- * the delivery accounting expects every receiver to get every sender).
+ * A generated room starts showing students every member's cursor: the O(n²) fan-out most
+ * scenarios measure. A cursor load asking for another mode (the capacity sweep's default-mode
+ * line: the teacher's cursor only) has each room's teacher change the lesson's setting first, as
+ * a teacher would (`lesson.settings`), and the accounting owes each receiver only what the mode
+ * lets it see (cursorAccounting.ts).
  */
 const CURSOR_VISIBILITY: CursorVisibility = 'everyone';
+/** How long a room's teacher waits for the answer to a change of the lesson's cursor visibility (ms). */
+const SETTINGS_TIMEOUT_MS = 10_000;
 /**
  * Threads of this generator process (BENCH_GENERATOR_THREADS, default 1). With more than one, the
  * process's main thread only relays commands and merges results, and each thread runs every
@@ -166,6 +172,8 @@ class Counters {
 
 class Fleet {
   readonly rooms: Client[][] = [];
+  /** Each product room's cursor visibility as its teacher last set it (absent: as created). */
+  private readonly roomVisibility = new Map<number, CursorVisibility>();
   counters = new Counters();
   accounting: CursorAccounting | null = null;
   /** The lock workload while it runs: it sees every room event and cursor batch of its room. */
@@ -427,13 +435,47 @@ class Fleet {
   // ---------------------------------------------------------------------------------------------
   // Scenarios
 
+  /**
+   * Has the teacher of each of the first `rooms` rooms set the lesson's cursor visibility to
+   * `mode` where it differs (the bare relay has no settings: it relays to everyone).
+   */
+  async setCursorVisibility(rooms: number, mode: CursorVisibility): Promise<void> {
+    if (TARGET_KIND !== 'product') {
+      if (mode !== 'everyone') throw new Error(`the bare relay has no cursor visibility but everyone's (asked: ${mode})`);
+      return;
+    }
+    const teachers = this.rooms
+      .slice(0, rooms)
+      .map((room, index) => ({ index, teacher: room[TEACHER_LOCAL] }))
+      .filter((r) => r.teacher !== undefined && (this.roomVisibility.get(r.index) ?? CURSOR_VISIBILITY) !== mode);
+    const failures: string[] = [];
+    await runLimited(teachers, CONNECT_CONCURRENCY, async ({ index, teacher }) => {
+      const socket = teacher?.socket;
+      if (!socket) return void failures.push(`room ${index}: teacher not connected`);
+      const reply = await new Promise<Ack<LessonSettingsReply> | 'timeout'>((resolve) => {
+        const timer = setTimeout(() => resolve('timeout'), SETTINGS_TIMEOUT_MS);
+        const request: LessonSettingsRequest = { requestId: `visibility-${index}-${mode}-${Date.now()}`, settings: { cursorVisibility: mode } };
+        socket.emit(ClientEvent.LESSON_SETTINGS, request, (answer) => {
+          clearTimeout(timer);
+          resolve(answer as Ack<LessonSettingsReply>);
+        });
+      });
+      if (reply === 'timeout') failures.push(`room ${index}: timeout`);
+      else if (!reply.ok) failures.push(`room ${index}: ${reply.error.code}`);
+      else this.roomVisibility.set(index, reply.settings.cursorVisibility);
+    });
+    if (failures.length > 0) throw new Error(`cursor visibility ${mode} not set: ${failures.slice(0, 5).join(', ')}`);
+  }
+
   async cursorLoad(params: CursorLoadParams): Promise<CursorLoadResult> {
+    const visibility = params.visibility ?? 'everyone';
+    await this.setCursorVisibility(params.rooms, visibility);
     const clients = this.clientsOf(params.rooms);
     for (const c of clients) c.lastSeqFrom.fill(-1);
     const movers = params.movers === 'all' ? clients : clients.filter((c) => c.local === 1);
     const totalMs = params.warmupMs + params.windowMs + params.drainMs;
     const maxSeq = Math.ceil((totalMs / 1000) * params.hz) + 16;
-    const accounting = new CursorAccounting(this.rooms.length * USERS_PER_ROOM, maxSeq);
+    const accounting = new CursorAccounting(this.rooms.length * USERS_PER_ROOM, maxSeq, visibility);
     this.accounting = accounting;
     this.counters = new Counters();
     const start = clock();
@@ -452,12 +494,13 @@ class Fleet {
     await sleep(300);
     this.accounting = null;
 
-    const receiversPerUpdate = USERS_PER_ROOM - 1;
-    let expected = 0;
-    for (const mover of movers) expected += (accounting.sentBySender[mover.global] ?? 0) * receiversPerUpdate;
+    // Owed per the rooms' visibility: every other member's under `everyone`; under `teacher` the
+    // teacher's position to all 30, a student's to the teacher only.
+    const expected = accounting.expectedFrom(movers.map((m) => m.global));
     return {
+      visibility,
       senders: movers.length,
-      receiversPerUpdate,
+      receiversPerUpdate: accounting.sent > 0 ? expected / accounting.sent : 0,
       intended: Math.round(movers.length * (params.windowMs / 1000) * params.hz),
       sent: accounting.sent,
       discardedByClient: accounting.discardedByClient,
@@ -466,6 +509,9 @@ class Fleet {
       supersededInTime: accounting.supersededInTime,
       supersededLate: accounting.supersededLate,
       duplicates: accounting.duplicates,
+      forbidden: accounting.forbidden,
+      expectedAtTeacher: accounting.expectedFrom(movers.map((m) => m.global), true),
+      deliveredAtTeacher: accounting.deliveredAtTeacher,
       latency: accounting.hist.summary(),
       latencyMergedCounted: accounting.mergedHist.summary(),
       histogram: accounting.hist.toSparse(),
@@ -532,9 +578,7 @@ class Fleet {
     this.drawingWorkload = null;
     this.accounting = null;
     const r = this.counters.renewals;
-    const receiversPerUpdate = USERS_PER_ROOM - 1;
-    let expected = 0;
-    if (cursors) for (const c of clients) expected += (cursors.sentBySender[c.global] ?? 0) * receiversPerUpdate;
+    const expected = cursors ? cursors.expectedFrom(clients.map((c) => c.global)) : 0;
     return {
       users: clients.length,
       windowMs: params.windowMs,
@@ -1113,17 +1157,23 @@ function mergeResults(name: CommandName, results: unknown[]): unknown {
         if (r.mergedHistogram) mergedHist.merge(r.mergedHistogram);
       }
       const senders = sum<CursorLoadResult>((r) => r.senders);
+      const sent = sum<CursorLoadResult>((r) => r.sent);
+      const expected = sum<CursorLoadResult>((r) => r.expected);
       return {
+        visibility: all[0]?.visibility ?? 'everyone',
         senders,
-        receiversPerUpdate: all[0]?.receiversPerUpdate ?? 0,
+        receiversPerUpdate: sent > 0 ? expected / sent : 0,
         intended: sum<CursorLoadResult>((r) => r.intended),
-        sent: sum<CursorLoadResult>((r) => r.sent),
+        sent,
         discardedByClient: sum<CursorLoadResult>((r) => r.discardedByClient),
-        expected: sum<CursorLoadResult>((r) => r.expected),
+        expected,
         received: sum<CursorLoadResult>((r) => r.received),
         supersededInTime: sum<CursorLoadResult>((r) => r.supersededInTime),
         supersededLate: sum<CursorLoadResult>((r) => r.supersededLate),
         duplicates: sum<CursorLoadResult>((r) => r.duplicates),
+        forbidden: sum<CursorLoadResult>((r) => r.forbidden),
+        expectedAtTeacher: sum<CursorLoadResult>((r) => r.expectedAtTeacher),
+        deliveredAtTeacher: sum<CursorLoadResult>((r) => r.deliveredAtTeacher),
         latency: hist.summary(),
         latencyMergedCounted: mergedHist.summary(),
         histogram: hist.toSparse(),

@@ -2,7 +2,7 @@
  * Markdown tables of a benchmark run, printed to the console. A run worth keeping gets them in a new
  * dated section at the top of bench/HISTORY.md; BENCHMARKS.md's summary tables are updated by hand.
  */
-import type { PointResult } from './cursorCapacity.ts';
+import type { PointResult, SweepLine } from './cursorCapacity.ts';
 import type { DrawingResult } from './drawingClass.ts';
 import type { BenchReport } from './run.ts';
 
@@ -21,22 +21,29 @@ export function renderReport(report: BenchReport): string {
     if (!c) continue;
     const mode = c.mode === 'pinned' ? 'pinned: server on one core, generator on the other' : 'shared cores';
     out.push('', `### Cursor fan-out, ${mode} (31-user rooms, 30 Hz, window ${report.timing.windowMs / 1000} s after ${report.timing.warmupMs / 1000} s warm-up, ${report.timing.repeats}x per point)`, '');
-    const ratio = (value: number) => (Number.isFinite(value) ? `${f(value, 2)}x` : 'n/a (bare relay passed no point)');
+    const ratio = (value: number, below = 'bare relay') => (Number.isFinite(value) ? `${f(value, 2)}x` : `n/a (the ${below} passed no point)`);
+    // Results from before issue 21 swept the product (everyone) and the bare relay only.
+    const swept = new Set(c.lines ?? ['product', 'bare']);
+    const rooms = (line: SweepLine, n: number | undefined) => (swept.has(line) && n !== undefined ? `${n} rooms (${n * 31} users)` : 'not measured');
     // Results from before issue 19 have one rule only: p99 of arrived packets < 100 ms.
     const legacy = c.capacityRoomsLegacy ?? c.capacityRooms;
     out.push(
-      `Capacity (p99 with merged updates counted <= 60 ms): **product ${c.capacityRooms.product} rooms (${c.capacityRooms.product * 31} users)**, bare relay ${c.capacityRooms.bare} rooms ` +
-        `(${c.capacityRooms.bare * 31} users); ratio ${ratio(c.ratio)}. ` +
-        `Today's rule (p99 of arrived packets < 100 ms): product ${legacy.product} rooms, bare relay ${legacy.bare}; ratio ${ratio(c.ratioLegacy ?? c.ratio)}. ` +
-        `${c.windowsNeeded ? `A point passes with ${c.windowsNeeded} of its windows. ` : ''}Product: ${c.stoppedAt.product}; bare relay: ${c.stoppedAt.bare}.`,
+      `Capacity (p99 with merged updates counted <= 60 ms): **students see everyone: product ${rooms('product', c.capacityRooms.product)}**` +
+        (swept.has('productTeacher')
+          ? `; **students see the teacher's cursor (default): ${rooms('productTeacher', c.capacityRooms.productTeacher)}, ${ratio(c.teacherRatio ?? Number.NaN, 'everyone mode')} the everyone mode**`
+          : '') +
+        `; bare relay ${rooms('bare', c.capacityRooms.bare)}; everyone mode over bare relay ${ratio(c.ratio)}. ` +
+        `Today's rule (p99 of arrived packets < 100 ms): product ${legacy.product} rooms${legacy.productTeacher !== undefined ? `, default mode ${legacy.productTeacher}` : ''}, bare relay ${legacy.bare}; ratio ${ratio(c.ratioLegacy ?? c.ratio)}. ` +
+        `${c.windowsNeeded ? `A point passes with ${c.windowsNeeded} of its windows. ` : ''}Everyone mode: ${c.stoppedAt.product}; ` +
+        `${c.stoppedAt.productTeacher !== undefined ? `default mode: ${c.stoppedAt.productTeacher}; ` : ''}bare relay: ${c.stoppedAt.bare}.`,
       '',
     );
     out.push(pointTable(c.points));
-    const cpu = (kind: 'product' | 'bare') => {
-      const passing = c.points.filter((p) => p.target === kind && p.rooms === 1);
+    const cpu = (line: SweepLine) => {
+      const passing = c.points.filter((p) => (p.line ?? p.target) === line && p.rooms === 1);
       return passing[0]?.serverCpuUsPerDelivered ?? Number.NaN;
     };
-    out.push('', `Server CPU per delivered update at 1 room: product ${f(cpu('product'), 2)} µs, bare relay ${f(cpu('bare'), 2)} µs.`);
+    out.push('', `Server CPU per delivered update at 1 room: product ${f(cpu('product'), 2)} µs (default mode ${f(cpu('productTeacher'), 2)} µs), bare relay ${f(cpu('bare'), 2)} µs.`);
   }
 
   if (report.quietRoom) {
@@ -154,12 +161,12 @@ export function renderReport(report: BenchReport): string {
 
 function pointTable(points: PointResult[]): string {
   const rows = [
-    '| target | rooms | users | # | pass | pass, today\'s rule | p50 ms | p95 ms | p99 ms | p99 merged counted ms | sent | delivered (exact) | server cores | server RSS MB | server loop p99 ms | server GC | batches /room/s | server µs/update | generator cores | generator loop p99 ms | load avg 1m |',
-    '|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | students see | rooms | users | # | pass | pass, today\'s rule | p50 ms | p95 ms | p99 ms | p99 merged counted ms | sent | delivered (exact) | delivered at teachers / students | server cores | server RSS MB | server loop p99 ms | server GC | batches /room/s | server µs/update | generator cores | generator loop p99 ms | load avg 1m |',
+    '|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const p of points) {
     rows.push(
-      `| ${p.target} | ${p.rooms} | ${p.users} | ${p.repeat} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${p.passLegacy ? 'yes' : 'no'} | ${f(p.p50Ms)} | ${f(p.p95Ms)} | ${f(p.p99Ms)} | ${f(p.p99MergedCountedMs)} | ${pct(p.sentRatio)} | ${pct(p.delivery, 2)} (${pct(p.exactDelivery, 2)}) | ${f(p.serverCores, 2)} | ${f(p.serverRssMb, 0)} | ${f(p.serverEventLoopP99Ms, 0)} | ${Number.isFinite(p.serverGcShare) ? pct(p.serverGcShare) : 'n/a'} | ${Number.isFinite(p.batchesPerRoomPerSec) ? f(p.batchesPerRoomPerSec) : 'n/a'} | ${f(p.serverCpuUsPerDelivered, 2)} | ${f(p.generatorCores, 2)}${p.generatorSaturated ? ' (saturated)' : ''} | ${f(p.generatorEventLoopP99Ms, 0)} | ${f(p.loadAverage1m, 2)} |`,
+      `| ${p.target} | ${p.visibility ?? 'everyone'} | ${p.rooms} | ${p.users} | ${p.repeat} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${p.passLegacy ? 'yes' : 'no'} | ${f(p.p50Ms)} | ${f(p.p95Ms)} | ${f(p.p99Ms)} | ${f(p.p99MergedCountedMs)} | ${pct(p.sentRatio)} | ${pct(p.delivery, 2)} (${pct(p.exactDelivery, 2)}) | ${pct(p.deliveryAtTeacher, 2)} / ${pct(p.deliveryAtStudents, 2)} | ${f(p.serverCores, 2)} | ${f(p.serverRssMb, 0)} | ${f(p.serverEventLoopP99Ms, 0)} | ${Number.isFinite(p.serverGcShare) ? pct(p.serverGcShare) : 'n/a'} | ${Number.isFinite(p.batchesPerRoomPerSec) ? f(p.batchesPerRoomPerSec) : 'n/a'} | ${f(p.serverCpuUsPerDelivered, 2)} | ${f(p.generatorCores, 2)}${p.generatorSaturated ? ' (saturated)' : ''} | ${f(p.generatorEventLoopP99Ms, 0)} | ${f(p.loadAverage1m, 2)} |`,
     );
   }
   return rows.join('\n');

@@ -49,8 +49,8 @@ export class ServerUnderTest {
     const script = kind === 'product' ? 'apps/server/src/main.ts' : 'bench/bareRelay.ts';
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      // BENCH_PRODUCT_PORT: the product on a given port (a machine shared by several runs); else any free one.
-      PORT: kind === 'product' ? (process.env.BENCH_PRODUCT_PORT ?? '0') : '0',
+      // BENCH_PRODUCT_PORT / BENCH_BARE_PORT: the servers on given ports (a machine shared by several runs); else any free one.
+      PORT: kind === 'product' ? (process.env.BENCH_PRODUCT_PORT ?? '0') : (process.env.BENCH_BARE_PORT ?? '0'),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ...(dataDir ? { PGLITE_DIR: dataDir } : {}),

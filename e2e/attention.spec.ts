@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { cursorOf, expect, joinLesson, startLesson, test } from './support.ts';
+import { cursorOf, expect, expectLive, joinLesson, startLesson, test } from './support.ts';
 
 /** Moves the mouse over the board, at (x, y) from its top-left corner. */
 async function pointAt(page: Page, x: number, y: number, steps = 1) {
@@ -15,7 +15,38 @@ async function panAway(page: Page, presses: number) {
   for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowRight');
 }
 
-test("attention kit: only the teacher's cursor by default, bring everyone, present and pan away, laser trail, raised hand", async ({ browser }) => {
+/**
+ * The share of pixels that differ between two same-sized screenshots (PNG), decoded and compared
+ * on a blank page of the browser (no image library needed, no stored golden file).
+ */
+async function pixelDifference(page: Page, a: Buffer, b: Buffer): Promise<number> {
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate(async ([srcA, srcB]) => {
+      const pixels = async (src: string) => {
+        const img = new Image();
+        img.src = src;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(img, 0, 0);
+        return ctx.getImageData(0, 0, img.width, img.height).data;
+      };
+      const [pa, pb] = await Promise.all([pixels(srcA), pixels(srcB)]);
+      if (pa.length !== pb.length) return 1;
+      let differ = 0;
+      // A pixel differs when its colour moved by more than antialiasing does.
+      for (let i = 0; i < pa.length; i += 4) if (Math.abs(pa[i]! - pb[i]!) + Math.abs(pa[i + 1]! - pb[i + 1]!) + Math.abs(pa[i + 2]! - pb[i + 2]!) > 48) differ++;
+      return differ / (pa.length / 4);
+    }, [`data:image/png;base64,${a.toString('base64')}`, `data:image/png;base64,${b.toString('base64')}`] as const);
+  } finally {
+    await blank.close();
+  }
+}
+
+test("attention kit: only the teacher's cursor by default, bring everyone, present and pan away, a reload follows, laser trail, raised hand", async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
   const ana = await joinLesson(browser, teacher.code, 'Ana');
   const ben = await joinLesson(browser, teacher.code, 'Ben');
@@ -44,10 +75,19 @@ test("attention kit: only the teacher's cursor by default, bring everyone, prese
   const markAtTeacher = (await teacher.page.getByTestId('element').boundingBox())!;
   const markBefore = (await ana.page.getByTestId('element').boundingBox())!;
   expect(Math.abs(markBefore.x - markAtTeacher.x)).toBeGreaterThan(100);
+  // The teacher's area around the mark, as both screens show it (cursors hidden on both: each
+  // sees different ones). The mark's thin outline is ~2.5 % of it: elsewhere, that much differs.
+  const area = { x: markAtTeacher.x - 40, y: markAtTeacher.y - 40, width: markAtTeacher.width + 80, height: markAtTeacher.height + 80 };
+  for (const page of [teacher.page, ana.page]) await page.getByRole('button', { name: 'Hide cursors' }).click();
+  const teachersArea = await teacher.page.screenshot({ clip: area });
+  expect(await pixelDifference(ana.page, await ana.page.screenshot({ clip: area }), teachersArea)).toBeGreaterThan(0.005);
   await teacher.page.getByRole('button', { name: 'Bring everyone to me' }).click();
   // Same window size: the student's view is now the teacher's (the mark sits where it sits there).
   await expect.poll(async () => Math.round(((await ana.page.getByTestId('element').boundingBox())?.x ?? 0) - markAtTeacher.x)).toBe(0);
   await expect.poll(async () => Math.round(((await ana.page.getByTestId('element').boundingBox())?.y ?? 0) - markAtTeacher.y)).toBe(0);
+  // Screenshot compared: the student's screen shows the teacher's area as the teacher sees it.
+  expect(await pixelDifference(ana.page, await ana.page.screenshot({ clip: area }), teachersArea)).toBeLessThan(0.002);
+  for (const page of [teacher.page, ana.page]) await page.getByRole('button', { name: 'Show cursors' }).click();
 
   // Presenting: both students follow; one pans away and is offered the way back.
   await teacher.page.getByRole('button', { name: 'Present' }).click();
@@ -58,6 +98,15 @@ test("attention kit: only the teacher's cursor by default, bring everyone, prese
   await expect(teacher.page.getByTestId('followers')).toHaveText('1 following');
   await ana.page.getByTestId('return-to-teacher').click();
   await expect(teacher.page.getByTestId('followers')).toHaveText('2 following');
+  // The teacher moves on; Ben reloads meanwhile: his new page follows at once, to where she is now.
+  await panAway(teacher.page, 2);
+  await ben.page.reload();
+  await expectLive(ben.page);
+  await expect(ben.page.getByTestId('following')).toBeVisible();
+  await expect(teacher.page.getByTestId('followers')).toHaveText('2 following');
+  const markNow = (await teacher.page.getByTestId('element').boundingBox())!;
+  await expect.poll(async () => Math.round(((await ben.page.getByTestId('element').boundingBox())?.x ?? 0) - markNow.x)).toBe(0);
+  await expect.poll(async () => Math.round(((await ben.page.getByTestId('element').boundingBox())?.y ?? 0) - markNow.y)).toBe(0);
   await teacher.page.getByRole('button', { name: 'Stop presenting' }).click();
 
   // The teacher's laser leaves a trail on the students' screens, and it fades.

@@ -1,5 +1,6 @@
+import type { CursorVisibility } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
-import { CursorAccounting, USERS_PER_ROOM, type CursorReceiver } from '../bench/cursorAccounting.ts';
+import { CursorAccounting, receiversOf, TEACHER_LOCAL, USERS_PER_ROOM, type CursorReceiver } from '../bench/cursorAccounting.ts';
 import { cursorWindowFailures, cursorWindowFailuresLegacy, PASS, type CursorWindowFigures } from '../bench/cursorCapacity.ts';
 
 /**
@@ -12,8 +13,8 @@ const SENDER = 3;
 const receiver = (): CursorReceiver => ({ room: 0, local: 7, lastSeqFrom: new Int32Array(USERS_PER_ROOM).fill(-1) });
 
 /** One room, window [1000, 3000) ms (0 is "never sent" to the accounting, as wall-clock stamps never are). */
-function accounting(): CursorAccounting {
-  const a = new CursorAccounting(USERS_PER_ROOM, 200);
+function accounting(visibility: CursorVisibility = 'everyone'): CursorAccounting {
+  const a = new CursorAccounting(USERS_PER_ROOM, 200, visibility);
   a.windowStart = 1_000;
   a.windowEnd = 3_000;
   return a;
@@ -85,6 +86,67 @@ describe('cursor accounting: merged updates counted', () => {
   });
 });
 
+describe("cursor accounting: each receiver is owed what the lesson's cursor visibility lets it see (issue 21)", () => {
+  const at = (local: number): CursorReceiver => ({ room: 0, local, lastSeqFrom: new Int32Array(USERS_PER_ROOM).fill(-1) });
+  function sendFrom(a: CursorAccounting, local: number, seq: number, stamp: number): void {
+    a.stampBeforeSend(local, seq, stamp);
+    a.afterSend(local, seq, stamp, true);
+  }
+
+  test('I12: under "teacher" a student is owed only the teacher\'s position, the teacher everyone\'s; under "none" only the teacher is owed any', () => {
+    expect(receiversOf('everyone', TEACHER_LOCAL)).toBe(30);
+    expect(receiversOf('everyone', SENDER)).toBe(30);
+    expect(receiversOf('teacher', TEACHER_LOCAL)).toBe(30);
+    expect(receiversOf('teacher', SENDER)).toBe(1);
+    expect(receiversOf('none', TEACHER_LOCAL)).toBe(0);
+    expect(receiversOf('none', SENDER)).toBe(1);
+  });
+
+  test('a full room of 31 sending once each is owed 30 x 31 deliveries under "everyone" and 30 + 30 under "teacher"', () => {
+    const everyone = new CursorAccounting(USERS_PER_ROOM, 10, 'everyone');
+    const teacher = accounting('teacher');
+    for (const a of [everyone, teacher]) {
+      a.windowStart = 1_000;
+      a.windowEnd = 3_000;
+      for (let local = 0; local < USERS_PER_ROOM; local++) sendFrom(a, local, 0, 1_100);
+    }
+    const all = Array.from({ length: USERS_PER_ROOM }, (_, local) => local);
+    expect(everyone.expectedFrom(all)).toBe(930);
+    expect(teacher.expectedFrom(all)).toBe(60);
+  });
+
+  test('under "teacher" the delivery that matters is counted: a student receiving the teacher\'s position is a delivery with its latency', () => {
+    const a = accounting('teacher');
+    sendFrom(a, TEACHER_LOCAL, 0, 1_100);
+    sendFrom(a, SENDER, 0, 1_100);
+    a.onReceive(at(7), TEACHER_LOCAL, 0, 1_120);
+    a.onReceive(at(TEACHER_LOCAL), SENDER, 0, 1_130);
+    expect(a.received).toBe(2);
+    expect(a.deliveredAtTeacher).toBe(1);
+    // Owed: the teacher's position to 30 students, the student's to the teacher alone.
+    expect(a.expectedFrom([TEACHER_LOCAL, SENDER])).toBe(31);
+    expect(a.expectedFrom([TEACHER_LOCAL, SENDER], true)).toBe(1);
+    expect(a.forbidden).toBe(0);
+    expect(a.hist.summary().max).toBeCloseTo(30, 5);
+  });
+
+  test('an entry a student may not see is counted forbidden, never as a delivery or a latency, and fails the window', () => {
+    const a = accounting('teacher');
+    sendFrom(a, SENDER, 0, 1_100);
+    a.onReceive(at(7), SENDER, 0, 1_120);
+    expect(a.forbidden).toBe(1);
+    expect(a.received).toBe(0);
+    expect(a.mergedHist.count).toBe(0);
+    const none = accounting('none');
+    sendFrom(none, TEACHER_LOCAL, 0, 1_100);
+    none.onReceive(at(7), TEACHER_LOCAL, 0, 1_120);
+    expect(none.forbidden).toBe(1);
+    expect(cursorWindowFailures({ p99Ms: 20, p99MergedCountedMs: 20, sentRatio: 1, delivery: 1, connectFailures: 0, connectErrors: [], forbidden: 1 })).toEqual([
+      '1 cursor entries reached receivers not allowed them',
+    ]);
+  });
+});
+
 describe('cursor pass rules', () => {
   const window = (over: Partial<CursorWindowFigures>): CursorWindowFigures => ({
     p99Ms: 40,
@@ -93,6 +155,7 @@ describe('cursor pass rules', () => {
     delivery: 1,
     connectFailures: 0,
     connectErrors: [],
+    forbidden: 0,
     ...over,
   });
 

@@ -96,6 +96,41 @@ describeOnEachDatabase('the attention kit on the ephemeral path', {}, (suite) =>
     expect(refused.code).toBe(ErrorCode.FORBIDDEN);
   });
 
+  test("Follow (issue 21): a student who joins or reloads while the teacher presents is told at once, with the teacher's latest view; once it stops, no one is", async () => {
+    const { teacher, ana, t } = await lesson();
+    const presentingAt = (c: TestClient) => c.received.follow.find((f) => f.kind === 'presenting' && f.presenting);
+    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_PRESENT, { requestId: rid(), presenting: true, view: view(0) })).toMatchObject({ ok: true });
+    // The teacher moves on after pressing Present: a late joiner starts from where the teacher is now.
+    t.socket.emit(ClientEvent.VIEWPORT, view(700));
+    await settle(t, [t]);
+
+    const cy = client(app, (await joinAs(app, teacher.room.code, 'Cy')).token);
+    await cy.ready();
+    const told = await cy.until(() => presentingAt(cy), 'presenting, for the late joiner');
+    expect(told).toEqual({ kind: 'presenting', presenting: true, view: view(700) });
+    // It comes after the sync: the board is there when the view moves.
+    expect(cy.received.sync).toHaveLength(1);
+
+    // Ana reloads (a new socket of the same session): she follows again at once.
+    const reloaded = client(app, ana.token);
+    await reloaded.ready();
+    expect(await reloaded.until(() => presentingAt(reloaded), 'presenting, after the reload')).toMatchObject({ view: view(700) });
+
+    // The teacher is not told to follow anyone.
+    const teacherAgain = client(app, teacher.token);
+    await teacherAgain.ready();
+
+    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_PRESENT, { requestId: rid(), presenting: false, view: view(700) })).toMatchObject({ ok: true });
+    const dee = client(app, (await joinAs(app, teacher.room.code, 'Dee')).token);
+    await dee.ready();
+    // A round trip of Dee's after her sync: anything sent on her connect has arrived by its answer.
+    expect(await dee.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_SET, { requestId: rid(), following: false })).toEqual({ ok: true, following: false });
+    expect(await teacherAgain.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_BRING, { requestId: rid(), view: view(1) })).toEqual({ ok: true });
+    await dee.until(() => dee.received.follow.find((f) => f.kind === 'bring'), 'the barrier bring');
+    expect(dee.received.follow.filter((f) => f.kind === 'presenting')).toEqual([]);
+    expect(teacherAgain.received.follow.filter((f) => f.kind === 'presenting')).toEqual([]);
+  });
+
   test('"Bring everyone to me" moves every student\'s view once; a student may not bring anyone', async () => {
     const { t, a, b } = await lesson();
     expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_BRING, { requestId: rid(), view: view(321) })).toEqual({ ok: true });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { FrozenClock, openDatabase, type Database } from '@wb/db';
 import { openTestDatabase, postgresUnavailableReason, type TestDatabase } from '@wb/db/testing';
 import { ClientEvent, cursorPosition } from '@wb/protocol';
@@ -16,6 +17,7 @@ function clusterUnavailableReason(): string | null {
 
 const skip = clusterUnavailableReason();
 const LEASE_TTL_MS = 120_000;
+const randomId = () => randomUUID().replaceAll('-', '');
 
 describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let testDb: TestDatabase;
@@ -73,6 +75,21 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
       () => s.received.cursors.flatMap((b) => b.cursors.map(cursorPosition)).find((c) => c.sessionId === teacher.sessionId),
       'the cursor from node A at node B',
     );
+  });
+
+  test("Follow (issue 21): a student joining on node B while the teacher on node A presents follows at once, from the teacher's latest view", async () => {
+    const teacher = await createRoom(nodeA);
+    const t = client(nodeA, teacher.token);
+    await t.ready();
+    const view = (cx: number) => ({ cx, cy: 40, w: 1280, h: 800 });
+    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_PRESENT, { requestId: randomId(), presenting: true, view: view(10) })).toMatchObject({ ok: true });
+    t.socket.emit(ClientEvent.VIEWPORT, view(640));
+    // The socket's packets are handled in order: the viewport has landed by the answer to the bring after it.
+    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_BRING, { requestId: randomId(), view: view(640) })).toEqual({ ok: true });
+    const s = client(nodeB, (await joinAs(nodeB, teacher.room.code, 'Noor')).token);
+    await s.ready();
+    const told = await s.until(() => s.received.follow.find((f) => f.kind === 'presenting'), 'presenting, told on node B');
+    expect(told).toEqual({ kind: 'presenting', presenting: true, view: view(640) });
   });
 
   test('I5/I9: leases swept by both nodes at once, the leader lock held by neither, are each expired exactly once, everywhere', async () => {

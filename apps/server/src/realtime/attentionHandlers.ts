@@ -1,4 +1,4 @@
-import { ClientEvent, ErrorCode, ServerEvent, forbiddenText, type FollowSignal, type ProtocolError } from '@wb/protocol';
+import { ClientEvent, ErrorCode, ServerEvent, forbiddenText, type FollowSignal, type ProtocolError, type SharedView } from '@wb/protocol';
 import { followersChannel, roleChannel } from './channels.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { DrawRights } from './drawRights.ts';
@@ -28,11 +28,21 @@ const TEACHER_ONLY: ProtocolError = { code: ErrorCode.FORBIDDEN, message: forbid
  *   teacher's `viewport` packets are batched per tick and reach that channel only. "Bring
  *   everyone" and "presenting" are one `follow` signal to the room's students; the teacher hears
  *   how many follow after every change.
+ * - Late joiners: a presenting teacher's socket carries its latest view (`socket.data.presenting`),
+ *   so a student whose socket starts while the teacher presents (joined late, reloaded,
+ *   reconnected) is sent `presenting` with that view right after its sync and follows at once.
+ *   It ends with the teacher's socket: a teacher who reloads stops presenting.
  */
 /** Tells the room's teachers how many students follow now (every node's sockets counted). */
 export async function tellFollowerCount(io: WbServer, roomId: string): Promise<void> {
   const count = (await io.in(followersChannel(roomId)).fetchSockets()).length;
   io.to(roleChannel(roomId, 'teacher')).emit(ServerEvent.FOLLOW, { kind: 'followers', count });
+}
+
+/** The view of a teacher of the room presenting now (any node's socket), or null when none presents. */
+export async function presentingView(io: WbServer, roomId: string): Promise<SharedView | null> {
+  for (const teacher of await io.in(roleChannel(roomId, 'teacher')).fetchSockets()) if (teacher.data.presenting) return teacher.data.presenting;
+  return null;
 }
 
 export function attentionHandlers(deps: { io: WbServer; fanout: EphemeralFanout; rights: DrawRights }): Pick<ClientEventHandlers, AttentionEvents> {
@@ -56,6 +66,8 @@ export function attentionHandlers(deps: { io: WbServer; fanout: EphemeralFanout;
     [ClientEvent.VIEWPORT]: (session, view) => {
       if (session.role !== 'teacher') return TEACHER_ONLY;
       if (!session.live) return;
+      // The view a student starting now follows from (presentingView).
+      if (session.socket.data.presenting) session.socket.data.presenting = view;
       fanout.pushViewport(session.roomId, { sessionId: session.sessionId, view });
     },
 
@@ -75,6 +87,8 @@ export function attentionHandlers(deps: { io: WbServer; fanout: EphemeralFanout;
 
     [ClientEvent.FOLLOW_PRESENT]: async (session, { presenting, view }) => {
       teacherOnly(session);
+      if (presenting) session.socket.data.presenting = view;
+      else delete session.socket.data.presenting;
       toStudents(session, { kind: 'presenting', presenting, view });
       if (!presenting) {
         // Presenting over: nobody follows any more.

@@ -14,7 +14,7 @@ import { listen, type ClientEventHandlers } from './clientEvents.ts';
 import { EphemeralFanout } from './ephemeralFanout.ts';
 import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
-import { attentionHandlers, tellFollowerCount } from './attentionHandlers.ts';
+import { attentionHandlers, presentingView, tellFollowerCount } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { CreateBatcher } from './createBatcher.ts';
@@ -207,6 +207,12 @@ export function attachRealtime(
         });
         socket.emit(ServerEvent.SYNC, await sync.build(session.roomId, socket.data.lastRevision));
         if (!socket.disconnected) stopPrompts = presence.promptRenewals(session);
+        // A student arriving while the teacher presents follows at once, from the teacher's latest view.
+        if (session.role === 'student') {
+          // Not the database: a slow adapter only means no catch-up (the next presenting signal brings it).
+          const view = await presentingView(io, session.roomId).catch(() => null);
+          if (view && !socket.disconnected) socket.emit(ServerEvent.FOLLOW, { kind: 'presenting', presenting: true, view });
+        }
       } catch (error) {
         log.warn({ err: String(error), session: session.sessionId }, 'could not start a session on connect');
         socket.emit(ServerEvent.NOTICE, { code: ErrorCode.UNAVAILABLE, message: 'The server cannot reach its database.' });

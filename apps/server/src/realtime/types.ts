@@ -1,4 +1,4 @@
-import type { ClientToServerEvents, RoomEvent, Role, ServerToClientEvents } from '@wb/protocol';
+import type { ClientToServerEvents, RoomEvent, Role, ServerToClientEvents, SharedView } from '@wb/protocol';
 import type { Server, Socket } from 'socket.io';
 
 /** What the handshake proved about a socket; set once by the auth middleware (handshake.ts). Presence state lives in socketSession.ts. */
@@ -10,6 +10,12 @@ export interface SocketData {
   displayName: string;
   /** The revision the client already has, for its first sync (replay or snapshot). */
   lastRevision: number | undefined;
+  /**
+   * A teacher's socket while presenting: the view its students follow (the latest `viewport`).
+   * Kept on the socket so a student joining on any node reads it with `fetchSockets` (through the
+   * adapter) and follows at once; it goes with the socket (attentionHandlers.ts).
+   */
+  presenting?: SharedView;
 }
 
 /** Messages between server nodes (through the Redis adapter when there are several). */

@@ -40,6 +40,20 @@ describe('follow the teacher (client)', () => {
     expect(sent).toEqual(['follow true', 'follow false', 'follow true']);
   });
 
+  test('told the teacher presents again (a reconnect), a student who panned away stays put and one who follows moves', () => {
+    const { client, sent } = setup('student');
+    client.receiveFollow({ kind: 'presenting', presenting: true, view: view(10) });
+    client.viewMoved(view(99));
+    client.receiveFollow({ kind: 'presenting', presenting: true, view: view(40) });
+    expect(client.view.getState()).toMatchObject({ teacherPresenting: true, following: false });
+    expect(client.viewRequest.getState()?.view.cx).toBe(10);
+    client.returnToTeacher();
+    expect(client.viewRequest.getState()?.view.cx).toBe(40);
+    client.receiveFollow({ kind: 'presenting', presenting: true, view: view(50) });
+    expect(client.viewRequest.getState()?.view.cx).toBe(50);
+    expect(sent).toEqual(['follow true', 'follow false', 'follow true']);
+  });
+
   test('a presenting teacher shares view moves at most every VIEWPORT_SYNC_MS; not presenting, none', () => {
     const { client, sent } = setup('teacher');
     client.viewMoved(view(1));

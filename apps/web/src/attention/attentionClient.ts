@@ -1,8 +1,9 @@
 /**
  * The client side of the teacher's attention kit, with no React and no socket (ports passed in):
  * - local: hide others' cursors, the laser pointer on or off;
- * - follow (student): `following` the teacher's view while they present; a pan of one's own stops
- *   it ("Return to the teacher" starts it again); "bring everyone" moves the view once;
+ * - follow (student): `following` the teacher's view while they present (a page opened while the
+ *   teacher presents is told so by the server and follows at once); a pan of one's own stops it
+ *   ("Return to the teacher" starts it again); "bring everyone" moves the view once;
  * - follow (teacher): presenting (every change of the view is shared, throttled), the count of
  *   students following, "bring everyone to me";
  * - laser trails: every point seen (ours included) for LASER_FADE_MS, then gone.
@@ -140,6 +141,12 @@ export class AttentionClient {
         break;
       case 'presenting':
         this.lastTeacherView = signal.view;
+        // Told again while we knew (after a reconnect, ours or the teacher's): a student who panned
+        // away stays where they are; one who follows moves to the view. A fresh page follows.
+        if (signal.presenting && this.view.getState().teacherPresenting) {
+          if (this.view.getState().following) this.requestView(signal.view);
+          break;
+        }
         this.view.setState({ teacherPresenting: signal.presenting, following: signal.presenting });
         if (signal.presenting) {
           this.requestView(signal.view);
