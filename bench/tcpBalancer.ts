@@ -40,7 +40,8 @@ export class TcpBalancer {
     this.backends = urls.map((u) => ({ url: new URL(u), up: true, failures: 0, connections: 0 }));
   }
 
-  static async start(backendUrls: readonly string[], port: number): Promise<TcpBalancer> {
+  /** `checkIntervalMs`: HAProxy's `inter` by default; its test checks faster, as nothing else depends on it. */
+  static async start(backendUrls: readonly string[], port: number, checkIntervalMs = CHECK_INTERVAL_MS): Promise<TcpBalancer> {
     const server = createServer();
     const balancer = new TcpBalancer(server, backendUrls, `http://127.0.0.1:${port}`);
     server.on('connection', (client) => balancer.route(client));
@@ -49,7 +50,7 @@ export class TcpBalancer {
       server.listen(port, '127.0.0.1', () => resolve());
     });
     await balancer.check();
-    balancer.timer = setInterval(() => void balancer.check(), CHECK_INTERVAL_MS);
+    balancer.timer = setInterval(() => void balancer.check(), checkIntervalMs);
     return balancer;
   }
 

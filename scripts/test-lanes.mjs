@@ -1,22 +1,22 @@
 #!/usr/bin/env node
 /**
- * `pnpm test`: the whole suite in two lanes side by side, joined on their exit codes.
+ * `pnpm test`: the whole suite in three lanes side by side, joined on their exit codes.
  *
- *   tests:   the unit and contract suites (two files at a time), then lint and the typechecks
- *            (two programs at a time)
+ *   tests:   the unit and contract suites (two files at a time)
+ *   checks:  lint, then the typechecks (two programs at a time)
  *   browser: the web build, the browser suite (Playwright: two spec files at a time, with the
  *            release drill's two databases side by side beside them), then the fault suite (real
  *            server processes: outages, kills, floods; two files at a time)
  *
  * Most of the suite waits (lease terms, restarts, PGlite start-ups, browsers) rather than computes,
- * so the two lanes overlap well on two cores (measured: about 550 s of CPU in 680 s of wall time).
+ * so the lanes overlap well on two cores (measured: about 550 s of CPU in 680 s of wall time).
  * The fault suite never runs beside the unit suites at full tilt: its rate-limit, flood and race
  * tests measure timing, and a machine loaded far past its cores (load 25, four lanes at once)
  * turned their waits into failures; after the browser suite it takes about 160 s, beside the end
- * of the unit suites and the typechecks. Each command's output goes to
+ * of the unit suites. Each command's output goes to
  * ci-logs/<lane>.<n>-<step>[.<k>].log and is printed whole only when the command fails; each step's
  * wall and CPU time is printed as it ends and again in a summary. A lane stops at its first
- * failure; the other lane runs on, so one run shows every lane's result.
+ * failure; the others run on, so one run shows every lane's result.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,8 +30,10 @@ mkdirSync(logs, { recursive: true });
 
 /** A lane is a list of steps; a step's commands run at the same time. */
 const lanes = {
-  tests: [
-    { name: 'unit', run: ['pnpm test:unit'] },
+  tests: [{ name: 'unit', run: ['pnpm test:unit'] }],
+  // Beside the unit suites rather than after them: those mostly wait (sockets, databases), and the
+  // checks are a minute of CPU that otherwise lengthened the longest lane.
+  checks: [
     { name: 'lint', run: ['pnpm lint'] },
     {
       name: 'typecheck',

@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { ClientEvent, ErrorCode, type ElementShape } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
+import { REQUEST_DEADLINE_MS } from '../src/realtime/requests.ts';
 import { createRoom, describeOnEachDatabase, joinAs } from './support.ts';
 
 const STUDENTS = 6;
@@ -87,8 +88,11 @@ describeOnEachDatabase('batched creates', {}, (suite) => {
     const teacher = await createRoom(app);
     const t = client(app, teacher.token);
     const { welcome } = await t.ready();
-    // Other work keeps every normal connection busy for ~10 s: the database answers, but is behind.
-    const sleeps = app.database.kind === 'pglite' ? { count: 200, seconds: 0.05 } : { count: 400, seconds: 0.2 };
+    // Other work keeps every normal connection busy past the request deadline: the database
+    // answers, but is behind. On PGlite (one connection) the sleeps queue for at least the
+    // deadline + 2 s, no longer: its pg_sleep spins the engine's thread.
+    const sleeps =
+      app.database.kind === 'pglite' ? { count: Math.ceil((REQUEST_DEADLINE_MS + 2_000) / 50), seconds: 0.05 } : { count: 400, seconds: 0.2 };
     const backlog = Array.from({ length: sleeps.count }, () =>
       app.database.db.execute(sql`SELECT pg_sleep(${sleeps.seconds})`).catch(() => null),
     );
