@@ -70,6 +70,8 @@ export async function startDrillServer(database: DrillDatabase): Promise<DrillSe
   if (database === 'postgres') {
     const name = `wb_drill_${randomBytes(5).toString('hex')}`;
     await admin(`CREATE DATABASE ${name}`);
+    // Commits need not wait for the WAL flush (as packages/db/src/testing.ts): nothing here crashes Postgres.
+    await admin(`ALTER DATABASE ${name} SET synchronous_commit = off`);
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${name}`;
     env.DATABASE_URL = url.toString();
