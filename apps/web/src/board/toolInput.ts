@@ -3,6 +3,7 @@ import type { BoardEditor } from '../elements/boardEditor.ts';
 import { isTooSmall, shapeFromDrag, topmostAt, type Point } from '../elements/geometry.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import { elementsInMarquee, marqueeRect, toggled } from '../elements/selection.ts';
+import { handleAt, selectionFrame } from '../elements/transform.ts';
 import { fillFor, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
 import type { Viewport } from './viewport.ts';
 import { boardPointOf, type PointerTool } from './viewportGestures.ts';
@@ -67,8 +68,24 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     o.surface.focus({ preventScroll: true });
     switch (tool) {
       case 'select': {
+        const { selection, elements, readOnly: cannotEdit } = o.editor.board.getState();
+        // A handle of the selection: resize or turn it, under the same locks as a move.
+        const selected = [...selection].map((id) => elements.get(id)).filter((el) => el !== undefined);
+        const frame = cannotEdit || e.shiftKey ? null : selectionFrame(selected.map((el) => el.shape));
+        const handle = frame ? handleAt(frame, p, o.viewport.getState().zoom) : null;
+        if (frame && handle) {
+          const refusal = o.editor.beginDrag(
+            selected.map((el) => el.id),
+            p,
+            handle === 'rotate' ? { kind: 'rotate', frame } : { kind: 'resize', handle, frame },
+          );
+          const first = selected[0];
+          if ((refusal === 'not_own' || refusal === 'pinned') && first) o.editor.explainRefusal(first, refusal);
+          gesture = refusal ? { kind: 'none' } : { kind: 'drag-element' };
+          o.surface.dataset.refused = refusal ?? '';
+          return;
+        }
         const target = hit(p);
-        const selection = o.editor.board.getState().selection;
         if (!target) {
           if (!e.shiftKey) o.editor.select([]);
           gesture = { kind: 'marquee', start: p, base: e.shiftKey ? selection : new Set() };
@@ -127,11 +144,26 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     }
   };
 
+  /** Hovering a handle of the selection shows its cursor (styles.css reads `data-handle`). */
+  const hover = (e: PointerEvent) => {
+    const { selection, elements, readOnly } = o.editor.board.getState();
+    let handle: string | null = null;
+    if (o.tools.getState().tool === 'select' && selection.size > 0 && !readOnly) {
+      const frame = selectionFrame([...selection].flatMap((id) => elements.get(id)?.shape ?? []));
+      handle = frame ? handleAt(frame, boardPoint(e), o.viewport.getState().zoom) : null;
+    }
+    if ((o.surface.dataset.handle ?? null) !== handle) {
+      if (handle) o.surface.dataset.handle = handle;
+      else delete o.surface.dataset.handle;
+    }
+  };
+
   const move = (e: PointerEvent) => {
+    if (pointerId === null && e.pointerType === 'mouse') hover(e);
     if (e.pointerId !== pointerId) return;
     switch (gesture.kind) {
       case 'drag-element':
-        o.editor.moveDrag(boardPoint(e));
+        o.editor.moveDrag(boardPoint(e), e.shiftKey);
         return;
       case 'pen': {
         const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [e];

@@ -115,6 +115,39 @@ describe('drags under a lock', () => {
     expect(editor.board.getState().canUndo).toBe(true);
   });
 
+  test('TR8: a resize from a handle is a drag under the lock: the others see it held in place, the drop commits the new size', async () => {
+    const { editor, calls, moves, flush } = setup(withRect());
+    const frame = { x: 100, y: 100, w: 100, h: 50, rotation: 0 };
+    expect(editor.beginDrag([EL1], { x: 200, y: 150 }, { kind: 'resize', handle: 'se', frame })).toBeNull();
+    expect(calls.at(-1)).toMatchObject({ kind: 'acquire', request: { elementId: EL1 } });
+    await flush();
+    editor.moveDrag({ x: 300, y: 250 }, true);
+    await vi.advanceTimersByTimeAsync(40);
+    // Our screen shows the new shape; the lock is kept alive from where the element is.
+    expect(editor.motion.getState().previews.get(EL1)?.shape).toMatchObject({ x: 100, y: 100, w: 300, h: 150 });
+    expect(moves.at(-1)).toEqual({ elementId: EL1, generation: 7, x: 100, y: 100 });
+    editor.endDrag();
+    expect(calls.at(-1)).toMatchObject({ kind: 'release', request: { elementId: EL1, generation: 7, shape: { x: 100, y: 100, w: 300, h: 150 } } });
+  });
+
+  test('TR9: a turn from the rotate handle commits a rotation; a refused lock turns nothing', async () => {
+    const { editor, calls, flush, grantWith } = setup(withRect());
+    const frame = { x: 100, y: 100, w: 100, h: 50, rotation: 0 };
+    editor.beginDrag([EL1], { x: 150, y: 70 }, { kind: 'rotate', frame });
+    await flush();
+    editor.moveDrag({ x: 230, y: 125 });
+    editor.endDrag();
+    expect(calls.at(-1)).toMatchObject({ kind: 'release', request: { shape: { x: 100, y: 100, w: 100, h: 50, rotation: 90 } } });
+    await flush();
+    grantWith({ ok: false, error: { code: 'locked', message: 'held' } });
+    editor.beginDrag([EL1], { x: 150, y: 70 }, { kind: 'rotate', frame });
+    editor.moveDrag({ x: 230, y: 125 });
+    await flush();
+    editor.endDrag();
+    expect(calls.filter((c) => c.kind === 'release')).toHaveLength(1);
+    expect(editor.motion.getState().previews.get(EL1)?.shape).toBeUndefined();
+  });
+
   const withTwoRects = () => applyRoomEvent(withRect(), created(12, element(EL2, 2, rect(300, 100))));
 
   test('a multi-selection drag asks for every lock in one request, then moves and commits each under its own generation', async () => {

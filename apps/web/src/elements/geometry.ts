@@ -76,12 +76,49 @@ export function shapeBounds(shape: ElementShape): Bounds {
   }
 }
 
+/** A box's turn about its centre in degrees clockwise (0 for kinds that do not turn: lines, strokes). */
+export function rotationOf(shape: ElementShape): number {
+  return 'rotation' in shape ? (shape.rotation ?? 0) : 0;
+}
+
+export function centreOf(b: Bounds): Point {
+  return { x: b.x + b.w / 2, y: b.y + b.h / 2 };
+}
+
+/** `p` turned by `deg` degrees clockwise (the board's y axis points down) about `c`. */
+export function rotatePoint(p: Point, c: Point, deg: number): Point {
+  if (deg === 0) return p;
+  const rad = (deg * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  const dx = p.x - c.x;
+  const dy = p.y - c.y;
+  return { x: c.x + dx * cos - dy * sin, y: c.y + dx * sin + dy * cos };
+}
+
+/** The upright bounds of `b` turned by `deg` about its centre (of its four corners). */
+export function turnedBounds(b: Bounds, deg: number): Bounds {
+  if (deg === 0) return b;
+  const c = centreOf(b);
+  const pts = [rotatePoint({ x: b.x, y: b.y }, c, deg), rotatePoint({ x: b.x + b.w, y: b.y }, c, deg), rotatePoint({ x: b.x + b.w, y: b.y + b.h }, c, deg), rotatePoint({ x: b.x, y: b.y + b.h }, c, deg)];
+  const xs = pts.map((p) => p.x);
+  const ys = pts.map((p) => p.y);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
+}
+
+/** Where a shape lies on the board, upright: a turned box's corners' bounds, else its bounds. */
+export function rotatedBounds(shape: ElementShape): Bounds {
+  return turnedBounds(shapeBounds(shape), rotationOf(shape));
+}
+
 /**
- * Where a shape can put ink: its geometric bounds plus half its stroke and the arrow heads and
- * round caps that reach past them. What an export frames and what the board culls by.
+ * Where a shape can put ink: its geometric bounds (turned) plus half its stroke and the arrow
+ * heads and round caps that reach past them. What an export frames and what the board culls by.
  */
 export function inkBounds(shape: ElementShape): Bounds {
-  const b = shapeBounds(shape);
+  const b = rotatedBounds(shape);
   const reach = strokeWidthOf(shape) / 2 + INK_OVERHANG;
   return { x: b.x - reach, y: b.y - reach, w: b.w + 2 * reach, h: b.h + 2 * reach };
 }
@@ -126,9 +163,11 @@ function distanceToSegment(p: Point, a: Point, b: Point): number {
  * divided by the zoom, so thin lines stay easy to grab at any zoom). Filled and text-like shapes
  * are hit inside; outlines, lines and strokes near their ink.
  */
-export function hitShape(shape: ElementShape, p: Point, tolerance: number): boolean {
+export function hitShape(shape: ElementShape, point: Point, tolerance: number): boolean {
   const slack = tolerance + strokeWidthOf(shape) / 2;
   const b = shapeBounds(shape);
+  // A turned box is tested in its own axes: the point turned back about its centre.
+  const p = rotatePoint(point, centreOf(b), -rotationOf(shape));
   if (p.x < b.x - slack || p.x > b.x + b.w + slack || p.y < b.y - slack || p.y > b.y + b.h + slack) return false;
   switch (shape.kind) {
     case 'text':
