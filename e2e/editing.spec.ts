@@ -39,3 +39,38 @@ test('issue 23: the teacher resizes and turns a rectangle from its handles and a
   await expect(ana.page.locator('[data-testid="element"][data-kind="rect"] g')).toHaveAttribute('transform', 'rotate(90 300 250)');
   await expect.poll(async () => (await hashOf(ana.page)) === (await hashOf(teacher.page))).toBe(true);
 });
+
+test('issue 23: copy and paste at the pointer, duplicate, and paste into another lesson in the same browser', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  const page = teacher.page;
+  await page.getByRole('button', { name: /^Rectangle/ }).click();
+  await drag(page, [200, 200], [300, 250]);
+  await page.getByRole('button', { name: /^Select and move/ }).click();
+  await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(1);
+
+  // Copy the selected rectangle; paste lands centred on the pointer at (600, 400).
+  await page.keyboard.press('ControlOrMeta+c');
+  const target = await at(page, 600, 400);
+  await page.mouse.move(target.x, target.y);
+  await page.keyboard.press('ControlOrMeta+v');
+  await expect
+    .poll(async () => (await shapesOf(ana.page)).map((s) => [s.x, s.y, s.w, s.h]).sort())
+    .toEqual([[200, 200, 100, 50], [550, 375, 100, 50]]);
+
+  // The pasted copy is selected: Ctrl+D duplicates it a step right and down.
+  await page.keyboard.press('ControlOrMeta+d');
+  await expect.poll(async () => (await shapesOf(ana.page)).map((s) => [s.x, s.y]).sort()).toEqual([[200, 200], [550, 375], [574, 399]]);
+  await expect(page.getByTestId('selection-outline')).toHaveCount(1);
+
+  // Another lesson in the same browser takes the copy from the clipboard.
+  const other = await page.context().newPage();
+  await other.goto('/');
+  await other.getByLabel('Your name').fill('Ms Rivera');
+  await other.getByRole('button', { name: 'Start lesson' }).click();
+  await expect(other.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
+  const there = await at(other, 400, 300);
+  await other.mouse.move(there.x, there.y);
+  await other.keyboard.press('ControlOrMeta+v');
+  await expect.poll(async () => (await shapesOf(other)).map((s) => [s.kind, s.x, s.y])).toEqual([['rect', 350, 275]]);
+});

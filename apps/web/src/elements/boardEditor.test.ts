@@ -276,6 +276,28 @@ describe('the lesson\'s edit policy, mirrored (the server decides)', () => {
   });
 });
 
+describe('paste and duplicate through the normal create path', () => {
+  test('CB5: pasted shapes are created one element.create each, selected, and undone as one step', async () => {
+    const { editor, calls, flush } = setup(withRect());
+    const ids = editor.createMany([rect(500, 500), rect(700, 500)]);
+    expect(ids).toHaveLength(2);
+    expect(editor.board.getState().selection).toEqual(new Set(ids));
+    for (let i = 0; i < 2; i++) await flush();
+    expect(calls.filter((c) => c.kind === 'create').map((c) => (c.request as { id: string }).id)).toEqual(ids);
+    editor.undo();
+    for (let i = 0; i < 2; i++) await flush();
+    expect(calls.filter((c) => c.kind === 'delete')).toHaveLength(2);
+  });
+
+  test('CB6: a look-only lesson pastes nothing and says why', () => {
+    const state = withRect();
+    const { editor, calls } = setup({ ...state, room: { ...state.room, settings: { ...state.room.settings, editPolicy: 'look' } } });
+    expect(editor.createMany([rect(500, 500)])).toEqual([]);
+    expect(calls).toHaveLength(0);
+    expect(editor.board.getState().notice?.text).toBe(policyText.lookOnly);
+  });
+});
+
 describe('undo and redo as new acknowledged edits', () => {
   test('undo of a create deletes it; redo re-creates it under a new id', async () => {
     const { editor, calls, flush } = setup(withRect());

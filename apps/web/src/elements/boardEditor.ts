@@ -324,6 +324,34 @@ export class BoardEditor {
     return id;
   }
 
+  /**
+   * Adds several elements as one undoable step (a paste, a duplicate), each through the normal
+   * create path (the server's rules apply to each), and selects them. Returns their ids; none
+   * when the board is read-only. Stops at a full edit queue, keeping what was queued.
+   */
+  createMany(shapes: readonly ElementShape[]): string[] {
+    if (shapes.length === 0) return [];
+    if (this.readOnly()) {
+      this.refuseReadOnly();
+      return [];
+    }
+    const recorded: Array<{ id: string; before: null; after: ElementShape }> = [];
+    for (const shape of shapes) {
+      const id = newElementId();
+      if (!this.enqueue({ kind: 'create', requestId: randomId(), id, shape })) break;
+      recorded.push({ id, before: null, after: shape });
+    }
+    this.history.record(recorded);
+    this.publishBoard();
+    this.select(recorded.map((r) => r.id));
+    return recorded.map((r) => r.id);
+  }
+
+  /** Tells the person something worth knowing (a clipboard that could not be read). */
+  tell(text: string): void {
+    this.notifyOnce(text);
+  }
+
   /** Changes elements' shapes (style, text, a move without a lock). */
   update(changes: ReadonlyArray<{ id: string; shape: ElementShape }>): void {
     if (this.readOnly()) {

@@ -162,11 +162,21 @@ const EXPORT_PADDING = 24;
  * An empty board exports a small blank image rather than nothing.
  */
 export function boardSvgDocument(ordered: readonly Element[], background = '#ffffff'): { svg: string; bounds: Bounds } {
-  const content = unionBounds(ordered.map((e) => inkBounds(e.shape))) ?? { x: 0, y: 0, w: 320, h: 200 };
+  return svgDocument(ordered, background);
+}
+
+/** A standalone SVG document of some shapes (a copy, for other apps), on no background. */
+export function shapesSvgDocument(shapes: readonly ElementShape[]): { svg: string; bounds: Bounds } {
+  return svgDocument(shapes.map((shape) => ({ shape })), null);
+}
+
+function svgDocument(items: ReadonlyArray<{ readonly id?: string; readonly shape: ElementShape }>, background: string | null): { svg: string; bounds: Bounds } {
+  const content = unionBounds(items.map((e) => inkBounds(e.shape))) ?? { x: 0, y: 0, w: 320, h: 200 };
   const bounds = { x: content.x - EXPORT_PADDING, y: content.y - EXPORT_PADDING, w: content.w + EXPORT_PADDING * 2, h: content.h + EXPORT_PADDING * 2 };
-  const body = ordered.map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join('');
+  const body = items.map((e) => `<g${e.id === undefined ? '' : ` data-element-id="${e.id}"`}>${shapeSvg(e.shape)}</g>`).join('');
+  const backdrop = background === null ? '' : `<rect x="${num(bounds.x)}" y="${num(bounds.y)}" width="${num(bounds.w)}" height="${num(bounds.h)}" fill="${background}"/>`;
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(bounds.w)}" height="${num(bounds.h)}" viewBox="${num(bounds.x)} ${num(bounds.y)} ${num(bounds.w)} ${num(bounds.h)}">` +
-    `<rect x="${num(bounds.x)}" y="${num(bounds.y)}" width="${num(bounds.w)}" height="${num(bounds.h)}" fill="${background}"/>${body}</svg>`;
+    `${backdrop}${body}</svg>`;
   return { svg, bounds };
 }
