@@ -74,3 +74,36 @@ test('issue 23: copy and paste at the pointer, duplicate, and paste into another
   await other.keyboard.press('ControlOrMeta+v');
   await expect.poll(async () => (await shapesOf(other)).map((s) => [s.kind, s.x, s.y])).toEqual([['rect', 350, 275]]);
 });
+
+test('issue 23: notes in colours, text sizes and alignment; Enter finishes and Shift+Enter starts a new line', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  const page = teacher.page;
+
+  // A pink note, large and centred, of two lines.
+  await page.keyboard.press('s');
+  await page.getByRole('button', { name: 'Note Pink' }).click();
+  await page.getByRole('button', { name: 'Text size Large' }).click();
+  await page.getByRole('button', { name: 'Align centre' }).click();
+  const noteAt = await at(page, 300, 200);
+  await page.mouse.click(noteAt.x, noteAt.y);
+  await expect(page.getByTestId('text-editor-hint')).toHaveText('Enter to finish · Shift+Enter for a new line');
+  await page.keyboard.type('Homework');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('page 12');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('text-editor')).toHaveCount(0);
+  await expect
+    .poll(() => shapesOf(ana.page))
+    .toEqual([expect.objectContaining({ kind: 'sticky', text: 'Homework\npage 12', fill: '#ffc9de', fontSize: 28, align: 'center' })]);
+
+  // A text box takes the same choices (large, centred), then is made extra large while selected.
+  await page.keyboard.press('t');
+  const textAt = await at(page, 200, 500);
+  await page.mouse.click(textAt.x, textAt.y);
+  await page.keyboard.type('Fractions');
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await shapesOf(ana.page)).filter((s) => s.kind === 'text')).toEqual([expect.objectContaining({ text: 'Fractions', fontSize: 36, align: 'center' })]);
+  await page.getByRole('button', { name: 'Text size Extra large' }).click();
+  await expect.poll(async () => (await shapesOf(ana.page)).filter((s) => s.kind === 'text')).toEqual([expect.objectContaining({ text: 'Fractions', fontSize: 56 })]);
+});

@@ -116,8 +116,9 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     }
     if (edit.elementId || (text.trim() === '' && edit.kind === 'text')) return;
     const { style } = tools.getState();
-    const textShape = textBoxAt(edit.at, text, style.stroke);
-    const shape = edit.kind === 'sticky' ? stickyAt(edit.at, text) : textShape.kind === 'text' ? fitText(textShape) : textShape;
+    const setting = { fontSize: edit.fontSize, align: edit.align };
+    const textShape = textBoxAt(edit.at, text, style.stroke, setting);
+    const shape = edit.kind === 'sticky' ? stickyAt(edit.at, text, edit.fill, setting) : textShape.kind === 'text' ? fitText(textShape) : textShape;
     const id = editor.create(shape);
     if (id) {
       editor.select([id]);

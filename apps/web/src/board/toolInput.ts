@@ -4,7 +4,7 @@ import { isTooSmall, shapeFromDrag, topmostAt, type Point } from '../elements/ge
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import { elementsInMarquee, marqueeRect, toggled } from '../elements/selection.ts';
 import { handleAt, selectionFrame } from '../elements/transform.ts';
-import { fillFor, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
+import { editOf, fillFor, newEditAt, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
 import type { Viewport } from './viewport.ts';
 import { boardPointOf, type PointerTool } from './viewportGestures.ts';
 
@@ -102,7 +102,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         if (group.length === 1) o.editor.select([target.id]);
         if (e.detail >= 2 && (target.shape.kind === 'text' || target.shape.kind === 'sticky') && !o.editor.refusalFor(target)) {
           e.preventDefault();
-          gesture = { kind: 'text', edit: { elementId: target.id, kind: target.shape.kind, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text } };
+          gesture = { kind: 'text', edit: editOf(target.id, target.shape) };
           return;
         }
         // Refused at once when someone else holds it (outlined in their colour): nothing moves.
@@ -131,9 +131,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         e.preventDefault();
         const target = hit(p);
         const edit: TextEdit =
-          target && target.shape.kind === tool && !o.editor.refusalFor(target)
-            ? { elementId: target.id, kind: tool, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text }
-            : { elementId: null, kind: tool, at: p, text: '' };
+          target && target.shape.kind === tool && !o.editor.refusalFor(target) ? editOf(target.id, target.shape) : newEditAt(tool, p, o.tools.getState());
         gesture = { kind: 'text', edit };
         return;
       }

@@ -1,5 +1,5 @@
 import type { Element, ElementShape, TextAlign } from '@wb/protocol';
-import { centreOf, inkBounds, rotationOf, shapeBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
+import { STICKY_DEFAULT_FONT_SIZE, centreOf, inkBounds, rotationOf, shapeBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
 import { penOutlinePath } from './penStroke.ts';
 
 /**
@@ -45,7 +45,7 @@ export const STICKY_CORNER_RADIUS = 6;
 export const STICKY_BORDER = 'rgba(0,0,0,0.12)';
 export const STICKY_TEXT_COLOR = '#1e1e1e';
 /** A sticky note's text size (board units) unless it has its own: notes are read from across a classroom. */
-export const STICKY_FONT_SIZE = 20;
+export const STICKY_FONT_SIZE = STICKY_DEFAULT_FONT_SIZE;
 /** Baseline-to-baseline distance of wrapped lines, in font sizes. */
 const LINE_HEIGHT = 1.25;
 

@@ -1,4 +1,4 @@
-import { MAX_COORDINATE, MAX_ELEMENT_SIZE, type Element, type ElementShape } from '@wb/protocol';
+import { MAX_COORDINATE, MAX_ELEMENT_SIZE, type Element, type ElementShape, type TextAlign } from '@wb/protocol';
 
 /**
  * Pure geometry of board elements, in board coordinates: bounds, hit tests, moves and the shape a
@@ -31,6 +31,8 @@ export interface ToolStyle {
 export const DEFAULT_TEXT_BOX = { w: 240, h: 48 } as const;
 export const DEFAULT_STICKY = { w: 200, h: 200 } as const;
 export const TEXT_FONT_SIZE = 24;
+/** A note's text size when it has none of its own (elementSvg.ts draws it so). */
+export const STICKY_DEFAULT_FONT_SIZE = 20;
 export const STICKY_FILL = '#fff3a8';
 
 export function clampCoordinate(v: number): number {
@@ -263,12 +265,22 @@ export function isTooSmall(shape: ElementShape): boolean {
   return Math.max(b.w, b.h) < MIN_SHAPE_SIZE;
 }
 
-export function textBoxAt(p: Point, text: string, stroke: string): ElementShape {
-  return { kind: 'text', x: clampCoordinate(p.x), y: clampCoordinate(p.y), ...DEFAULT_TEXT_BOX, text, stroke, fontSize: TEXT_FONT_SIZE };
+/** How new text is set: its font size and alignment (`left` and a note's default size are stored as no field). */
+export interface TextSetting {
+  readonly fontSize?: number;
+  readonly align?: TextAlign;
 }
 
-export function stickyAt(p: Point, text: string, fill = STICKY_FILL): ElementShape {
-  return { kind: 'sticky', x: clampCoordinate(p.x), y: clampCoordinate(p.y), ...DEFAULT_STICKY, text, fill };
+export function textBoxAt(p: Point, text: string, stroke: string, setting: TextSetting = {}): ElementShape {
+  const align = setting.align && setting.align !== 'left' ? { align: setting.align } : {};
+  return { kind: 'text', x: clampCoordinate(p.x), y: clampCoordinate(p.y), ...DEFAULT_TEXT_BOX, text, stroke, fontSize: setting.fontSize ?? TEXT_FONT_SIZE, ...align };
+}
+
+/** `setting.fontSize` is left out of the shape when it is a note's default (20). */
+export function stickyAt(p: Point, text: string, fill = STICKY_FILL, setting: TextSetting = {}): ElementShape {
+  const align = setting.align && setting.align !== 'left' ? { align: setting.align } : {};
+  const size = setting.fontSize !== undefined && setting.fontSize !== STICKY_DEFAULT_FONT_SIZE ? { fontSize: setting.fontSize } : {};
+  return { kind: 'sticky', x: clampCoordinate(p.x), y: clampCoordinate(p.y), ...DEFAULT_STICKY, text, fill, ...size, ...align };
 }
 
 /** Style changes apply where the kind has the property (a sticky note has no stroke). */
