@@ -49,8 +49,13 @@ test('issue 23: copy and paste at the pointer, duplicate, and paste into another
   await page.getByRole('button', { name: /^Select and move/ }).click();
   await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(1);
 
-  // Copy the selected rectangle; paste lands centred on the pointer at (600, 400).
+  // Copy the selected rectangle: other apps find a picture of it on the clipboard, PNG and SVG.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.keyboard.press('ControlOrMeta+c');
+  await expect
+    .poll(() => page.evaluate(async () => (await navigator.clipboard.read()).flatMap((item) => [...item.types]).sort()))
+    .toEqual(expect.arrayContaining(['image/png', 'text/plain']));
+  // A paste lands centred on the pointer at (600, 400).
   const target = await at(page, 600, 400);
   await page.mouse.move(target.x, target.y);
   await page.keyboard.press('ControlOrMeta+v');

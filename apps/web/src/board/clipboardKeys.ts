@@ -1,7 +1,8 @@
 import { CLIPBOARD_MIME, readClipboard, type ClipboardRead } from '@wb/protocol';
 import type { BoardEditor } from '../elements/boardEditor.ts';
-import { DUPLICATE_OFFSET, clipboardContent, placedAt, selectedShapes, shiftedBy } from '../elements/clipboard.ts';
+import { DUPLICATE_OFFSET, clipboardContent, placedAt, selectedShapes, shiftedBy, type ClipboardContent } from '../elements/clipboard.ts';
 import type { Point } from '../elements/geometry.ts';
+import { pngOf } from './exportImage.ts';
 
 /**
  * The last copy, kept in this browser (localStorage) with the plain text it put on the system
@@ -50,6 +51,28 @@ function readPaste(data: DataTransfer): ClipboardRead {
   return kept ? readClipboard(kept) : direct;
 }
 
+/**
+ * Puts a PNG of the copy (and its SVG where the browser takes one) on the clipboard for other
+ * apps, beside the same text, through the async Clipboard API: the copy event's clipboard takes
+ * text types only. That write replaces the copy event's types, so the whiteboard's own type is
+ * then found through the remembered copy (by its text). Best effort: a browser without the API,
+ * or one that refuses (no focus, no permission), keeps what the copy event wrote.
+ */
+async function addPicture(content: ClipboardContent): Promise<void> {
+  if (typeof ClipboardItem === 'undefined' || !navigator.clipboard?.write) return;
+  const svg = new Blob([content.svg], { type: 'image/svg+xml' });
+  const types: Record<string, Blob | Promise<Blob>> = {
+    'text/plain': new Blob([content.text], { type: 'text/plain' }),
+    'image/png': pngOf(content.svg, content.bounds),
+    ...(typeof ClipboardItem.supports === 'function' && ClipboardItem.supports('image/svg+xml') ? { 'image/svg+xml': svg } : {}),
+  };
+  try {
+    await navigator.clipboard.write([new ClipboardItem(types)]);
+  } catch {
+    // Refused or unsupported: the copy event's text types stay on the clipboard.
+  }
+}
+
 const PASTE_REFUSED: Record<Exclude<ClipboardRead, { ok: true }>['reason'], string | null> = {
   not_ours: null,
   malformed: 'The clipboard holds whiteboard elements that could not be read. Nothing was pasted.',
@@ -76,6 +99,7 @@ export function attachClipboard(editor: BoardEditor, pointer: () => Point | null
     e.clipboardData.setData('image/svg+xml', content.svg);
     e.clipboardData.setData('text/plain', content.text);
     remember(content.text, content.elements);
+    void addPicture(content);
     if (cut) editor.delete(editor.board.getState().selection);
   };
   const copy = (e: ClipboardEvent) => onCopy(e, false);

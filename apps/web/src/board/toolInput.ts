@@ -3,7 +3,7 @@ import type { BoardEditor } from '../elements/boardEditor.ts';
 import { isTooSmall, shapeFromDrag, topmostAt, type Point } from '../elements/geometry.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import { elementsInMarquee, marqueeRect, toggled } from '../elements/selection.ts';
-import { handleAt, selectionFrame } from '../elements/transform.ts';
+import { HANDLE_REACH_PX, HANDLE_REACH_TOUCH_PX, handleAt, selectionFrame } from '../elements/transform.ts';
 import { editOf, fillFor, newEditAt, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
 import type { Viewport } from './viewport.ts';
 import { boardPointOf, type PointerTool } from './viewportGestures.ts';
@@ -72,7 +72,8 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         // A handle of the selection: resize or turn it, under the same locks as a move.
         const selected = [...selection].map((id) => elements.get(id)).filter((el) => el !== undefined);
         const frame = cannotEdit || e.shiftKey ? null : selectionFrame(selected.map((el) => el.shape));
-        const handle = frame ? handleAt(frame, p, o.viewport.getState().zoom) : null;
+        const reach = e.pointerType === 'touch' ? HANDLE_REACH_TOUCH_PX : HANDLE_REACH_PX;
+        const handle = frame ? handleAt(frame, p, o.viewport.getState().zoom, reach) : null;
         if (frame && handle) {
           const refusal = o.editor.beginDrag(
             selected.map((el) => el.id),

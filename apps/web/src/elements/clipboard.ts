@@ -6,7 +6,7 @@
  */
 import { MAX_CLIPBOARD_ELEMENTS, writeClipboard, type Element, type ElementShape } from '@wb/protocol';
 import { shapesSvgDocument } from './elementSvg.ts';
-import { centreOf, clampCoordinate, moveShapeTo, rotatedBounds, unionBounds, type Point } from './geometry.ts';
+import { centreOf, clampCoordinate, moveShapeTo, rotatedBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
 
 /** Duplicates (Ctrl+D) land this far right and down of their originals (board units). */
 export const DUPLICATE_OFFSET = 24;
@@ -17,6 +17,8 @@ export interface ClipboardContent {
   readonly elements: string;
   /** `image/svg+xml`: the shapes as an SVG document, for drawing apps. */
   readonly svg: string;
+  /** The SVG's size and place (board units), to draw it as a PNG. */
+  readonly bounds: Bounds;
   /** `text/plain`: the text of the copied text boxes and notes, or else the SVG's markup. */
   readonly text: string;
   readonly count: number;
@@ -30,9 +32,9 @@ export function selectedShapes(ordered: readonly Element[], selection: ReadonlyS
 /** A copy of these shapes for the clipboard, or null for none. */
 export function clipboardContent(shapes: readonly ElementShape[]): ClipboardContent | null {
   if (shapes.length === 0) return null;
-  const { svg } = shapesSvgDocument(shapes);
+  const { svg, bounds } = shapesSvgDocument(shapes);
   const texts = shapes.flatMap((s) => (s.kind === 'text' || s.kind === 'sticky') && s.text.trim() !== '' ? [s.text] : []);
-  return { elements: writeClipboard(shapes), svg, text: texts.length > 0 ? texts.join('\n\n') : svg, count: shapes.length };
+  return { elements: writeClipboard(shapes), svg, bounds, text: texts.length > 0 ? texts.join('\n\n') : svg, count: shapes.length };
 }
 
 /** The shapes moved together by (dx, dy). */

@@ -2,7 +2,7 @@ import type { ElementShape } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
 import { hitShape, inkBounds, rotatedBounds } from './geometry.ts';
 import { elementsInMarquee } from './selection.ts';
-import { handleAt, handlePositions, resizeFrame, rotateFrame, selectionFrame, shapeFrame, transformShape, type Frame } from './transform.ts';
+import { HANDLE_REACH_TOUCH_PX, handleAt, handlePositions, resizeFrame, rotateFrame, selectionFrame, shapeFrame, transformShape, type Frame } from './transform.ts';
 
 const filled = (rotation?: number): ElementShape => ({
   kind: 'rect',
@@ -145,5 +145,8 @@ describe('[TR4] handles', () => {
     expect(handleAt(f, { x: 50, y: 25 }, 1)).toBeNull();
     // At 4× zoom, 2 board units is 8 screen px: past the handle's reach.
     expect(handleAt(f, { x: 102.5, y: 52.5 }, 4)).toBeNull();
+    // A finger reaches further: 14 px off the corner still takes it.
+    expect(handleAt(f, { x: 114, y: 50 }, 1)).toBeNull();
+    expect(handleAt(f, { x: 114, y: 50 }, 1, HANDLE_REACH_TOUCH_PX)).toBe('se');
   });
 });

@@ -79,10 +79,14 @@ export function handlePositions(f: Frame, zoom: number): Record<Handle, Point> {
   };
 }
 
+/** How far (screen px) from a handle's centre a mouse press takes it; a finger's reach is larger. */
+export const HANDLE_REACH_PX = HANDLE_PX / 2 + 3;
+export const HANDLE_REACH_TOUCH_PX = 16;
+
 /** The handle under a board point, or null. The rotate handle first, then corners, then sides. */
-export function handleAt(f: Frame, p: Point, zoom: number): Handle | null {
+export function handleAt(f: Frame, p: Point, zoom: number, reachPx = HANDLE_REACH_PX): Handle | null {
   const positions = handlePositions(f, zoom);
-  const reach = (HANDLE_PX / 2 + 3) / zoom;
+  const reach = reachPx / zoom;
   const order: Handle[] = ['rotate', 'nw', 'ne', 'se', 'sw', 'n', 'e', 's', 'w'];
   for (const handle of order) {
     const q = positions[handle];
