@@ -68,6 +68,24 @@ test('issue 23: copy and paste at the pointer, duplicate, and paste into another
   await expect.poll(async () => (await shapesOf(ana.page)).map((s) => [s.x, s.y]).sort()).toEqual([[200, 200], [550, 375], [574, 399]]);
   await expect(page.getByTestId('selection-outline')).toHaveCount(1);
 
+  // Clipboard content that claims to be whiteboard elements but is broken is refused whole: a
+  // message, nothing created, the selection kept.
+  await page.evaluate(() => {
+    const data = new DataTransfer();
+    const shapes = [{ kind: 'rect', x: 0, y: 0, w: 10, h: 10, stroke: '#000000', fill: 'transparent', strokeWidth: 2 }, { kind: 'rect', x: 'oops' }];
+    data.setData('application/x-classroom-whiteboard+json', JSON.stringify({ type: 'classroom-whiteboard/elements', version: 1, shapes }));
+    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+  });
+  await expect(page.getByTestId('board-notice')).toHaveText(/could not be read\. Nothing was pasted\./);
+  await expect(page.getByTestId('selection-outline')).toHaveCount(1);
+  expect(await elementsOf(ana.page)).toHaveLength(3);
+
+  // Cut takes the selected duplicate away; a paste brings it back at the pointer.
+  await page.keyboard.press('ControlOrMeta+x');
+  await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(2);
+  await page.keyboard.press('ControlOrMeta+v');
+  await expect.poll(async () => (await shapesOf(ana.page)).map((s) => [s.x, s.y]).sort()).toEqual([[200, 200], [550, 375], [550, 375]]);
+
   // Another lesson in the same browser takes the copy from the clipboard.
   const other = await page.context().newPage();
   await other.goto('/');

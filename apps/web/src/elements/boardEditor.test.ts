@@ -175,6 +175,22 @@ describe('drags under a lock', () => {
     ]);
   });
 
+  test('TR11: turning a group from its handle takes every lock in one request and turns each about the group\'s centre', async () => {
+    const { editor, calls, flush } = setup(withTwoRects());
+    // rect(100, 100) and rect(300, 100) are 100 × 50: the group is (100, 100)–(400, 150), centre (250, 125).
+    const frame = { x: 100, y: 100, w: 300, h: 50, rotation: 0 };
+    editor.beginDrag([EL1, EL2], { x: 250, y: 72 }, { kind: 'rotate', frame });
+    expect(calls.at(-1)).toMatchObject({ kind: 'acquireMany', request: { elementIds: [EL1, EL2] } });
+    await flush();
+    editor.moveDrag({ x: 400, y: 125 });
+    editor.endDrag();
+    // A quarter turn: the left rectangle's centre (150, 125) goes to (250, 25), the right one's to (250, 225).
+    expect(calls.slice(-2)).toMatchObject([
+      { kind: 'release', request: { elementId: EL1, generation: 4, shape: { x: 200, y: 0, w: 100, h: 50, rotation: 90 } } },
+      { kind: 'release', request: { elementId: EL2, generation: 4, shape: { x: 200, y: 200, w: 100, h: 50, rotation: 90 } } },
+    ]);
+  });
+
   test('a refused group lock moves nothing and says who holds one of them', async () => {
     const state = withTwoRects();
     const { editor, moves, flush, groupWith } = setup({ ...state, members: new Map([...state.members, [BOB, member(BOB, 'Bob')]]) });
