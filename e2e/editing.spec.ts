@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { elementsOf, hashOf } from './boardHook.ts';
 import { expect, joinLesson, startLesson, test } from './support.ts';
@@ -108,9 +109,15 @@ test('issue 23: notes in colours, text sizes and alignment; Enter finishes and S
   await page.getByRole('button', { name: 'Note Pink' }).click();
   await page.getByRole('button', { name: 'Text size Large' }).click();
   await page.getByRole('button', { name: 'Align centre' }).click();
+  // The text choices are named, pressed where chosen, and pass axe like the rest of the toolbar.
+  await expect(page.getByRole('button', { name: 'Note Pink' })).toHaveAttribute('aria-pressed', 'true');
+  const toolbarAxe = await new AxeBuilder({ page }).include('[data-testid="toolbar"]').withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  expect(toolbarAxe.violations.map((v) => v.id)).toEqual([]);
   const noteAt = await at(page, 300, 200);
   await page.mouse.click(noteAt.x, noteAt.y);
   await expect(page.getByTestId('text-editor-hint')).toHaveText('Enter to finish · Shift+Enter for a new line');
+  const editorAxe = await new AxeBuilder({ page }).include('.text-editor-box').withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  expect(editorAxe.violations.map((v) => v.id)).toEqual([]);
   await page.keyboard.type('Homework');
   await page.keyboard.press('Shift+Enter');
   await page.keyboard.type('page 12');
