@@ -66,26 +66,24 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     pointerId = e.pointerId;
     o.surface.setPointerCapture(e.pointerId);
     o.surface.focus({ preventScroll: true });
+    // A handle of the selection (drawn whatever the tool, so taken whatever the tool but the
+    // eraser): resize or turn it, under the same locks as a move.
+    const handle = tool === 'eraser' || readOnly || e.shiftKey ? null : handleUnder(p, e.pointerType);
+    if (handle) {
+      const refusal = o.editor.beginDrag(
+        handle.ids,
+        p,
+        handle.handle === 'rotate' ? { kind: 'rotate', frame: handle.frame } : { kind: 'resize', handle: handle.handle, frame: handle.frame },
+      );
+      if ((refusal === 'not_own' || refusal === 'pinned') && handle.first) o.editor.explainRefusal(handle.first, refusal);
+      gesture = refusal ? { kind: 'none' } : { kind: 'drag-element' };
+      o.surface.dataset.refused = refusal ?? '';
+      if (!refusal) e.preventDefault();
+      return;
+    }
     switch (tool) {
       case 'select': {
-        const { selection, elements, readOnly: cannotEdit } = o.editor.board.getState();
-        // A handle of the selection: resize or turn it, under the same locks as a move.
-        const selected = [...selection].map((id) => elements.get(id)).filter((el) => el !== undefined);
-        const frame = cannotEdit || e.shiftKey ? null : selectionFrame(selected.map((el) => el.shape));
-        const reach = e.pointerType === 'touch' ? HANDLE_REACH_TOUCH_PX : HANDLE_REACH_PX;
-        const handle = frame ? handleAt(frame, p, o.viewport.getState().zoom, reach) : null;
-        if (frame && handle) {
-          const refusal = o.editor.beginDrag(
-            selected.map((el) => el.id),
-            p,
-            handle === 'rotate' ? { kind: 'rotate', frame } : { kind: 'resize', handle, frame },
-          );
-          const first = selected[0];
-          if ((refusal === 'not_own' || refusal === 'pinned') && first) o.editor.explainRefusal(first, refusal);
-          gesture = refusal ? { kind: 'none' } : { kind: 'drag-element' };
-          o.surface.dataset.refused = refusal ?? '';
-          return;
-        }
+        const { selection } = o.editor.board.getState();
         const target = hit(p);
         if (!target) {
           if (!e.shiftKey) o.editor.select([]);
@@ -143,14 +141,21 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     }
   };
 
+  /** The selection's handle under a board point (with the selection and its frame), or null. */
+  const handleUnder = (p: Point, pointerType: string) => {
+    const { selection, elements } = o.editor.board.getState();
+    if (selection.size === 0) return null;
+    const selected = [...selection].flatMap((id) => elements.get(id) ?? []);
+    const frame = selectionFrame(selected.map((el) => el.shape));
+    const reach = pointerType === 'touch' ? HANDLE_REACH_TOUCH_PX : HANDLE_REACH_PX;
+    const handle = frame ? handleAt(frame, p, o.viewport.getState().zoom, reach) : null;
+    return frame && handle ? { handle, frame, ids: selected.map((el) => el.id), first: selected[0] } : null;
+  };
+
   /** Hovering a handle of the selection shows its cursor (styles.css reads `data-handle`). */
   const hover = (e: PointerEvent) => {
-    const { selection, elements, readOnly } = o.editor.board.getState();
-    let handle: string | null = null;
-    if (o.tools.getState().tool === 'select' && selection.size > 0 && !readOnly) {
-      const frame = selectionFrame([...selection].flatMap((id) => elements.get(id)?.shape ?? []));
-      handle = frame ? handleAt(frame, boardPoint(e), o.viewport.getState().zoom) : null;
-    }
+    const { readOnly } = o.editor.board.getState();
+    const handle = readOnly || o.tools.getState().tool === 'eraser' ? null : (handleUnder(boardPoint(e), e.pointerType)?.handle ?? null);
     if ((o.surface.dataset.handle ?? null) !== handle) {
       if (handle) o.surface.dataset.handle = handle;
       else delete o.surface.dataset.handle;
