@@ -130,6 +130,16 @@ describe('drags under a lock', () => {
     expect(calls.at(-1)).toMatchObject({ kind: 'release', request: { elementId: EL1, generation: 7, shape: { x: 100, y: 100, w: 300, h: 150 } } });
   });
 
+  test('TR12: shift let go mid-resize frees the proportions at once, without a pointer move', async () => {
+    const { editor, flush } = setup(withRect());
+    editor.beginDrag([EL1], { x: 200, y: 150 }, { kind: 'resize', handle: 'se', frame: { x: 100, y: 100, w: 100, h: 50, rotation: 0 } });
+    await flush();
+    editor.moveDrag({ x: 300, y: 160 }, true);
+    expect(editor.motion.getState().previews.get(EL1)?.shape).toMatchObject({ w: 200, h: 100 });
+    editor.setDragShift(false);
+    expect(editor.motion.getState().previews.get(EL1)?.shape).toMatchObject({ w: 200, h: 60 });
+  });
+
   test('TR9: a turn from the rotate handle commits a rotation; a refused lock turns nothing', async () => {
     const { editor, calls, flush, grantWith } = setup(withRect());
     const frame = { x: 100, y: 100, w: 100, h: 50, rotation: 0 };

@@ -464,6 +464,14 @@ export class BoardEditor {
     if (drag.phase === 'dragging') this.scheduleMove();
   }
 
+  /** Shift pressed or let go mid-drag, the pointer still: a resize or turn follows at once. */
+  setDragShift(shift: boolean): void {
+    const drag = this.drag;
+    if (!drag || drag.shift === shift) return;
+    drag.shift = shift;
+    if (drag.mode.kind !== 'move') this.publishMotion();
+  }
+
   endDrag(): void {
     const drag = this.drag;
     if (!drag) return;
