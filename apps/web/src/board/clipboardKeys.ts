@@ -1,4 +1,4 @@
-import { CLIPBOARD_MIME, readClipboard, type ClipboardRead } from '@wb/protocol';
+import { CLIPBOARD_MIME, MAX_CLIPBOARD_ELEMENTS, readClipboard, type ClipboardRead } from '@wb/protocol';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { DUPLICATE_OFFSET, clipboardContent, placedAt, selectedShapes, shiftedBy, type ClipboardContent } from '../elements/clipboard.ts';
 import type { Point } from '../elements/geometry.ts';
@@ -88,7 +88,12 @@ const PASTE_REFUSED: Record<Exclude<ClipboardRead, { ok: true }>['reason'], stri
  * of the view. Returns the detach function.
  */
 export function attachClipboard(editor: BoardEditor, pointer: () => Point | null, viewCentre: () => Point): () => void {
-  const selection = () => selectedShapes(editor.board.getState().ordered, editor.board.getState().selection);
+  /** The selection's shapes, at most MAX_CLIPBOARD_ELEMENTS; past that the person is told. */
+  const selection = () => {
+    const { ordered, selection: ids } = editor.board.getState();
+    if (ids.size > MAX_CLIPBOARD_ELEMENTS) editor.tell(`Only ${MAX_CLIPBOARD_ELEMENTS} elements are copied at once: the ${MAX_CLIPBOARD_ELEMENTS} lowest of the selection were taken.`);
+    return selectedShapes(ordered, ids);
+  };
 
   const onCopy = (e: ClipboardEvent, cut: boolean) => {
     if (isTyping(e.target) || pageTextSelected() || !e.clipboardData) return;
