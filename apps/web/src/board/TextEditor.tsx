@@ -42,7 +42,7 @@ export function TextEditor({ edit, viewport, onCommit, onCancel }: TextEditorPro
     done.current = true;
     onCommit(text);
   };
-  const size = edit.kind === 'sticky' ? DEFAULT_STICKY : DEFAULT_TEXT_BOX;
+  const size = edit.size ?? (edit.kind === 'sticky' ? DEFAULT_STICKY : DEFAULT_TEXT_BOX);
   const label = edit.kind === 'sticky' ? 'Sticky note text' : 'Text';
   return (
     <div ref={boxRef} className="text-editor-box">

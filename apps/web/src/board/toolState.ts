@@ -84,6 +84,8 @@ export interface TextEdit {
   readonly align: TextAlign;
   /** A note's colour. */
   readonly fill?: string;
+  /** The box's size when editing an existing one (board units); a new one's is the default. */
+  readonly size?: { readonly w: number; readonly h: number };
 }
 
 /** Editing an existing text box or note. */
@@ -96,6 +98,7 @@ export function editOf(elementId: string, shape: Extract<ElementShape, { kind: '
     fontSize: fontSizeOf(shape),
     align: shape.align ?? 'left',
     ...(shape.kind === 'sticky' ? { fill: shape.fill } : {}),
+    size: { w: shape.w, h: shape.h },
   };
 }
 
