@@ -41,6 +41,27 @@ test('issue 23: the teacher resizes and turns a rectangle from its handles and a
   await expect.poll(async () => (await hashOf(ana.page)) === (await hashOf(teacher.page))).toBe(true);
 });
 
+test('issue 23: a group resized from its box\'s corner scales every member, each under its own lock', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  const page = teacher.page;
+  await page.getByRole('button', { name: /^Rectangle/ }).click();
+  await drag(page, [200, 200], [250, 250]);
+  await drag(page, [350, 300], [400, 350]);
+  await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(2);
+  await page.getByRole('button', { name: /^Select and move/ }).click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect(page.getByTestId('selection-box')).toHaveCount(1);
+  // The group's frame is (200, 200)–(400, 350); shift on its south-east corner doubles it.
+  await page.keyboard.down('Shift');
+  await drag(page, [400, 350], [600, 440]);
+  await page.keyboard.up('Shift');
+  await expect
+    .poll(async () => (await shapesOf(ana.page)).map((s) => [s.x, s.y, s.w, s.h]).sort())
+    .toEqual([[200, 200, 100, 100], [500, 400, 100, 100]]);
+  await expect.poll(async () => (await elementsOf(ana.page)).every((e) => e.lockedBy === null)).toBe(true);
+});
+
 test('issue 23: copy and paste at the pointer, duplicate, and paste into another lesson in the same browser', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
   const ana = await joinLesson(browser, teacher.code, 'Ana');

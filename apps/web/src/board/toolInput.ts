@@ -67,8 +67,8 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     o.surface.setPointerCapture(e.pointerId);
     o.surface.focus({ preventScroll: true });
     // A handle of the selection (drawn whatever the tool, so taken whatever the tool but the
-    // eraser): resize or turn it, under the same locks as a move.
-    const handle = tool === 'eraser' || readOnly || e.shiftKey ? null : handleUnder(p, e.pointerType);
+    // eraser; with shift too, which keeps proportions): resize or turn it, under the same locks as a move.
+    const handle = tool === 'eraser' || readOnly ? null : handleUnder(p, e.pointerType);
     if (handle) {
       const refusal = o.editor.beginDrag(
         handle.ids,
