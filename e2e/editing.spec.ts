@@ -118,6 +118,9 @@ test('issue 23: copy and paste at the pointer, duplicate, and paste into another
   await other.mouse.move(there.x, there.y);
   await other.keyboard.press('ControlOrMeta+v');
   await expect.poll(async () => (await shapesOf(other)).map((s) => [s.kind, s.x, s.y])).toEqual([['rect', 350, 275]]);
+  // Without a keyboard (a phone), the toolbar's Duplicate does what Ctrl+D does.
+  await other.getByRole('button', { name: /^Duplicate selection/ }).click();
+  await expect.poll(async () => (await shapesOf(other)).map((s) => [s.x, s.y]).sort()).toEqual([[350, 275], [374, 299]]);
 });
 
 test('issue 23: notes in colours, text sizes and alignment; Enter finishes and Shift+Enter starts a new line', async ({ browser }) => {

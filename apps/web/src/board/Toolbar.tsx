@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { BoardEditor } from '../elements/boardEditor.ts';
+import { DUPLICATE_OFFSET, selectedShapes, shiftedBy } from '../elements/clipboard.ts';
 import { restyle } from '../elements/geometry.ts';
 import { STICKY_COLORS, TEXT_ALIGNS, TEXT_SIZES, TEXT_SIZE_NAMES, isTextShape, restyleText, textSizeOf, type TextStylePatch } from '../elements/textStyle.ts';
 import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
@@ -256,6 +257,21 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
             <path d="M12 4l3 3-3 3M15 7H7a4 4 0 000 8h3" />
           </svg>
           <kbd data-key={`${MOD}Y`} />
+        </button>
+        <button
+          type="button"
+          className="tool-button"
+          aria-label={`Duplicate selection (${MOD}D)`}
+          title={`Duplicate selection (${MOD}D)`}
+          aria-keyshortcuts="Control+D"
+          disabled={selection.size === 0 || readOnly}
+          onClick={() => editor.createMany(shiftedBy(selectedShapes(editor.board.getState().ordered, selection), DUPLICATE_OFFSET, DUPLICATE_OFFSET))}
+        >
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round">
+            <rect x="2.5" y="2.5" width="9" height="9" rx="1.5" />
+            <path d="M6.5 14.5v.5a1 1 0 001 1h7a1 1 0 001-1V8a1 1 0 00-1-1h-.5" />
+          </svg>
+          <kbd data-key={`${MOD}D`} />
         </button>
         <button type="button" className="tool-button" aria-label="Delete selection (Del)" title="Delete selection (Delete or Backspace)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
