@@ -9,6 +9,8 @@ export interface BoardElementInfo {
   y: number;
   pinned: boolean;
   lockedBy: string | null;
+  /** The whole shape (size, rotation, text, …) as the room has it. */
+  shape: Record<string, unknown> & { kind: string };
 }
 
 interface BoardHook {

@@ -47,7 +47,8 @@ const SAMPLE_ROW_Y = 240;
 const SAMPLE_FILL = '#b2f2bb';
 const samples: ElementShape[] = [
   { kind: 'rect', x: 140, y: SAMPLE_ROW_Y, w: 80, h: 60, stroke: '#2f9e44', fill: SAMPLE_FILL, strokeWidth: 3 },
-  { kind: 'ellipse', x: 240, y: SAMPLE_ROW_Y, w: 80, h: 60, stroke: '#e8590c', fill: 'transparent', strokeWidth: 4 },
+  // Turned and centred: the canvas turns and aligns as the SVG does (issue 23).
+  { kind: 'ellipse', x: 240, y: SAMPLE_ROW_Y, w: 80, h: 60, stroke: '#e8590c', fill: 'transparent', strokeWidth: 4, rotation: 30 },
   { kind: 'line', x: 340, y: SAMPLE_ROW_Y, dx: 70, dy: 60, stroke: '#1e1e1e', strokeWidth: 2 },
   { kind: 'arrow', x: 430, y: SAMPLE_ROW_Y + 60, dx: 80, dy: -55, stroke: '#6741d9', strokeWidth: 3 },
   {
@@ -58,7 +59,7 @@ const samples: ElementShape[] = [
     stroke: '#c2255c',
     strokeWidth: 4,
   },
-  { kind: 'text', x: 630, y: SAMPLE_ROW_Y, w: 120, h: 60, text: 'Fractions: 1/2 + 1/4 = 3/4', stroke: '#1e1e1e', fontSize: 18 },
+  { kind: 'text', x: 630, y: SAMPLE_ROW_Y, w: 120, h: 60, text: 'Fractions: 1/2 + 1/4 = 3/4', stroke: '#1e1e1e', fontSize: 18, align: 'center' },
   { kind: 'sticky', x: 770, y: SAMPLE_ROW_Y - 10, w: 140, h: 80, text: 'Homework: <b>page 12</b> & more', fill: '#fff3a8' },
 ];
 

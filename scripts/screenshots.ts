@@ -4,6 +4,8 @@
  *
  *   pnpm build && pnpm screenshots            writes docs/screenshots/*.png
  *   pnpm screenshots -- --all --out /tmp/shots  also every layout size, both themes (for review)
+ *   pnpm screenshots -- --editing --out /tmp/shots  also the editing screens at every size: a
+ *                                                 note's text choices, typing, a turned selection's handles
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -20,6 +22,7 @@ const port = Number(process.env.SCREENSHOT_PORT ?? 3340);
 const baseUrl = `http://127.0.0.1:${port}`;
 const args = process.argv.slice(2);
 const all = args.includes('--all');
+const editing = args.includes('--editing');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -139,12 +142,56 @@ async function main(): Promise<void> {
         }
       }
     }
+    if (editing) {
+      const grantKey = `wb.session.${teacher.code}`;
+      const grant = await teacher.page.evaluate((k) => sessionStorage.getItem(k), grantKey);
+      for (const [name, options] of Object.entries(sizes)) {
+        const context = await browser.newContext(options);
+        await context.addInitScript(([k, v]) => sessionStorage.setItem(k!, v!), [grantKey, grant!]);
+        const page = await context.newPage();
+        await page.goto(`${baseUrl}/r/${teacher.code}`);
+        await page.getByTestId('connection-status').and(page.locator('[data-state="live"]')).waitFor();
+        await editingShots(page, name);
+        await context.close();
+      }
+    }
     students.close();
   } finally {
     await browser.close();
     server.kill('SIGTERM');
   }
   console.log(`screenshots in ${outDir}`);
+}
+
+/** A note's text choices, a note being typed, and a turned note selected with its handles. */
+async function editingShots(page: Page, name: string): Promise<void> {
+  const shot = (what: string) => page.screenshot({ path: join(outDir, `${name}-editing-${what}.png`) });
+  const box = (await page.getByTestId('board').boundingBox())!;
+  const spot = { x: box.x + box.width * 0.3, y: box.y + box.height * 0.35 };
+  await page.getByRole('button', { name: /^Sticky note/ }).click();
+  const popover = page.getByRole('button', { name: 'Colour and stroke' });
+  if (await popover.isVisible()) await popover.click();
+  await page.getByRole('button', { name: 'Note Blue' }).click();
+  await shot('note-choices');
+  if (await popover.isVisible()) await popover.click();
+  await page.mouse.click(spot.x, spot.y);
+  await page.keyboard.type('Homework');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('page 12');
+  await shot('typing');
+  await page.keyboard.press('Enter');
+  // Saved first: a lock is asked of the server, which must have the note.
+  await page.getByTestId('unsynced').waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: /^Select and move/ }).click();
+  // The new note is selected: turn it a little from its rotate handle.
+  const handle = page.locator('[data-testid="handle"][data-handle="rotate"]');
+  const h = (await handle.boundingBox())!;
+  await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(h.x + h.width / 2 + 60, h.y + h.height / 2 + 10, { steps: 6 });
+  await page.mouse.up();
+  await page.getByTestId('unsynced').waitFor({ state: 'detached' });
+  await shot('handles');
 }
 
 async function startLessonIn(page: Page, code: string, name: string): Promise<Page> {

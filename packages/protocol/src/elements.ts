@@ -20,7 +20,17 @@ const Offset = z.number().finite().min(-MAX_ELEMENT_SIZE).max(MAX_ELEMENT_SIZE);
 const printableText = /^(?:[\n\t]|[^\p{Cc}\u202A-\u202E\u2066-\u2069])*$/u;
 const ElementText = z.string().max(MAX_TEXT_LENGTH).regex(printableText, 'text cannot contain control characters');
 
-const box = { x: Coordinate, y: Coordinate, w: Size, h: Size };
+/**
+ * A box's turn about its centre, in degrees clockwise, [0, 360). Optional: left out means 0, so
+ * elements stored before rotation existed stay valid. Lines, arrows and pen strokes have none:
+ * turning them moves their points.
+ */
+export const Rotation = z.number().finite().min(0).lt(360);
+const FontSize = z.number().finite().min(4).max(400);
+/** How a text box's or note's lines sit in it; left out means `left`. */
+export const TextAlign = z.enum(['left', 'center', 'right']);
+export type TextAlign = z.infer<typeof TextAlign>;
+const box = { x: Coordinate, y: Coordinate, w: Size, h: Size, rotation: Rotation.optional() };
 
 /** The drawable part of an element, one strict shape per kind (unknown fields are refused). */
 export const ElementShape = z.discriminatedUnion('kind', [
@@ -38,8 +48,9 @@ export const ElementShape = z.discriminatedUnion('kind', [
     stroke: Color,
     strokeWidth: StrokeWidth,
   }),
-  z.strictObject({ kind: z.literal('text'), ...box, text: ElementText, stroke: Color, fontSize: z.number().finite().min(4).max(400) }),
-  z.strictObject({ kind: z.literal('sticky'), ...box, text: ElementText, fill: Color }),
+  z.strictObject({ kind: z.literal('text'), ...box, text: ElementText, stroke: Color, fontSize: FontSize, align: TextAlign.optional() }),
+  /** `fontSize` and `align` are optional: left out, a note's text is 20 and left-aligned. */
+  z.strictObject({ kind: z.literal('sticky'), ...box, text: ElementText, fill: Color, fontSize: FontSize.optional(), align: TextAlign.optional() }),
 ]);
 export type ElementShape = z.infer<typeof ElementShape>;
 export type ElementKind = ElementShape['kind'];

@@ -12,3 +12,4 @@ export * from './color.ts';
 export * from './parse.ts';
 export * from './attendanceReport.ts';
 export * from './teacherAccounts.ts';
+export * from './clipboard.ts';

@@ -12,11 +12,12 @@ import { CursorLayer } from './CursorLayer.tsx';
 import { ElementLayer } from './ElementLayer.tsx';
 import { GridLayer } from './GridLayer.tsx';
 import { TextEditor } from './TextEditor.tsx';
+import { attachClipboard } from './clipboardKeys.ts';
 import { attachSelectionKeys } from './selectionKeys.ts';
 import { createToolInput } from './toolInput.ts';
 import { Toolbar } from './Toolbar.tsx';
 import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
-import { ZOOM_STEP, createViewportStore, initialViewport, zoomAt, type Point, type Viewport } from './viewport.ts';
+import { ZOOM_STEP, createViewportStore, initialViewport, screenToBoard, zoomAt, type Point, type Viewport } from './viewport.ts';
 import { ViewportGestures } from './viewportGestures.ts';
 
 interface BoardProps {
@@ -59,10 +60,19 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     const surface = surfaceRef.current;
     if (!surface) return;
     const toolInput = createToolInput({ surface, viewport, tools, draft, editor, startTextEdit: setTextEdit });
-    const gestures = new ViewportGestures({ surface, viewport, tool: toolInput, onPointer: (x, y) => onPointerRef.current(x, y), onSpaceHeld: setSpaceHeld, onPanning: setPanning });
+    // Where a paste lands: the last board point under the pointer, else the middle of the view.
+    let pointer: Point | null = null;
+    const onBoardPointer = (x: number, y: number) => {
+      pointer = { x, y };
+      onPointerRef.current(x, y);
+    };
+    const viewCentre = () => screenToBoard(viewport.getState(), { x: surface.clientWidth / 2, y: surface.clientHeight / 2 });
+    const gestures = new ViewportGestures({ surface, viewport, tool: toolInput, onPointer: onBoardPointer, onSpaceHeld: setSpaceHeld, onPanning: setPanning });
     gestures.attach();
     const detachSelectionKeys = attachSelectionKeys(editor);
+    const detachClipboard = attachClipboard(editor, () => pointer, viewCentre);
     return () => {
+      detachClipboard();
       detachSelectionKeys();
       gestures.detach();
     };
@@ -106,8 +116,9 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     }
     if (edit.elementId || (text.trim() === '' && edit.kind === 'text')) return;
     const { style } = tools.getState();
-    const textShape = textBoxAt(edit.at, text, style.stroke);
-    const shape = edit.kind === 'sticky' ? stickyAt(edit.at, text) : textShape.kind === 'text' ? fitText(textShape) : textShape;
+    const setting = { fontSize: edit.fontSize, align: edit.align };
+    const textShape = textBoxAt(edit.at, text, style.stroke, setting);
+    const shape = edit.kind === 'sticky' ? stickyAt(edit.at, text, edit.fill, setting) : textShape.kind === 'text' ? fitText(textShape) : textShape;
     const id = editor.create(shape);
     if (id) {
       editor.select([id]);
@@ -137,7 +148,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       )}
       <p id="board-help" className="visually-hidden">
         Arrow keys or scroll to move around; with elements selected, arrow keys move them (shift: further). Drag on empty board to select
-        several, shift-click to add or remove one, Ctrl+A selects all, Escape clears. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
+        several, shift-click to add or remove one, Ctrl+A selects all, Escape clears. The selection's handles resize it (shift keeps proportions) and
+        turn it. Ctrl+C, Ctrl+X and Ctrl+V copy, cut and paste at the pointer; Ctrl+D duplicates. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
         toolbar.
       </p>
       <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} />

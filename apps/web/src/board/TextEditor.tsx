@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
-import { DEFAULT_STICKY, DEFAULT_TEXT_BOX, TEXT_FONT_SIZE } from '../elements/geometry.ts';
+import { DEFAULT_STICKY, DEFAULT_TEXT_BOX } from '../elements/geometry.ts';
 import type { TextEdit } from './toolState.ts';
 import { boardToScreen, type Viewport } from './viewport.ts';
 
@@ -13,20 +13,23 @@ interface TextEditorProps {
 
 /**
  * Typing into a text box or sticky note: a real textarea over the board (so the keyboard, IME,
- * spell check and screen readers all work), placed by the viewport. Ctrl/Cmd+Enter or leaving the
- * field saves; Escape cancels.
+ * spell check and screen readers all work), placed by the viewport, set in the size, alignment
+ * and colour the element will have. Enter (or Ctrl/Cmd+Enter, or leaving the field) saves,
+ * Shift+Enter starts a new line (a hint under the field says so); Escape cancels.
  */
 export function TextEditor({ edit, viewport, onCommit, onCancel }: TextEditorProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
   const [text, setText] = useState(edit.text);
   const done = useRef(false);
 
   useEffect(() => {
     const el = ref.current;
-    if (!el) return;
+    const box = boxRef.current;
+    if (!el || !box) return;
     const place = (vp: Viewport) => {
       const s = boardToScreen(vp, edit.at);
-      el.style.transform = `translate(${s.x}px, ${s.y}px) scale(${vp.zoom})`;
+      box.style.transform = `translate(${s.x}px, ${s.y}px) scale(${vp.zoom})`;
     };
     place(viewport.getState());
     el.focus();
@@ -39,29 +42,42 @@ export function TextEditor({ edit, viewport, onCommit, onCancel }: TextEditorPro
     done.current = true;
     onCommit(text);
   };
-  const size = edit.kind === 'sticky' ? DEFAULT_STICKY : DEFAULT_TEXT_BOX;
+  const size = edit.size ?? (edit.kind === 'sticky' ? DEFAULT_STICKY : DEFAULT_TEXT_BOX);
   const label = edit.kind === 'sticky' ? 'Sticky note text' : 'Text';
   return (
-    <textarea
-      ref={ref}
-      className={`text-editor text-editor-${edit.kind}`}
-      aria-label={`${label}. Control Enter to save, Escape to cancel`}
-      data-testid="text-editor"
-      value={text}
-      maxLength={4_000}
-      style={{ width: size.w, minHeight: edit.kind === 'sticky' ? size.h : size.h, fontSize: edit.kind === 'sticky' ? 20 : TEXT_FONT_SIZE }}
-      onChange={(e) => setText(e.target.value)}
-      onBlur={commit}
-      onKeyDown={(e) => {
-        e.stopPropagation(); // typing is not a shortcut
-        if (e.key === 'Escape') {
-          done.current = true;
-          onCancel();
-        } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-          e.preventDefault();
-          commit();
-        }
-      }}
-    />
+    <div ref={boxRef} className="text-editor-box">
+      <textarea
+        ref={ref}
+        className={`text-editor text-editor-${edit.kind}`}
+        aria-label={`${label}. Enter to finish, Shift+Enter for a new line, Escape to cancel`}
+        aria-describedby="text-editor-hint"
+        data-testid="text-editor"
+        value={text}
+        maxLength={4_000}
+        style={{
+          width: size.w,
+          minHeight: size.h,
+          fontSize: edit.fontSize,
+          textAlign: edit.align,
+          ...(edit.fill ? { background: edit.fill } : {}),
+        }}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          e.stopPropagation(); // typing is not a shortcut
+          if (e.key === 'Escape') {
+            done.current = true;
+            onCancel();
+          } else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            // Enter finishes (an input method's Enter confirms its text instead); Shift+Enter is a new line.
+            e.preventDefault();
+            commit();
+          }
+        }}
+      />
+      <p id="text-editor-hint" className="text-editor-hint" data-testid="text-editor-hint">
+        Enter to finish · Shift+Enter for a new line
+      </p>
+    </div>
   );
 }

@@ -3,7 +3,9 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { BoardEditor } from '../elements/boardEditor.ts';
+import { DUPLICATE_OFFSET, selectedShapes, shiftedBy } from '../elements/clipboard.ts';
 import { restyle } from '../elements/geometry.ts';
+import { STICKY_COLORS, TEXT_ALIGNS, TEXT_SIZES, TEXT_SIZE_NAMES, isTextShape, restyleText, textSizeOf, type TextStylePatch } from '../elements/textStyle.ts';
 import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
 import { EditPolicySelect } from './EditPolicySelect.tsx';
 import { exportPng, exportSvg } from './exportImage.ts';
@@ -55,6 +57,25 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
   };
   const deleteSelection = () => editor.delete(selection);
 
+  // Text boxes and notes being made or selected: the style groups offer their text choices.
+  const textTool = tool === 'text' || tool === 'sticky' ? tool : null;
+  const allText = selected.length > 0 && selected.every((e) => isTextShape(e.shape));
+  const textContext: 'text' | 'sticky' | null = textTool ?? (tool === 'select' && allText ? (selected.every((e) => e.shape.kind === 'sticky') ? 'sticky' : 'text') : null);
+  const textChoice = useStore(tools, (s) => s.text);
+  const shown = allText && tool === 'select' ? selected[0]?.shape : undefined;
+  const shownText = shown && isTextShape(shown) ? { size: textSizeOf(shown), align: shown.align ?? 'left', fill: shown.kind === 'sticky' ? shown.fill : null } : { size: textChoice.size, align: textChoice.align, fill: textChoice.stickyFill };
+  const setTextStyle = (patch: TextStylePatch) => {
+    const current = tools.getState().text;
+    tools.setState({ text: { size: patch.size ?? current.size, align: patch.align ?? current.align, stickyFill: patch.fill ?? current.stickyFill } });
+    // A choice made with text selected restyles it (one undoable action).
+    const changes = selected
+      .filter((e) => editor.refusalFor(e) === null)
+      .map((e) => ({ id: e.id, before: e.shape, shape: restyleText(e.shape, patch) }))
+      .filter((c) => c.shape !== c.before)
+      .map(({ id, shape }) => ({ id, shape }));
+    if (changes.length > 0) editor.update(changes);
+  };
+
   useEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => {
       if (isTyping(e.target) || e.altKey) return;
@@ -95,8 +116,59 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [editor, tools]);
 
-  const styleGroups = (
+  const noteColours = (
+    <div className="toolbar-group" role="group" aria-label="Note colour">
+      {STICKY_COLORS.map((c) => (
+        <button
+          key={c.value}
+          type="button"
+          className="swatch swatch-note"
+          aria-pressed={shownText.fill === c.value}
+          aria-label={`Note ${c.name}`}
+          title={`${c.name} note`}
+          style={{ background: c.value }}
+          onClick={() => setTextStyle({ fill: c.value })}
+        />
+      ))}
+    </div>
+  );
+  const textGroup = (
+    <div className="toolbar-group" role="group" aria-label="Text size and alignment" data-testid="text-style">
+      {TEXT_SIZES.map((size) => (
+        <button
+          key={size}
+          type="button"
+          className="tool-button text-size-button"
+          aria-pressed={shownText.size === size}
+          aria-label={`Text size ${TEXT_SIZE_NAMES[size]}`}
+          title={`${TEXT_SIZE_NAMES[size]} text`}
+          onClick={() => setTextStyle({ size })}
+        >
+          {size}
+        </button>
+      ))}
+      {TEXT_ALIGNS.map((a) => (
+        <button key={a.value} type="button" className="tool-button" aria-pressed={shownText.align === a.value} aria-label={a.name} title={a.name} onClick={() => setTextStyle({ align: a.value })}>
+          <AlignIcon align={a.value} />
+        </button>
+      ))}
+    </div>
+  );
+
+  const styleGroups = textContext ? (
     <>
+      {textContext === 'sticky' ? noteColours : strokeColours()}
+      {textGroup}
+    </>
+  ) : (
+    <>
+      {strokeColours()}
+      {widthGroup()}
+    </>
+  );
+
+  function strokeColours() {
+    return (
       <div className="toolbar-group" role="group" aria-label="Colour">
         {COLORS.map((c) => (
           <button
@@ -111,6 +183,11 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
           />
         ))}
       </div>
+    );
+  }
+
+  function widthGroup() {
+    return (
       <div className="toolbar-group" role="group" aria-label="Stroke width">
         {STROKE_WIDTHS.map((w) => (
           <button
@@ -131,8 +208,8 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
           </svg>
         </button>
       </div>
-    </>
-  );
+    );
+  }
 
   const lockHolder = single?.lock && single.lock.sessionId !== selfSessionId ? single.lock : null;
   const ordered = () => editor.board.getState().ordered;
@@ -180,6 +257,21 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
             <path d="M12 4l3 3-3 3M15 7H7a4 4 0 000 8h3" />
           </svg>
           <kbd data-key={`${MOD}Y`} />
+        </button>
+        <button
+          type="button"
+          className="tool-button"
+          aria-label={`Duplicate selection (${MOD}D)`}
+          title={`Duplicate selection (${MOD}D)`}
+          aria-keyshortcuts="Control+D"
+          disabled={selection.size === 0 || readOnly}
+          onClick={() => editor.createMany(shiftedBy(selectedShapes(editor.board.getState().ordered, selection), DUPLICATE_OFFSET, DUPLICATE_OFFSET))}
+        >
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round">
+            <rect x="2.5" y="2.5" width="9" height="9" rx="1.5" />
+            <path d="M6.5 14.5v.5a1 1 0 001 1h7a1 1 0 001-1V8a1 1 0 00-1-1h-.5" />
+          </svg>
+          <kbd data-key={`${MOD}D`} />
         </button>
         <button type="button" className="tool-button" aria-label="Delete selection (Del)" title="Delete selection (Delete or Backspace)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
@@ -257,6 +349,15 @@ function StylePopover({ stroke, children }: { stroke: string; children: ReactNod
         </div>
       )}
     </div>
+  );
+}
+
+function AlignIcon({ align }: { align: 'left' | 'center' | 'right' }) {
+  const lines = align === 'left' ? 'M3 5h14M3 9h9M3 13h14M3 17h9' : align === 'center' ? 'M3 5h14M5.5 9h9M3 13h14M5.5 17h9' : 'M3 5h14M8 9h9M3 13h14M8 17h9';
+  return (
+    <svg width="20" height="20" viewBox="0 0 20 22" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+      <path d={lines} />
+    </svg>
   );
 }
 

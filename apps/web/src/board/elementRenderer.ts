@@ -106,6 +106,8 @@ export class ElementRenderer {
   private readonly drawn = new Map<string, DrawnElement>();
   /** Nodes carrying a drag's transform. */
   private readonly moved = new Set<string>();
+  /** Nodes showing our own resize or turn in progress: the preview shape they were drawn with. */
+  private readonly reshaped = new Map<string, ElementShape>();
   /** Elements drawn live instead of on the canvas at its last paint (drags in progress). */
   private leftOut: ReadonlySet<string> = new Set();
   /** What the canvas shows and for which frame; null when it shows nothing yet. */
@@ -268,7 +270,7 @@ export class ElementRenderer {
       this.drawn.set(element.id, d);
       describe(d);
     } else if (d.element !== element) {
-      if (d.element.shape !== element.shape) d.g.innerHTML = shapeSvg(element.shape);
+      if (d.element.shape !== element.shape && !this.reshaped.has(element.id)) d.g.innerHTML = shapeSvg(element.shape);
       d.element = element;
       describe(d);
     }
@@ -316,6 +318,7 @@ export class ElementRenderer {
         d.g.remove();
         d.mounted = false;
         if (this.moved.delete(id)) d.g.removeAttribute('transform');
+        if (this.reshaped.delete(id)) d.g.innerHTML = shapeSvg(d.element.shape);
       }
       // Deleted from the board: forget it. Culled or on the canvas: keep the node for later.
       if (!elements.has(id)) this.drawn.delete(id);
@@ -406,24 +409,37 @@ export class ElementRenderer {
   /** Nodes of elements being dragged carry the drag's offset; the others none. */
   private applyMotion(previews: MotionView['previews']): void {
     for (const id of this.moved) {
-      if (previews.has(id)) continue;
+      if (previews.has(id) && !previews.get(id)?.shape) continue;
       this.drawn.get(id)?.g.removeAttribute('transform');
       this.moved.delete(id);
+    }
+    // Our own resize or turn: the node shows the preview's shape; back to the element's after.
+    for (const [id, shown] of this.reshaped) {
+      const d = this.drawn.get(id);
+      const next = previews.get(id)?.shape;
+      if (next && d?.mounted) continue;
+      this.reshaped.delete(id);
+      if (d && d.element.shape !== shown) d.g.innerHTML = shapeSvg(d.element.shape);
     }
     for (const id of previews.keys()) {
       const d = this.drawn.get(id);
       const p = previews.get(id);
       if (!d?.mounted || !p) continue;
+      if (p.shape) {
+        if (this.reshaped.get(id) !== p.shape) d.g.innerHTML = shapeSvg(p.shape);
+        this.reshaped.set(id, p.shape);
+        continue;
+      }
       d.g.setAttribute('transform', `translate(${p.x - d.element.shape.x} ${p.y - d.element.shape.y})`);
       this.moved.add(id);
     }
   }
 
   private drawOverlay(): void {
-    const { elements, selection } = this.sources.board.getState();
+    const { elements, selection, readOnly } = this.sources.board.getState();
     const { previews } = this.sources.motion.getState();
     const { culled, drawnFor } = this.view;
-    this.dom.overlay.innerHTML = overlayMarkup(elements, selection, previews, culled, drawnFor.zoom, this.sources.selfSessionId, this.sources.nameOf, this.sources.colorOf);
+    this.dom.overlay.innerHTML = overlayMarkup(elements, selection, previews, culled, drawnFor.zoom, this.sources.selfSessionId, this.sources.nameOf, this.sources.colorOf, !readOnly);
   }
 
   private inkBounds(): Bounds | null {

@@ -1,5 +1,6 @@
 import type { Element } from '@wb/protocol';
 import { boardSvgDocument } from '../elements/elementSvg.ts';
+import type { Bounds } from '../elements/geometry.ts';
 
 /** PNG exports are drawn at twice the board scale so text stays crisp on a projector. */
 const PNG_SCALE = 2;
@@ -32,6 +33,14 @@ export function exportSvg(ordered: readonly Element[], title: string): void {
 /** The SVG document drawn onto a canvas: one renderer for screen, SVG and PNG. */
 export async function exportPng(ordered: readonly Element[], title: string): Promise<void> {
   const { svg, bounds } = boardSvgDocument(ordered);
+  download(await pngOf(svg, bounds), `${baseName(title)}.png`);
+}
+
+/**
+ * An SVG document (of `bounds`' size, in board units) as a PNG, at twice the board scale (less for
+ * a huge board): the board export and a copy's picture for other apps.
+ */
+export async function pngOf(svg: string, bounds: Bounds): Promise<Blob> {
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
   try {
     const image = new Image();
@@ -47,7 +56,7 @@ export async function exportPng(ordered: readonly Element[], title: string): Pro
     ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
     if (!blob) throw new Error('the canvas produced no image');
-    download(blob, `${baseName(title)}.png`);
+    return blob;
   } finally {
     URL.revokeObjectURL(url);
   }

@@ -3,7 +3,8 @@ import type { BoardEditor } from '../elements/boardEditor.ts';
 import { isTooSmall, shapeFromDrag, topmostAt, type Point } from '../elements/geometry.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import { elementsInMarquee, marqueeRect, toggled } from '../elements/selection.ts';
-import { fillFor, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
+import { HANDLE_REACH_PX, HANDLE_REACH_TOUCH_PX, handleAt, selectionFrame } from '../elements/transform.ts';
+import { editOf, fillFor, newEditAt, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
 import type { Viewport } from './viewport.ts';
 import { boardPointOf, type PointerTool } from './viewportGestures.ts';
 
@@ -65,10 +66,25 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     pointerId = e.pointerId;
     o.surface.setPointerCapture(e.pointerId);
     o.surface.focus({ preventScroll: true });
+    // A handle of the selection (drawn whatever the tool, so taken whatever the tool but the
+    // eraser; with shift too, which keeps proportions): resize or turn it, under the same locks as a move.
+    const handle = tool === 'eraser' || readOnly ? null : handleUnder(p, e.pointerType);
+    if (handle) {
+      const refusal = o.editor.beginDrag(
+        handle.ids,
+        p,
+        handle.handle === 'rotate' ? { kind: 'rotate', frame: handle.frame } : { kind: 'resize', handle: handle.handle, frame: handle.frame },
+      );
+      if ((refusal === 'not_own' || refusal === 'pinned') && handle.first) o.editor.explainRefusal(handle.first, refusal);
+      gesture = refusal ? { kind: 'none' } : { kind: 'drag-element' };
+      o.surface.dataset.refused = refusal ?? '';
+      if (!refusal) e.preventDefault();
+      return;
+    }
     switch (tool) {
       case 'select': {
+        const { selection } = o.editor.board.getState();
         const target = hit(p);
-        const selection = o.editor.board.getState().selection;
         if (!target) {
           if (!e.shiftKey) o.editor.select([]);
           gesture = { kind: 'marquee', start: p, base: e.shiftKey ? selection : new Set() };
@@ -85,7 +101,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         if (group.length === 1) o.editor.select([target.id]);
         if (e.detail >= 2 && (target.shape.kind === 'text' || target.shape.kind === 'sticky') && !o.editor.refusalFor(target)) {
           e.preventDefault();
-          gesture = { kind: 'text', edit: { elementId: target.id, kind: target.shape.kind, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text } };
+          gesture = { kind: 'text', edit: editOf(target.id, target.shape) };
           return;
         }
         // Refused at once when someone else holds it (outlined in their colour): nothing moves.
@@ -114,9 +130,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
         e.preventDefault();
         const target = hit(p);
         const edit: TextEdit =
-          target && target.shape.kind === tool && !o.editor.refusalFor(target)
-            ? { elementId: target.id, kind: tool, at: { x: target.shape.x, y: target.shape.y }, text: target.shape.text }
-            : { elementId: null, kind: tool, at: p, text: '' };
+          target && target.shape.kind === tool && !o.editor.refusalFor(target) ? editOf(target.id, target.shape) : newEditAt(tool, p, o.tools.getState());
         gesture = { kind: 'text', edit };
         return;
       }
@@ -127,11 +141,33 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     }
   };
 
+  /** The selection's handle under a board point (with the selection and its frame), or null. */
+  const handleUnder = (p: Point, pointerType: string) => {
+    const { selection, elements } = o.editor.board.getState();
+    if (selection.size === 0) return null;
+    const selected = [...selection].flatMap((id) => elements.get(id) ?? []);
+    const frame = selectionFrame(selected.map((el) => el.shape));
+    const reach = pointerType === 'touch' ? HANDLE_REACH_TOUCH_PX : HANDLE_REACH_PX;
+    const handle = frame ? handleAt(frame, p, o.viewport.getState().zoom, reach) : null;
+    return frame && handle ? { handle, frame, ids: selected.map((el) => el.id), first: selected[0] } : null;
+  };
+
+  /** Hovering a handle of the selection shows its cursor (styles.css reads `data-handle`). */
+  const hover = (e: PointerEvent) => {
+    const { readOnly } = o.editor.board.getState();
+    const handle = readOnly || o.tools.getState().tool === 'eraser' ? null : (handleUnder(boardPoint(e), e.pointerType)?.handle ?? null);
+    if ((o.surface.dataset.handle ?? null) !== handle) {
+      if (handle) o.surface.dataset.handle = handle;
+      else delete o.surface.dataset.handle;
+    }
+  };
+
   const move = (e: PointerEvent) => {
+    if (pointerId === null && e.pointerType === 'mouse') hover(e);
     if (e.pointerId !== pointerId) return;
     switch (gesture.kind) {
       case 'drag-element':
-        o.editor.moveDrag(boardPoint(e));
+        o.editor.moveDrag(boardPoint(e), e.shiftKey);
         return;
       case 'pen': {
         const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [e];

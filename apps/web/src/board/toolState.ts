@@ -1,6 +1,7 @@
-import type { ElementShape } from '@wb/protocol';
+import type { ElementShape, TextAlign } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Bounds, Point, ToolStyle } from '../elements/geometry.ts';
+import { STICKY_FILL, type Bounds, type Point, type ToolStyle } from '../elements/geometry.ts';
+import { FONT_SIZES, fontSizeOf, type TextSize } from '../elements/textStyle.ts';
 
 export type Tool = 'select' | 'pen' | 'rect' | 'ellipse' | 'line' | 'arrow' | 'text' | 'sticky' | 'eraser';
 
@@ -38,10 +39,17 @@ export interface ToolState {
   readonly style: ToolStyle;
   /** Shapes are filled with a light tint of the stroke colour. */
   readonly filled: boolean;
+  /** How the next text box or note is set, and the next note's colour. */
+  readonly text: { readonly size: TextSize; readonly align: TextAlign; readonly stickyFill: string };
 }
 
 export function createToolStore(): StoreApi<ToolState> {
-  return createStore<ToolState>(() => ({ tool: 'select', style: { stroke: '#1e1e1e', fill: 'transparent', strokeWidth: 2 }, filled: false }));
+  return createStore<ToolState>(() => ({
+    tool: 'select',
+    style: { stroke: '#1e1e1e', fill: 'transparent', strokeWidth: 2 },
+    filled: false,
+    text: { size: 'M', align: 'left', stickyFill: STICKY_FILL },
+  }));
 }
 
 /** The fill a shape tool uses: transparent, or the stroke colour mixed with white. */
@@ -71,4 +79,38 @@ export interface TextEdit {
   /** Top-left in board coordinates. */
   readonly at: Point;
   readonly text: string;
+  /** How the field shows the text while it is typed: as the element will draw it. */
+  readonly fontSize: number;
+  readonly align: TextAlign;
+  /** A note's colour. */
+  readonly fill?: string;
+  /** The box's size when editing an existing one (board units); a new one's is the default. */
+  readonly size?: { readonly w: number; readonly h: number };
+}
+
+/** Editing an existing text box or note. */
+export function editOf(elementId: string, shape: Extract<ElementShape, { kind: 'text' | 'sticky' }>): TextEdit {
+  return {
+    elementId,
+    kind: shape.kind,
+    at: { x: shape.x, y: shape.y },
+    text: shape.text,
+    fontSize: fontSizeOf(shape),
+    align: shape.align ?? 'left',
+    ...(shape.kind === 'sticky' ? { fill: shape.fill } : {}),
+    size: { w: shape.w, h: shape.h },
+  };
+}
+
+/** A new text box or note at `at`, set as the toolbar's text choices say. */
+export function newEditAt(kind: 'text' | 'sticky', at: Point, state: ToolState): TextEdit {
+  return {
+    elementId: null,
+    kind,
+    at,
+    text: '',
+    fontSize: FONT_SIZES[kind][state.text.size],
+    align: state.text.align,
+    ...(kind === 'sticky' ? { fill: state.text.stickyFill } : {}),
+  };
 }

@@ -1,3 +1,4 @@
+import type { ElementShape } from '@wb/protocol';
 import type { ConnectionState } from '../connection/connectionMachine.ts';
 import { boardHash, serializeBoard } from '../sync/boardHash.ts';
 import { deriveRoster, type RosterEntry } from '../sync/roster.ts';
@@ -29,7 +30,7 @@ export interface WbDebug {
   roster(): RosterEntry[];
   stats(): SyncStats;
   /** Confirmed elements (from the room's events), in no particular order. */
-  elements(): Array<{ id: string; kind: string; version: number; x: number; y: number; pinned: boolean; lockedBy: string | null }>;
+  elements(): Array<{ id: string; kind: string; version: number; x: number; y: number; pinned: boolean; lockedBy: string | null; shape: ElementShape }>;
 }
 
 declare global {
@@ -67,6 +68,7 @@ export function installDebugHook(engine: SyncEngine, connection: () => Connectio
         y: e.shape.y,
         pinned: e.pinned,
         lockedBy: e.lock?.userId ?? null,
+        shape: e.shape,
       })),
   };
   window.__wb = Object.freeze(hook);

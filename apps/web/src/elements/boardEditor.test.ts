@@ -115,6 +115,49 @@ describe('drags under a lock', () => {
     expect(editor.board.getState().canUndo).toBe(true);
   });
 
+  test('TR8: a resize from a handle is a drag under the lock: the others see it held in place, the drop commits the new size', async () => {
+    const { editor, calls, moves, flush } = setup(withRect());
+    const frame = { x: 100, y: 100, w: 100, h: 50, rotation: 0 };
+    expect(editor.beginDrag([EL1], { x: 200, y: 150 }, { kind: 'resize', handle: 'se', frame })).toBeNull();
+    expect(calls.at(-1)).toMatchObject({ kind: 'acquire', request: { elementId: EL1 } });
+    await flush();
+    editor.moveDrag({ x: 300, y: 250 }, true);
+    await vi.advanceTimersByTimeAsync(40);
+    // Our screen shows the new shape; the lock is kept alive from where the element is.
+    expect(editor.motion.getState().previews.get(EL1)?.shape).toMatchObject({ x: 100, y: 100, w: 300, h: 150 });
+    expect(moves.at(-1)).toEqual({ elementId: EL1, generation: 7, x: 100, y: 100 });
+    editor.endDrag();
+    expect(calls.at(-1)).toMatchObject({ kind: 'release', request: { elementId: EL1, generation: 7, shape: { x: 100, y: 100, w: 300, h: 150 } } });
+  });
+
+  test('TR12: shift let go mid-resize frees the proportions at once, without a pointer move', async () => {
+    const { editor, flush } = setup(withRect());
+    editor.beginDrag([EL1], { x: 200, y: 150 }, { kind: 'resize', handle: 'se', frame: { x: 100, y: 100, w: 100, h: 50, rotation: 0 } });
+    await flush();
+    editor.moveDrag({ x: 300, y: 160 }, true);
+    expect(editor.motion.getState().previews.get(EL1)?.shape).toMatchObject({ w: 200, h: 100 });
+    editor.setDragShift(false);
+    expect(editor.motion.getState().previews.get(EL1)?.shape).toMatchObject({ w: 200, h: 60 });
+  });
+
+  test('TR9: a turn from the rotate handle commits a rotation; a refused lock turns nothing', async () => {
+    const { editor, calls, flush, grantWith } = setup(withRect());
+    const frame = { x: 100, y: 100, w: 100, h: 50, rotation: 0 };
+    editor.beginDrag([EL1], { x: 150, y: 70 }, { kind: 'rotate', frame });
+    await flush();
+    editor.moveDrag({ x: 230, y: 125 });
+    editor.endDrag();
+    expect(calls.at(-1)).toMatchObject({ kind: 'release', request: { shape: { x: 100, y: 100, w: 100, h: 50, rotation: 90 } } });
+    await flush();
+    grantWith({ ok: false, error: { code: 'locked', message: 'held' } });
+    editor.beginDrag([EL1], { x: 150, y: 70 }, { kind: 'rotate', frame });
+    editor.moveDrag({ x: 230, y: 125 });
+    await flush();
+    editor.endDrag();
+    expect(calls.filter((c) => c.kind === 'release')).toHaveLength(1);
+    expect(editor.motion.getState().previews.get(EL1)?.shape).toBeUndefined();
+  });
+
   const withTwoRects = () => applyRoomEvent(withRect(), created(12, element(EL2, 2, rect(300, 100))));
 
   test('a multi-selection drag asks for every lock in one request, then moves and commits each under its own generation', async () => {
@@ -139,6 +182,22 @@ describe('drags under a lock', () => {
     expect(calls.slice(-2)).toMatchObject([
       { kind: 'release', request: { elementId: EL1, generation: 4, shape: { x: 120, y: 110 } } },
       { kind: 'release', request: { elementId: EL2, generation: 4, shape: { x: 320, y: 110 } } },
+    ]);
+  });
+
+  test('TR11: turning a group from its handle takes every lock in one request and turns each about the group\'s centre', async () => {
+    const { editor, calls, flush } = setup(withTwoRects());
+    // rect(100, 100) and rect(300, 100) are 100 × 50: the group is (100, 100)–(400, 150), centre (250, 125).
+    const frame = { x: 100, y: 100, w: 300, h: 50, rotation: 0 };
+    editor.beginDrag([EL1, EL2], { x: 250, y: 72 }, { kind: 'rotate', frame });
+    expect(calls.at(-1)).toMatchObject({ kind: 'acquireMany', request: { elementIds: [EL1, EL2] } });
+    await flush();
+    editor.moveDrag({ x: 400, y: 125 });
+    editor.endDrag();
+    // A quarter turn: the left rectangle's centre (150, 125) goes to (250, 25), the right one's to (250, 225).
+    expect(calls.slice(-2)).toMatchObject([
+      { kind: 'release', request: { elementId: EL1, generation: 4, shape: { x: 200, y: 0, w: 100, h: 50, rotation: 90 } } },
+      { kind: 'release', request: { elementId: EL2, generation: 4, shape: { x: 200, y: 200, w: 100, h: 50, rotation: 90 } } },
     ]);
   });
 
@@ -240,6 +299,28 @@ describe('the lesson\'s edit policy, mirrored (the server decides)', () => {
     expect(editor.create(rect())).toBeNull();
     expect(calls).toEqual([]);
     expect(editor.board.getState()).toMatchObject({ readOnly: true, penMuted: true });
+  });
+});
+
+describe('paste and duplicate through the normal create path', () => {
+  test('CB5: pasted shapes are created one element.create each, selected, and undone as one step', async () => {
+    const { editor, calls, flush } = setup(withRect());
+    const ids = editor.createMany([rect(500, 500), rect(700, 500)]);
+    expect(ids).toHaveLength(2);
+    expect(editor.board.getState().selection).toEqual(new Set(ids));
+    for (let i = 0; i < 2; i++) await flush();
+    expect(calls.filter((c) => c.kind === 'create').map((c) => (c.request as { id: string }).id)).toEqual(ids);
+    editor.undo();
+    for (let i = 0; i < 2; i++) await flush();
+    expect(calls.filter((c) => c.kind === 'delete')).toHaveLength(2);
+  });
+
+  test('CB6: a look-only lesson pastes nothing and says why', () => {
+    const state = withRect();
+    const { editor, calls } = setup({ ...state, room: { ...state.room, settings: { ...state.room.settings, editPolicy: 'look' } } });
+    expect(editor.createMany([rect(500, 500)])).toEqual([]);
+    expect(calls).toHaveLength(0);
+    expect(editor.board.getState().notice?.text).toBe(policyText.lookOnly);
   });
 });
 

@@ -37,6 +37,7 @@ import type { RoomState } from '../sync/roomState.ts';
 import type { DragTarget } from '../sync/syncEngine.ts';
 import { EditQueue, isFinalRefusal, type EditRequest } from './editQueue.ts';
 import { clampCoordinate, inDrawingOrder, moveShapeTo, type Point } from './geometry.ts';
+import { resizeFrame, rotateFrame, transformShape, type Frame, type ResizeHandle } from './transform.ts';
 import { History, type Step } from './history.ts';
 import { InkSender } from './inkSender.ts';
 import type { PenSample } from './penStroke.ts';
@@ -97,6 +98,8 @@ export interface BoardView {
 export interface DragPreview {
   readonly x: number;
   readonly y: number;
+  /** Our own resize or rotate in progress: the whole shape as it will be (no one else's carries one). */
+  readonly shape?: ElementShape;
   readonly userId: string;
   readonly own: boolean;
 }
@@ -123,6 +126,17 @@ const RETRY_MS = 1_000;
 /** An edit in flight this long (ms) shows the board as syncing: the server is behind. */
 export const SYNCING_AFTER_MS = 1_000;
 
+/**
+ * What a drag does: moves the elements, or changes their frame from a handle (resize, rotate).
+ * `frame` is the selection's frame at pointer-down (transform.ts).
+ */
+export type DragMode =
+  | { readonly kind: 'move' }
+  | { readonly kind: 'resize'; readonly handle: ResizeHandle; readonly frame: Frame }
+  | { readonly kind: 'rotate'; readonly frame: Frame };
+
+const MOVE: DragMode = { kind: 'move' };
+
 /** One element of a drag (a multi-selection drags several, each under its own lock). */
 interface DragItem {
   readonly elementId: string;
@@ -132,11 +146,21 @@ interface DragItem {
   generation: number | null;
 }
 
+/** Shared by every phase: the elements, the mode, where the pointer went down and is now, shift. */
+interface DragBase {
+  items: DragItem[];
+  mode: DragMode;
+  grab: Point;
+  pointer: Point;
+  /** Shift held: a resize keeps proportions, a turn snaps to 15°. */
+  shift: boolean;
+}
+
 type OwnDrag =
-  | { phase: 'acquiring'; items: DragItem[]; requestId: string; grab: Point; pointer: Point; ended: boolean }
-  | { phase: 'dragging'; items: DragItem[]; grab: Point; pointer: Point; moved: boolean }
+  | (DragBase & { phase: 'acquiring'; requestId: string; ended: boolean })
+  | (DragBase & { phase: 'dragging'; moved: boolean })
   /** Offline or teacher-less fallback: no lock to take, so the drop becomes an ordinary edit. */
-  | { phase: 'local'; items: DragItem[]; grab: Point; pointer: Point; moved: boolean };
+  | (DragBase & { phase: 'local'; moved: boolean });
 
 /**
  * The shell of drawing: own edits through the optimistic queue, undo/redo, drag locks and the
@@ -151,7 +175,7 @@ export class BoardEditor {
   private remoteDrags: ReadonlyMap<string, DragTarget> = new Map();
   private drag: OwnDrag | null = null;
   /** Releases in flight: their previews stay until the answer, so the elements do not jump back. */
-  private readonly releasing = new Map<string, Point>();
+  private readonly releasing = new Map<string, Point & { shape?: ElementShape }>();
   private sending = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private slowTimer: ReturnType<typeof setTimeout> | undefined;
@@ -250,7 +274,7 @@ export class BoardEditor {
     const drag = this.drag;
     if (drag && drag.phase !== 'local') {
       clearInterval(this.keepaliveTimer);
-      this.drag = { phase: 'local', items: drag.items, grab: drag.grab, pointer: drag.pointer, moved: drag.phase === 'dragging' ? drag.moved : false };
+      this.drag = { phase: 'local', items: drag.items, mode: drag.mode, grab: drag.grab, pointer: drag.pointer, shift: drag.shift, moved: drag.phase === 'dragging' ? drag.moved : false };
     }
     this.publishBoard();
   }
@@ -298,6 +322,34 @@ export class BoardEditor {
     this.history.record([{ id, before: null, after: shape }]);
     this.publishBoard();
     return id;
+  }
+
+  /**
+   * Adds several elements as one undoable step (a paste, a duplicate), each through the normal
+   * create path (the server's rules apply to each), and selects them. Returns their ids; none
+   * when the board is read-only. Stops at a full edit queue, keeping what was queued.
+   */
+  createMany(shapes: readonly ElementShape[]): string[] {
+    if (shapes.length === 0) return [];
+    if (this.readOnly()) {
+      this.refuseReadOnly();
+      return [];
+    }
+    const recorded: Array<{ id: string; before: null; after: ElementShape }> = [];
+    for (const shape of shapes) {
+      const id = newElementId();
+      if (!this.enqueue({ kind: 'create', requestId: randomId(), id, shape })) break;
+      recorded.push({ id, before: null, after: shape });
+    }
+    this.history.record(recorded);
+    this.publishBoard();
+    this.select(recorded.map((r) => r.id));
+    return recorded.map((r) => r.id);
+  }
+
+  /** Tells the person something worth knowing (a clipboard that could not be read). */
+  tell(text: string): void {
+    this.notifyOnce(text);
   }
 
   /** Changes elements' shapes (style, text, a move without a lock). */
@@ -365,11 +417,12 @@ export class BoardEditor {
   // ------------------------------------------------------------------ drags under a lock
 
   /**
-   * Pointer-down on an element. Refused at once, without a request, when someone else holds it,
-   * it is pinned or the board is read-only: no flicker, no jump. Otherwise the lock is asked for;
-   * the element moves only once it is granted.
+   * Pointer-down on an element, or on a handle of the selection (`mode` resize or rotate: an edit
+   * under the same drag locks as a move). Refused at once, without a request, when someone else
+   * holds it, it is pinned or the board is read-only: no flicker, no jump. Otherwise the lock is
+   * asked for; the element moves only once it is granted.
    */
-  beginDrag(elementIds: string | readonly string[], pointer: Point): DragRefusal | null {
+  beginDrag(elementIds: string | readonly string[], pointer: Point, mode: DragMode = MOVE): DragRefusal | null {
     const ids = typeof elementIds === 'string' ? [elementIds] : [...new Set(elementIds)].slice(0, MAX_GROUP_LOCK_ELEMENTS);
     const items: DragItem[] = [];
     for (const elementId of ids) {
@@ -382,11 +435,11 @@ export class BoardEditor {
     if (items.length === 0) return 'missing';
     this.cancelDragTimers();
     if (!this.transport.isConnected()) {
-      this.drag = { phase: 'local', items, grab: pointer, pointer, moved: false };
+      this.drag = { phase: 'local', items, mode, grab: pointer, pointer, shift: false, moved: false };
       return null;
     }
     const requestId = randomId();
-    this.drag = { phase: 'acquiring', items, requestId, grab: pointer, pointer, ended: false };
+    this.drag = { phase: 'acquiring', items, mode, requestId, grab: pointer, pointer, shift: false, ended: false };
     // One element: the single lock. Several: all of them in one request, or none (the group lock).
     const asked: Promise<Ack<LockManyReply>> =
       items.length === 1 && items[0]
@@ -399,14 +452,24 @@ export class BoardEditor {
     return null;
   }
 
-  moveDrag(pointer: Point): void {
+  /** The pointer moved; `shift`: keep proportions (resize) or snap to 15° (rotate). */
+  moveDrag(pointer: Point, shift = false): void {
     const drag = this.drag;
     if (!drag) return;
     drag.pointer = pointer;
+    drag.shift = shift;
     if (drag.phase === 'acquiring') return;
     drag.moved = drag.moved || pointer.x !== drag.grab.x || pointer.y !== drag.grab.y;
     this.publishMotion();
     if (drag.phase === 'dragging') this.scheduleMove();
+  }
+
+  /** Shift pressed or let go mid-drag, the pointer still: a resize or turn follows at once. */
+  setDragShift(shift: boolean): void {
+    const drag = this.drag;
+    if (!drag || drag.shift === shift) return;
+    drag.shift = shift;
+    if (drag.mode.kind !== 'move') this.publishMotion();
   }
 
   endDrag(): void {
@@ -421,18 +484,16 @@ export class BoardEditor {
     if (drag.phase === 'local') {
       const changes: Array<{ id: string; shape: ElementShape }> = [];
       for (const item of drag.items) {
-        const at = this.dragPosition(drag, item);
         const element = this.view().get(item.elementId);
-        if (drag.moved && element) changes.push({ id: item.elementId, shape: moveShapeTo(element.shape, at.x, at.y) });
+        if (drag.moved && element) changes.push({ id: item.elementId, shape: this.shapeAfter(drag, item, element.shape) });
       }
       if (changes.length > 0) this.update(changes);
       this.publishMotion();
       return;
     }
     for (const item of drag.items) {
-      const at = this.dragPosition(drag, item);
       const element = this.view().get(item.elementId);
-      if (item.generation !== null) this.release(item.elementId, item.generation, drag.moved && element ? moveShapeTo(element.shape, at.x, at.y) : undefined, item.before);
+      if (item.generation !== null) this.release(item.elementId, item.generation, drag.moved && element ? this.shapeAfter(drag, item, element.shape) : undefined, item.before, drag.mode.kind !== 'move');
     }
   }
 
@@ -630,7 +691,7 @@ export class BoardEditor {
     }
     for (const item of drag.items) item.generation = reply.grants.find((g) => g.elementId === item.elementId)?.generation ?? null;
     const moved = drag.pointer.x !== drag.grab.x || drag.pointer.y !== drag.grab.y;
-    const dragging: OwnDrag = { phase: 'dragging', items: drag.items, grab: drag.grab, pointer: drag.pointer, moved };
+    const dragging: OwnDrag = { phase: 'dragging', items: drag.items, mode: drag.mode, grab: drag.grab, pointer: drag.pointer, shift: drag.shift, moved };
     this.drag = dragging;
     // The first move confirms the grant arrived; the server then extends the short first term.
     this.sendMove();
@@ -649,8 +710,9 @@ export class BoardEditor {
     for (const g of grants) void this.transport.releaseLock({ requestId: randomId(), elementId: g.elementId, generation: g.generation }).catch(() => undefined);
   }
 
-  private release(elementId: string, generation: number, shape: ElementShape | undefined, before: ElementShape): void {
-    if (shape) this.releasing.set(elementId, { x: shape.x, y: shape.y });
+  /** `reshaped`: a resize or turn, whose preview until the answer is the whole new shape. */
+  private release(elementId: string, generation: number, shape: ElementShape | undefined, before: ElementShape, reshaped = false): void {
+    if (shape) this.releasing.set(elementId, { x: shape.x, y: shape.y, ...(reshaped ? { shape } : {}) });
     this.publishMotion();
     const request: LockReleaseRequest = shape ? { requestId: randomId(), elementId, generation, shape } : { requestId: randomId(), elementId, generation };
     const settle = (reply: Ack<ElementReply> | null) => {
@@ -708,7 +770,9 @@ export class BoardEditor {
     this.lastMoveAt = Date.now();
     const moves: LockMove[] = [];
     for (const item of drag.items) {
-      const at = this.dragPosition(drag, item);
+      // A resize or turn keeps the lock alive from where the element is: the others see it held
+      // in place, and its new shape when the drop is committed.
+      const at = drag.mode.kind === 'move' ? this.dragPosition(drag, item) : item.origin;
       if (item.generation !== null) moves.push({ elementId: item.elementId, generation: item.generation, x: at.x, y: at.y });
     }
     const [only] = moves;
@@ -723,6 +787,24 @@ export class BoardEditor {
    */
   private moveEveryMs(drag: OwnDrag): number {
     return LOCK_MOVE_MS * Math.max(1, drag.items.length);
+  }
+
+  /**
+   * The shape a drag makes of an element: moved by the pointer's travel, or its frame resized or
+   * turned from the handle (transform.ts). `current` is the element as the board has it now.
+   */
+  private shapeAfter(drag: OwnDrag, item: DragItem, current: ElementShape): ElementShape {
+    const { mode } = drag;
+    switch (mode.kind) {
+      case 'move': {
+        const at = this.dragPosition(drag, item);
+        return moveShapeTo(current, at.x, at.y);
+      }
+      case 'resize':
+        return transformShape(item.before, mode.frame, resizeFrame(mode.frame, mode.handle, drag.pointer, drag.shift));
+      case 'rotate':
+        return transformShape(item.before, mode.frame, rotateFrame(mode.frame, drag.grab, drag.pointer, drag.shift));
+    }
   }
 
   private dragPosition(drag: OwnDrag, item: DragItem): Point {
@@ -769,7 +851,13 @@ export class BoardEditor {
     for (const [elementId, at] of this.releasing) previews.set(elementId, { ...at, userId: this.self.userId, own: true });
     const drag = this.drag;
     if (drag && drag.phase !== 'acquiring' && drag.moved) {
-      for (const item of drag.items) previews.set(item.elementId, { ...this.dragPosition(drag, item), userId: this.self.userId, own: true });
+      for (const item of drag.items) {
+        if (drag.mode.kind === 'move') previews.set(item.elementId, { ...this.dragPosition(drag, item), userId: this.self.userId, own: true });
+        else {
+          const shape = this.shapeAfter(drag, item, item.before);
+          previews.set(item.elementId, { x: shape.x, y: shape.y, shape, userId: this.self.userId, own: true });
+        }
+      }
     }
     const prev = this.motion.getState().previews;
     if (prev.size === 0 && previews.size === 0) return;

@@ -1,6 +1,6 @@
 import type { Element, ElementShape } from '@wb/protocol';
 import { arrowHeadPoints, FONT_FAMILY, penOutline, RECT_CORNER_RADIUS, STICKY_BORDER, STICKY_CORNER_RADIUS, textBlock, type TextBlock } from './elementSvg.ts';
-import { inkBounds, unionBounds, type Bounds } from './geometry.ts';
+import { centreOf, inkBounds, rotatePoint, rotationOf, shapeBounds, turnedBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
 
 /**
  * Elements drawn with the canvas 2D API, for the board's overview mode (board/elementRenderer.ts).
@@ -66,15 +66,32 @@ function setFont(ctx: Ctx, fontSize: number): void {
   }
 }
 
-function drawText(ctx: Ctx, { x, fontSize, fill, lines }: TextBlock): void {
+function drawText(ctx: Ctx, { x, align, fontSize, fill, lines }: TextBlock): void {
   if (lines.length === 0) return;
   setFont(ctx, fontSize);
   ctx.fillStyle = fill;
+  ctx.textAlign = align;
   for (const line of lines) if (line.text !== '') ctx.fillText(line.text, x, line.y);
+  ctx.textAlign = 'left';
 }
 
-/** One shape, in board coordinates on `ctx`'s current transform. */
+/** One shape, in board coordinates on `ctx`'s current transform; a turned box turned about its centre. */
 export function drawShape(ctx: Ctx, shape: ElementShape): void {
+  const rotation = rotationOf(shape);
+  if (rotation === 0) {
+    drawUpright(ctx, shape);
+    return;
+  }
+  const c = centreOf(shapeBounds(shape));
+  ctx.save();
+  ctx.translate(c.x, c.y);
+  ctx.rotate((rotation * Math.PI) / 180);
+  ctx.translate(-c.x, -c.y);
+  drawUpright(ctx, shape);
+  ctx.restore();
+}
+
+function drawUpright(ctx: Ctx, shape: ElementShape): void {
   switch (shape.kind) {
     case 'rect':
       // SVG draws nothing for a rectangle or ellipse without area.
@@ -139,6 +156,9 @@ export function canvasBounds(ctx: Ctx, shape: ElementShape): Bounds {
   if (b) return b;
   b = inkBounds(shape);
   if (shape.kind === 'text' || shape.kind === 'sticky') {
+    // Measured upright, then turned with the box about its centre.
+    const rotation = rotationOf(shape);
+    const upright = rotation === 0 ? b : inkBounds({ ...shape, rotation: 0 });
     const block = cachedTextBlock(shape);
     setFont(ctx, block.fontSize);
     let width = 0;
@@ -147,12 +167,25 @@ export function canvasBounds(ctx: Ctx, shape: ElementShape): Bounds {
     const last = block.lines.at(-1);
     if (first && last) {
       // Ascent above the first baseline and descent below the last: a font size each way is ample.
-      const text = { x: block.x - block.fontSize, y: first.y - 1.5 * block.fontSize, w: width + 2 * block.fontSize, h: last.y - first.y + 2 * block.fontSize };
-      b = unionBounds([b, text]) ?? b;
+      const left = block.align === 'center' ? block.x - width / 2 : block.align === 'right' ? block.x - width : block.x;
+      const text = { x: left - block.fontSize, y: first.y - 1.5 * block.fontSize, w: width + 2 * block.fontSize, h: last.y - first.y + 2 * block.fontSize };
+      const both = unionBounds([upright, text]) ?? upright;
+      const c = centreOf(shapeBounds(shape));
+      // Turned about the box's centre: the union's own centre may differ, so turn its corners.
+      b = rotation === 0 ? both : turnedAbout(both, c, rotation);
     }
   }
   canvasBoundsCache.set(shape, b);
   return b;
+}
+
+/** The upright bounds of `b` turned by `deg` about `c` (not necessarily b's centre). */
+function turnedAbout(b: Bounds, c: Point, deg: number): Bounds {
+  const own = centreOf(b);
+  const turned = turnedBounds(b, deg);
+  // Turning about c instead of b's own centre moves the result by the own centre's displacement.
+  const moved = rotatePoint(own, c, deg);
+  return { ...turned, x: turned.x + moved.x - own.x, y: turned.y + moved.y - own.y };
 }
 
 /** Elements in the order given (drawing order: later ones on top). */

@@ -23,3 +23,22 @@ test('an exported document covers every element, in drawing order', () => {
   expect(svg.indexOf('data-element-id="a"')).toBeLessThan(svg.indexOf('data-element-id="b"'));
   expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
 });
+
+test('TR10: a turned box is exported turned about its centre, and the document frames where it now reaches', () => {
+  const base = { version: 1, pinned: false, createdBy: 'u', updatedBy: 'u', lock: null, z: 1 };
+  const bar = { kind: 'rect', x: 0, y: 0, w: 200, h: 20, stroke: '#000000', fill: 'transparent', strokeWidth: 2 } as const;
+  expect(shapeSvg({ ...bar, rotation: 90 })).toMatch(/^<g transform="rotate\(90 100 10\)"><rect /);
+  expect(shapeSvg(bar)).not.toContain('rotate');
+  const { bounds } = boardSvgDocument([{ ...base, id: 'a', shape: { ...bar, rotation: 90 } }]);
+  // Upright the bar is 20 high; turned it stands 200 high, from y = -90 to 110.
+  expect(bounds.y).toBeLessThan(-90);
+  expect(bounds.y + bounds.h).toBeGreaterThan(110);
+});
+
+test('text alignment anchors the lines at the box\'s middle or right edge', () => {
+  const text = { kind: 'text', x: 0, y: 0, w: 208, h: 40, text: 'hi', stroke: '#000000', fontSize: 24 } as const;
+  expect(shapeSvg(text)).not.toContain('text-anchor');
+  expect(shapeSvg({ ...text, align: 'center' })).toContain('text-anchor="middle"');
+  expect(shapeSvg({ ...text, align: 'center' })).toContain('<tspan x="104"');
+  expect(shapeSvg({ ...text, align: 'right' })).toContain('<tspan x="204"');
+});

@@ -1,5 +1,5 @@
-import type { Element, ElementShape } from '@wb/protocol';
-import { inkBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
+import type { Element, ElementShape, TextAlign } from '@wb/protocol';
+import { STICKY_DEFAULT_FONT_SIZE, centreOf, inkBounds, rotationOf, shapeBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
 import { penOutlinePath } from './penStroke.ts';
 
 /**
@@ -44,38 +44,46 @@ export const RECT_CORNER_RADIUS = 4;
 export const STICKY_CORNER_RADIUS = 6;
 export const STICKY_BORDER = 'rgba(0,0,0,0.12)';
 export const STICKY_TEXT_COLOR = '#1e1e1e';
-/** A sticky note's text size (board units): notes are read from across a classroom. */
-const STICKY_FONT_SIZE = 20;
+/** A sticky note's text size (board units) unless it has its own: notes are read from across a classroom. */
+export const STICKY_FONT_SIZE = STICKY_DEFAULT_FONT_SIZE;
 /** Baseline-to-baseline distance of wrapped lines, in font sizes. */
 const LINE_HEIGHT = 1.25;
 
-/** A laid-out text box: each line with the y of its baseline, all starting at `x`. */
+/** A laid-out text box: each line with the y of its baseline, anchored at `x` as `align` says. */
 export interface TextBlock {
+  /** Where lines are anchored: the box's left edge, middle or right edge (by `align`). */
   readonly x: number;
+  readonly align: TextAlign;
   readonly fontSize: number;
   readonly fill: string;
   readonly lines: ReadonlyArray<{ readonly text: string; readonly y: number }>;
 }
 
-function layoutText(text: string, x: number, y: number, width: number, fontSize: number, fill: string, maxHeight: number): TextBlock {
+function layoutText(text: string, x: number, y: number, width: number, fontSize: number, fill: string, maxHeight: number, align: TextAlign): TextBlock {
   const lineHeight = fontSize * LINE_HEIGHT;
   const maxLines = Math.max(1, Math.floor(maxHeight / lineHeight));
   const lines = wrapLines(text, width, fontSize)
     .slice(0, maxLines)
     .map((l, i) => ({ text: l, y: y + fontSize + i * lineHeight }));
-  return { x, fontSize, fill, lines };
+  const anchor = align === 'center' ? x + width / 2 : align === 'right' ? x + width : x;
+  return { x: anchor, align, fontSize, fill, lines };
 }
 
 /** The lines of a text box or a sticky note and where they sit (lines that do not fit are cut). */
 export function textBlock(shape: Extract<ElementShape, { kind: 'text' | 'sticky' }>): TextBlock {
+  const align = shape.align ?? 'left';
   return shape.kind === 'text'
-    ? layoutText(shape.text, shape.x + 4, shape.y + 2, shape.w - 8, shape.fontSize, shape.stroke, Math.max(shape.h, shape.fontSize * LINE_HEIGHT))
-    : layoutText(shape.text, shape.x + 14, shape.y + 10, shape.w - 28, STICKY_FONT_SIZE, STICKY_TEXT_COLOR, shape.h - 20);
+    ? layoutText(shape.text, shape.x + 4, shape.y + 2, shape.w - 8, shape.fontSize, shape.stroke, Math.max(shape.h, shape.fontSize * LINE_HEIGHT), align)
+    : layoutText(shape.text, shape.x + 14, shape.y + 10, shape.w - 28, shape.fontSize ?? STICKY_FONT_SIZE, STICKY_TEXT_COLOR, shape.h - 20, align);
 }
 
-function textSvg({ x, fontSize, fill, lines }: TextBlock): string {
+/** SVG's and the canvas's names for an alignment. */
+export const SVG_TEXT_ANCHOR: Record<TextAlign, 'start' | 'middle' | 'end'> = { left: 'start', center: 'middle', right: 'end' };
+
+function textSvg({ x, align, fontSize, fill, lines }: TextBlock): string {
   const spans = lines.map((l) => `<tspan x="${num(x)}" y="${num(l.y)}">${escapeXml(l.text)}</tspan>`).join('');
-  return `<text font-family="${FONT_FAMILY}" font-size="${num(fontSize)}" fill="${fill}" xml:space="preserve">${spans}</text>`;
+  const anchor = align === 'left' ? '' : ` text-anchor="${SVG_TEXT_ANCHOR[align]}"`;
+  return `<text font-family="${FONT_FAMILY}" font-size="${num(fontSize)}" fill="${fill}"${anchor} xml:space="preserve">${spans}</text>`;
 }
 
 /**
@@ -116,7 +124,15 @@ export function penOutline(shape: Extract<ElementShape, { kind: 'pen' }>): strin
   return d;
 }
 
+/** A shape's markup; a turned box inside a group turned about its centre. */
 export function shapeSvg(shape: ElementShape): string {
+  const rotation = rotationOf(shape);
+  if (rotation === 0) return uprightSvg(shape);
+  const c = centreOf(shapeBounds(shape));
+  return `<g transform="rotate(${num(rotation)} ${num(c.x)} ${num(c.y)})">${uprightSvg(shape)}</g>`;
+}
+
+function uprightSvg(shape: ElementShape): string {
   switch (shape.kind) {
     case 'rect':
       return `<rect x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}" rx="${RECT_CORNER_RADIUS}" fill="${shape.fill === 'transparent' ? 'none' : shape.fill}" stroke="${shape.stroke}" stroke-width="${num(shape.strokeWidth)}"/>`;
@@ -146,11 +162,21 @@ const EXPORT_PADDING = 24;
  * An empty board exports a small blank image rather than nothing.
  */
 export function boardSvgDocument(ordered: readonly Element[], background = '#ffffff'): { svg: string; bounds: Bounds } {
-  const content = unionBounds(ordered.map((e) => inkBounds(e.shape))) ?? { x: 0, y: 0, w: 320, h: 200 };
+  return svgDocument(ordered, background);
+}
+
+/** A standalone SVG document of some shapes (a copy, for other apps), on no background. */
+export function shapesSvgDocument(shapes: readonly ElementShape[]): { svg: string; bounds: Bounds } {
+  return svgDocument(shapes.map((shape) => ({ shape })), null);
+}
+
+function svgDocument(items: ReadonlyArray<{ readonly id?: string; readonly shape: ElementShape }>, background: string | null): { svg: string; bounds: Bounds } {
+  const content = unionBounds(items.map((e) => inkBounds(e.shape))) ?? { x: 0, y: 0, w: 320, h: 200 };
   const bounds = { x: content.x - EXPORT_PADDING, y: content.y - EXPORT_PADDING, w: content.w + EXPORT_PADDING * 2, h: content.h + EXPORT_PADDING * 2 };
-  const body = ordered.map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join('');
+  const body = items.map((e) => `<g${e.id === undefined ? '' : ` data-element-id="${e.id}"`}>${shapeSvg(e.shape)}</g>`).join('');
+  const backdrop = background === null ? '' : `<rect x="${num(bounds.x)}" y="${num(bounds.y)}" width="${num(bounds.w)}" height="${num(bounds.h)}" fill="${background}"/>`;
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(bounds.w)}" height="${num(bounds.h)}" viewBox="${num(bounds.x)} ${num(bounds.y)} ${num(bounds.w)} ${num(bounds.h)}">` +
-    `<rect x="${num(bounds.x)}" y="${num(bounds.y)}" width="${num(bounds.w)}" height="${num(bounds.h)}" fill="${background}"/>${body}</svg>`;
+    `${backdrop}${body}</svg>`;
   return { svg, bounds };
 }

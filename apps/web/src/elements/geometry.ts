@@ -1,4 +1,4 @@
-import { MAX_COORDINATE, MAX_ELEMENT_SIZE, type Element, type ElementShape } from '@wb/protocol';
+import { MAX_COORDINATE, MAX_ELEMENT_SIZE, type Element, type ElementShape, type TextAlign } from '@wb/protocol';
 
 /**
  * Pure geometry of board elements, in board coordinates: bounds, hit tests, moves and the shape a
@@ -31,6 +31,8 @@ export interface ToolStyle {
 export const DEFAULT_TEXT_BOX = { w: 240, h: 48 } as const;
 export const DEFAULT_STICKY = { w: 200, h: 200 } as const;
 export const TEXT_FONT_SIZE = 24;
+/** A note's text size when it has none of its own (elementSvg.ts draws it so). */
+export const STICKY_DEFAULT_FONT_SIZE = 20;
 export const STICKY_FILL = '#fff3a8';
 
 export function clampCoordinate(v: number): number {
@@ -76,12 +78,49 @@ export function shapeBounds(shape: ElementShape): Bounds {
   }
 }
 
+/** A box's turn about its centre in degrees clockwise (0 for kinds that do not turn: lines, strokes). */
+export function rotationOf(shape: ElementShape): number {
+  return 'rotation' in shape ? (shape.rotation ?? 0) : 0;
+}
+
+export function centreOf(b: Bounds): Point {
+  return { x: b.x + b.w / 2, y: b.y + b.h / 2 };
+}
+
+/** `p` turned by `deg` degrees clockwise (the board's y axis points down) about `c`. */
+export function rotatePoint(p: Point, c: Point, deg: number): Point {
+  if (deg === 0) return p;
+  const rad = (deg * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  const dx = p.x - c.x;
+  const dy = p.y - c.y;
+  return { x: c.x + dx * cos - dy * sin, y: c.y + dx * sin + dy * cos };
+}
+
+/** The upright bounds of `b` turned by `deg` about its centre (of its four corners). */
+export function turnedBounds(b: Bounds, deg: number): Bounds {
+  if (deg === 0) return b;
+  const c = centreOf(b);
+  const pts = [rotatePoint({ x: b.x, y: b.y }, c, deg), rotatePoint({ x: b.x + b.w, y: b.y }, c, deg), rotatePoint({ x: b.x + b.w, y: b.y + b.h }, c, deg), rotatePoint({ x: b.x, y: b.y + b.h }, c, deg)];
+  const xs = pts.map((p) => p.x);
+  const ys = pts.map((p) => p.y);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
+}
+
+/** Where a shape lies on the board, upright: a turned box's corners' bounds, else its bounds. */
+export function rotatedBounds(shape: ElementShape): Bounds {
+  return turnedBounds(shapeBounds(shape), rotationOf(shape));
+}
+
 /**
- * Where a shape can put ink: its geometric bounds plus half its stroke and the arrow heads and
- * round caps that reach past them. What an export frames and what the board culls by.
+ * Where a shape can put ink: its geometric bounds (turned) plus half its stroke and the arrow
+ * heads and round caps that reach past them. What an export frames and what the board culls by.
  */
 export function inkBounds(shape: ElementShape): Bounds {
-  const b = shapeBounds(shape);
+  const b = rotatedBounds(shape);
   const reach = strokeWidthOf(shape) / 2 + INK_OVERHANG;
   return { x: b.x - reach, y: b.y - reach, w: b.w + 2 * reach, h: b.h + 2 * reach };
 }
@@ -126,9 +165,11 @@ function distanceToSegment(p: Point, a: Point, b: Point): number {
  * divided by the zoom, so thin lines stay easy to grab at any zoom). Filled and text-like shapes
  * are hit inside; outlines, lines and strokes near their ink.
  */
-export function hitShape(shape: ElementShape, p: Point, tolerance: number): boolean {
+export function hitShape(shape: ElementShape, point: Point, tolerance: number): boolean {
   const slack = tolerance + strokeWidthOf(shape) / 2;
   const b = shapeBounds(shape);
+  // A turned box is tested in its own axes: the point turned back about its centre.
+  const p = rotatePoint(point, centreOf(b), -rotationOf(shape));
   if (p.x < b.x - slack || p.x > b.x + b.w + slack || p.y < b.y - slack || p.y > b.y + b.h + slack) return false;
   switch (shape.kind) {
     case 'text':
@@ -224,12 +265,22 @@ export function isTooSmall(shape: ElementShape): boolean {
   return Math.max(b.w, b.h) < MIN_SHAPE_SIZE;
 }
 
-export function textBoxAt(p: Point, text: string, stroke: string): ElementShape {
-  return { kind: 'text', x: clampCoordinate(p.x), y: clampCoordinate(p.y), ...DEFAULT_TEXT_BOX, text, stroke, fontSize: TEXT_FONT_SIZE };
+/** How new text is set: its font size and alignment (`left` and a note's default size are stored as no field). */
+export interface TextSetting {
+  readonly fontSize?: number;
+  readonly align?: TextAlign;
 }
 
-export function stickyAt(p: Point, text: string, fill = STICKY_FILL): ElementShape {
-  return { kind: 'sticky', x: clampCoordinate(p.x), y: clampCoordinate(p.y), ...DEFAULT_STICKY, text, fill };
+export function textBoxAt(p: Point, text: string, stroke: string, setting: TextSetting = {}): ElementShape {
+  const align = setting.align && setting.align !== 'left' ? { align: setting.align } : {};
+  return { kind: 'text', x: clampCoordinate(p.x), y: clampCoordinate(p.y), ...DEFAULT_TEXT_BOX, text, stroke, fontSize: setting.fontSize ?? TEXT_FONT_SIZE, ...align };
+}
+
+/** `setting.fontSize` is left out of the shape when it is a note's default (20). */
+export function stickyAt(p: Point, text: string, fill = STICKY_FILL, setting: TextSetting = {}): ElementShape {
+  const align = setting.align && setting.align !== 'left' ? { align: setting.align } : {};
+  const size = setting.fontSize !== undefined && setting.fontSize !== STICKY_DEFAULT_FONT_SIZE ? { fontSize: setting.fontSize } : {};
+  return { kind: 'sticky', x: clampCoordinate(p.x), y: clampCoordinate(p.y), ...DEFAULT_STICKY, text, fill, ...size, ...align };
 }
 
 /** Style changes apply where the kind has the property (a sticky note has no stroke). */

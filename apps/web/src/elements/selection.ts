@@ -2,8 +2,8 @@
  * Selection geometry, pure: which elements a marquee takes, the box around a selection, and how a
  * shift-click changes it. The editor and the tool input call these; the tests read as tables.
  */
-import type { Element } from '@wb/protocol';
-import { shapeBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
+import type { Element, ElementShape } from '@wb/protocol';
+import { rotatedBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
 
 /** Arrow keys nudge the selection by this many board units; with shift by the larger step. */
 export const NUDGE_STEP = 1;
@@ -17,11 +17,12 @@ export function marqueeRect(a: Point, b: Point): Bounds {
 /**
  * The elements a marquee selects: those whose geometric bounds lie wholly inside it (as in most
  * drawing tools: a box drawn around things takes them, one that only grazes an element does not).
- * A line's bounds are its segment's, so a horizontal line (zero height) can be boxed.
+ * A line's bounds are its segment's, so a horizontal line (zero height) can be boxed; a turned
+ * box's are its turned corners'.
  */
 export function elementsInMarquee(ordered: readonly Element[], rect: Bounds): Element[] {
   return ordered.filter((e) => {
-    const b = shapeBounds(e.shape);
+    const b = rotatedBounds(e.shape);
     return b.x >= rect.x && b.y >= rect.y && b.x + b.w <= rect.x + rect.w && b.y + b.h <= rect.y + rect.h;
   });
 }
@@ -30,14 +31,18 @@ export function elementsInMarquee(ordered: readonly Element[], rect: Bounds): El
 export function selectionBounds(
   elements: ReadonlyMap<string, Element>,
   selection: ReadonlySet<string>,
-  previews: ReadonlyMap<string, Point> = new Map(),
+  previews: ReadonlyMap<string, Point & { readonly shape?: ElementShape }> = new Map(),
 ): Bounds | null {
   const boxes: Bounds[] = [];
   for (const id of selection) {
     const e = elements.get(id);
     if (!e) continue;
-    const b = shapeBounds(e.shape);
     const p = previews.get(id);
+    if (p?.shape) {
+      boxes.push(rotatedBounds(p.shape));
+      continue;
+    }
+    const b = rotatedBounds(e.shape);
     boxes.push(p ? { ...b, x: b.x + p.x - e.shape.x, y: b.y + p.y - e.shape.y } : b);
   }
   return unionBounds(boxes);

@@ -1,0 +1,148 @@
+import { CLIPBOARD_MIME, MAX_CLIPBOARD_ELEMENTS, readClipboard, type ClipboardRead } from '@wb/protocol';
+import type { BoardEditor } from '../elements/boardEditor.ts';
+import { DUPLICATE_OFFSET, clipboardContent, placedAt, selectedShapes, shiftedBy, type ClipboardContent } from '../elements/clipboard.ts';
+import type { Point } from '../elements/geometry.ts';
+import { pngOf } from './exportImage.ts';
+
+/**
+ * The last copy, kept in this browser (localStorage) with the plain text it put on the system
+ * clipboard: a browser that drops the whiteboard's own type from the clipboard still pastes the
+ * elements when the clipboard's text is still what that copy wrote (another lesson, another tab).
+ */
+const LAST_COPY_KEY = 'wb.clipboard.v1';
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+/** The page has text selected (the roster, a dialog): a copy of it is the browser's, not ours. */
+function pageTextSelected(): boolean {
+  const selection = document.getSelection();
+  return selection !== null && !selection.isCollapsed && selection.toString().trim() !== '';
+}
+
+function remember(text: string, elements: string): void {
+  try {
+    localStorage.setItem(LAST_COPY_KEY, JSON.stringify({ text, elements }));
+  } catch {
+    // Storage full or blocked: the system clipboard still has the copy.
+  }
+}
+
+function rememberedFor(text: string): string | null {
+  try {
+    const raw = localStorage.getItem(LAST_COPY_KEY);
+    const kept = raw ? (JSON.parse(raw) as { text?: unknown; elements?: unknown }) : null;
+    return kept && kept.text === text && typeof kept.elements === 'string' ? kept.elements : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the paste event's clipboard holds for us: our type, else text that is our copy. */
+function readPaste(data: DataTransfer): ClipboardRead {
+  const own = data.getData(CLIPBOARD_MIME);
+  if (own) return readClipboard(own);
+  const text = data.getData('text/plain');
+  if (!text) return { ok: false, reason: 'not_ours' };
+  const direct = readClipboard(text);
+  if (direct.ok || direct.reason !== 'not_ours') return direct;
+  const kept = rememberedFor(text);
+  return kept ? readClipboard(kept) : direct;
+}
+
+/**
+ * Puts a PNG of the copy (and its SVG where the browser takes one) on the clipboard for other
+ * apps, beside the same text, through the async Clipboard API: the copy event's clipboard takes
+ * text types only. That write replaces the copy event's types, so the whiteboard's own type is
+ * then found through the remembered copy (by its text). Best effort: a browser without the API,
+ * or one that refuses (no focus, no permission), keeps what the copy event wrote.
+ */
+async function addPicture(content: ClipboardContent): Promise<void> {
+  if (typeof ClipboardItem === 'undefined' || !navigator.clipboard?.write) return;
+  const svg = new Blob([content.svg], { type: 'image/svg+xml' });
+  const types: Record<string, Blob | Promise<Blob>> = {
+    'text/plain': new Blob([content.text], { type: 'text/plain' }),
+    'image/png': pngOf(content.svg, content.bounds),
+    ...(typeof ClipboardItem.supports === 'function' && ClipboardItem.supports('image/svg+xml') ? { 'image/svg+xml': svg } : {}),
+  };
+  try {
+    await navigator.clipboard.write([new ClipboardItem(types)]);
+  } catch {
+    // Refused or unsupported: the copy event's text types stay on the clipboard.
+  }
+}
+
+const PASTE_REFUSED: Record<Exclude<ClipboardRead, { ok: true }>['reason'], string | null> = {
+  not_ours: null,
+  malformed: 'The clipboard holds whiteboard elements that could not be read. Nothing was pasted.',
+  too_large: 'The clipboard holds more than can be pasted at once. Nothing was pasted.',
+};
+
+/**
+ * Ctrl/Cmd+C, X, V and D on the board: copy and cut write the selection to the system clipboard
+ * (the whiteboard's own type, an SVG and text for other apps); paste creates the copied shapes
+ * at the pointer through the editor's normal create path; duplicate copies the selection beside
+ * itself. Typing and selected page text keep the browser's own copy and paste.
+ * `pointer` is the last board point under the pointer (null: none yet), `viewCentre` the middle
+ * of the view. Returns the detach function.
+ */
+export function attachClipboard(editor: BoardEditor, pointer: () => Point | null, viewCentre: () => Point): () => void {
+  /** The selection's shapes, at most MAX_CLIPBOARD_ELEMENTS; past that the person is told. */
+  const selection = () => {
+    const { ordered, selection: ids } = editor.board.getState();
+    if (ids.size > MAX_CLIPBOARD_ELEMENTS) editor.tell(`Only ${MAX_CLIPBOARD_ELEMENTS} elements are copied at once: the ${MAX_CLIPBOARD_ELEMENTS} lowest of the selection were taken.`);
+    return selectedShapes(ordered, ids);
+  };
+
+  const onCopy = (e: ClipboardEvent, cut: boolean) => {
+    if (isTyping(e.target) || pageTextSelected() || !e.clipboardData) return;
+    const content = clipboardContent(selection());
+    if (!content) return;
+    e.preventDefault();
+    e.clipboardData.setData(CLIPBOARD_MIME, content.elements);
+    e.clipboardData.setData('image/svg+xml', content.svg);
+    e.clipboardData.setData('text/plain', content.text);
+    remember(content.text, content.elements);
+    void addPicture(content);
+    if (cut) editor.delete(editor.board.getState().selection);
+  };
+  const copy = (e: ClipboardEvent) => onCopy(e, false);
+  const cut = (e: ClipboardEvent) => onCopy(e, true);
+
+  const paste = (e: ClipboardEvent) => {
+    if (isTyping(e.target) || !e.clipboardData) return;
+    const read = readPaste(e.clipboardData);
+    if (!read.ok) {
+      // Not ours (an image, some text): left alone. Ours but broken: nothing is created.
+      const text = PASTE_REFUSED[read.reason];
+      if (text) {
+        e.preventDefault();
+        editor.tell(text);
+      }
+      return;
+    }
+    e.preventDefault();
+    editor.createMany(placedAt(read.payload.shapes, pointer() ?? viewCentre()));
+  };
+
+  const keydown = (e: KeyboardEvent) => {
+    if (isTyping(e.target) || e.altKey || e.shiftKey || !(e.ctrlKey || e.metaKey) || e.key.toLowerCase() !== 'd') return;
+    const shapes = selection();
+    if (shapes.length === 0) return;
+    // Not the browser's bookmark shortcut: the selection is duplicated beside itself.
+    e.preventDefault();
+    editor.createMany(shiftedBy(shapes, DUPLICATE_OFFSET, DUPLICATE_OFFSET));
+  };
+
+  document.addEventListener('copy', copy);
+  document.addEventListener('cut', cut);
+  document.addEventListener('paste', paste);
+  window.addEventListener('keydown', keydown);
+  return () => {
+    document.removeEventListener('copy', copy);
+    document.removeEventListener('cut', cut);
+    document.removeEventListener('paste', paste);
+    window.removeEventListener('keydown', keydown);
+  };
+}
