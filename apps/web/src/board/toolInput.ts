@@ -1,9 +1,10 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { BoardEditor } from '../elements/boardEditor.ts';
+import type { Element } from '@wb/protocol';
+import type { BoardEditor, BoardView } from '../elements/boardEditor.ts';
 import { isTooSmall, shapeFromDrag, topmostAt, type Point } from '../elements/geometry.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import { elementsInMarquee, marqueeRect, toggled } from '../elements/selection.ts';
-import { HANDLE_REACH_PX, HANDLE_REACH_TOUCH_PX, handleAt, selectionFrame } from '../elements/transform.ts';
+import { HANDLE_REACH_PX, HANDLE_REACH_TOUCH_PX, handleAt, selectionFrame, type Frame } from '../elements/transform.ts';
 import { editOf, fillFor, newEditAt, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
 import type { Viewport } from './viewport.ts';
 import { boardPointOf, type PointerTool } from './viewportGestures.ts';
@@ -141,12 +142,24 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     }
   };
 
+  /**
+   * The selection and its frame, computed once per board state: hovering asks on every mouse
+   * move, and a frame of thousands of selected strokes walks all their points.
+   */
+  let framed: { board: BoardView; selected: Element[]; frame: Frame | null } | null = null;
+  const selectionWithFrame = () => {
+    const board = o.editor.board.getState();
+    if (framed?.board.selection !== board.selection || framed.board.elements !== board.elements) {
+      const selected = [...board.selection].flatMap((id) => board.elements.get(id) ?? []);
+      framed = { board, selected, frame: selectionFrame(selected.map((el) => el.shape)) };
+    }
+    return framed;
+  };
+
   /** The selection's handle under a board point (with the selection and its frame), or null. */
   const handleUnder = (p: Point, pointerType: string) => {
-    const { selection, elements } = o.editor.board.getState();
-    if (selection.size === 0) return null;
-    const selected = [...selection].flatMap((id) => elements.get(id) ?? []);
-    const frame = selectionFrame(selected.map((el) => el.shape));
+    const { selected, frame } = selectionWithFrame();
+    if (selected.length === 0) return null;
     const reach = pointerType === 'touch' ? HANDLE_REACH_TOUCH_PX : HANDLE_REACH_PX;
     const handle = frame ? handleAt(frame, p, o.viewport.getState().zoom, reach) : null;
     return frame && handle ? { handle, frame, ids: selected.map((el) => el.id), first: selected[0] } : null;
