@@ -1,0 +1,55 @@
+/**
+ * Activities and private student boards (issue 22, docs/boards.md). A private board is a child
+ * room of its lesson with its own revision and event log; its events are ordinary `RoomEvent`s
+ * whose `roomId` is the board's id. These are the shapes that describe boards and activities.
+ */
+import { z } from 'zod';
+import { ElementId } from './elements.ts';
+import { EditPolicy } from './lessonSettings.ts';
+import { DisplayName, Revision, RoomId, UserId, printable } from './primitives.ts';
+
+export const ActivityId = z.uuid();
+export const BoardId = RoomId;
+
+export const ActivityTitle = z.string().trim().min(1).max(80).regex(printable);
+/** What a board is shown to the class under: the student's name or an anonymised label. */
+export const BoardLabel = z.string().trim().min(1).max(40).regex(printable);
+
+/** `running`: students draw; `frozen`: every board is look-only; `ended`: kept, look-only. */
+export const ActivityStatus = z.enum(['running', 'frozen', 'ended']);
+export type ActivityStatus = z.infer<typeof ActivityStatus>;
+
+/** Each student's starting board: blank, a copy of the whole class board, or of chosen elements. */
+export const ActivityStart = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('blank') }),
+  z.strictObject({ kind: z.literal('board') }),
+  z.strictObject({ kind: z.literal('selection'), elementIds: z.array(ElementId).min(1).max(500) }),
+]);
+export type ActivityStart = z.infer<typeof ActivityStart>;
+
+export const ShownBoard = z.object({ boardId: BoardId, label: BoardLabel });
+export type ShownBoard = z.infer<typeof ShownBoard>;
+
+export const Activity = z.object({
+  id: ActivityId,
+  title: ActivityTitle,
+  status: ActivityStatus,
+  startKind: z.enum(['blank', 'board', 'selection']),
+  startedAt: z.string(),
+  /** Boards the teacher shows to the whole class, in the order chosen. */
+  shown: z.array(ShownBoard),
+});
+export type Activity = z.infer<typeof Activity>;
+
+/** A board as a member may know it (a student only ever learns of their own and of shown ones). */
+export const BoardInfo = z.object({
+  id: BoardId,
+  activityId: ActivityId,
+  ownerUserId: UserId,
+  ownerName: DisplayName,
+  revision: Revision,
+  editPolicy: EditPolicy,
+  /** Null while private; the label while shown to the class. */
+  shownLabel: BoardLabel.nullable(),
+});
+export type BoardInfo = z.infer<typeof BoardInfo>;
