@@ -81,6 +81,7 @@ export class TestClient {
     'session.ended': [],
     notice: [],
     follow: [],
+    'board.opened': [],
   };
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;
   private waiters: (() => void)[] = [];

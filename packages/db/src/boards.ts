@@ -112,7 +112,7 @@ async function ensureBoard(
   owner: { userId: string; displayName: string },
   actor: EditActor,
   auth: Authorized,
-): Promise<{ board: BoardInfo; events: RoomEvent[] }> {
+): Promise<{ board: BoardInfo; events: RoomEvent[]; created: boolean }> {
   const id = randomUUID();
   const [made] = await rows<{ id: string }>(
     tx,
@@ -153,7 +153,7 @@ async function ensureBoard(
     sql`${boardSelect} WHERE b.activity_id = ${activity.id}::uuid AND b.owner_user_id = ${owner.userId}::uuid`,
   );
   if (!board) throw new Error(`no board for ${owner.userId} in activity ${activity.id}`);
-  return { board: toBoard(board), events };
+  return { board: toBoard(board), events, created: made !== undefined };
 }
 
 export type StartActivityResult =
@@ -212,7 +212,8 @@ export async function startActivity(
 }
 
 export type MyBoardResult =
-  | { decision: 'applied'; activity: Activity; board: BoardInfo; events: RoomEvent[] }
+  /** `created`: the board was made by this call (a student who joined after the start). */
+  | { decision: 'applied'; activity: Activity; board: BoardInfo; events: RoomEvent[]; created: boolean }
   | { decision: 'not_a_member' | 'not_a_student' | 'no_activity' };
 
 /**
@@ -233,7 +234,7 @@ export async function openMyBoard(db: Db, clock: Clock, actor: EditActor): Promi
     );
     if (!me) return { decision: 'not_a_member' as const };
     const made = await ensureBoard(tx, clock, actor.roomId, activity, { userId: actor.userId, displayName: me.display_name }, actor, auth);
-    return { decision: 'applied' as const, activity: await toActivity(tx, activity), board: made.board, events: made.events };
+    return { decision: 'applied' as const, activity: await toActivity(tx, activity), board: made.board, events: made.events, created: made.created };
   });
 }
 

@@ -92,6 +92,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
       const again = decided(await store.openMyBoard(lateActor), 'applied');
       expect(again.board.id).toBe(opened.board.id);
       expect(again.events).toEqual([]);
+      expect([opened.created, again.created]).toEqual([true, false]);
       expect((await store.listBoards(l.reader(l.teacher))).length).toBe(3);
       expect((await store.openMyBoard(l.teacher)).decision).toBe('not_a_student');
     });

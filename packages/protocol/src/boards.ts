@@ -53,3 +53,33 @@ export const BoardInfo = z.object({
   shownLabel: BoardLabel.nullable(),
 });
 export type BoardInfo = z.infer<typeof BoardInfo>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests (acknowledged; docs/protocol.md, "Activities and private boards")
+
+/** Teacher: start an activity; `activityId` chosen by the client makes a retry the same request. */
+export const ActivityStartRequest = z.strictObject({ activityId: ActivityId, title: ActivityTitle, start: ActivityStart });
+export type ActivityStartRequest = z.infer<typeof ActivityStartRequest>;
+
+/** Teacher: freeze the activity (look only), let it run again, or end it (boards kept). */
+export const ActivityStatusRequest = z.strictObject({ activityId: ActivityId, status: ActivityStatus });
+export type ActivityStatusRequest = z.infer<typeof ActivityStatusRequest>;
+
+/** Teacher: show boards to the class under a label, or hide them (`label: null`). */
+export const BoardShowRequest = z.strictObject({
+  activityId: ActivityId,
+  boards: z.array(z.strictObject({ boardId: BoardId, label: BoardLabel.nullable() })).min(1).max(40),
+});
+export type BoardShowRequest = z.infer<typeof BoardShowRequest>;
+
+/** The boards the sender may see (teacher: all of the activity or of the lesson; student: own and shown). */
+export const BoardListRequest = z.strictObject({ activityId: ActivityId.optional() });
+export type BoardListRequest = z.infer<typeof BoardListRequest>;
+
+/** Student: my board of the current activity (made now if I joined after it started). */
+export const BoardMineRequest = z.strictObject({});
+export type BoardMineRequest = z.infer<typeof BoardMineRequest>;
+
+/** A board's events after `lastRevision`, or its snapshot; subscribes the socket to the board. */
+export const BoardSyncRequest = z.strictObject({ boardId: BoardId, lastRevision: Revision.optional() });
+export type BoardSyncRequest = z.infer<typeof BoardSyncRequest>;

@@ -62,6 +62,7 @@ export class FaultClient {
     'session.ended': [],
     notice: [],
     follow: [],
+    'board.opened': [],
   };
   readonly renewals: RenewalRecord[] = [];
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;

@@ -16,6 +16,7 @@ import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
 import { attentionHandlers, tellFollowerCount } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
+import { boardHandlers } from './boardHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { CreateBatcher } from './createBatcher.ts';
 import { elementHandlers } from './elementHandlers.ts';
@@ -142,6 +143,7 @@ export function attachRealtime(
     ...handHandlers(edits),
     ...attentionHandlers({ io, fanout, rights }),
     ...lockHandlers({ ...edits, config, locks, fanout }),
+    ...boardHandlers({ ...edits, io }),
   };
 
   let refusing = false;
@@ -165,8 +167,12 @@ export function attachRealtime(
     let stopPrompts = () => {};
     // A follower's socket closing changes the teacher's count (its channels are gone by 'disconnect').
     let wasFollowing = false;
+    // The private boards this socket was subscribed to (boardHandlers.ts): forgotten with it (I10).
+    let boardChannels: string[] = [];
     socket.on('disconnecting', () => {
       wasFollowing = socket.rooms.has(followersChannel(session.roomId));
+      const own = new Set([roomChannel(session.roomId)]);
+      boardChannels = [...socket.rooms].filter((c) => c.startsWith(roomChannel('')) && !own.has(c));
     });
 
     socket.on('disconnect', (reason) => {
@@ -175,6 +181,12 @@ export function attachRealtime(
       const wasLive = session.disconnected();
       fanout.forgetSessions(session.roomId, [session.sessionId]);
       if (wasFollowing) void tellFollowerCount(io, session.roomId).catch(() => {});
+      for (const channel of boardChannels) {
+        if (sessions.roomHasSockets(channel)) continue;
+        const boardId = channel.slice(roomChannel('').length);
+        publisher.forgetRoom(boardId);
+        locks.forgetRoom(boardId);
+      }
       if (!sessions.roomHasSockets(roomChannel(session.roomId))) {
         // The last local socket of the room left: forget its per-room state on this node (I10).
         publisher.forgetRoom(session.roomId);
