@@ -1,0 +1,314 @@
+/**
+ * Activities and private boards on screen (docs/boards.md): the student's own board (with the
+ * banner saying who can see it), the teacher's class grid of live thumbnails, one board full size
+ * (the teacher draws or comments on it), and the boards the teacher shows to the class. What each
+ * person may see is the server's decision; this only draws what the boards client holds.
+ *
+ * A board here is a fixed page of BOARD_W x BOARD_H board units; a thumbnail is the same SVG scaled
+ * down, re-rendered only when its own board changes (each board view keeps its identity until then).
+ */
+import type { ActivityStart, Element, ElementShape, SessionGrant } from '@wb/protocol';
+import { memo, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { RoomClient } from '../connection/roomClient.ts';
+import { shapeSvg } from '../elements/elementSvg.ts';
+import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
+import type { RosterEntry } from '../sync/roster.ts';
+import type { BoardView } from './boardsClient.ts';
+import './activity.css';
+
+const BOARD_W = 1600;
+const BOARD_H = 1000;
+const STUDENT_INK = '#1e1e1e';
+const TEACHER_INK = '#d92c20';
+
+/** The board's elements in drawing order. */
+const ordered = (view: BoardView): Element[] => [...view.elements.values()].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
+
+/** A board as SVG; with `onDraw`, a pen draws on it (one stroke per pointer press). */
+const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label }: { view: BoardView; onDraw?: (shape: ElementShape) => void; ink?: string; label: string }) {
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [samples, setSamples] = useState<PenSample[] | null>(null);
+  const markup = useMemo(() => ordered(view).map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join(''), [view]);
+  const toBoard = (e: ReactPointerEvent): PenSample | null => {
+    const svg = svgRef.current;
+    const matrix = svg?.getScreenCTM();
+    if (!svg || !matrix) return null;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix.inverse());
+    return { x: p.x, y: p.y, pressure: e.pressure > 0 && e.pointerType === 'pen' ? e.pressure : 0.5 };
+  };
+  const handlers = onDraw && {
+    onPointerDown: (e: ReactPointerEvent<SVGSVGElement>) => {
+      const s = toBoard(e);
+      if (!s) return;
+      e.currentTarget.setPointerCapture(e.pointerId);
+      setSamples([s]);
+    },
+    onPointerMove: (e: ReactPointerEvent<SVGSVGElement>) => {
+      const s = toBoard(e);
+      if (s) setSamples((prev) => (prev ? [...prev, s] : prev));
+    },
+    onPointerUp: () => {
+      if (samples && samples.length > 1) {
+        const shape = penShapeFromSamples(samples, ink ?? STUDENT_INK, 4);
+        if (shape) onDraw(shape);
+      }
+      setSamples(null);
+    },
+  };
+  return (
+    <svg ref={svgRef} className={onDraw ? 'activity-board activity-board-drawable' : 'activity-board'} viewBox={`0 0 ${BOARD_W} ${BOARD_H}`}
+      role="img" aria-label={label} data-board-id={view.info.id} data-owner={view.info.ownerName} data-elements={view.elements.size} {...handlers}>
+      <rect x={0} y={0} width={BOARD_W} height={BOARD_H} fill="#ffffff" />
+      <g dangerouslySetInnerHTML={{ __html: markup }} />
+      {samples && samples.length > 1 && (
+        <polyline points={samples.map((s) => `${s.x},${s.y}`).join(' ')} fill="none" stroke={ink ?? STUDENT_INK} strokeWidth={4} strokeLinecap="round" strokeLinejoin="round" />
+      )}
+    </svg>
+  );
+});
+
+/** Seconds since a moment, refreshed every second while shown. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+const presenceText = (entry: RosterEntry | undefined) =>
+  entry?.state === 'live' ? 'here' : entry?.state === 'reconnecting' ? 'reconnecting' : 'gone';
+
+/** The teacher's view state, shared by the side panel's launcher and the overlay. */
+interface TeacherUi {
+  gridOpen: boolean;
+  starting: boolean;
+}
+const teacherUis = new WeakMap<RoomClient, StoreApi<TeacherUi>>();
+function teacherUi(client: RoomClient): StoreApi<TeacherUi> {
+  let ui = teacherUis.get(client);
+  if (!ui) teacherUis.set(client, (ui = createStore<TeacherUi>(() => ({ gridOpen: true, starting: false }))));
+  return ui;
+}
+
+/**
+ * The teacher's way in, in the side panel (never over the board's own controls): start an
+ * activity, or open its class grid again.
+ */
+export function ActivityLauncher({ client }: { client: RoomClient }) {
+  const activity = useStore(client.boards.store, (s) => s.activity);
+  const count = useStore(client.boards.store, (s) => s.boards.size);
+  const ui = teacherUi(client);
+  const { starting } = useStore(ui);
+  const current = activity && activity.status !== 'ended' ? activity : null;
+  return (
+    <section className="activity-launcher" aria-label="Activity">
+      {current ? (
+        <button type="button" className="button button-secondary" onClick={() => ui.setState({ gridOpen: true })}>
+          Class grid ({count})
+        </button>
+      ) : (
+        <button type="button" className="button button-secondary" onClick={() => ui.setState({ starting: true })}>
+          Start activity
+        </button>
+      )}
+      {starting && (
+        <StartActivityDialog
+          onStart={async (title, start) => {
+            const refused = await client.boards.start(title, start);
+            if (!refused) ui.setState({ starting: false, gridOpen: true });
+            return refused?.message ?? null;
+          }}
+          onCancel={() => ui.setState({ starting: false })}
+        />
+      )}
+    </section>
+  );
+}
+
+export function ActivityLayer({ client, grant, roster }: { client: RoomClient; grant: SessionGrant; roster: readonly RosterEntry[] }) {
+  const activity = useStore(client.boards.store, (s) => s.activity);
+  if (grant.role === 'teacher') return <TeacherActivity client={client} roster={roster} />;
+  if (!activity) return null;
+  return <StudentActivity client={client} />;
+}
+
+function StudentActivity({ client }: { client: RoomClient }) {
+  const { activity, boards, mine } = useStore(client.boards.store);
+  if (!activity) return null;
+  const own = mine ? boards.get(mine) : undefined;
+  const shown = activity.shown.filter((s) => s.boardId !== mine).map((s) => ({ ...s, view: boards.get(s.boardId) }));
+  const working = activity.status !== 'ended' && own;
+  if (!working && shown.length === 0) return null;
+  return (
+    <section className="activity-overlay panel" aria-label={activity.title} data-testid="student-activity">
+      {shown.length > 0 && (
+        <div className="activity-shown" data-testid="shown-boards">
+          <h2>Shown by the teacher</h2>
+          <div className="activity-shown-row">
+            {shown.map((s) => (
+              <figure key={s.boardId} className="activity-shown-board">
+                {s.view && <BoardSvg view={s.view} label={`${s.label}'s board`} />}
+                <figcaption>{s.label}</figcaption>
+              </figure>
+            ))}
+          </div>
+        </div>
+      )}
+      {working && own && (
+        <div className="activity-mine">
+          <p className="activity-banner" role="status" data-testid="private-board-banner">
+            <strong>{activity.title}.</strong> Your board: only you and the teacher can see it
+            {activity.status === 'frozen' ? ' (the teacher froze the boards: look only).' : '.'}
+          </p>
+          <BoardSvg view={own} label="Your board" onDraw={activity.status === 'running' ? (shape) => void client.boards.draw(own.info.id, shape) : undefined} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+type SortBy = 'name' | 'activity';
+
+function TeacherActivity({ client, roster }: { client: RoomClient; roster: readonly RosterEntry[] }) {
+  const { activity, boards } = useStore(client.boards.store);
+  const ui = teacherUi(client);
+  const gridOpen = useStore(ui, (s) => s.gridOpen);
+  const [openBoard, setOpenBoard] = useState<string | null>(null);
+  const [sortBy, setSortBy] = useState<SortBy>('name');
+  const now = useNow();
+  const current = activity && activity.status !== 'ended' ? activity : null;
+  if (!current || !gridOpen) return null;
+
+  const byUser = new Map(roster.map((e) => [e.userId, e]));
+  const shownIds = new Map(current.shown.map((s) => [s.boardId, s.label]));
+  const tiles = [...boards.values()].filter((b) => b.info.activityId === current.id);
+  tiles.sort((a, b) =>
+    sortBy === 'name' ? a.info.ownerName.localeCompare(b.info.ownerName) : (b.lastDrewAt ?? 0) - (a.lastDrewAt ?? 0) || a.info.ownerName.localeCompare(b.info.ownerName),
+  );
+  const opened = openBoard ? boards.get(openBoard) : undefined;
+  const labelFor = (view: BoardView) => `Student ${String.fromCharCode(65 + Math.max(0, tiles.findIndex((t) => t.info.id === view.info.id)) % 26)}`;
+
+  return (
+    <section className="activity-overlay panel" aria-label={`${current.title}: the class's boards`} data-testid="class-grid-overlay">
+      <header className="activity-head">
+        <h2>{current.title}</h2>
+        <span className="activity-status" data-testid="activity-status">{current.status === 'frozen' ? 'Frozen: look only' : 'Running'}</span>
+        {opened ? (
+          <>
+            <button type="button" className="button button-secondary" onClick={() => setOpenBoard(null)}>
+              Back to grid
+            </button>
+            {shownIds.has(opened.info.id) ? (
+              <button type="button" className="button button-secondary" onClick={() => void client.boards.show(opened.info.id, null)}>
+                Hide from class
+              </button>
+            ) : (
+              <>
+                <button type="button" className="button button-primary" onClick={() => void client.boards.show(opened.info.id, opened.info.ownerName)}>
+                  Show to class
+                </button>
+                <button type="button" className="button button-secondary" onClick={() => void client.boards.show(opened.info.id, labelFor(opened))}>
+                  Show anonymously
+                </button>
+              </>
+            )}
+          </>
+        ) : (
+          <>
+            <label className="activity-sort">
+              Sort by{' '}
+              <select value={sortBy} onChange={(e) => setSortBy(e.target.value as SortBy)}>
+                <option value="name">Name</option>
+                <option value="activity">Last drew</option>
+              </select>
+            </label>
+            <button type="button" className="button button-secondary" onClick={() => void client.boards.setStatus(current.status === 'frozen' ? 'running' : 'frozen')}>
+              {current.status === 'frozen' ? 'Let them draw' : 'Freeze all'}
+            </button>
+            <button type="button" className="button button-danger-quiet" onClick={() => void client.boards.setStatus('ended')}>
+              End activity
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => ui.setState({ gridOpen: false })}>
+              Class board
+            </button>
+          </>
+        )}
+      </header>
+      {opened ? (
+        <div className="activity-full" data-testid="open-board">
+          <p className="activity-banner">
+            {opened.info.ownerName}’s board{shownIds.has(opened.info.id) ? `, shown to the class as “${shownIds.get(opened.info.id)}”` : ''}. Draw to comment.
+          </p>
+          <BoardSvg view={opened} label={`${opened.info.ownerName}'s board`} ink={TEACHER_INK} onDraw={(shape) => void client.boards.draw(opened.info.id, shape)} />
+        </div>
+      ) : (
+        <ul className="class-grid" data-testid="class-grid">
+          {tiles.map((view) => {
+            const entry = byUser.get(view.info.ownerUserId);
+            const since = view.lastDrewAt === null ? null : Math.max(0, Math.round((now - view.lastDrewAt) / 1000));
+            return (
+              <li key={view.info.id}>
+                <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => setOpenBoard(view.info.id)}>
+                  <BoardSvg view={view} label={`${view.info.ownerName}'s board`} />
+                  <span className="class-tile-name">{view.info.ownerName}</span>
+                  <span className="class-tile-meta" data-presence={presenceText(entry)}>
+                    {presenceText(entry)} · {since === null ? 'not drawn yet' : `last drew ${since} s ago`}
+                    {shownIds.has(view.info.id) ? ' · shown' : ''}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function StartActivityDialog({ onStart, onCancel }: { onStart: (title: string, start: ActivityStart) => Promise<string | null>; onCancel: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [title, setTitle] = useState('Activity');
+  const [kind, setKind] = useState<'blank' | 'board'>('blank');
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="start-activity-title" onCancel={onCancel}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void onStart(title.trim() || 'Activity', { kind }).then(setError);
+        }}>
+        <h2 id="start-activity-title">Start an activity</h2>
+        <p>Every student gets a board of their own. Only they and you can see it until you show it to the class.</p>
+        <label>
+          Title <input value={title} maxLength={80} onChange={(e) => setTitle(e.target.value)} />
+        </label>
+        <fieldset>
+          <legend>Each board starts</legend>
+          <label>
+            <input type="radio" name="start" checked={kind === 'blank'} onChange={() => setKind('blank')} /> Blank
+          </label>
+          <label>
+            <input type="radio" name="start" checked={kind === 'board'} onChange={() => setKind('board')} /> With a copy of the class board
+          </label>
+        </fieldset>
+        {error && <p role="alert">{error}</p>}
+        <div className="actions">
+          <button type="submit" className="button button-primary">
+            Start
+          </button>
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * Private student boards and the teacher's class grid (issue 22, docs/boards.md), in real
+ * browsers: a teacher and three students. The teacher starts an activity, each student draws on
+ * their own board, the teacher's grid shows the three drawings live, the teacher comments on one
+ * and shows it to the class, and another student then sees it. Before that, no student's page
+ * holds another's board (I12: checked in the DOM, with a screenshot of each student's screen).
+ */
+import type { Page } from '@playwright/test';
+import { expect, joinLesson, startLesson, test } from './support.ts';
+
+async function strokeOn(page: Page, board: ReturnType<Page['locator']>, from: [number, number], to: [number, number]) {
+  const box = await board.boundingBox();
+  if (!box) throw new Error('no board on screen');
+  await page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1]);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * to[0], box.y + box.height * to[1], { steps: 8 });
+  await page.mouse.up();
+}
+
+test('teacher + 3 students: private boards, the live class grid, a comment, then shown to the class', async ({ browser }, testInfo) => {
+  const teacher = await startLesson(browser);
+  const names = ['Ana', 'Ben', 'Cleo'];
+  const students = [];
+  for (const name of names) students.push({ name, ...(await joinLesson(browser, teacher.code, name)) });
+
+  await teacher.page.getByRole('button', { name: 'Start activity' }).click();
+  await teacher.page.getByRole('dialog').getByLabel('Title').fill('Fractions');
+  await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+
+  // Each student is switched to their own board, told who can see it, and draws on it.
+  for (const [i, s] of students.entries()) {
+    await expect(s.page.getByTestId('private-board-banner')).toContainText('Your board: only you and the teacher can see it');
+    const own = s.page.getByRole('img', { name: 'Your board' });
+    await strokeOn(s.page, own, [0.2 + i * 0.1, 0.3], [0.5 + i * 0.1, 0.6]);
+    await expect(own).toHaveAttribute('data-elements', '1');
+  }
+
+  // The teacher's grid shows all three drawings live, by name.
+  const grid = teacher.page.getByTestId('class-grid');
+  for (const name of names) {
+    await expect(grid.locator(`[data-testid="board-tile"][data-owner="${name}"] svg`)).toHaveAttribute('data-elements', '1');
+    await expect(grid.locator(`[data-testid="board-tile"][data-owner="${name}"]`)).toContainText(/here · last drew \d+ s ago/);
+  }
+
+  // Privacy: each student's page holds exactly one board, their own (DOM), as their screen shows.
+  for (const s of students) {
+    const boards = s.page.locator('svg[data-board-id]');
+    await expect(boards).toHaveCount(1);
+    await expect(boards).toHaveAttribute('data-owner', s.name);
+    await testInfo.attach(`${s.name} before showing`, { body: await s.page.screenshot(), contentType: 'image/png' });
+  }
+
+  // The teacher opens Ana's board full size and comments on it: Ana sees it at once.
+  await grid.locator('[data-testid="board-tile"][data-owner="Ana"]').click();
+  const opened = teacher.page.getByTestId('open-board').getByRole('img', { name: "Ana's board" });
+  await strokeOn(teacher.page, opened, [0.6, 0.2], [0.8, 0.25]);
+  await expect(opened).toHaveAttribute('data-elements', '2');
+  const ana = students[0]!;
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '2');
+  // Still private: Ben's page holds no board of Ana's.
+  await expect(students[1]!.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
+
+  // Shown to the class: Ben sees Ana's board, with her stroke and the teacher's comment.
+  await teacher.page.getByRole('button', { name: 'Show to class' }).click();
+  const ben = students[1]!;
+  const shown = ben.page.getByTestId('shown-boards');
+  await expect(shown).toContainText('Ana');
+  await expect(shown.locator('svg[data-owner="Ana"]')).toHaveAttribute('data-elements', '2');
+  await testInfo.attach('Ben sees the shown board', { body: await ben.page.screenshot(), contentType: 'image/png' });
+
+  // Back to the grid; hidden again, Ben no longer holds it.
+  await teacher.page.getByRole('button', { name: 'Hide from class' }).click();
+  await expect(ben.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
+  await teacher.page.getByRole('button', { name: 'Back to grid' }).click();
+  await expect(grid.locator('[data-testid="board-tile"]')).toHaveCount(3);
+});
