@@ -144,7 +144,8 @@ function StudentActivity({ client }: { client: RoomClient }) {
   const working = activity.status !== 'ended' && own;
   if (!working && shown.length === 0) return null;
   return (
-    <section className="activity-overlay panel" aria-label={activity.title} data-testid="student-activity">
+    <section className="activity-overlay panel" aria-label={activity.title} data-testid="student-activity"
+      data-layout={working && shown.length > 0 ? 'split' : 'single'}>
       {shown.length > 0 && (
         <div className="activity-shown" data-testid="shown-boards">
           <h2>Shown by the teacher</h2>
