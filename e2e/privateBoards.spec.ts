@@ -55,6 +55,10 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   const opened = teacher.page.getByTestId('open-board').getByRole('img', { name: "Ana's board" });
   await strokeOn(teacher.page, opened, [0.6, 0.2], [0.8, 0.25]);
   await expect(opened).toHaveAttribute('data-elements', '2');
+  // Exportable: one PNG per student.
+  const download = teacher.page.waitForEvent('download');
+  await teacher.page.getByRole('button', { name: 'Download PNG' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^fractions-ana-.*\.png$/);
   const ana = students[0]!;
   await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '2');
   // Still private: Ben's page holds no board of Ana's.

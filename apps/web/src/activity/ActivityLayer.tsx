@@ -11,6 +11,7 @@ import type { ActivityStart, Element, ElementShape, SessionGrant } from '@wb/pro
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { exportPng } from '../board/exportImage.ts';
 import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
@@ -103,6 +104,7 @@ export function ActivityLauncher({ client }: { client: RoomClient }) {
   const count = useStore(client.boards.store, (s) => s.boards.size);
   const ui = teacherUi(client);
   const { starting } = useStore(ui);
+  const selection = useStore(client.editor.board, (b) => b.selection);
   const current = activity && activity.status !== 'ended' ? activity : null;
   return (
     <section className="activity-launcher" aria-label="Activity">
@@ -117,6 +119,7 @@ export function ActivityLauncher({ client }: { client: RoomClient }) {
       )}
       {starting && (
         <StartActivityDialog
+          selection={[...selection]}
           onStart={async (title, start) => {
             const refused = await client.boards.start(title, start);
             if (!refused) ui.setState({ starting: false, gridOpen: true });
@@ -203,6 +206,9 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
             <button type="button" className="button button-secondary" onClick={() => setOpenBoard(null)}>
               Back to grid
             </button>
+            <button type="button" className="button button-secondary" onClick={() => void exportPng(ordered(opened), `${current.title} ${opened.info.ownerName}`)}>
+              Download PNG
+            </button>
             {shownIds.has(opened.info.id) ? (
               <button type="button" className="button button-secondary" onClick={() => void client.boards.show(opened.info.id, null)}>
                 Hide from class
@@ -229,6 +235,13 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
             </label>
             <button type="button" className="button button-secondary" onClick={() => void client.boards.setStatus(current.status === 'frozen' ? 'running' : 'frozen')}>
               {current.status === 'frozen' ? 'Let them draw' : 'Freeze all'}
+            </button>
+            <button type="button" className="button button-secondary"
+              onClick={() => void (async () => {
+                // One PNG per student, one after another (browsers may ask once to allow several downloads).
+                for (const view of tiles) await exportPng(ordered(view), `${current.title} ${view.info.ownerName}`);
+              })()}>
+              Download all (PNG)
             </button>
             <button type="button" className="button button-danger-quiet" onClick={() => void client.boards.setStatus('ended')}>
               End activity
@@ -270,10 +283,17 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
   );
 }
 
-function StartActivityDialog({ onStart, onCancel }: { onStart: (title: string, start: ActivityStart) => Promise<string | null>; onCancel: () => void }) {
+interface StartActivityDialogProps {
+  /** The teacher's selection on the class board, when they open the dialog. */
+  selection: readonly string[];
+  onStart: (title: string, start: ActivityStart) => Promise<string | null>;
+  onCancel: () => void;
+}
+
+function StartActivityDialog({ selection, onStart, onCancel }: StartActivityDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [title, setTitle] = useState('Activity');
-  const [kind, setKind] = useState<'blank' | 'board'>('blank');
+  const [kind, setKind] = useState<ActivityStart['kind']>(selection.length > 0 ? 'selection' : 'blank');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -284,7 +304,8 @@ function StartActivityDialog({ onStart, onCancel }: { onStart: (title: string, s
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void onStart(title.trim() || 'Activity', { kind }).then(setError);
+          const start: ActivityStart = kind === 'selection' ? { kind, elementIds: selection.slice(0, 500) } : { kind };
+          void onStart(title.trim() || 'Activity', start).then(setError);
         }}>
         <h2 id="start-activity-title">Start an activity</h2>
         <p>Every student gets a board of their own. Only they and you can see it until you show it to the class.</p>
@@ -298,6 +319,10 @@ function StartActivityDialog({ onStart, onCancel }: { onStart: (title: string, s
           </label>
           <label>
             <input type="radio" name="start" checked={kind === 'board'} onChange={() => setKind('board')} /> With a copy of the class board
+          </label>
+          <label>
+            <input type="radio" name="start" checked={kind === 'selection'} disabled={selection.length === 0} onChange={() => setKind('selection')} /> With a
+            copy of my selection{selection.length > 0 ? ` (${selection.length})` : ' (select elements on the board first)'}
           </label>
         </fieldset>
         {error && <p role="alert">{error}</p>}
