@@ -42,11 +42,19 @@ export interface BoardsPorts {
   request<T>(event: string, payload: unknown): Promise<Ack<T>>;
 }
 
+/** A board's events held while its sync is in flight, at most. */
+export const MAX_HELD_EVENTS = 200;
+
 const randomId = () => crypto.randomUUID().replaceAll('-', '');
 
 export class BoardsClient {
   readonly store: StoreApi<BoardsState> = createStore<BoardsState>(() => ({ activity: null, boards: new Map(), mine: null, error: null }));
   private readonly syncing = new Set<string>();
+  /**
+   * Events of a board that arrived while its sync was in flight: applied after it, those above its
+   * revision (I1). Bounded (I10): past the bound the board simply syncs again.
+   */
+  private readonly held = new Map<string, RoomEvent[]>();
 
   constructor(
     private readonly ports: BoardsPorts,
@@ -71,7 +79,13 @@ export class BoardsClient {
       return;
     }
     const board = this.store.getState().boards.get(event.roomId);
-    if (!board || board.revision === null) return;
+    if (!board) return;
+    if (this.syncing.has(event.roomId) || board.revision === null) {
+      const held = this.held.get(event.roomId) ?? [];
+      if (held.length < MAX_HELD_EVENTS) held.push(event);
+      this.held.set(event.roomId, held);
+      return;
+    }
     if (event.revision <= board.revision) return;
     if (event.revision !== board.revision + 1) {
       void this.sync(event.roomId);
@@ -184,6 +198,8 @@ export class BoardsClient {
   async sync(boardId: string): Promise<void> {
     if (this.syncing.has(boardId)) return;
     this.syncing.add(boardId);
+    this.held.delete(boardId);
+    let synced = false;
     try {
       const held = this.store.getState().boards.get(boardId);
       const reply = await this.ports.request<{ sync: BoardSyncMessage }>(ClientEvent.BOARD_SYNC, {
@@ -191,6 +207,7 @@ export class BoardsClient {
         ...(held?.revision != null ? { lastRevision: held.revision } : {}),
       });
       if (!reply.ok) return;
+      synced = true;
       const sync = reply.sync;
       if (sync.kind === 'snapshot') {
         const current = this.store.getState().boards.get(boardId);
@@ -201,10 +218,16 @@ export class BoardsClient {
           lastDrewAt: current?.lastDrewAt ?? null,
         });
       } else {
+        this.syncing.delete(boardId);
         for (const event of sync.events) this.receiveEvent(event);
       }
     } finally {
       this.syncing.delete(boardId);
+      const held = this.held.get(boardId) ?? [];
+      this.held.delete(boardId);
+      const overflowed = held.length >= MAX_HELD_EVENTS;
+      if (synced && overflowed) void this.sync(boardId);
+      else if (synced) for (const event of held.sort((a, b) => a.revision - b.revision)) this.receiveEvent(event);
     }
   }
 }
