@@ -3,7 +3,8 @@
  * browsers: a teacher and three students. The teacher starts an activity, each student draws on
  * their own board, the teacher's grid shows the three drawings live, the teacher comments on one
  * and shows it to the class, and another student then sees it. Before that, no student's page
- * holds another's board (I12: checked in the DOM, with a screenshot of each student's screen).
+ * holds another's board (I12: checked in the DOM, with a screenshot of each student's screen). The
+ * teacher sees the student's pointer on the board they opened.
  */
 import type { Page } from '@playwright/test';
 import { expect, joinLesson, startLesson, test } from './support.ts';
@@ -61,6 +62,11 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   expect((await download).suggestedFilename()).toMatch(/^fractions-ana-.*\.png$/);
   const ana = students[0]!;
   await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '2');
+  // The teacher sees Ana's pointer on her board as she moves it.
+  const anaBox = await ana.page.getByRole('img', { name: 'Your board' }).boundingBox();
+  if (!anaBox) throw new Error("no board on Ana's screen");
+  await ana.page.mouse.move(anaBox.x + anaBox.width * 0.4, anaBox.y + anaBox.height * 0.7, { steps: 6 });
+  await expect(teacher.page.getByTestId('open-board').locator('[data-pointer-of="Ana"]')).toHaveCount(1);
   // Still private: Ben's page holds no board of Ana's.
   await expect(students[1]!.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
 

@@ -119,6 +119,26 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     }
   });
 
+  test('I12, I13: a pointer on a private board reaches its owner and the teachers only; a pointer on another\'s board is refused', async () => {
+    const { t, students, boards, grants } = await classOfThree();
+    const [a, b, c] = students as [TestClient, TestClient, TestClient];
+    const [boardA] = boards as [BoardInfo];
+    a.socket.emit(ClientEvent.BOARD_POINTER, { boardId: boardA.id, x: 10, y: 20 });
+    await t.until(() => t.received[ServerEvent.BOARD_POINTERS].some((p) => p.boardId === boardA.id && p.pointers.some((e) => e[1] === grants[0]!.userId)), 'Ana\'s pointer at the teacher');
+    // The teacher points on Ana's board (a comment to come): Ana sees it.
+    t.socket.emit(ClientEvent.BOARD_POINTER, { boardId: boardA.id, x: 30, y: 40 });
+    await a.until(() => a.received[ServerEvent.BOARD_POINTERS].some((p) => p.pointers.some((e) => e[2] === 30 && e[3] === 40)), 'the teacher\'s pointer at Ana');
+    // Ben, by hand, points on Ana's board: refused, and nobody receives it.
+    b.socket.emit(ClientEvent.BOARD_POINTER, { boardId: boardA.id, x: 99, y: 99 });
+    await b.until(() => b.received.notice.some((n) => n.code === ErrorCode.BOARD_FORBIDDEN), 'Ben\'s refusal');
+    // A round trip after every pointer above, and two pointer ticks.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ask(b, ClientEvent.BOARD_LIST, {});
+    await ask(c, ClientEvent.BOARD_LIST, {});
+    for (const other of [b, c]) expect(other.received[ServerEvent.BOARD_POINTERS].filter((p) => p.boardId === boardA.id)).toEqual([]);
+    expect(t.received[ServerEvent.BOARD_POINTERS].flatMap((p) => p.pointers).some((e) => e[2] === 99)).toBe(false);
+  });
+
   test('show to the class: every student then reads and follows the board; hidden again, it is private again', async () => {
     const { t, students, lessonId, boards, activityId } = await classOfThree();
     const [a, b, c] = students as [TestClient, TestClient, TestClient];

@@ -82,6 +82,7 @@ export class TestClient {
     notice: [],
     follow: [],
     'board.opened': [],
+    'board.pointers': [],
   };
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;
   private waiters: (() => void)[] = [];

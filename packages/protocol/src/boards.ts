@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ElementId } from './elements.ts';
 import { EditPolicy } from './lessonSettings.ts';
-import { DisplayName, Revision, RoomId, UserId, printable } from './primitives.ts';
+import { Coordinate, DisplayName, Revision, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
 export const ActivityId = z.uuid();
 export const BoardId = RoomId;
@@ -83,3 +83,17 @@ export type BoardMineRequest = z.infer<typeof BoardMineRequest>;
 /** A board's events after `lastRevision`, or its snapshot; subscribes the socket to the board. */
 export const BoardSyncRequest = z.strictObject({ boardId: BoardId, lastRevision: Revision.optional() });
 export type BoardSyncRequest = z.infer<typeof BoardSyncRequest>;
+
+/**
+ * Volatile: where the sender points on a board they may draw on (its owner, a teacher), at most
+ * every BOARD_POINTER_MS. Never stored; reaches only the board's audience (docs/boards.md).
+ */
+export const BoardPointerUpdate = z.strictObject({ boardId: BoardId, x: Coordinate, y: Coordinate });
+export type BoardPointerUpdate = z.infer<typeof BoardPointerUpdate>;
+
+/** How often a client sends its pointer on a board, and the server batches them, at most (ms). */
+export const BOARD_POINTER_MS = 50;
+
+/** A batch of the pointers on one board: `[sessionId, userId, x, y]` each, the latest per session. */
+export const BoardPointers = z.object({ boardId: BoardId, pointers: z.array(z.tuple([SessionId, UserId, Coordinate, Coordinate])) });
+export type BoardPointers = z.infer<typeof BoardPointers>;

@@ -40,6 +40,8 @@ import {
   BoardMineRequest,
   BoardShowRequest,
   BoardSyncRequest,
+  BoardPointerUpdate,
+  type BoardPointers,
   type Activity,
   type BoardInfo,
 } from './boards.ts';
@@ -103,6 +105,7 @@ export const ClientEvent = {
   BOARD_LIST: 'board.list',
   BOARD_MINE: 'board.mine',
   BOARD_SYNC: 'board.sync',
+  BOARD_POINTER: 'board.pointer',
 } as const;
 
 export const ServerEvent = {
@@ -116,6 +119,7 @@ export const ServerEvent = {
   NOTICE: 'notice',
   FOLLOW: 'follow',
   BOARD_OPENED: 'board.opened',
+  BOARD_POINTERS: 'board.pointers',
 } as const;
 
 /** Client to server. Cursor, ink and drag-move packets are volatile and unacknowledged; everything else is acked. */
@@ -183,6 +187,8 @@ export interface ClientToServerEvents {
   [ClientEvent.BOARD_MINE]: (request: BoardMineRequest, ack: AckFn<{ activity: Activity; board: BoardInfo }>) => void;
   /** A board's replay or snapshot, for a board the sender may see (else `board_forbidden`). */
   [ClientEvent.BOARD_SYNC]: (request: BoardSyncRequest, ack: AckFn<{ sync: BoardSyncMessage }>) => void;
+  /** Volatile: the sender's pointer on a board they may draw on. */
+  [ClientEvent.BOARD_POINTER]: (update: BoardPointerUpdate) => void;
 }
 
 /** What `notice` carries. */
@@ -208,6 +214,8 @@ export interface ServerToClientEvents {
   [ServerEvent.FOLLOW]: (signal: FollowSignal) => void;
   /** Teachers only: a student who joined after the activity started opened their board. */
   [ServerEvent.BOARD_OPENED]: (signal: { board: BoardInfo }) => void;
+  /** Volatile: the pointers on a board this socket is subscribed to, batched. */
+  [ServerEvent.BOARD_POINTERS]: (batch: BoardPointers) => void;
 }
 
 export type ClientEventName = (typeof ClientEvent)[keyof typeof ClientEvent];
@@ -267,6 +275,7 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.BOARD_LIST]: BoardListRequest,
   [ClientEvent.BOARD_MINE]: BoardMineRequest,
   [ClientEvent.BOARD_SYNC]: BoardSyncRequest,
+  [ClientEvent.BOARD_POINTER]: BoardPointerUpdate,
 };
 
 /** Whether each client event is acknowledged, checked against the typed map. */
@@ -307,6 +316,7 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.BOARD_LIST]: true,
   [ClientEvent.BOARD_MINE]: true,
   [ClientEvent.BOARD_SYNC]: true,
+  [ClientEvent.BOARD_POINTER]: false,
 };
 
 export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {

@@ -63,6 +63,7 @@ export class FaultClient {
     notice: [],
     follow: [],
     'board.opened': [],
+    'board.pointers': [],
   };
   readonly renewals: RenewalRecord[] = [];
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;

@@ -7,11 +7,24 @@
  * shown no other student's socket receives anything of it, and a hand-written request for it is
  * refused `board_forbidden` like the UI's would be.
  *
- * Live ink, cursors and drag previews stay on the class board in this version: they carry no board,
- * so nothing of a private board travels the ephemeral path.
+ * Pointers on a board (`board.pointer`) are batched per board and tick (`BoardPointerFanout`) and
+ * sent to the board's channel only, so they reach exactly the audience its events reach (I12, I13).
+ * A socket may point on the boards it may draw on (its own board, every board for a teacher), as
+ * learned when it was subscribed. Live ink and drag previews stay on the class board in this
+ * version: they carry no board, so nothing else of a private board travels the ephemeral path.
  */
 import type { Store } from '@wb/db';
-import { ClientEvent, ErrorCode, ServerEvent, forbiddenText, refusalText, type BoardInfo, type ProtocolError } from '@wb/protocol';
+import {
+  BOARD_POINTER_MS,
+  ClientEvent,
+  ErrorCode,
+  ServerEvent,
+  forbiddenText,
+  refusalText,
+  type BoardInfo,
+  type BoardPointers,
+  type ProtocolError,
+} from '@wb/protocol';
 import { memberChannel, roleChannel, roomChannel } from './channels.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import { Refusal } from './requests.ts';
@@ -27,7 +40,47 @@ type BoardEvents =
   | typeof ClientEvent.BOARD_SHOW
   | typeof ClientEvent.BOARD_LIST
   | typeof ClientEvent.BOARD_MINE
-  | typeof ClientEvent.BOARD_SYNC;
+  | typeof ClientEvent.BOARD_SYNC
+  | typeof ClientEvent.BOARD_POINTER;
+
+/** Pointed boards batched per tick at most (I10): a board's entries are one per session. */
+const MAX_POINTED_BOARDS = 10_000;
+
+/**
+ * The latest pointer of each session on each board, sent once per tick to the board's channel
+ * (volatile: a dropped batch is superseded by the next), then forgotten: never stored (I13).
+ */
+export class BoardPointerFanout {
+  private pending = new Map<string, Map<string, BoardPointers['pointers'][number]>>();
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(private readonly io: WbServer, tickMs = BOARD_POINTER_MS) {
+    this.timer = setInterval(() => this.flush(), tickMs);
+    this.timer.unref();
+  }
+
+  put(boardId: string, sessionId: string, userId: string, x: number, y: number): void {
+    let board = this.pending.get(boardId);
+    if (!board) {
+      if (this.pending.size >= MAX_POINTED_BOARDS) return;
+      this.pending.set(boardId, (board = new Map()));
+    }
+    board.set(sessionId, [sessionId, userId, x, y]);
+  }
+
+  flush(): void {
+    const pending = this.pending;
+    if (pending.size === 0) return;
+    this.pending = new Map();
+    for (const [boardId, pointers] of pending) {
+      this.io.to(roomChannel(boardId)).volatile.emit(ServerEvent.BOARD_POINTERS, { boardId, pointers: [...pointers.values()] });
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
 
 export const boardForbidden: ProtocolError = { code: ErrorCode.BOARD_FORBIDDEN, message: refusalText.board_forbidden };
 const teacherOnly: ProtocolError = { code: ErrorCode.FORBIDDEN, message: forbiddenText.teacherOnly };
@@ -38,6 +91,7 @@ export interface BoardDeps {
   store: Store;
   publisher: RoomPublisher;
   endRevoked(session: SocketSession): void;
+  pointers: BoardPointerFanout;
 }
 
 /** The channels of a board's audience before it is shown: its owner's sockets and the teachers'. */
@@ -50,6 +104,13 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
   const { io, store, publisher } = deps;
   // board.sync shares the sync budget's shape (I14), per socket: a flood is refused before any query.
   const budgets = new WeakMap<SocketSession, TokenBucket>();
+  // The boards each socket may point on (draw on): learned when it is subscribed to them.
+  const drawable = new WeakMap<SocketSession, Set<string>>();
+  const mayDraw = (session: SocketSession, boards: readonly BoardInfo[]) => {
+    let set = drawable.get(session);
+    if (!set) drawable.set(session, (set = new Set()));
+    for (const b of boards) if (session.role === 'teacher' || b.ownerUserId === session.userId) set.add(b.id);
+  };
   const reader = (session: SocketSession) => ({ lessonId: session.roomId, sessionId: session.sessionId, userId: session.userId });
   const refuseMember = (session: SocketSession): never => {
     deps.endRevoked(session);
@@ -63,6 +124,7 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
         case 'applied':
           // Subscribed before the boards' first events go out, so each audience gets them all.
           for (const board of result.boards) subscribePrivate(io, session.roomId, board);
+          mayDraw(session, result.boards);
           publisher.publish(result.events);
           return { activity: result.activity, boards: result.boards };
         case 'activity_running':
@@ -129,6 +191,7 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
       const activity = await store.currentActivity(session.roomId);
       const boards = await store.listBoards(reader(session), request.activityId ?? activity?.id);
       if (boards.length > 0) void session.socket.join(boards.map((b) => roomChannel(b.id)));
+      mayDraw(session, boards);
       return { activity, boards };
     },
 
@@ -137,6 +200,7 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
       switch (result.decision) {
         case 'applied':
           subscribePrivate(io, session.roomId, result.board);
+          mayDraw(session, [result.board]);
           // A late joiner's board is new to the teachers' grid.
           if (result.created) {
             io.to(roleChannel(session.roomId, 'teacher')).emit(ServerEvent.BOARD_OPENED, { board: result.board });
@@ -161,6 +225,7 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
       if (!board) throw new Refusal(boardForbidden);
       // Joined before the read, so no event between the read and the join is missed.
       await session.socket.join(roomChannel(board.id));
+      mayDraw(session, [board]);
       if (request.lastRevision !== undefined) {
         const replay = await store.boardEventsAfter(who, board.id, request.lastRevision, REPLAY_LIMIT);
         if (replay === 'forbidden') throw new Refusal(boardForbidden);
@@ -171,6 +236,14 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
       const snapshot = await store.loadBoardSnapshot(who, board.id);
       if (snapshot === 'forbidden') throw new Refusal(boardForbidden);
       return { sync: { kind: 'snapshot' as const, snapshot } };
+    },
+
+    // Volatile. Dropped unless the session holds a live lease, like a cursor; refused (a throttled
+    // notice) on a board this socket may not draw on, or no longer subscribed to (hidden, revoked).
+    [ClientEvent.BOARD_POINTER]: (session, update) => {
+      if (!session.live) return;
+      if (!drawable.get(session)?.has(update.boardId) || !session.socket.rooms.has(roomChannel(update.boardId))) return boardForbidden;
+      deps.pointers.put(update.boardId, session.sessionId, session.userId, update.x, update.y);
     },
   };
 }

@@ -16,7 +16,7 @@ import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
 import { attentionHandlers, tellFollowerCount } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
-import { boardHandlers } from './boardHandlers.ts';
+import { BoardPointerFanout, boardHandlers } from './boardHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { CreateBatcher } from './createBatcher.ts';
 import { elementHandlers } from './elementHandlers.ts';
@@ -128,6 +128,7 @@ export function attachRealtime(
   const sync = new SyncService(store, publisher);
   const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
+  const boardPointers = new BoardPointerFanout(io);
   const creates = new CreateBatcher(store, CREATE_BATCH, (size) => metrics.createBatchSize.observe(size));
   /** The database answered within this long: a request missing its deadline is load, not an outage. */
   const databaseAnswering = () => store.database.lanes.answeredWithin(DATABASE_ANSWERING_MS);
@@ -143,7 +144,7 @@ export function attachRealtime(
     ...handHandlers(edits),
     ...attentionHandlers({ io, fanout, rights }),
     ...lockHandlers({ ...edits, config, locks, fanout }),
-    ...boardHandlers({ ...edits, io }),
+    ...boardHandlers({ ...edits, io, pointers: boardPointers }),
   };
 
   let refusing = false;
@@ -243,6 +244,7 @@ export function attachRealtime(
     async stop() {
       clearInterval(tickSampler);
       fanout.stop();
+      boardPointers.stop();
       await renewals.stop();
     },
   };

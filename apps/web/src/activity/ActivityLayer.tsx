@@ -16,7 +16,7 @@ import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import type { RosterEntry } from '../sync/roster.ts';
-import type { BoardView } from './boardsClient.ts';
+import { POINTER_STALE_MS, type BoardView } from './boardsClient.ts';
 import './activity.css';
 
 const BOARD_W = 1600;
@@ -27,8 +27,18 @@ const TEACHER_INK = '#d92c20';
 /** The board's elements in drawing order. */
 const ordered = (view: BoardView): Element[] => [...view.elements.values()].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
 
-/** A board as SVG; with `onDraw`, a pen draws on it (one stroke per pointer press). */
-const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label }: { view: BoardView; onDraw?: (shape: ElementShape) => void; ink?: string; label: string }) {
+interface BoardSvgProps {
+  view: BoardView;
+  label: string;
+  /** A pen draws on it (one stroke per pointer press). */
+  onDraw?: ((shape: ElementShape) => void) | undefined;
+  ink?: string;
+  /** Where the pointer is on it, in board units (sent to the board's audience). */
+  onPoint?: (x: number, y: number) => void;
+}
+
+/** A board as SVG. */
+const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint }: BoardSvgProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const [samples, setSamples] = useState<PenSample[] | null>(null);
   const markup = useMemo(() => ordered(view).map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join(''), [view]);
@@ -39,19 +49,21 @@ const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label }: { view: Bo
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix.inverse());
     return { x: p.x, y: p.y, pressure: e.pressure > 0 && e.pointerType === 'pen' ? e.pressure : 0.5 };
   };
-  const handlers = onDraw && {
+  const handlers = (onDraw || onPoint) && {
     onPointerDown: (e: ReactPointerEvent<SVGSVGElement>) => {
       const s = toBoard(e);
-      if (!s) return;
+      if (!s || !onDraw) return;
       e.currentTarget.setPointerCapture(e.pointerId);
       setSamples([s]);
     },
     onPointerMove: (e: ReactPointerEvent<SVGSVGElement>) => {
       const s = toBoard(e);
-      if (s) setSamples((prev) => (prev ? [...prev, s] : prev));
+      if (!s) return;
+      onPoint?.(s.x, s.y);
+      if (onDraw) setSamples((prev) => (prev ? [...prev, s] : prev));
     },
     onPointerUp: () => {
-      if (samples && samples.length > 1) {
+      if (onDraw && samples && samples.length > 1) {
         const shape = penShapeFromSamples(samples, ink ?? STUDENT_INK, 4);
         if (shape) onDraw(shape);
       }
@@ -69,6 +81,38 @@ const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label }: { view: Bo
     </svg>
   );
 });
+
+/** The others' pointers on a board, over it (the teacher's on a student's board, the student's for the teacher). */
+function PointerLayer({ client, boardId, nameOf }: { client: RoomClient; boardId: string; nameOf: (userId: string) => string }) {
+  const pointers = useStore(client.boards.pointers, (s) => s.byBoard.get(boardId));
+  const now = useNow();
+  const live = [...(pointers ?? new Map()).entries()].filter(([, p]) => now - p.at <= POINTER_STALE_MS);
+  return (
+    <svg className="activity-pointers" viewBox={`0 0 ${BOARD_W} ${BOARD_H}`} aria-hidden="true" data-testid="board-pointers">
+      {live.map(([sessionId, p]) => (
+        <g key={sessionId} transform={`translate(${p.x} ${p.y})`} data-pointer-of={nameOf(p.userId)}>
+          <circle r={9} fill="#3b6fd8" fillOpacity={0.85} stroke="#ffffff" strokeWidth={2} />
+          <text x={14} y={6} fontSize={26} fill="#1b2a4a">
+            {nameOf(p.userId)}
+          </text>
+        </g>
+      ))}
+    </svg>
+  );
+}
+
+/** A board full size: drawn on (when `onDraw`), with the others' pointers over it and ours sent. */
+function LiveBoard(props: { client: RoomClient; view: BoardView; label: string; ink?: string; onDraw?: ((shape: ElementShape) => void) | undefined; nameOf: (userId: string) => string }) {
+  const { client, view, nameOf, ...rest } = props;
+  const boardId = view.info.id;
+  const onPoint = useMemo(() => (x: number, y: number) => client.boards.sendPointer(boardId, x, y), [client, boardId]);
+  return (
+    <div className="activity-live-board">
+      <BoardSvg view={view} onPoint={onPoint} {...rest} />
+      <PointerLayer client={client} boardId={boardId} nameOf={nameOf} />
+    </div>
+  );
+}
 
 /** Seconds since a moment, refreshed every second while shown. */
 function useNow(): number {
@@ -134,12 +178,13 @@ export function ActivityLauncher({ client }: { client: RoomClient }) {
 
 export function ActivityLayer({ client, grant, roster }: { client: RoomClient; grant: SessionGrant; roster: readonly RosterEntry[] }) {
   const activity = useStore(client.boards.store, (s) => s.activity);
-  if (grant.role === 'teacher') return <TeacherActivity client={client} roster={roster} />;
+  const nameOf = (userId: string) => roster.find((e) => e.userId === userId)?.displayName ?? 'Someone';
+  if (grant.role === 'teacher') return <TeacherActivity client={client} roster={roster} nameOf={nameOf} />;
   if (!activity) return null;
-  return <StudentActivity client={client} />;
+  return <StudentActivity client={client} nameOf={nameOf} />;
 }
 
-function StudentActivity({ client }: { client: RoomClient }) {
+function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (userId: string) => string }) {
   const { activity, boards, mine } = useStore(client.boards.store);
   if (!activity) return null;
   const own = mine ? boards.get(mine) : undefined;
@@ -168,7 +213,8 @@ function StudentActivity({ client }: { client: RoomClient }) {
             <strong>{activity.title}.</strong> Your board: only you and the teacher can see it
             {activity.status === 'frozen' ? ' (the teacher froze the boards: look only).' : '.'}
           </p>
-          <BoardSvg view={own} label="Your board" onDraw={activity.status === 'running' ? (shape) => void client.boards.draw(own.info.id, shape) : undefined} />
+          <LiveBoard client={client} nameOf={nameOf} view={own} label="Your board"
+            onDraw={activity.status === 'running' ? (shape) => void client.boards.draw(own.info.id, shape) : undefined} />
         </div>
       )}
     </section>
@@ -177,7 +223,7 @@ function StudentActivity({ client }: { client: RoomClient }) {
 
 type SortBy = 'name' | 'activity';
 
-function TeacherActivity({ client, roster }: { client: RoomClient; roster: readonly RosterEntry[] }) {
+function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roster: readonly RosterEntry[]; nameOf: (userId: string) => string }) {
   const { activity, boards } = useStore(client.boards.store);
   const ui = teacherUi(client);
   const gridOpen = useStore(ui, (s) => s.gridOpen);
@@ -257,7 +303,8 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           <p className="activity-banner">
             {opened.info.ownerName}’s board{shownIds.has(opened.info.id) ? `, shown to the class as “${shownIds.get(opened.info.id)}”` : ''}. Draw to comment.
           </p>
-          <BoardSvg view={opened} label={`${opened.info.ownerName}'s board`} ink={TEACHER_INK} onDraw={(shape) => void client.boards.draw(opened.info.id, shape)} />
+          <LiveBoard client={client} nameOf={nameOf} view={opened} label={`${opened.info.ownerName}'s board`} ink={TEACHER_INK}
+            onDraw={(shape) => void client.boards.draw(opened.info.id, shape)} />
         </div>
       ) : (
         <ul className="class-grid" data-testid="class-grid">

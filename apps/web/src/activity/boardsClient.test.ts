@@ -76,6 +76,7 @@ function setup(role: 'teacher' | 'student' = 'student') {
         }
         return { ok: false, error: { code: 'bad_request', message: 'no' } } as never;
       },
+      emit: (event, payload) => requests.push([event, payload]),
     },
     { lessonId: LESSON, userId: ME, role },
     () => 1_000,

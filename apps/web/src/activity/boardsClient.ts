@@ -5,7 +5,9 @@
  * this only mirrors it. Pure of React: the views read its store.
  */
 import {
+  BOARD_POINTER_MS,
   ClientEvent,
+  type BoardPointers,
   type Activity,
   type ActivityStart,
   type BoardInfo,
@@ -40,7 +42,20 @@ type Ack<T> = ({ ok: true } & T) | { ok: false; error: ProtocolError };
 /** What the client needs from the connection: one acknowledged request. */
 export interface BoardsPorts {
   request<T>(event: string, payload: unknown): Promise<Ack<T>>;
+  /** A volatile packet (the pointer): no reply, droppable. */
+  emit(event: string, payload: unknown): void;
 }
+
+/** Someone's pointer on a board, as last heard. */
+export interface BoardPointer {
+  userId: string;
+  x: number;
+  y: number;
+  at: number;
+}
+
+/** A pointer not heard from for this long is gone from the board (ms). */
+export const POINTER_STALE_MS = 3_000;
 
 /** A board's events held while its sync is in flight, at most. */
 export const MAX_HELD_EVENTS = 200;
@@ -49,6 +64,13 @@ const randomId = () => crypto.randomUUID().replaceAll('-', '');
 
 export class BoardsClient {
   readonly store: StoreApi<BoardsState> = createStore<BoardsState>(() => ({ activity: null, boards: new Map(), mine: null, error: null }));
+  /** Ephemeral, apart from the boards so a moving pointer never re-renders a thumbnail. */
+  readonly pointers: StoreApi<{ byBoard: ReadonlyMap<string, ReadonlyMap<string, BoardPointer>> }> = createStore(() => ({
+    byBoard: new Map(),
+  }));
+  private lastPointerAt = -Infinity;
+  private pendingPointer: { boardId: string; x: number; y: number } | null = null;
+  private pointerTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly syncing = new Set<string>();
   /**
    * Events of a board that arrived while its sync was in flight: applied after it, those above its
@@ -107,6 +129,32 @@ export class BoardsClient {
         break;
     }
     this.put({ ...board, revision: event.revision, elements, lastDrewAt: drew ? this.now() : board.lastDrewAt });
+  }
+
+  /** A batch of pointers on one board (never our own: the server sends them, we skip ours). */
+  receivePointers(batch: BoardPointers): void {
+    const now = this.now();
+    const byBoard = new Map(this.pointers.getState().byBoard);
+    const board = new Map(byBoard.get(batch.boardId) ?? []);
+    for (const [sessionId, userId, x, y] of batch.pointers) if (userId !== this.self.userId) board.set(sessionId, { userId, x, y, at: now });
+    for (const [sessionId, p] of board) if (now - p.at > POINTER_STALE_MS) board.delete(sessionId);
+    byBoard.set(batch.boardId, board);
+    this.pointers.setState({ byBoard });
+  }
+
+  /** Our pointer on a board we may draw on, at most every BOARD_POINTER_MS (the latest wins). */
+  sendPointer(boardId: string, x: number, y: number): void {
+    this.pendingPointer = { boardId, x, y };
+    if (this.pointerTimer !== undefined) return;
+    const wait = Math.max(0, this.lastPointerAt + BOARD_POINTER_MS - this.now());
+    this.pointerTimer = setTimeout(() => {
+      this.pointerTimer = undefined;
+      const p = this.pendingPointer;
+      this.pendingPointer = null;
+      if (!p) return;
+      this.lastPointerAt = this.now();
+      this.ports.emit(ClientEvent.BOARD_POINTER, p);
+    }, wait);
   }
 
   /** Teachers: a student who joined later opened their board. */

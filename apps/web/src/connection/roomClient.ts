@@ -159,6 +159,9 @@ export class RoomClient {
           const timed = this.socket.timeout(REPLY_TIMEOUT_MS);
           return (timed.emitWithAck as (e: string, p: unknown) => Promise<never>).call(timed, event, payload).catch(() => unreachable);
         },
+        emit: (event, payload) => {
+          if (this.socket.connected) (this.socket.emit as (e: string, p: unknown) => void).call(this.socket, event, payload);
+        },
       },
       { lessonId: grant.room.id, userId: grant.userId, role: grant.role },
     );
@@ -309,6 +312,7 @@ export class RoomClient {
       this.boards.receiveEvent(event);
     });
     socket.on(ServerEvent.BOARD_OPENED, (signal) => this.boards.receiveOpened(signal.board));
+    socket.on(ServerEvent.BOARD_POINTERS, (batch) => this.boards.receivePointers(batch));
     socket.on(ServerEvent.CURSORS, (batch) => {
       // Laser points and the teacher's view are not room state: they go straight to the kit.
       if (batch.laser) this.attention.receiveLaser(batch.laser);
