@@ -6,8 +6,9 @@
  * holds another's board (I12: checked in the DOM, with a screenshot of each student's screen). The
  * teacher sees the student's pointer on the board they opened.
  */
+import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, joinLesson, startLesson, test } from './support.ts';
+import { expect, expectLive, joinLesson, startLesson, test } from './support.ts';
 
 async function strokeOn(page: Page, board: ReturnType<Page['locator']>, from: [number, number], to: [number, number]) {
   const box = await board.boundingBox();
@@ -83,4 +84,41 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   await expect(ben.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
   await teacher.page.getByRole('button', { name: 'Back to grid' }).click();
   await expect(grid.locator('[data-testid="board-tile"]')).toHaveCount(3);
+});
+
+test('the boards stay with the lesson: the teacher\'s page lists them after the activity ended, each exportable', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/teacher');
+  const signUp = page.getByRole('region', { name: 'Create a teacher account' });
+  await signUp.getByLabel('Your name').fill('Ms Rivera');
+  await signUp.getByLabel('Email').fill(`boards-${randomBytes(4).toString('hex')}@school.example`);
+  await signUp.getByLabel('Password').fill('correct horse battery');
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  await page.getByLabel('Lesson title (optional)').fill('Fractions');
+  await page.getByRole('button', { name: 'Start lesson' }).click();
+  await page.waitForURL(/\/r\/[A-Z2-9]{6}$/);
+  await expectLive(page);
+  const code = /\/r\/([A-Z2-9]{6})$/.exec(page.url())![1]!;
+  const ana = await joinLesson(browser, code, 'Ana');
+
+  await page.getByRole('button', { name: 'Start activity' }).click();
+  await page.getByRole('dialog').getByLabel('Title').fill('Halves');
+  await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  const own = ana.page.getByRole('img', { name: 'Your board' });
+  await strokeOn(ana.page, own, [0.3, 0.3], [0.6, 0.6]);
+  await expect(own).toHaveAttribute('data-elements', '1');
+  await expect(page.locator('[data-testid="board-tile"][data-owner="Ana"] svg')).toHaveAttribute('data-elements', '1');
+  await page.getByRole('button', { name: 'End activity' }).click();
+  // Ended: Ana is back on the class board.
+  await expect(ana.page.getByTestId('private-board-banner')).toHaveCount(0);
+
+  await page.goto('/teacher');
+  await page.getByTestId('teacher-room').filter({ hasText: code }).getByRole('button', { name: 'Boards' }).click();
+  const kept = page.getByTestId('lesson-boards');
+  await expect(kept).toContainText('Halves');
+  await expect(kept.getByRole('img', { name: "Ana's board" })).toHaveAttribute('data-elements', '1');
+  const download = page.waitForEvent('download');
+  await kept.getByRole('button', { name: 'PNG', exact: true }).click();
+  expect((await download).suggestedFilename()).toMatch(/^halves-ana-.*\.png$/);
 });

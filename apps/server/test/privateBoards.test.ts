@@ -6,10 +6,11 @@
  * it is private again. A student who joins later gets a board and the teacher hears of it.
  */
 import { randomUUID } from 'node:crypto';
-import { ClientEvent, ErrorCode, ServerEvent, type BoardInfo, type ElementShape, type RoomEvent } from '@wb/protocol';
+import { randomBytes } from 'node:crypto';
+import { ClientEvent, ErrorCode, LessonBoards, ServerEvent, type BoardInfo, type ElementShape, type RoomEvent, type SessionGrant } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
-import { createRoom, describeOnEachDatabase, joinAs, type TestClient } from './support.ts';
+import { createRoom, describeOnEachDatabase, joinAs, newMemberKey, type TestClient } from './support.ts';
 
 const rid = () => randomUUID().replaceAll('-', '');
 const dot = (x: number): ElementShape => ({ kind: 'rect', x, y: 0, w: 10, h: 10, stroke: '#000000', fill: 'transparent', strokeWidth: 1 });
@@ -185,5 +186,42 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     expect(await ask(t, ClientEvent.ACTIVITY_STATUS, { activityId, status: 'ended' })).toMatchObject({ ok: true, activity: { status: 'ended' } });
     expect(await ask(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Next', start: { kind: 'board' } })).toMatchObject({ ok: true });
     expect(lessonId).toBe(teacher.room.id);
+  });
+
+  test('the boards stay with the lesson: its teacher\'s account lists every activity\'s boards with their content, no one else', async () => {
+    const signUp = async () => {
+      const response = await fetch(`${app.url}/api/teacher/sign-up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `${randomBytes(5).toString('hex')}@school.example`, password: 'correct horse battery staple', displayName: 'Ms Rivera' }),
+      });
+      expect(response.status).toBe(201);
+      return response.headers.get('set-cookie')!.split(';')[0]!;
+    };
+    const cookie = await signUp();
+    const created = await fetch(`${app.url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ teacherName: 'Ms Rivera', memberKey: newMemberKey() }),
+    });
+    const teacher = (await created.json()) as SessionGrant;
+    const ana = await joinAs(app, teacher.room.code, 'Ana');
+    const t = client(app, teacher.token);
+    const a = client(app, ana.token);
+    await t.ready();
+    await a.ready();
+    const started = await ask<{ activity: { id: string } }>(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Kept', start: { kind: 'blank' } });
+    const mine = await ask<{ board: BoardInfo }>(a, ClientEvent.BOARD_MINE, {});
+    expect(await draw(a, mine.board.id, 7)).toMatchObject({ ok: true });
+    await ask(t, ClientEvent.ACTIVITY_STATUS, { activityId: started.activity.id, status: 'ended' });
+
+    const boardsOf = (c: string | null) => fetch(`${app.url}/api/teacher/rooms/${teacher.room.code}/boards`, { headers: c ? { cookie: c } : {} });
+    const listed = await boardsOf(cookie);
+    expect(listed.status).toBe(200);
+    const kept = LessonBoards.parse(await listed.json());
+    expect(kept.activities.map((x) => [x.activity.title, x.activity.status])).toEqual([['Kept', 'ended']]);
+    expect(kept.activities[0]!.boards.map((b) => [b.board.ownerName, b.elements.length])).toEqual([['Ana', 1]]);
+    expect((await boardsOf(null)).status).toBe(401);
+    expect((await boardsOf(await signUp())).status).toBe(404);
   });
 });

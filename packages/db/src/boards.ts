@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Activity, ActivityStart, ActivityStatus, BoardInfo, EditPolicy, Element, ElementShape, RoomEvent } from '@wb/protocol';
+import type { Activity, ActivityStart, ActivityStatus, BoardInfo, EditPolicy, Element, ElementShape, LessonBoards, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, editTransaction, type Authorized, type EditActor } from './editRights.ts';
 import { ELEMENT_COLUMNS, shapeOf, toElement, type ElementRow } from './elementRows.ts';
@@ -418,4 +418,33 @@ export async function boardEventsAfter(
 export async function currentActivity(db: Executor, lessonId: string): Promise<Activity | null> {
   const row = await readActivity(db, lessonId);
   return row ? toActivity(db, row) : null;
+}
+
+/**
+ * Every activity of a lesson, newest first, with each board and its live elements in drawing
+ * order: the work kept with the lesson. For its teacher only (the caller decides who asks).
+ */
+export async function listLessonBoards(db: Executor, lessonId: string): Promise<LessonBoards> {
+  const activities = await rows<ActivityRow>(
+    db,
+    sql`SELECT ${ACTIVITY_COLUMNS} FROM activities WHERE room_id = ${lessonId}::uuid ORDER BY started_at DESC, id`,
+  );
+  const result: LessonBoards = { activities: [] };
+  for (const row of activities) {
+    const boards = await rows<BoardRow>(
+      db,
+      sql`${boardSelect}
+          WHERE b.activity_id = ${row.id}::uuid ORDER BY m.display_name, b.id`,
+    );
+    const withElements = [];
+    for (const board of boards) {
+      const elements = await rows<ElementRow>(
+        db,
+        sql`SELECT ${ELEMENT_COLUMNS} FROM elements WHERE room_id = ${board.id}::uuid AND NOT deleted ORDER BY z, id`,
+      );
+      withElements.push({ board: toBoard(board), elements: elements.map(toElement) });
+    }
+    result.activities.push({ activity: await toActivity(db, row), boards: withElements });
+  }
+  return result;
 }

@@ -4,7 +4,7 @@
  * whose `roomId` is the board's id. These are the shapes that describe boards and activities.
  */
 import { z } from 'zod';
-import { ElementId } from './elements.ts';
+import { Element, ElementId } from './elements.ts';
 import { EditPolicy } from './lessonSettings.ts';
 import { Coordinate, DisplayName, Revision, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
@@ -97,3 +97,17 @@ export const BOARD_POINTER_MS = 50;
 /** A batch of the pointers on one board: `[sessionId, userId, x, y]` each, the latest per session. */
 export const BoardPointers = z.object({ boardId: BoardId, pointers: z.array(z.tuple([SessionId, UserId, Coordinate, Coordinate])) });
 export type BoardPointers = z.infer<typeof BoardPointers>;
+
+/**
+ * `GET /api/teacher/rooms/:code/boards`: every activity of a lesson, newest first, each with its
+ * students' boards and their live elements: the kept work, for the teacher's page and its export.
+ */
+export const LessonBoards = z.object({
+  activities: z.array(
+    z.object({
+      activity: Activity,
+      boards: z.array(z.object({ board: BoardInfo, elements: z.array(Element) })),
+    }),
+  ),
+});
+export type LessonBoards = z.infer<typeof LessonBoards>;

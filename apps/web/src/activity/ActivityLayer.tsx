@@ -17,6 +17,8 @@ import { shapeSvg } from '../elements/elementSvg.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 import { POINTER_STALE_MS, type BoardView } from './boardsClient.ts';
+
+export type { BoardView };
 import './activity.css';
 
 const BOARD_W = 1600;
@@ -38,7 +40,7 @@ interface BoardSvgProps {
 }
 
 /** A board as SVG. */
-const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint }: BoardSvgProps) {
+export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint }: BoardSvgProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const [samples, setSamples] = useState<PenSample[] | null>(null);
   const markup = useMemo(() => ordered(view).map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join(''), [view]);
