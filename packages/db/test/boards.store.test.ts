@@ -7,7 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ElementShape } from '@wb/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { FrozenClock } from '../src/clock.ts';
+import { purgeMember, purgeRoom } from '../src/retention.ts';
+import { rows } from '../src/sql.ts';
 import type { Reader } from '../src/boards.ts';
 import type { EditActor } from '../src/elements.ts';
 import { createStore, type Store } from '../src/store.ts';
@@ -209,6 +212,22 @@ for (const { kind, skip } of storeDatabaseKinds) {
       const bens = started.boards.find((b) => b.ownerUserId === l.ben.userId)!;
       decided(await store.createElement(on(l.ben, bens.id), { id: randomUUID(), shape: square }), 'applied');
       expect(await store.loadBoardSnapshot(l.reader(l.teacher), anas.id)).not.toBe('forbidden');
+    });
+
+    test('retention: a member\'s purge takes their boards, a lesson\'s purge its boards and activities', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Purge', start: { kind: 'board' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied');
+      const count = async (query: ReturnType<typeof sql>) => Number((await rows<{ n: unknown }>(testDb.database.db, query))[0]?.n);
+      await purgeMember(testDb.database, l.roomId, l.ana.userId, 'test');
+      expect(await count(sql`SELECT count(*) AS n FROM rooms WHERE id = ${anas.id}::uuid`)).toBe(0);
+      expect(await count(sql`SELECT count(*) AS n FROM elements WHERE room_id = ${anas.id}::uuid`)).toBe(0);
+      expect(await count(sql`SELECT count(*) AS n FROM rooms WHERE parent_id = ${l.roomId}::uuid`)).toBe(1);
+      await purgeRoom(testDb.database, l.roomId, 'test');
+      expect(await count(sql`SELECT count(*) AS n FROM rooms WHERE id = ${l.roomId}::uuid OR parent_id = ${l.roomId}::uuid`)).toBe(0);
+      expect(await count(sql`SELECT count(*) AS n FROM activities WHERE room_id = ${l.roomId}::uuid`)).toBe(0);
+      expect(await count(sql`SELECT count(*) AS n FROM room_events WHERE room_id = ANY(${`{${started.boards.map((b) => b.id).join(',')}}`}::uuid[])`)).toBe(0);
     });
   });
 }
