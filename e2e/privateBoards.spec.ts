@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
+import { fillClass } from './classroom.ts';
 import { expect, expectLive, joinLesson, startLesson, test } from './support.ts';
 
 async function strokeOn(page: Page, board: ReturnType<Page['locator']>, from: [number, number], to: [number, number]) {
@@ -121,4 +122,23 @@ test('the boards stay with the lesson: the teacher\'s page lists them after the 
   const download = page.waitForEvent('download');
   await kept.getByRole('button', { name: 'PNG', exact: true }).click();
   expect((await download).suggestedFilename()).toMatch(/^halves-ana-.*\.png$/);
+});
+
+test('the class grid fits a class of 39 on a laptop screen (1280 x 800) without scrolling', async ({ browser, baseURL }) => {
+  const teacher = await startLesson(browser);
+  await teacher.page.setViewportSize({ width: 1280, height: 800 });
+  const klass = await fillClass(baseURL!, teacher.code, 39);
+  try {
+    await expect(teacher.page.getByRole('button', { name: /People/ })).toContainText('37');
+    await teacher.page.getByRole('button', { name: 'Start activity' }).click();
+    await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+    const tiles = teacher.page.getByTestId('board-tile');
+    await expect(tiles).toHaveCount(39);
+    const overlay = teacher.page.getByTestId('class-grid-overlay');
+    expect(await overlay.evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
+    const last = await tiles.last().boundingBox();
+    expect(last && last.y + last.height).toBeLessThanOrEqual(800);
+  } finally {
+    klass.close();
+  }
 });
