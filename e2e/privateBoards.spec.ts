@@ -69,6 +69,13 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   if (!anaBox) throw new Error("no board on Ana's screen");
   await ana.page.mouse.move(anaBox.x + anaBox.width * 0.4, anaBox.y + anaBox.height * 0.7, { steps: 6 });
   await expect(teacher.page.getByTestId('open-board').locator('[data-pointer-of="Ana"]')).toHaveCount(1);
+  // And writes a comment: Ana reads it on her board.
+  await teacher.page.getByRole('button', { name: 'Text', exact: true }).click();
+  await opened.click({ position: { x: 60, y: 300 } });
+  await teacher.page.getByLabel('Comment text').fill('Nice: now halve it again');
+  await teacher.page.getByRole('button', { name: 'Add comment' }).click();
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '3');
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toContainText('Nice: now halve it again');
   // Still private: Ben's page holds no board of Ana's.
   await expect(students[1]!.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
 
@@ -77,7 +84,7 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   const ben = students[1]!;
   const shown = ben.page.getByTestId('shown-boards');
   await expect(shown).toContainText('Ana');
-  await expect(shown.locator('svg[data-owner="Ana"]')).toHaveAttribute('data-elements', '2');
+  await expect(shown.locator('svg[data-owner="Ana"]')).toHaveAttribute('data-elements', '3');
   await testInfo.attach('Ben sees the shown board', { body: await ben.page.screenshot(), contentType: 'image/png' });
 
   // Back to the grid; hidden again, Ben no longer holds it.

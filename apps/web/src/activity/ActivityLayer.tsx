@@ -37,10 +37,12 @@ interface BoardSvgProps {
   ink?: string;
   /** Where the pointer is on it, in board units (sent to the board's audience). */
   onPoint?: (x: number, y: number) => void;
+  /** A press places something (a written comment) instead of drawing. */
+  onPlace?: ((x: number, y: number) => void) | undefined;
 }
 
 /** A board as SVG. */
-export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint }: BoardSvgProps) {
+export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint, onPlace }: BoardSvgProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const [samples, setSamples] = useState<PenSample[] | null>(null);
   const markup = useMemo(() => ordered(view).map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join(''), [view]);
@@ -54,6 +56,7 @@ export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoi
   const handlers = (onDraw || onPoint) && {
     onPointerDown: (e: ReactPointerEvent<SVGSVGElement>) => {
       const s = toBoard(e);
+      if (s && onPlace) return onPlace(s.x, s.y);
       if (!s || !onDraw) return;
       e.currentTarget.setPointerCapture(e.pointerId);
       setSamples([s]);
@@ -104,7 +107,15 @@ function PointerLayer({ client, boardId, nameOf }: { client: RoomClient; boardId
 }
 
 /** A board full size: drawn on (when `onDraw`), with the others' pointers over it and ours sent. */
-function LiveBoard(props: { client: RoomClient; view: BoardView; label: string; ink?: string; onDraw?: ((shape: ElementShape) => void) | undefined; nameOf: (userId: string) => string }) {
+function LiveBoard(props: {
+  client: RoomClient;
+  view: BoardView;
+  label: string;
+  ink?: string;
+  onDraw?: ((shape: ElementShape) => void) | undefined;
+  onPlace?: ((x: number, y: number) => void) | undefined;
+  nameOf: (userId: string) => string;
+}) {
   const { client, view, nameOf, ...rest } = props;
   const boardId = view.info.id;
   const onPoint = useMemo(() => (x: number, y: number) => client.boards.sendPointer(boardId, x, y), [client, boardId]);
@@ -231,6 +242,9 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
   const gridOpen = useStore(ui, (s) => s.gridOpen);
   const [openBoard, setOpenBoard] = useState<string | null>(null);
   const [sortBy, setSortBy] = useState<SortBy>('name');
+  const [tool, setTool] = useState<'pen' | 'text'>('pen');
+  const [placed, setPlaced] = useState<{ x: number; y: number } | null>(null);
+  const [comment, setComment] = useState('');
   const now = useNow();
   const current = activity && activity.status !== 'ended' ? activity : null;
   if (!current || !gridOpen) return null;
@@ -242,6 +256,14 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
     sortBy === 'name' ? a.info.ownerName.localeCompare(b.info.ownerName) : (b.lastDrewAt ?? 0) - (a.lastDrewAt ?? 0) || a.info.ownerName.localeCompare(b.info.ownerName),
   );
   const opened = openBoard ? boards.get(openBoard) : undefined;
+  const addComment = (boardId: string) => {
+    const text = comment.trim();
+    if (!placed || !text) return;
+    const shape: ElementShape = { kind: 'text', x: placed.x, y: placed.y, w: 480, h: 64, text: text.slice(0, 4_000), stroke: TEACHER_INK, fontSize: 32 };
+    void client.boards.draw(boardId, shape);
+    setComment('');
+    setPlaced(null);
+  };
   const labelFor = (view: BoardView) => `Student ${String.fromCharCode(65 + Math.max(0, tiles.findIndex((t) => t.info.id === view.info.id)) % 26)}`;
 
   return (
@@ -303,10 +325,32 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
       {opened ? (
         <div className="activity-full" data-testid="open-board">
           <p className="activity-banner">
-            {opened.info.ownerName}’s board{shownIds.has(opened.info.id) ? `, shown to the class as “${shownIds.get(opened.info.id)}”` : ''}. Draw to comment.
+            {opened.info.ownerName}’s board{shownIds.has(opened.info.id) ? `, shown to the class as “${shownIds.get(opened.info.id)}”` : ''}.{' '}
+            {tool === 'pen' ? 'Draw to comment.' : 'Click where your comment goes, then type it.'}
           </p>
+          <div className="activity-tools" role="group" aria-label="Comment with">
+            <button type="button" className="button button-secondary" aria-pressed={tool === 'pen'} onClick={() => setTool('pen')}>
+              Pen
+            </button>
+            <button type="button" className="button button-secondary" aria-pressed={tool === 'text'} onClick={() => setTool('text')}>
+              Text
+            </button>
+            {tool === 'text' && placed && (
+              <form className="activity-comment"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  addComment(opened.info.id);
+                }}>
+                <input aria-label="Comment text" value={comment} maxLength={4_000} autoFocus onChange={(e) => setComment(e.target.value)} />
+                <button type="submit" className="button button-primary">
+                  Add comment
+                </button>
+              </form>
+            )}
+          </div>
           <LiveBoard client={client} nameOf={nameOf} view={opened} label={`${opened.info.ownerName}'s board`} ink={TEACHER_INK}
-            onDraw={(shape) => void client.boards.draw(opened.info.id, shape)} />
+            onDraw={tool === 'pen' ? (shape) => void client.boards.draw(opened.info.id, shape) : undefined}
+            onPlace={tool === 'text' ? (x, y) => setPlaced({ x, y }) : undefined} />
         </div>
       ) : (
         <ul className="class-grid" data-testid="class-grid">
