@@ -7,9 +7,16 @@
  * teacher sees the student's pointer on the board they opened.
  */
 import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { fillClass } from './classroom.ts';
 import { expect, expectLive, joinLesson, startLesson, test } from './support.ts';
+
+/** Serious and critical accessibility violations (as in a11y.spec.ts). */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+}
 
 async function strokeOn(page: Page, board: ReturnType<Page['locator']>, from: [number, number], to: [number, number]) {
   const box = await board.boundingBox();
@@ -44,6 +51,10 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
     await expect(grid.locator(`[data-testid="board-tile"][data-owner="${name}"] svg`)).toHaveAttribute('data-elements', '1');
     await expect(grid.locator(`[data-testid="board-tile"][data-owner="${name}"]`)).toContainText(/here · last drew \d+ s ago/);
   }
+
+  // The grid and a student's board are usable with assistive technology.
+  expect(await seriousViolations(teacher.page)).toEqual([]);
+  expect(await seriousViolations(students[0]!.page)).toEqual([]);
 
   // Privacy: each student's page holds exactly one board, their own (DOM), as their screen shows.
   for (const s of students) {

@@ -205,7 +205,8 @@ function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (user
   const working = activity.status !== 'ended' && own;
   if (!working && shown.length === 0) return null;
   return (
-    <section className="activity-overlay panel" aria-label={activity.title} data-testid="student-activity"
+    // Focusable: it scrolls on a small screen, and a keyboard must be able to scroll it (WCAG 2.1.1).
+    <section className="activity-overlay panel" aria-label={activity.title} data-testid="student-activity" tabIndex={0}
       data-layout={working && shown.length > 0 ? 'split' : 'single'}>
       {shown.length > 0 && (
         <div className="activity-shown" data-testid="shown-boards">
