@@ -174,7 +174,13 @@ export async function startActivity(
   return editTransaction(db, async (tx) => {
     const auth = await teacherOfLesson(tx, clock, actor);
     if (typeof auth === 'string') return { decision: auth };
-    if (await readActivity(tx, actor.roomId)) return { decision: 'activity_running' as const };
+    const existing = await readActivity(tx, actor.roomId);
+    if (existing && existing.id !== input.activityId) return { decision: 'activity_running' as const };
+    if (existing) {
+      // A retry of this very start (the same activityId): its answer again, nothing new.
+      const boards = await rows<BoardRow>(tx, sql`${boardSelect} WHERE b.activity_id = ${existing.id}::uuid ORDER BY m.display_name, b.id`);
+      return { decision: 'applied' as const, activity: await toActivity(tx, existing), boards: boards.map(toBoard), events: [] };
+    }
     const source =
       input.start.kind === 'blank'
         ? []

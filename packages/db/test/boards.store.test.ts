@@ -78,6 +78,11 @@ for (const { kind, skip } of storeDatabaseKinds) {
       expect(classSnapshot?.elements.map((e) => e.id)).toEqual([l.first.id, l.second.id]);
       expect(decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Again', start: { kind: 'blank' } }), 'activity_running'))
         .toBeTruthy();
+      // A retry of the same start answers the same boards and appends nothing.
+      const retried = decided(await store.startActivity(l.teacher, { activityId: started.activity.id, title: 'Fractions', start: { kind: 'board' } }), 'applied');
+      expect(retried.boards.map((b) => b.id).sort()).toEqual(started.boards.map((b) => b.id).sort());
+      expect(retried.events).toEqual([]);
+      expect(await roomRevision(testDb.database, l.roomId)).toBe(before + 1);
       expect((await store.startActivity(l.ana, { activityId: randomUUID(), title: 'Mine', start: { kind: 'blank' } })).decision).toBe('forbidden');
     });
 
