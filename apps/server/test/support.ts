@@ -81,6 +81,8 @@ export class TestClient {
     'session.ended': [],
     notice: [],
     follow: [],
+    'board.opened': [],
+    'board.pointers': [],
   };
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;
   private waiters: (() => void)[] = [];

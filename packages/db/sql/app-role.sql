@@ -27,6 +27,9 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON rooms, memberships, sessions, presence_l
 -- Every kept element version, for the teacher's history (migration 0007): written with each edit,
 -- pruned by the sweeper to the newest versions per room.
 GRANT SELECT, INSERT, DELETE ON element_versions TO wb_app;
+-- Activities (migration 0011): started, frozen, ended by the teacher; kept with the lesson. The
+-- private boards themselves are `rooms` rows (parent_id), covered by the grant on rooms above.
+GRANT SELECT, INSERT, UPDATE ON activities TO wb_app;
 -- Teacher accounts and their signed-in sessions (migration 0003): sign-up, sign-in, sign-out.
 GRANT SELECT, INSERT, UPDATE ON teachers, teacher_sessions TO wb_app;
 

@@ -59,17 +59,25 @@ export type PolicyRefusal = 'look_only' | 'pen_muted' | 'not_own';
  * The acting session's right to change the room: an open, unexpired session of an active member of
  * an open room (or the teacher of an ended one: the board stays theirs), with the lesson's edit
  * policy and the member's pen, rows locked as above.
+ *
+ * The room may be a private board (docs/boards.md): a child room whose `parent_id` is the lesson.
+ * Sessions and memberships are the lesson's; the board's owner and the lesson's teacher may edit
+ * it, under the board's own edit policy and status (its row is the one the edit's revision bump
+ * names). For the class board (no parent) `b` and `r` are the same row and this is the check it
+ * always was.
  */
 export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor): Promise<Authorized | null> {
   const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean; status: RoomStatus }>(
     tx,
-    sql`SELECT m.role, m.pen_muted, r.edit_policy, r.status FROM sessions s
+    sql`SELECT m.role, m.pen_muted, b.edit_policy, b.status FROM rooms b
+        JOIN rooms r ON r.id = coalesce(b.parent_id, b.id)
+        JOIN sessions s ON s.room_id = r.id
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
-        JOIN rooms r ON r.id = s.room_id
-        WHERE s.id = ${actor.sessionId}::uuid AND s.room_id = ${actor.roomId}::uuid AND s.user_id = ${actor.userId}::uuid
+        WHERE b.id = ${actor.roomId}::uuid AND s.id = ${actor.sessionId}::uuid AND s.user_id = ${actor.userId}::uuid
           AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active'
           AND (r.status = 'open' OR (r.status = 'ended' AND m.role = 'teacher'))
-        FOR KEY SHARE OF r FOR SHARE OF m`,
+          AND (b.parent_id IS NULL OR m.role = 'teacher' OR b.owner_user_id = s.user_id)
+        FOR KEY SHARE OF r, b FOR SHARE OF m`,
   );
   return row ? { role: row.role, editPolicy: row.edit_policy, penMuted: row.pen_muted, roomStatus: row.status } : null;
 }

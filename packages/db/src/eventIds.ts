@@ -43,6 +43,8 @@ export interface EventKeys {
   'member.pen': { userId: string; occurrence: string };
   /** Each raise or lower of a hand is its own fact: a fresh UUID. */
   'member.hand': { userId: string; occurrence: string };
+  /** Each change of an activity (status, shown boards) is named by the lesson revision it lands at. */
+  'activity.updated': { activityId: string; roomRevision: number };
 }
 
 export type EventKey<K extends RoomEventKind> = EventKeys[K];
@@ -70,6 +72,7 @@ const keyParts: { [K in RoomEventKind]: (key: EventKeys[K], roomId: string) => K
   'lock.released': (k, roomId) => [roomId, k.elementId, k.generation],
   'member.pen': (k) => [k.userId, k.occurrence],
   'member.hand': (k) => [k.userId, k.occurrence],
+  'activity.updated': (k, roomId) => [roomId, k.activityId, k.roomRevision],
 };
 
 /** The id of the event of `kind` in room `roomId` named by `key`: `<kind>:<key parts joined by ':'>`. */

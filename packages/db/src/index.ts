@@ -10,6 +10,7 @@ export type { AttendanceRow } from './attendance.ts';
 export type { EventsAfter } from './roomLog.ts';
 export type { Db } from './sql.ts';
 export type { EditActor, ElementResult } from './elements.ts';
+export type { BoardSnapshot, Reader } from './boards.ts';
 export type { AcquireLockResult, HeldLock } from './locks.ts';
 export type { AcquireLocksResult, GroupGrant } from './groupLocks.ts';
 export { buildAttendanceReport, type AttendanceFactInput } from './attendanceReport.ts';

@@ -30,7 +30,14 @@ export async function purgeRoom(database: Database, roomId: string, reason: stri
     await allowAttendanceDelete(tx);
     const attendanceRows = await count(tx, sql`DELETE FROM attendance WHERE room_id = ${roomId}`);
     let removed = attendanceRows;
+    // The lesson's private boards (docs/boards.md) go with it: their content, logs and rows, then its activities.
+    const boards = sql`(SELECT id FROM rooms WHERE parent_id = ${roomId})`;
     for (const statement of [
+      sql`DELETE FROM element_versions WHERE room_id IN ${boards}`,
+      sql`DELETE FROM elements WHERE room_id IN ${boards}`,
+      sql`DELETE FROM room_events WHERE room_id IN ${boards}`,
+      sql`DELETE FROM rooms WHERE parent_id = ${roomId}`,
+      sql`DELETE FROM activities WHERE room_id = ${roomId}`,
       sql`DELETE FROM presence_leases WHERE room_id = ${roomId}`,
       sql`DELETE FROM applied_requests WHERE room_id = ${roomId}`,
       sql`DELETE FROM element_versions WHERE room_id = ${roomId}`,
@@ -51,7 +58,13 @@ export async function purgeMember(database: Database, roomId: string, userId: st
     await allowAttendanceDelete(tx);
     const attendanceRows = await count(tx, sql`DELETE FROM attendance WHERE room_id = ${roomId} AND user_id = ${userId}`);
     let removed = attendanceRows;
+    // The member's private boards name them (their title is the name): content, logs and rows.
+    const boards = sql`(SELECT id FROM rooms WHERE parent_id = ${roomId} AND owner_user_id = ${userId})`;
     for (const statement of [
+      sql`DELETE FROM element_versions WHERE room_id IN ${boards}`,
+      sql`DELETE FROM elements WHERE room_id IN ${boards}`,
+      sql`DELETE FROM room_events WHERE room_id IN ${boards}`,
+      sql`DELETE FROM rooms WHERE parent_id = ${roomId} AND owner_user_id = ${userId}`,
       sql`DELETE FROM presence_leases WHERE room_id = ${roomId} AND user_id = ${userId}`,
       sql`DELETE FROM applied_requests WHERE room_id = ${roomId} AND session_id IN (SELECT id FROM sessions WHERE room_id = ${roomId} AND user_id = ${userId})`,
       sql`DELETE FROM room_events WHERE room_id = ${roomId} AND payload::text LIKE ${`%${userId}%`}`,

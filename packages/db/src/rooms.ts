@@ -84,7 +84,7 @@ export function sameName(a: string, b: string): boolean {
 export async function findRoomByCode(executor: Executor, code: string): Promise<RoomInfo | null> {
   const [room] = await rows<RoomRow>(
     executor,
-    sql`SELECT ${roomColumns} FROM rooms WHERE code = ${code}`,
+    sql`SELECT ${roomColumns} FROM rooms WHERE code = ${code} AND parent_id IS NULL`,
   );
   return room ? toRoom(room) : null;
 }
@@ -92,7 +92,7 @@ export async function findRoomByCode(executor: Executor, code: string): Promise<
 export async function findRoomById(executor: Executor, roomId: string): Promise<RoomInfo | null> {
   const [room] = await rows<RoomRow>(
     executor,
-    sql`SELECT ${roomColumns} FROM rooms WHERE id = ${roomId}::uuid`,
+    sql`SELECT ${roomColumns} FROM rooms WHERE id = ${roomId}::uuid AND parent_id IS NULL`,
   );
   return room ? toRoom(room) : null;
 }
@@ -166,7 +166,7 @@ export async function joinRoom(
   return db.transaction(async (tx) => {
     const [room] = await rows<{ status: string; require_approval: boolean }>(
       tx,
-      sql`SELECT status, require_approval FROM rooms WHERE id = ${input.roomId}::uuid`,
+      sql`SELECT status, require_approval FROM rooms WHERE id = ${input.roomId}::uuid AND parent_id IS NULL`,
     );
     if (!room) return { decision: 'no_room' as const };
     if (room.status === 'archived') return { decision: 'archived' as const };

@@ -68,7 +68,35 @@ export const rooms = pgTable('rooms', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** The account that owns the room; null for a room started without an account. */
   teacherId: uuid('teacher_id').references(() => teachers.id),
+  /** A private student board (migration 0011, docs/boards.md): the lesson it belongs to; null for a lesson. */
+  parentId: uuid('parent_id'),
+  /** The student whose private board this is. */
+  ownerUserId: uuid('owner_user_id'),
+  /** The activity the board was handed out for. */
+  activityId: uuid('activity_id'),
+  /** Not null while the teacher shows the board to the class: the label it is shown under. */
+  shownLabel: text('shown_label'),
 });
+
+/** A lesson's activities (migration 0011): each student works on a private board of their own. */
+export const activities = pgTable(
+  'activities',
+  {
+    id: uuid('id').primaryKey(),
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => rooms.id),
+    title: text('title').notNull(),
+    status: text('status', { enum: ['running', 'frozen', 'ended'] }).notNull().default('running'),
+    startKind: text('start_kind', { enum: ['blank', 'board', 'selection'] }).notNull(),
+    /** The starting content, kept so a student who joins later gets it too. */
+    template: jsonb('template').notNull().default(sql`'[]'::jsonb`),
+    startedBy: uuid('started_by').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('activities_room').on(t.roomId, t.startedAt)],
+);
 
 export const memberships = pgTable(
   'memberships',

@@ -58,6 +58,19 @@ import {
 } from './teachers.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
+import {
+  boardEventsAfter,
+  currentActivity,
+  listBoards,
+  listLessonBoards,
+  loadBoardSnapshot,
+  openMyBoard,
+  readableBoard,
+  setActivityStatus,
+  setBoardsShown,
+  startActivity,
+  type Reader,
+} from './boards.ts';
 import { Lane, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
 import { inOperation } from './statements.ts';
 
@@ -146,6 +159,20 @@ function operations(db: Database['db'], clock: Clock) {
     endLesson: (actor: EditActor) => endLesson(db, clock, actor),
     reopenLesson: (actor: EditActor) => reopenLesson(db, clock, actor),
     pruneAppliedRequests: (maxAgeMs: number) => pruneAppliedRequests(db, clock, maxAgeMs),
+
+    // Activities and private boards (boards.ts, docs/boards.md). Element and lock operations work
+    // on a board when the actor's `roomId` names it.
+    startActivity: (actor: EditActor, input: Parameters<typeof startActivity>[3]) => startActivity(db, clock, actor, input),
+    openMyBoard: (actor: EditActor) => openMyBoard(db, clock, actor),
+    setActivityStatus: (actor: EditActor, input: Parameters<typeof setActivityStatus>[3]) => setActivityStatus(db, clock, actor, input),
+    setBoardsShown: (actor: EditActor, input: Parameters<typeof setBoardsShown>[3]) => setBoardsShown(db, clock, actor, input),
+    currentActivity: (lessonId: string) => currentActivity(db, lessonId),
+    listLessonBoards: (lessonId: string) => listLessonBoards(db, lessonId),
+    listBoards: (reader: Reader, activityId?: string) => listBoards(db, clock, reader, activityId),
+    readableBoard: (reader: Reader, boardId: string) => readableBoard(db, clock, reader, boardId),
+    loadBoardSnapshot: (reader: Reader, boardId: string) => loadBoardSnapshot(db, clock, reader, boardId),
+    boardEventsAfter: (reader: Reader, boardId: string, afterRevision: number, limit: number) =>
+      boardEventsAfter(db, clock, reader, boardId, afterRevision, limit),
 
     acquireLock: (actor: EditActor, input: Parameters<typeof acquireLock>[3]) => acquireLock(db, clock, actor, input),
     acquireLocks: (actor: EditActor, input: Parameters<typeof acquireLocks>[3]) => acquireLocks(db, clock, actor, input),

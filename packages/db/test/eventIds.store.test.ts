@@ -40,6 +40,7 @@ const EVERY_KIND = Object.keys({
   'element.restored': true,
   'member.pen': true,
   'member.hand': true,
+  'activity.updated': true,
 } satisfies Record<RoomEventKind, true>).sort();
 
 function decided<T extends { decision: string }, D extends T['decision']>(result: T, decision: D): Extract<T, { decision: D }> {
@@ -151,6 +152,10 @@ for (const { kind, skip } of storeDatabaseKinds) {
       const pinnedFree = decided(await store.setElementPinned(teacher, { id: otherId, pinned: true }), 'applied');
       expect(pinnedFree.events.map((e) => e.kind)).toEqual(['element.updated']);
       decided(await store.deleteElement(teacher, { id: elementId }), 'applied');
+
+      // An activity (docs/boards.md): started and ended, in the lesson's log.
+      const activity = decided(await store.startActivity(teacher, { activityId: randomUUID(), title: 'Boards', start: { kind: 'blank' } }), 'applied');
+      decided(await store.setActivityStatus(teacher, { activityId: activity.activity.id, status: 'ended' }), 'applied');
 
       // Membership: a revocation and its undoing.
       decided(await store.revokeMember({ ...admin, userId: pupil.userId, reason: null, requestId: null }), 'revoked');

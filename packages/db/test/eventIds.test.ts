@@ -35,6 +35,7 @@ const documented: { [K in RoomEventKind]: { key: EventKey<K>; id: string } } = {
   'element.restored': { key: { elementId: ELEMENT, version: 3 }, id: `element.restored:${ROOM}:${ELEMENT}:3` },
   'member.pen': { key: { userId: USER, occurrence: ELEMENT }, id: `member.pen:${USER}:${ELEMENT}` },
   'member.hand': { key: { userId: USER, occurrence: ELEMENT }, id: `member.hand:${USER}:${ELEMENT}` },
+  'activity.updated': { key: { activityId: ELEMENT, roomRevision: 17 }, id: `activity.updated:${ROOM}:${ELEMENT}:17` },
 };
 const kinds = Object.keys(documented) as RoomEventKind[];
 
@@ -68,6 +69,7 @@ const keyFrom: { [K in RoomEventKind]: (m: Material) => EventKey<K> } = {
   'element.restored': (m) => ({ elementId: m.element, version: m.n }),
   'member.pen': (m) => ({ userId: m.user, occurrence: String(m.occurrence) }),
   'member.hand': (m) => ({ userId: m.user, occurrence: String(m.occurrence) }),
+  'activity.updated': (m) => ({ activityId: m.element, roomRevision: m.n }),
 };
 const idFrom = <K extends RoomEventKind>(kind: K, roomId: string, m: Material) => eventId(kind, roomId, keyFrom[kind](m));
 
@@ -128,6 +130,7 @@ describe('event ids (I1)', () => {
       'lock.granted',
       'lock.released',
       'element.restored',
+      'activity.updated',
     ];
     for (const kind of kinds) {
       const here = eventId(kind, ROOM, documented[kind].key);

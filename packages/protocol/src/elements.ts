@@ -86,7 +86,13 @@ export type LockReleaseReason = z.infer<typeof LockReleaseReason>;
 // ---------------------------------------------------------------------------------------------
 // Requests (all acknowledged, all idempotent by requestId per session)
 
-export const CreateElementRequest = z.strictObject({ requestId: RequestId, id: ElementId, shape: ElementShape });
+/**
+ * `boardId` (issue 22): the private board the change is for (docs/boards.md); absent, the class
+ * board. The same on update and delete.
+ */
+const OnBoard = { boardId: z.uuid().optional() };
+
+export const CreateElementRequest = z.strictObject({ requestId: RequestId, id: ElementId, shape: ElementShape, ...OnBoard });
 export type CreateElementRequest = z.infer<typeof CreateElementRequest>;
 
 /**
@@ -98,11 +104,12 @@ export const UpdateElementRequest = z.strictObject({
   id: ElementId,
   baseVersion: Revision,
   shape: ElementShape,
+  ...OnBoard,
 });
 export type UpdateElementRequest = z.infer<typeof UpdateElementRequest>;
 
 /** `erased`: the eraser took it, not the Delete key (the teacher's history tells them apart). */
-export const DeleteElementRequest = z.strictObject({ requestId: RequestId, id: ElementId, erased: z.boolean().optional() });
+export const DeleteElementRequest = z.strictObject({ requestId: RequestId, id: ElementId, erased: z.boolean().optional(), ...OnBoard });
 export type DeleteElementRequest = z.infer<typeof DeleteElementRequest>;
 
 export const ElementReply = z.object({ element: Element });

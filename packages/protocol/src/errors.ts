@@ -56,6 +56,11 @@ export const RequestErrorCode = {
    * this (a student changing another's element under `own`, anything under `look` or muted).
    */
   FORBIDDEN_BY_POLICY: 'forbidden_by_policy',
+  /**
+   * A private board the sender may not see or change (another student's, not shown), or no such
+   * board in this lesson (docs/boards.md). The reply says nothing of the board's content.
+   */
+  BOARD_FORBIDDEN: 'board_forbidden',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

@@ -33,6 +33,19 @@ import {
   type LockManyReply,
 } from './elements.ts';
 import { InkUpdate } from './ink.ts';
+import {
+  ActivityStartRequest,
+  ActivityStatusRequest,
+  BoardListRequest,
+  BoardMineRequest,
+  BoardShowRequest,
+  BoardSyncRequest,
+  BoardPointerUpdate,
+  type BoardPointers,
+  type Activity,
+  type BoardInfo,
+} from './boards.ts';
+import type { BoardSyncMessage } from './boardSync.ts';
 import { FollowBringRequest, FollowPresentRequest, FollowSetRequest, LaserUpdate, ViewportUpdate, type FollowSignal } from './attention.ts';
 import {
   CursorUpdate,
@@ -86,6 +99,13 @@ export const ClientEvent = {
   FOLLOW_SET: 'follow.set',
   FOLLOW_BRING: 'follow.bring',
   FOLLOW_PRESENT: 'follow.present',
+  ACTIVITY_START: 'activity.start',
+  ACTIVITY_STATUS: 'activity.status',
+  BOARD_SHOW: 'board.show',
+  BOARD_LIST: 'board.list',
+  BOARD_MINE: 'board.mine',
+  BOARD_SYNC: 'board.sync',
+  BOARD_POINTER: 'board.pointer',
 } as const;
 
 export const ServerEvent = {
@@ -98,6 +118,8 @@ export const ServerEvent = {
   SESSION_ENDED: 'session.ended',
   NOTICE: 'notice',
   FOLLOW: 'follow',
+  BOARD_OPENED: 'board.opened',
+  BOARD_POINTERS: 'board.pointers',
 } as const;
 
 /** Client to server. Cursor, ink and drag-move packets are volatile and unacknowledged; everything else is acked. */
@@ -153,6 +175,20 @@ export interface ClientToServerEvents {
   [ClientEvent.FOLLOW_BRING]: (request: FollowBringRequest, ack: AckFn<Record<string, never>>) => void;
   /** Teacher only: start or stop presenting (students follow the teacher's view meanwhile). */
   [ClientEvent.FOLLOW_PRESENT]: (request: FollowPresentRequest, ack: AckFn<{ presenting: boolean }>) => void;
+  /** Teacher only: start an activity; every student gets a private board. */
+  [ClientEvent.ACTIVITY_START]: (request: ActivityStartRequest, ack: AckFn<{ activity: Activity; boards: BoardInfo[] }>) => void;
+  /** Teacher only: freeze, resume or end the activity. */
+  [ClientEvent.ACTIVITY_STATUS]: (request: ActivityStatusRequest, ack: AckFn<{ activity: Activity }>) => void;
+  /** Teacher only: show boards to the class, or hide them. */
+  [ClientEvent.BOARD_SHOW]: (request: BoardShowRequest, ack: AckFn<{ activity: Activity }>) => void;
+  /** The current activity and the boards the sender may see; subscribes the socket to them. */
+  [ClientEvent.BOARD_LIST]: (request: BoardListRequest, ack: AckFn<{ activity: Activity | null; boards: BoardInfo[] }>) => void;
+  /** Student only: my board of the current activity; subscribes the socket to it. */
+  [ClientEvent.BOARD_MINE]: (request: BoardMineRequest, ack: AckFn<{ activity: Activity; board: BoardInfo }>) => void;
+  /** A board's replay or snapshot, for a board the sender may see (else `board_forbidden`). */
+  [ClientEvent.BOARD_SYNC]: (request: BoardSyncRequest, ack: AckFn<{ sync: BoardSyncMessage }>) => void;
+  /** Volatile: the sender's pointer on a board they may draw on. */
+  [ClientEvent.BOARD_POINTER]: (update: BoardPointerUpdate) => void;
 }
 
 /** What `notice` carries. */
@@ -176,6 +212,10 @@ export interface ServerToClientEvents {
   [ServerEvent.NOTICE]: (notice: ServerNotice) => void;
   /** Follow the teacher: bring everyone, presenting started or stopped, the follower count. */
   [ServerEvent.FOLLOW]: (signal: FollowSignal) => void;
+  /** Teachers only: a student who joined after the activity started opened their board. */
+  [ServerEvent.BOARD_OPENED]: (signal: { board: BoardInfo }) => void;
+  /** Volatile: the pointers on a board this socket is subscribed to, batched. */
+  [ServerEvent.BOARD_POINTERS]: (batch: BoardPointers) => void;
 }
 
 export type ClientEventName = (typeof ClientEvent)[keyof typeof ClientEvent];
@@ -229,6 +269,13 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.FOLLOW_SET]: FollowSetRequest,
   [ClientEvent.FOLLOW_BRING]: FollowBringRequest,
   [ClientEvent.FOLLOW_PRESENT]: FollowPresentRequest,
+  [ClientEvent.ACTIVITY_START]: ActivityStartRequest,
+  [ClientEvent.ACTIVITY_STATUS]: ActivityStatusRequest,
+  [ClientEvent.BOARD_SHOW]: BoardShowRequest,
+  [ClientEvent.BOARD_LIST]: BoardListRequest,
+  [ClientEvent.BOARD_MINE]: BoardMineRequest,
+  [ClientEvent.BOARD_SYNC]: BoardSyncRequest,
+  [ClientEvent.BOARD_POINTER]: BoardPointerUpdate,
 };
 
 /** Whether each client event is acknowledged, checked against the typed map. */
@@ -263,6 +310,13 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.FOLLOW_SET]: true,
   [ClientEvent.FOLLOW_BRING]: true,
   [ClientEvent.FOLLOW_PRESENT]: true,
+  [ClientEvent.ACTIVITY_START]: true,
+  [ClientEvent.ACTIVITY_STATUS]: true,
+  [ClientEvent.BOARD_SHOW]: true,
+  [ClientEvent.BOARD_LIST]: true,
+  [ClientEvent.BOARD_MINE]: true,
+  [ClientEvent.BOARD_SYNC]: true,
+  [ClientEvent.BOARD_POINTER]: false,
 };
 
 export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {

@@ -5,6 +5,8 @@ export * from './schemas.ts';
 export * from './lessonSettings.ts';
 export * from './history.ts';
 export * from './elements.ts';
+export * from './boards.ts';
+export * from './boardSync.ts';
 export * from './ink.ts';
 export * from './attention.ts';
 export * from './events.ts';

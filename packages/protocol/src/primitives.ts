@@ -7,8 +7,10 @@ import { z } from 'zod';
  *    `board.locked`, `snapshot.boardLocked`); members carry `penMuted`, elements `updatedBy`.
  * 4: the teacher's attention kit: settings `cursorVisibility` and `laserAllowed`, members carry
  *    `handRaisedAt` with the `member.hand` event, and the laser and follow ephemera.
+ * 5: activities and private student boards: the `activity.updated` room event, the `activity.*`
+ *    and `board.*` requests, the `board.opened` signal and `boardId` on element edits.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;

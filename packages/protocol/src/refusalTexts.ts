@@ -45,6 +45,7 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.STALE_GENERATION]: 'Your hold on this element ended; it stays where it is.',
   [RequestErrorCode.NAME_RESERVED]: 'This is your teacher’s name in this lesson. Please join under your own name.',
   [RequestErrorCode.FORBIDDEN_BY_POLICY]: 'The teacher has not allowed this in this lesson.',
+  [RequestErrorCode.BOARD_FORBIDDEN]: 'This board is not yours to see or change.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */

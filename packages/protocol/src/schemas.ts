@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Element, LockGeneration, LockReleaseReason, DragEntry, ElementId } from './elements.ts';
 import { InkEntry } from './ink.ts';
+import { Activity } from './boards.ts';
 import { LaserEntry, ViewportEntry } from './attention.ts';
 import { CursorVisibility, DEFAULT_LESSON_SETTINGS, EditPolicy, LessonSettings } from './lessonSettings.ts';
 import { Coordinate, DisplayName, MAX_COORDINATE, RequestId, Revision, RoomCode, RoomId, SessionId, UserId, printable } from './primitives.ts';
@@ -243,6 +244,11 @@ export const RoomEvent = z.discriminatedUnion('kind', [
     kind: z.literal('member.hand'),
     payload: z.object({ userId: UserId, raisedAt: z.string().nullable(), by: UserId }),
   }),
+  /**
+   * An activity of the lesson started, was frozen, resumed or ended, or the boards it shows to the
+   * class changed (docs/boards.md). In the lesson's log only; never names a private board.
+   */
+  z.object({ ...eventBase, kind: z.literal('activity.updated'), payload: Activity }),
 ]);
 export type RoomEvent = z.infer<typeof RoomEvent>;
 export type RoomEventKind = RoomEvent['kind'];

@@ -62,6 +62,8 @@ export class FaultClient {
     'session.ended': [],
     notice: [],
     follow: [],
+    'board.opened': [],
+    'board.pointers': [],
   };
   readonly renewals: RenewalRecord[] = [];
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;

@@ -9,6 +9,7 @@ import {
   SignOutRequest,
   SignUpRequest,
   parsePacket,
+  type LessonBoards,
   type RoomChangeReply,
   type SessionGrant,
   type TeacherAccount,
@@ -107,6 +108,17 @@ export function registerTeacherRoutes(
     if (!found) return reply;
     const list: TeacherRoomList = { rooms: await store.listTeacherRooms(found.teacher.id) };
     return reply.header('cache-control', 'no-store').send(list);
+  });
+
+  // The boards kept with a lesson (docs/boards.md): its activities and every student's board.
+  app.get('/api/teacher/rooms/:code/boards', async (request, reply) => {
+    const found = await signedIn(request, reply);
+    if (!found) return reply;
+    const code = roomCodeOf(request);
+    const room = code.ok ? await store.findTeacherRoom(found.teacher.id, code.value) : null;
+    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    const boards: LessonBoards = await store.listLessonBoards(room.id);
+    return reply.header('cache-control', 'no-store').send(boards);
   });
 
   app.post('/api/teacher/rooms/:code/enter', async (request, reply) => {

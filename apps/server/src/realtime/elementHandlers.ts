@@ -9,6 +9,7 @@ import {
   type ProtocolError,
 } from '@wb/protocol';
 import type { ClientEventHandlers } from './clientEvents.ts';
+import { boardForbidden } from './boardHandlers.ts';
 import { CreateQueueFull, type CreateBatcher } from './createBatcher.ts';
 import { Refusal } from './requests.ts';
 import type { RoomPublisher } from './roomPublisher.ts';
@@ -43,6 +44,19 @@ export function settleEdit(deps: EditDeps, session: SocketSession, result: Eleme
   throw new Refusal(editRefusals[result.decision]);
 }
 
+/**
+ * An edit of a private board (`boardId`, docs/boards.md): the actor names the board as its room,
+ * and the store decides in the same conditional write whether this member may change it. A refusal
+ * for want of that right is `board_forbidden` (the member is not ended: their lesson rights hold).
+ */
+function settleBoardEdit(deps: EditDeps, result: ElementResult): ElementReply {
+  if (result.decision === 'applied') deps.publisher.publish(result.events);
+  if (result.decision === 'applied' || result.decision === 'already_applied') return { element: result.element };
+  throw new Refusal(result.decision === 'not_a_member' ? boardForbidden : editRefusals[result.decision]);
+}
+
+const onBoard = (session: SocketSession, boardId: string) => ({ ...session.actor, roomId: boardId });
+
 type ElementEvents =
   | typeof ClientEvent.ELEMENT_CREATE
   | typeof ClientEvent.ELEMENT_UPDATE
@@ -59,6 +73,10 @@ export function elementHandlers(deps: EditDeps & { creates: CreateBatcher }): Pi
   return {
     // Batched per room (createBatcher.ts): the creates of a tick share one transaction.
     [ClientEvent.ELEMENT_CREATE]: async (session, request) => {
+      // A board's creates are not batched: the batch authorises lesson sessions on the class board.
+      if (request.boardId) {
+        return settleBoardEdit(deps, await store.createElement(onBoard(session, request.boardId), { id: request.id, shape: request.shape }));
+      }
       let result: ElementResult;
       try {
         result = await creates.submit({ actor: session.actor, id: request.id, shape: request.shape });
@@ -69,11 +87,17 @@ export function elementHandlers(deps: EditDeps & { creates: CreateBatcher }): Pi
       return settleEdit(deps, session, result);
     },
 
-    [ClientEvent.ELEMENT_UPDATE]: async (session, request) =>
-      settleEdit(deps, session, await store.updateElement(session.actor, request)),
+    [ClientEvent.ELEMENT_UPDATE]: async (session, { boardId, ...request }) =>
+      boardId
+        ? settleBoardEdit(deps, await store.updateElement(onBoard(session, boardId), request))
+        : settleEdit(deps, session, await store.updateElement(session.actor, request)),
 
-    [ClientEvent.ELEMENT_DELETE]: async (session, request) =>
-      settleEdit(deps, session, await store.deleteElement(session.actor, { id: request.id, erased: request.erased === true })),
+    [ClientEvent.ELEMENT_DELETE]: async (session, { boardId, ...request }) => {
+      const input = { id: request.id, erased: request.erased === true };
+      return boardId
+        ? settleBoardEdit(deps, await store.deleteElement(onBoard(session, boardId), input))
+        : settleEdit(deps, session, await store.deleteElement(session.actor, input));
+    },
 
     [ClientEvent.ELEMENT_PIN]: async (session, request) =>
       settleEdit(deps, session, await store.setElementPinned(session.actor, { id: request.elementId, pinned: request.pinned })),

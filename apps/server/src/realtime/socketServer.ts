@@ -16,6 +16,7 @@ import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
 import { attentionHandlers, presentingView, tellFollowerCount } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
+import { BoardPointerFanout, boardHandlers } from './boardHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { CreateBatcher } from './createBatcher.ts';
 import { elementHandlers } from './elementHandlers.ts';
@@ -127,6 +128,7 @@ export function attachRealtime(
   const sync = new SyncService(store, publisher);
   const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
+  const boardPointers = new BoardPointerFanout(io);
   const creates = new CreateBatcher(store, CREATE_BATCH, (size) => metrics.createBatchSize.observe(size));
   /** The database answered within this long: a request missing its deadline is load, not an outage. */
   const databaseAnswering = () => store.database.lanes.answeredWithin(DATABASE_ANSWERING_MS);
@@ -142,6 +144,7 @@ export function attachRealtime(
     ...handHandlers(edits),
     ...attentionHandlers({ io, fanout, rights }),
     ...lockHandlers({ ...edits, config, locks, fanout }),
+    ...boardHandlers({ ...edits, io, pointers: boardPointers }),
   };
 
   let refusing = false;
@@ -165,8 +168,12 @@ export function attachRealtime(
     let stopPrompts = () => {};
     // A follower's socket closing changes the teacher's count (its channels are gone by 'disconnect').
     let wasFollowing = false;
+    // The private boards this socket was subscribed to (boardHandlers.ts): forgotten with it (I10).
+    let boardChannels: string[] = [];
     socket.on('disconnecting', () => {
       wasFollowing = socket.rooms.has(followersChannel(session.roomId));
+      const own = new Set([roomChannel(session.roomId)]);
+      boardChannels = [...socket.rooms].filter((c) => c.startsWith(roomChannel('')) && !own.has(c));
     });
 
     socket.on('disconnect', (reason) => {
@@ -175,6 +182,12 @@ export function attachRealtime(
       const wasLive = session.disconnected();
       fanout.forgetSessions(session.roomId, [session.sessionId]);
       if (wasFollowing) void tellFollowerCount(io, session.roomId).catch(() => {});
+      for (const channel of boardChannels) {
+        if (sessions.roomHasSockets(channel)) continue;
+        const boardId = channel.slice(roomChannel('').length);
+        publisher.forgetRoom(boardId);
+        locks.forgetRoom(boardId);
+      }
       if (!sessions.roomHasSockets(roomChannel(session.roomId))) {
         // The last local socket of the room left: forget its per-room state on this node (I10).
         publisher.forgetRoom(session.roomId);
@@ -237,6 +250,7 @@ export function attachRealtime(
     async stop() {
       clearInterval(tickSampler);
       fanout.stop();
+      boardPointers.stop();
       await renewals.stop();
     },
   };

@@ -1,4 +1,4 @@
-import { RoomChangeReply, SessionGrant, TeacherAccount, TeacherRoomList, type SignInRequest, type SignUpRequest } from '@wb/protocol';
+import { LessonBoards, RoomChangeReply, SessionGrant, TeacherAccount, TeacherRoomList, type SignInRequest, type SignUpRequest } from '@wb/protocol';
 import { ApiError, call, type Schema } from './roomsApi.ts';
 
 /**
@@ -48,4 +48,9 @@ export function archiveMyRoom(code: string): Promise<RoomChangeReply> {
 /** A teacher session in one of the account's open lessons, from any browser. */
 export function enterMyRoom(code: string): Promise<SessionGrant> {
   return call(`/api/teacher/rooms/${encodeURIComponent(code)}/enter`, { method: 'POST', body: '{}' }, SessionGrant);
+}
+
+/** The boards kept with one of my lessons: every activity's students' boards with their content. */
+export function listMyLessonBoards(code: string): Promise<LessonBoards> {
+  return call(`/api/teacher/rooms/${encodeURIComponent(code)}/boards`, { method: 'GET' }, LessonBoards);
 }

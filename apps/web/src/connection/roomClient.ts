@@ -23,6 +23,7 @@ import {
 } from '@wb/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { AttentionClient, type AttentionPorts } from '../attention/attentionClient.ts';
+import { BoardsClient } from '../activity/boardsClient.ts';
 import { BoardEditor, type EditorTransport } from '../elements/boardEditor.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { signOut as signOutOverHttp } from '../api/roomsApi.ts';
@@ -99,6 +100,8 @@ export class RoomClient {
   readonly editor: BoardEditor;
   /** The attention kit: hidden cursors, laser, follow the teacher. */
   readonly attention: AttentionClient;
+  /** Activities and private boards (activity/boardsClient.ts). */
+  readonly boards: BoardsClient;
   private readonly engine: SyncEngine;
   private readonly socket: RoomSocket;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
@@ -148,6 +151,20 @@ export class RoomClient {
       // A callback, so every reconnect sends the revision applied by then.
       auth: (send) => send(this.handshakeAuth()),
     });
+    const unreachable = { ok: false as const, error: { code: 'unavailable' as const, message: 'The server did not answer.' } };
+    this.boards = new BoardsClient(
+      {
+        // Event names and payloads are the protocol's (boardsClient.ts names them); the server validates each.
+        request: (event, payload) => {
+          const timed = this.socket.timeout(REPLY_TIMEOUT_MS);
+          return (timed.emitWithAck as (e: string, p: unknown) => Promise<never>).call(timed, event, payload).catch(() => unreachable);
+        },
+        emit: (event, payload) => {
+          if (this.socket.connected) (this.socket.emit as (e: string, p: unknown) => void).call(this.socket, event, payload);
+        },
+      },
+      { lessonId: grant.room.id, userId: grant.userId, role: grant.role },
+    );
   }
 
   start(): void {
@@ -286,10 +303,16 @@ export class RoomClient {
     socket.on(ServerEvent.WELCOME, (welcome) => {
       this.view.setState({ welcome });
       this.attention.reconnected();
+      void this.boards.reconnected();
     });
     socket.on(ServerEvent.FOLLOW, (signal) => this.attention.receiveFollow(signal));
     socket.on(ServerEvent.SYNC, (sync) => this.engine.receiveSync(sync, Date.now()));
-    socket.on(ServerEvent.ROOM_EVENT, (event) => this.engine.receiveEvent(event, Date.now()));
+    socket.on(ServerEvent.ROOM_EVENT, (event) => {
+      this.engine.receiveEvent(event, Date.now());
+      this.boards.receiveEvent(event);
+    });
+    socket.on(ServerEvent.BOARD_OPENED, (signal) => this.boards.receiveOpened(signal.board));
+    socket.on(ServerEvent.BOARD_POINTERS, (batch) => this.boards.receivePointers(batch));
     socket.on(ServerEvent.CURSORS, (batch) => {
       // Laser points and the teacher's view are not room state: they go straight to the kit.
       if (batch.laser) this.attention.receiveLaser(batch.laser);

@@ -1,6 +1,7 @@
 import { colorForUser, memberColor, policyText, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { ActivityLauncher, ActivityLayer } from '../activity/ActivityLayer.tsx';
 import { Board } from '../board/Board.tsx';
 import { canRejoinAfter, describeConnection } from '../connection/connectionMachine.ts';
 import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
@@ -202,6 +203,7 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
               </button>
             </div>
             {isTeacher && <InvitePanel code={grant.room.code} onShowCode={() => setShowCode(true)} />}
+            {isTeacher && <ActivityLauncher client={client} />}
             {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
             <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
               controls={rosterControls} />
@@ -212,6 +214,7 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
             <Board cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} attention={client.attention} />
             <BoardNotices client={client} />
           </main>
+          <ActivityLayer client={client} grant={grant} roster={roster} />
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
           {isTeacher ? <HandQueue client={client} nameOf={nameOf} /> : <RaiseHandButton client={client} userId={grant.userId} />}
         </>

@@ -70,6 +70,7 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
     case 'element.restored':
     case 'member.pen':
     case 'member.hand':
+    case 'activity.updated':
       return [];
   }
 }
@@ -173,6 +174,9 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       members.set(member.userId, { ...member, handRaisedAt: event.payload.raisedAt });
       return { ...next, members };
     }
+    case 'activity.updated':
+      // Activities and private boards (docs/boards.md) are not drawn by this client yet.
+      return next;
     case 'member.restored': {
       const { userId } = event.payload;
       const member = state.members.get(userId);

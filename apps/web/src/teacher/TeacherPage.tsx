@@ -6,6 +6,7 @@ import type { ReportSource } from '../api/teacherApi.ts';
 import { Field } from '../pages/Field.tsx';
 import { ApprovalCheckbox, Logo } from '../pages/HomePage.tsx';
 import { AttendanceReport } from '../people/AttendanceReport.tsx';
+import { LessonBoardsDialog } from '../activity/LessonBoardsDialog.tsx';
 import { roomPath, navigate } from '../routing.ts';
 import { saveGrant } from '../session/grantStorage.ts';
 import { memberKey } from '../session/memberKey.ts';
@@ -150,6 +151,7 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
   const [rooms, setRooms] = useState<Rooms>({ status: 'loading' });
   const [reportCode, setReportCode] = useState<string | null>(null);
   const [archiving, setArchiving] = useState<TeacherRoom | null>(null);
+  const [boardsOf, setBoardsOf] = useState<TeacherRoom | null>(null);
 
   const reload = useCallback(() => {
     listMyRooms().then(
@@ -182,13 +184,15 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
             </thead>
             <tbody>
               {rooms.rooms.map((room) => (
-                <RoomRow key={room.id} room={room} onChanged={reload} onReport={() => setReportCode(room.code)} onArchive={() => setArchiving(room)} />
+                <RoomRow key={room.id} room={room} onChanged={reload} onReport={() => setReportCode(room.code)} onArchive={() => setArchiving(room)}
+                  onBoards={() => setBoardsOf(room)} />
               ))}
             </tbody>
           </table>
         )}
       </section>
       {reportSource && <AttendanceReport source={reportSource} onClose={() => setReportCode(null)} />}
+      {boardsOf && <LessonBoardsDialog code={boardsOf.code} title={boardsOf.title} onClose={() => setBoardsOf(null)} />}
       {archiving && (
         <ArchiveDialog room={archiving} onClose={() => setArchiving(null)} onArchived={() => {
           setArchiving(null);
@@ -244,7 +248,7 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
   );
 }
 
-function RoomRow({ room, onChanged, onReport, onArchive }: { room: TeacherRoom; onChanged: () => void; onReport: () => void; onArchive: () => void }) {
+function RoomRow({ room, onChanged, onReport, onArchive, onBoards }: { room: TeacherRoom; onChanged: () => void; onReport: () => void; onArchive: () => void; onBoards: () => void }) {
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(room.title);
   const [error, setError] = useState<string | null>(null);
@@ -296,6 +300,7 @@ function RoomRow({ room, onChanged, onReport, onArchive }: { room: TeacherRoom; 
       <td className="teacher-room-actions">
         {room.status === 'open' && <button type="button" className="roster-action" onClick={open}>Open</button>}
         <button type="button" className="roster-action" onClick={onReport}>Attendance</button>
+        <button type="button" className="roster-action" onClick={onBoards}>Boards</button>
         {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>Rename</button>}
         {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>Archive</button>}
       </td>

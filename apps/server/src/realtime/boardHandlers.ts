@@ -1,0 +1,249 @@
+/**
+ * Activities and private student boards (issue 22, docs/boards.md). A board is a child room of the
+ * lesson with its own revision and log, and its Socket.IO channel is that room's channel
+ * (`roomChannel(boardId)`): the publisher sends a board's events there and nowhere else. A socket
+ * joins a board's channel only after the store said it may see the board (I12): its owner, the
+ * lesson's teachers, and, while the board is shown, everyone in the lesson. So before a board is
+ * shown no other student's socket receives anything of it, and a hand-written request for it is
+ * refused `board_forbidden` like the UI's would be.
+ *
+ * Pointers on a board (`board.pointer`) are batched per board and tick (`BoardPointerFanout`) and
+ * sent to the board's channel only, so they reach exactly the audience its events reach (I12, I13).
+ * A socket may point on the boards it may draw on (its own board, every board for a teacher), as
+ * learned when it was subscribed. Live ink and drag previews stay on the class board in this
+ * version: they carry no board, so nothing else of a private board travels the ephemeral path.
+ */
+import type { Store } from '@wb/db';
+import {
+  BOARD_POINTER_MS,
+  ClientEvent,
+  ErrorCode,
+  ServerEvent,
+  forbiddenText,
+  refusalText,
+  type BoardInfo,
+  type BoardPointers,
+  type ProtocolError,
+} from '@wb/protocol';
+import { memberChannel, roleChannel, roomChannel } from './channels.ts';
+import type { ClientEventHandlers } from './clientEvents.ts';
+import { Refusal } from './requests.ts';
+import type { RoomPublisher } from './roomPublisher.ts';
+import type { SocketSession } from './socketSession.ts';
+import { REPLAY_LIMIT, SYNC_REQUESTS_PER_MEMBER } from './syncHandlers.ts';
+import { TokenBucket } from './tokenBucket.ts';
+import type { WbServer } from './types.ts';
+
+type BoardEvents =
+  | typeof ClientEvent.ACTIVITY_START
+  | typeof ClientEvent.ACTIVITY_STATUS
+  | typeof ClientEvent.BOARD_SHOW
+  | typeof ClientEvent.BOARD_LIST
+  | typeof ClientEvent.BOARD_MINE
+  | typeof ClientEvent.BOARD_SYNC
+  | typeof ClientEvent.BOARD_POINTER;
+
+/** Pointed boards batched per tick at most (I10): a board's entries are one per session. */
+const MAX_POINTED_BOARDS = 10_000;
+
+/**
+ * The latest pointer of each session on each board, sent once per tick to the board's channel
+ * (volatile: a dropped batch is superseded by the next), then forgotten: never stored (I13).
+ */
+export class BoardPointerFanout {
+  private pending = new Map<string, Map<string, BoardPointers['pointers'][number]>>();
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(private readonly io: WbServer, tickMs = BOARD_POINTER_MS) {
+    this.timer = setInterval(() => this.flush(), tickMs);
+    this.timer.unref();
+  }
+
+  put(boardId: string, sessionId: string, userId: string, x: number, y: number): void {
+    let board = this.pending.get(boardId);
+    if (!board) {
+      if (this.pending.size >= MAX_POINTED_BOARDS) return;
+      this.pending.set(boardId, (board = new Map()));
+    }
+    board.set(sessionId, [sessionId, userId, x, y]);
+  }
+
+  flush(): void {
+    const pending = this.pending;
+    if (pending.size === 0) return;
+    this.pending = new Map();
+    for (const [boardId, pointers] of pending) {
+      this.io.to(roomChannel(boardId)).volatile.emit(ServerEvent.BOARD_POINTERS, { boardId, pointers: [...pointers.values()] });
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+export const boardForbidden: ProtocolError = { code: ErrorCode.BOARD_FORBIDDEN, message: refusalText.board_forbidden };
+const teacherOnly: ProtocolError = { code: ErrorCode.FORBIDDEN, message: forbiddenText.teacherOnly };
+const noActivity: ProtocolError = { code: ErrorCode.NOT_FOUND, message: 'This lesson has no such activity.' };
+
+export interface BoardDeps {
+  io: WbServer;
+  store: Store;
+  publisher: RoomPublisher;
+  endRevoked(session: SocketSession): void;
+  pointers: BoardPointerFanout;
+}
+
+/** The channels of a board's audience before it is shown: its owner's sockets and the teachers'. */
+function subscribePrivate(io: WbServer, lessonId: string, board: BoardInfo): void {
+  io.in(roleChannel(lessonId, 'teacher')).socketsJoin(roomChannel(board.id));
+  io.in(memberChannel(lessonId, board.ownerUserId)).socketsJoin(roomChannel(board.id));
+}
+
+export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardEvents> {
+  const { io, store, publisher } = deps;
+  // board.sync shares the sync budget's shape (I14), per socket: a flood is refused before any query.
+  const budgets = new WeakMap<SocketSession, TokenBucket>();
+  // The boards each socket may point on (draw on): learned when it is subscribed to them.
+  const drawable = new WeakMap<SocketSession, Set<string>>();
+  const mayDraw = (session: SocketSession, boards: readonly BoardInfo[]) => {
+    let set = drawable.get(session);
+    if (!set) drawable.set(session, (set = new Set()));
+    for (const b of boards) if (session.role === 'teacher' || b.ownerUserId === session.userId) set.add(b.id);
+  };
+  const reader = (session: SocketSession) => ({ lessonId: session.roomId, sessionId: session.sessionId, userId: session.userId });
+  const refuseMember = (session: SocketSession): never => {
+    deps.endRevoked(session);
+    throw new Refusal({ code: ErrorCode.MEMBERSHIP_REVOKED, message: refusalText.membership_revoked });
+  };
+
+  return {
+    [ClientEvent.ACTIVITY_START]: async (session, request) => {
+      const result = await store.startActivity(session.actor, request);
+      switch (result.decision) {
+        case 'applied':
+          // Subscribed before the boards' first events go out, so each audience gets them all.
+          for (const board of result.boards) subscribePrivate(io, session.roomId, board);
+          mayDraw(session, result.boards);
+          publisher.publish(result.events);
+          return { activity: result.activity, boards: result.boards };
+        case 'activity_running':
+          throw new Refusal({ code: ErrorCode.CONFLICT, message: 'An activity is already running in this lesson; end it first.' });
+        case 'not_found':
+          throw new Refusal({ code: ErrorCode.NOT_FOUND, message: 'None of the chosen elements is on the board any more.' });
+        case 'forbidden':
+          throw new Refusal(teacherOnly);
+        case 'not_a_member':
+          return refuseMember(session);
+      }
+    },
+
+    [ClientEvent.ACTIVITY_STATUS]: async (session, request) => {
+      const result = await store.setActivityStatus(session.actor, request);
+      switch (result.decision) {
+        case 'applied':
+          publisher.publish(result.events);
+          return { activity: result.activity };
+        case 'already_applied':
+          return { activity: result.activity };
+        case 'no_activity':
+        case 'not_found':
+          throw new Refusal(noActivity);
+        case 'forbidden':
+          throw new Refusal(session.role === 'teacher' ? { code: ErrorCode.CONFLICT, message: 'This activity has ended.' } : teacherOnly);
+        case 'not_a_member':
+          return refuseMember(session);
+      }
+    },
+
+    [ClientEvent.BOARD_SHOW]: async (session, request) => {
+      const result = await store.setBoardsShown(session.actor, request);
+      switch (result.decision) {
+        case 'applied': {
+          const lesson = session.roomId;
+          for (const { boardId, label } of request.boards) {
+            if (label !== null) {
+              io.in(roomChannel(lesson)).socketsJoin(roomChannel(boardId));
+              continue;
+            }
+            // Hidden again: every student's socket leaves it but its owner's.
+            const owner = (await store.readableBoard(reader(session), boardId))?.ownerUserId;
+            const students = io.in(roleChannel(lesson, 'student'));
+            (owner ? students.except(memberChannel(lesson, owner)) : students).socketsLeave(roomChannel(boardId));
+          }
+          publisher.publish(result.events);
+          return { activity: result.activity };
+        }
+        case 'already_applied':
+          return { activity: result.activity };
+        case 'not_found':
+          throw new Refusal(boardForbidden);
+        case 'no_activity':
+          throw new Refusal(noActivity);
+        case 'forbidden':
+          throw new Refusal(teacherOnly);
+        case 'not_a_member':
+          return refuseMember(session);
+      }
+    },
+
+    [ClientEvent.BOARD_LIST]: async (session, request) => {
+      const activity = await store.currentActivity(session.roomId);
+      const boards = await store.listBoards(reader(session), request.activityId ?? activity?.id);
+      if (boards.length > 0) void session.socket.join(boards.map((b) => roomChannel(b.id)));
+      mayDraw(session, boards);
+      return { activity, boards };
+    },
+
+    [ClientEvent.BOARD_MINE]: async (session) => {
+      const result = await store.openMyBoard(session.actor);
+      switch (result.decision) {
+        case 'applied':
+          subscribePrivate(io, session.roomId, result.board);
+          mayDraw(session, [result.board]);
+          // A late joiner's board is new to the teachers' grid.
+          if (result.created) {
+            io.to(roleChannel(session.roomId, 'teacher')).emit(ServerEvent.BOARD_OPENED, { board: result.board });
+          }
+          publisher.publish(result.events);
+          return { activity: result.activity, board: result.board };
+        case 'no_activity':
+          throw new Refusal({ code: ErrorCode.NOT_FOUND, message: 'There is no activity in this lesson now.' });
+        case 'not_a_student':
+          throw new Refusal({ code: ErrorCode.FORBIDDEN, message: 'Only students have a board of their own.' });
+        case 'not_a_member':
+          return refuseMember(session);
+      }
+    },
+
+    [ClientEvent.BOARD_SYNC]: async (session, request) => {
+      let budget = budgets.get(session);
+      if (!budget) budgets.set(session, (budget = new TokenBucket(SYNC_REQUESTS_PER_MEMBER.perSec, SYNC_REQUESTS_PER_MEMBER.burst, Date.now())));
+      if (!budget.take(Date.now())) throw new Refusal({ code: ErrorCode.RATE_LIMITED, message: refusalText.rate_limited });
+      const who = reader(session);
+      const board = await store.readableBoard(who, request.boardId);
+      if (!board) throw new Refusal(boardForbidden);
+      // Joined before the read, so no event between the read and the join is missed.
+      await session.socket.join(roomChannel(board.id));
+      mayDraw(session, [board]);
+      if (request.lastRevision !== undefined) {
+        const replay = await store.boardEventsAfter(who, board.id, request.lastRevision, REPLAY_LIMIT);
+        if (replay === 'forbidden') throw new Refusal(boardForbidden);
+        if (replay.kind === 'replay') {
+          return { sync: { kind: 'replay' as const, boardId: board.id, fromRevision: request.lastRevision, events: replay.events } };
+        }
+      }
+      const snapshot = await store.loadBoardSnapshot(who, board.id);
+      if (snapshot === 'forbidden') throw new Refusal(boardForbidden);
+      return { sync: { kind: 'snapshot' as const, snapshot } };
+    },
+
+    // Volatile. Dropped unless the session holds a live lease, like a cursor; refused (a throttled
+    // notice) on a board this socket may not draw on, or no longer subscribed to (hidden, revoked).
+    [ClientEvent.BOARD_POINTER]: (session, update) => {
+      if (!session.live) return;
+      if (!drawable.get(session)?.has(update.boardId) || !session.socket.rooms.has(roomChannel(update.boardId))) return boardForbidden;
+      deps.pointers.put(update.boardId, session.sessionId, session.userId, update.x, update.y);
+    },
+  };
+}

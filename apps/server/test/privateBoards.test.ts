@@ -1,0 +1,227 @@
+/**
+ * Private student boards on the wire (docs/boards.md, docs/protocol.md "Activities and private
+ * boards"): a teacher and three students, counted packet by packet. I12: before a board is shown no
+ * other student's socket receives any of its events, and a hand-written request for it is refused
+ * `board_forbidden`; the teacher sees and comments on every board; shown, the class sees it; hidden,
+ * it is private again. A student who joins later gets a board and the teacher hears of it.
+ */
+import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { ClientEvent, ErrorCode, LessonBoards, ServerEvent, type BoardInfo, type ElementShape, type RoomEvent, type SessionGrant } from '@wb/protocol';
+import { beforeAll, expect, test } from 'vitest';
+import type { App } from '../src/app.ts';
+import { createRoom, describeOnEachDatabase, joinAs, newMemberKey, type TestClient } from './support.ts';
+
+const rid = () => randomUUID().replaceAll('-', '');
+const dot = (x: number): ElementShape => ({ kind: 'rect', x, y: 0, w: 10, h: 10, stroke: '#000000', fill: 'transparent', strokeWidth: 1 });
+
+describeOnEachDatabase('private boards', {}, (suite) => {
+  const { client } = suite;
+  let app: App;
+  beforeAll(() => {
+    app = suite.app;
+  });
+
+  const ask = <T = Record<string, unknown>>(c: TestClient, event: string, packet: unknown) =>
+    c.socket.timeout(10_000).emitWithAck(event as typeof ClientEvent.BOARD_LIST, packet as never) as unknown as Promise<
+      { ok: true } & T
+    >;
+  const draw = (c: TestClient, boardId: string | undefined, x: number) =>
+    ask<{ element: { id: string; version: number } }>(c, ClientEvent.ELEMENT_CREATE, {
+      requestId: rid(),
+      id: randomUUID(),
+      shape: dot(x),
+      ...(boardId ? { boardId } : {}),
+    });
+  /** Every board event a socket received, by board. */
+  const boardEvents = (c: TestClient, lessonId: string): Map<string, RoomEvent[]> => {
+    const by = new Map<string, RoomEvent[]>();
+    for (const e of c.received['room.event']) {
+      if (e.roomId === lessonId) continue;
+      by.set(e.roomId, [...(by.get(e.roomId) ?? []), e]);
+    }
+    return by;
+  };
+
+  async function classOfThree() {
+    const teacher = await createRoom(app);
+    const code = teacher.room.code;
+    const grants = [await joinAs(app, code, 'Ana'), await joinAs(app, code, 'Ben'), await joinAs(app, code, 'Cleo')];
+    const t = client(app, teacher.token);
+    const students = grants.map((g) => client(app, g.token));
+    for (const c of [t, ...students]) await c.ready();
+    const lessonId = teacher.room.id;
+    const started = await ask<{ boards: BoardInfo[]; activity: { id: string } }>(t, ClientEvent.ACTIVITY_START, {
+      activityId: randomUUID(),
+      title: 'Fractions',
+      start: { kind: 'blank' },
+    });
+    expect(started).toMatchObject({ ok: true });
+    const boardOf = (userId: string) => started.boards.find((b) => b.ownerUserId === userId)!;
+    // Every student hears of the activity in the lesson's log and opens their board.
+    for (const c of students) await c.until(() => c.eventsOfKind('activity.updated').length > 0, 'activity.updated');
+    for (const [i, c] of students.entries()) {
+      const mine = await ask<{ board: BoardInfo }>(c, ClientEvent.BOARD_MINE, {});
+      expect(mine.board.id).toBe(boardOf(grants[i]!.userId).id);
+      const synced = await ask<{ sync: { kind: string } }>(c, ClientEvent.BOARD_SYNC, { boardId: mine.board.id });
+      expect(synced.sync.kind).toBe('snapshot');
+    }
+    return { teacher, grants, t, students, lessonId, activityId: started.activity.id, boards: grants.map((g) => boardOf(g.userId)) };
+  }
+
+  test('I12: before a board is shown no other student\'s socket receives it, and a hand-written request for it is board_forbidden', async () => {
+    const { t, students, lessonId, boards } = await classOfThree();
+    const [a, b, c] = students as [TestClient, TestClient, TestClient];
+    const [boardA, boardB, boardC] = boards as [BoardInfo, BoardInfo, BoardInfo];
+
+    const drawnA = await draw(a, boardA.id, 1);
+    await draw(b, boardB.id, 2);
+    await draw(c, boardC.id, 3);
+    expect(drawnA).toMatchObject({ ok: true });
+    // The teacher comments on Ana's board: Ana sees it at once.
+    const comment = await draw(t, boardA.id, 40);
+    expect(comment).toMatchObject({ ok: true });
+    await a.until(() => (boardEvents(a, lessonId).get(boardA.id)?.length ?? 0) === 2, 'Ana sees her stroke and the comment');
+    await t.until(() => [...boardEvents(t, lessonId).values()].flat().length === 4, 'the teacher sees all four board events');
+
+    // Ben, by hand: Ana's board's snapshot, replay, a stroke on it, a change to her element.
+    const refused = { ok: false, error: { code: ErrorCode.BOARD_FORBIDDEN } };
+    expect(await ask(b, ClientEvent.BOARD_SYNC, { boardId: boardA.id })).toMatchObject(refused);
+    expect(await ask(b, ClientEvent.BOARD_SYNC, { boardId: boardA.id, lastRevision: 0 })).toMatchObject(refused);
+    expect(await draw(b, boardA.id, 9)).toMatchObject(refused);
+    expect(
+      await ask(b, ClientEvent.ELEMENT_UPDATE, { requestId: rid(), id: drawnA.element.id, baseVersion: 1, shape: dot(99), boardId: boardA.id }),
+    ).toMatchObject(refused);
+    expect(await ask(b, ClientEvent.ELEMENT_DELETE, { requestId: rid(), id: drawnA.element.id, boardId: boardA.id })).toMatchObject(refused);
+    // Ben's listing names only his own board; he is still in the lesson (a refusal ends nothing).
+    const listed = await ask<{ boards: BoardInfo[] }>(b, ClientEvent.BOARD_LIST, {});
+    expect(listed.boards.map((x) => x.id)).toEqual([boardB.id]);
+    expect((await ask<{ boards: BoardInfo[] }>(t, ClientEvent.BOARD_LIST, {})).boards.length).toBe(3);
+    expect(await draw(b, boardB.id, 5)).toMatchObject({ ok: true });
+    // Students cannot run the activity.
+    expect(await ask(b, ClientEvent.BOARD_SHOW, { activityId: boardB.activityId, boards: [{ boardId: boardB.id, label: 'Me' }] })).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.FORBIDDEN },
+    });
+
+    // Counted on the wire, after a round trip that follows every publish above.
+    await t.until(() => [...boardEvents(t, lessonId).values()].flat().length === 5, 'the teacher sees Ben\'s second stroke');
+    await ask(b, ClientEvent.BOARD_LIST, {});
+    await ask(c, ClientEvent.BOARD_LIST, {});
+    expect([...boardEvents(a, lessonId).keys()]).toEqual([boardA.id]);
+    expect([...boardEvents(b, lessonId).keys()]).toEqual([boardB.id]);
+    expect([...boardEvents(c, lessonId).keys()]).toEqual([boardC.id]);
+    expect(boardEvents(b, lessonId).get(boardB.id)?.length).toBe(2);
+    // Nothing of a board came through the lesson's own log or a sync of it.
+    for (const s of students) {
+      for (const sync of s.received.sync) {
+        if (sync.kind === 'snapshot') expect(sync.snapshot.elements).toEqual([]);
+      }
+    }
+  });
+
+  test('I12, I13: a pointer on a private board reaches its owner and the teachers only; a pointer on another\'s board is refused', async () => {
+    const { t, students, boards, grants } = await classOfThree();
+    const [a, b, c] = students as [TestClient, TestClient, TestClient];
+    const [boardA] = boards as [BoardInfo];
+    a.socket.emit(ClientEvent.BOARD_POINTER, { boardId: boardA.id, x: 10, y: 20 });
+    await t.until(() => t.received[ServerEvent.BOARD_POINTERS].some((p) => p.boardId === boardA.id && p.pointers.some((e) => e[1] === grants[0]!.userId)), 'Ana\'s pointer at the teacher');
+    // The teacher points on Ana's board (a comment to come): Ana sees it.
+    t.socket.emit(ClientEvent.BOARD_POINTER, { boardId: boardA.id, x: 30, y: 40 });
+    await a.until(() => a.received[ServerEvent.BOARD_POINTERS].some((p) => p.pointers.some((e) => e[2] === 30 && e[3] === 40)), 'the teacher\'s pointer at Ana');
+    // Ben, by hand, points on Ana's board: refused, and nobody receives it.
+    b.socket.emit(ClientEvent.BOARD_POINTER, { boardId: boardA.id, x: 99, y: 99 });
+    await b.until(() => b.received.notice.some((n) => n.code === ErrorCode.BOARD_FORBIDDEN), 'Ben\'s refusal');
+    // A round trip after every pointer above, and two pointer ticks.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ask(b, ClientEvent.BOARD_LIST, {});
+    await ask(c, ClientEvent.BOARD_LIST, {});
+    for (const other of [b, c]) expect(other.received[ServerEvent.BOARD_POINTERS].filter((p) => p.boardId === boardA.id)).toEqual([]);
+    expect(t.received[ServerEvent.BOARD_POINTERS].flatMap((p) => p.pointers).some((e) => e[2] === 99)).toBe(false);
+  });
+
+  test('show to the class: every student then reads and follows the board; hidden again, it is private again', async () => {
+    const { t, students, lessonId, boards, activityId } = await classOfThree();
+    const [a, b, c] = students as [TestClient, TestClient, TestClient];
+    const [boardA] = boards as [BoardInfo];
+    await draw(a, boardA.id, 1);
+
+    const shown = await ask<{ activity: { shown: unknown[] } }>(t, ClientEvent.BOARD_SHOW, { activityId, boards: [{ boardId: boardA.id, label: 'Student A' }] });
+    expect(shown.activity.shown).toEqual([{ boardId: boardA.id, label: 'Student A' }]);
+    await b.until(() => b.eventsOfKind('activity.updated').some((e) => e.payload.shown.length === 1), 'Ben hears the board is shown');
+    const seen = await ask<{ sync: { kind: 'snapshot'; snapshot: { elements: unknown[]; board: BoardInfo } } }>(b, ClientEvent.BOARD_SYNC, {
+      boardId: boardA.id,
+    });
+    expect(seen.sync.snapshot.elements.length).toBe(1);
+    expect(seen.sync.snapshot.board.shownLabel).toBe('Student A');
+    // Shown boards are read-only to the class.
+    expect(await draw(b, boardA.id, 2)).toMatchObject({ ok: false, error: { code: ErrorCode.BOARD_FORBIDDEN } });
+    // Ana draws on: Ben and Cleo follow live.
+    await draw(a, boardA.id, 3);
+    await b.until(() => (boardEvents(b, lessonId).get(boardA.id)?.length ?? 0) === 1, 'Ben receives Ana\'s next stroke');
+    await c.until(() => (boardEvents(c, lessonId).get(boardA.id)?.length ?? 0) === 1, 'Cleo receives Ana\'s next stroke');
+
+    await ask(t, ClientEvent.BOARD_SHOW, { activityId, boards: [{ boardId: boardA.id, label: null }] });
+    expect(await ask(b, ClientEvent.BOARD_SYNC, { boardId: boardA.id })).toMatchObject({ ok: false, error: { code: ErrorCode.BOARD_FORBIDDEN } });
+    await draw(a, boardA.id, 4);
+    await a.until(() => (boardEvents(a, lessonId).get(boardA.id)?.length ?? 0) === 3, 'Ana sees her third stroke');
+    await ask(b, ClientEvent.BOARD_LIST, {});
+    expect(boardEvents(b, lessonId).get(boardA.id)?.length).toBe(1);
+  });
+
+  test('a student who joins after the start gets a board of their own; the teacher hears of it; freeze makes boards look-only', async () => {
+    const { teacher, t, lessonId, activityId } = await classOfThree();
+    const dana = await joinAs(app, teacher.room.code, 'Dana');
+    const d = client(app, dana.token);
+    await d.ready();
+    const mine = await ask<{ board: BoardInfo }>(d, ClientEvent.BOARD_MINE, {});
+    expect(mine.board.ownerUserId).toBe(dana.userId);
+    await t.until(() => t.received[ServerEvent.BOARD_OPENED].some((s) => s.board.id === mine.board.id), 'board.opened at the teacher');
+    expect((await ask<{ board: BoardInfo }>(d, ClientEvent.BOARD_MINE, {})).board.id).toBe(mine.board.id);
+    expect(await ask(t, ClientEvent.BOARD_MINE, {})).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
+
+    expect(await ask(t, ClientEvent.ACTIVITY_STATUS, { activityId, status: 'frozen' })).toMatchObject({ ok: true, activity: { status: 'frozen' } });
+    expect(await draw(d, mine.board.id, 1)).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN_BY_POLICY } });
+    expect(await draw(t, mine.board.id, 1)).toMatchObject({ ok: true });
+    expect(await ask(t, ClientEvent.ACTIVITY_STATUS, { activityId, status: 'ended' })).toMatchObject({ ok: true, activity: { status: 'ended' } });
+    expect(await ask(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Next', start: { kind: 'board' } })).toMatchObject({ ok: true });
+    expect(lessonId).toBe(teacher.room.id);
+  });
+
+  test('the boards stay with the lesson: its teacher\'s account lists every activity\'s boards with their content, no one else', async () => {
+    const signUp = async () => {
+      const response = await fetch(`${app.url}/api/teacher/sign-up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `${randomBytes(5).toString('hex')}@school.example`, password: 'correct horse battery staple', displayName: 'Ms Rivera' }),
+      });
+      expect(response.status).toBe(201);
+      return response.headers.get('set-cookie')!.split(';')[0]!;
+    };
+    const cookie = await signUp();
+    const created = await fetch(`${app.url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ teacherName: 'Ms Rivera', memberKey: newMemberKey() }),
+    });
+    const teacher = (await created.json()) as SessionGrant;
+    const ana = await joinAs(app, teacher.room.code, 'Ana');
+    const t = client(app, teacher.token);
+    const a = client(app, ana.token);
+    await t.ready();
+    await a.ready();
+    const started = await ask<{ activity: { id: string } }>(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Kept', start: { kind: 'blank' } });
+    const mine = await ask<{ board: BoardInfo }>(a, ClientEvent.BOARD_MINE, {});
+    expect(await draw(a, mine.board.id, 7)).toMatchObject({ ok: true });
+    await ask(t, ClientEvent.ACTIVITY_STATUS, { activityId: started.activity.id, status: 'ended' });
+
+    const boardsOf = (c: string | null) => fetch(`${app.url}/api/teacher/rooms/${teacher.room.code}/boards`, { headers: c ? { cookie: c } : {} });
+    const listed = await boardsOf(cookie);
+    expect(listed.status).toBe(200);
+    const kept = LessonBoards.parse(await listed.json());
+    expect(kept.activities.map((x) => [x.activity.title, x.activity.status])).toEqual([['Kept', 'ended']]);
+    expect(kept.activities[0]!.boards.map((b) => [b.board.ownerName, b.elements.length])).toEqual([['Ana', 1]]);
+    expect((await boardsOf(null)).status).toBe(401);
+    expect((await boardsOf(await signUp())).status).toBe(404);
+  });
+});

@@ -1,0 +1,434 @@
+/**
+ * Activities and private boards on screen (docs/boards.md): the student's own board (with the
+ * banner saying who can see it), the teacher's class grid of live thumbnails, one board full size
+ * (the teacher draws or comments on it), and the boards the teacher shows to the class. What each
+ * person may see is the server's decision; this only draws what the boards client holds.
+ *
+ * A board here is a fixed page of BOARD_W x BOARD_H board units; a thumbnail is the same SVG scaled
+ * down, re-rendered only when its own board changes (each board view keeps its identity until then).
+ */
+import type { ActivityStart, Element, ElementShape, SessionGrant } from '@wb/protocol';
+import { memo, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { exportPng } from '../board/exportImage.ts';
+import type { RoomClient } from '../connection/roomClient.ts';
+import { shapeSvg } from '../elements/elementSvg.ts';
+import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
+import type { RosterEntry } from '../sync/roster.ts';
+import { POINTER_STALE_MS, type BoardView } from './boardsClient.ts';
+
+export type { BoardView };
+import './activity.css';
+
+const BOARD_W = 1600;
+const BOARD_H = 1000;
+const STUDENT_INK = '#1e1e1e';
+const TEACHER_INK = '#d92c20';
+
+/** The board's elements in drawing order. */
+const ordered = (view: BoardView): Element[] => [...view.elements.values()].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
+
+interface BoardSvgProps {
+  view: BoardView;
+  label: string;
+  /** A pen draws on it (one stroke per pointer press). */
+  onDraw?: ((shape: ElementShape) => void) | undefined;
+  ink?: string;
+  /** Where the pointer is on it, in board units (sent to the board's audience). */
+  onPoint?: (x: number, y: number) => void;
+  /** A press places something (a written comment) instead of drawing. */
+  onPlace?: ((x: number, y: number) => void) | undefined;
+}
+
+/** A board as SVG. */
+export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint, onPlace }: BoardSvgProps) {
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [samples, setSamples] = useState<PenSample[] | null>(null);
+  const markup = useMemo(() => ordered(view).map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join(''), [view]);
+  const toBoard = (e: ReactPointerEvent): PenSample | null => {
+    const svg = svgRef.current;
+    const matrix = svg?.getScreenCTM();
+    if (!svg || !matrix) return null;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix.inverse());
+    return { x: p.x, y: p.y, pressure: e.pressure > 0 && e.pointerType === 'pen' ? e.pressure : 0.5 };
+  };
+  const handlers = (onDraw || onPoint) && {
+    onPointerDown: (e: ReactPointerEvent<SVGSVGElement>) => {
+      const s = toBoard(e);
+      if (s && onPlace) return onPlace(s.x, s.y);
+      if (!s || !onDraw) return;
+      e.currentTarget.setPointerCapture(e.pointerId);
+      setSamples([s]);
+    },
+    onPointerMove: (e: ReactPointerEvent<SVGSVGElement>) => {
+      const s = toBoard(e);
+      if (!s) return;
+      onPoint?.(s.x, s.y);
+      if (onDraw) setSamples((prev) => (prev ? [...prev, s] : prev));
+    },
+    onPointerUp: () => {
+      if (onDraw && samples && samples.length > 1) {
+        const shape = penShapeFromSamples(samples, ink ?? STUDENT_INK, 4);
+        if (shape) onDraw(shape);
+      }
+      setSamples(null);
+    },
+  };
+  return (
+    <svg ref={svgRef} className={onDraw ? 'activity-board activity-board-drawable' : 'activity-board'} viewBox={`0 0 ${BOARD_W} ${BOARD_H}`}
+      role="img" aria-label={label} data-board-id={view.info.id} data-owner={view.info.ownerName} data-elements={view.elements.size} {...handlers}>
+      <rect x={0} y={0} width={BOARD_W} height={BOARD_H} fill="#ffffff" />
+      <g dangerouslySetInnerHTML={{ __html: markup }} />
+      {samples && samples.length > 1 && (
+        <polyline points={samples.map((s) => `${s.x},${s.y}`).join(' ')} fill="none" stroke={ink ?? STUDENT_INK} strokeWidth={4} strokeLinecap="round" strokeLinejoin="round" />
+      )}
+    </svg>
+  );
+});
+
+/** The others' pointers on a board, over it (the teacher's on a student's board, the student's for the teacher). */
+function PointerLayer({ client, boardId, nameOf }: { client: RoomClient; boardId: string; nameOf: (userId: string) => string }) {
+  const pointers = useStore(client.boards.pointers, (s) => s.byBoard.get(boardId));
+  const now = useNow();
+  const live = [...(pointers ?? new Map()).entries()].filter(([, p]) => now - p.at <= POINTER_STALE_MS);
+  return (
+    <svg className="activity-pointers" viewBox={`0 0 ${BOARD_W} ${BOARD_H}`} aria-hidden="true" data-testid="board-pointers">
+      {live.map(([sessionId, p]) => (
+        <g key={sessionId} transform={`translate(${p.x} ${p.y})`} data-pointer-of={nameOf(p.userId)}>
+          <circle r={9} fill="#3b6fd8" fillOpacity={0.85} stroke="#ffffff" strokeWidth={2} />
+          <text x={14} y={6} fontSize={26} fill="#1b2a4a">
+            {nameOf(p.userId)}
+          </text>
+        </g>
+      ))}
+    </svg>
+  );
+}
+
+/** A board full size: drawn on (when `onDraw`), with the others' pointers over it and ours sent. */
+function LiveBoard(props: {
+  client: RoomClient;
+  view: BoardView;
+  label: string;
+  ink?: string;
+  onDraw?: ((shape: ElementShape) => void) | undefined;
+  onPlace?: ((x: number, y: number) => void) | undefined;
+  nameOf: (userId: string) => string;
+}) {
+  const { client, view, nameOf, ...rest } = props;
+  const boardId = view.info.id;
+  const onPoint = useMemo(() => (x: number, y: number) => client.boards.sendPointer(boardId, x, y), [client, boardId]);
+  return (
+    <div className="activity-live-board">
+      <BoardSvg view={view} onPoint={onPoint} {...rest} />
+      <PointerLayer client={client} boardId={boardId} nameOf={nameOf} />
+    </div>
+  );
+}
+
+/** Seconds since a moment, refreshed every second while shown. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+const presenceText = (entry: RosterEntry | undefined) =>
+  entry?.state === 'live' ? 'here' : entry?.state === 'reconnecting' ? 'reconnecting' : 'gone';
+
+/** The teacher's view state, shared by the side panel's launcher and the overlay. */
+interface TeacherUi {
+  gridOpen: boolean;
+  starting: boolean;
+}
+const teacherUis = new WeakMap<RoomClient, StoreApi<TeacherUi>>();
+function teacherUi(client: RoomClient): StoreApi<TeacherUi> {
+  let ui = teacherUis.get(client);
+  if (!ui) teacherUis.set(client, (ui = createStore<TeacherUi>(() => ({ gridOpen: true, starting: false }))));
+  return ui;
+}
+
+/**
+ * The teacher's way in, in the side panel (never over the board's own controls): start an
+ * activity, or open its class grid again.
+ */
+export function ActivityLauncher({ client }: { client: RoomClient }) {
+  const activity = useStore(client.boards.store, (s) => s.activity);
+  const count = useStore(client.boards.store, (s) => s.boards.size);
+  const ui = teacherUi(client);
+  const { starting } = useStore(ui);
+  const selection = useStore(client.editor.board, (b) => b.selection);
+  const current = activity && activity.status !== 'ended' ? activity : null;
+  return (
+    <section className="activity-launcher" aria-label="Activity">
+      {current ? (
+        <button type="button" className="button button-secondary" onClick={() => ui.setState({ gridOpen: true })}>
+          Class grid ({count})
+        </button>
+      ) : (
+        <button type="button" className="button button-secondary" onClick={() => ui.setState({ starting: true })}>
+          Start activity
+        </button>
+      )}
+      {starting && (
+        <StartActivityDialog
+          selection={[...selection]}
+          onStart={async (title, start) => {
+            const refused = await client.boards.start(title, start);
+            if (!refused) ui.setState({ starting: false, gridOpen: true });
+            return refused?.message ?? null;
+          }}
+          onCancel={() => ui.setState({ starting: false })}
+        />
+      )}
+    </section>
+  );
+}
+
+export function ActivityLayer({ client, grant, roster }: { client: RoomClient; grant: SessionGrant; roster: readonly RosterEntry[] }) {
+  const activity = useStore(client.boards.store, (s) => s.activity);
+  const nameOf = (userId: string) => roster.find((e) => e.userId === userId)?.displayName ?? 'Someone';
+  if (grant.role === 'teacher') return <TeacherActivity client={client} roster={roster} nameOf={nameOf} />;
+  if (!activity) return null;
+  return <StudentActivity client={client} nameOf={nameOf} />;
+}
+
+function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (userId: string) => string }) {
+  const { activity, boards, mine } = useStore(client.boards.store);
+  if (!activity) return null;
+  const own = mine ? boards.get(mine) : undefined;
+  const shown = activity.shown.filter((s) => s.boardId !== mine).map((s) => ({ ...s, view: boards.get(s.boardId) }));
+  const working = activity.status !== 'ended' && own;
+  if (!working && shown.length === 0) return null;
+  return (
+    // Focusable: it scrolls on a small screen, and a keyboard must be able to scroll it (WCAG 2.1.1).
+    <section className="activity-overlay panel" aria-label={activity.title} data-testid="student-activity" tabIndex={0}
+      data-layout={working && shown.length > 0 ? 'split' : 'single'}>
+      {shown.length > 0 && (
+        <div className="activity-shown" data-testid="shown-boards">
+          <h2>Shown by the teacher</h2>
+          <div className="activity-shown-row">
+            {shown.map((s) => (
+              <figure key={s.boardId} className="activity-shown-board">
+                {s.view && <BoardSvg view={s.view} label={`${s.label}'s board`} />}
+                <figcaption>{s.label}</figcaption>
+              </figure>
+            ))}
+          </div>
+        </div>
+      )}
+      {working && own && (
+        <div className="activity-mine">
+          <p className="activity-banner" role="status" data-testid="private-board-banner">
+            <strong>{activity.title}.</strong> Your board: only you and the teacher can see it
+            {activity.status === 'frozen' ? ' (the teacher froze the boards: look only).' : '.'}
+          </p>
+          <LiveBoard client={client} nameOf={nameOf} view={own} label="Your board"
+            onDraw={activity.status === 'running' ? (shape) => void client.boards.draw(own.info.id, shape) : undefined} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+type SortBy = 'name' | 'activity';
+
+function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roster: readonly RosterEntry[]; nameOf: (userId: string) => string }) {
+  const { activity, boards } = useStore(client.boards.store);
+  const ui = teacherUi(client);
+  const gridOpen = useStore(ui, (s) => s.gridOpen);
+  const [openBoard, setOpenBoard] = useState<string | null>(null);
+  const [sortBy, setSortBy] = useState<SortBy>('name');
+  const [tool, setTool] = useState<'pen' | 'text'>('pen');
+  const [placed, setPlaced] = useState<{ x: number; y: number } | null>(null);
+  const [comment, setComment] = useState('');
+  const now = useNow();
+  const current = activity && activity.status !== 'ended' ? activity : null;
+  if (!current || !gridOpen) return null;
+
+  const byUser = new Map(roster.map((e) => [e.userId, e]));
+  const shownIds = new Map(current.shown.map((s) => [s.boardId, s.label]));
+  const tiles = [...boards.values()].filter((b) => b.info.activityId === current.id);
+  tiles.sort((a, b) =>
+    sortBy === 'name' ? a.info.ownerName.localeCompare(b.info.ownerName) : (b.lastDrewAt ?? 0) - (a.lastDrewAt ?? 0) || a.info.ownerName.localeCompare(b.info.ownerName),
+  );
+  const opened = openBoard ? boards.get(openBoard) : undefined;
+  const addComment = (boardId: string) => {
+    const text = comment.trim();
+    if (!placed || !text) return;
+    const shape: ElementShape = { kind: 'text', x: placed.x, y: placed.y, w: 480, h: 64, text: text.slice(0, 4_000), stroke: TEACHER_INK, fontSize: 32 };
+    void client.boards.draw(boardId, shape);
+    setComment('');
+    setPlaced(null);
+  };
+  const labelFor = (view: BoardView) => `Student ${String.fromCharCode(65 + Math.max(0, tiles.findIndex((t) => t.info.id === view.info.id)) % 26)}`;
+
+  return (
+    <section className="activity-overlay panel" aria-label={`${current.title}: the class's boards`} data-testid="class-grid-overlay">
+      <header className="activity-head">
+        <h2>{current.title}</h2>
+        <span className="activity-status" data-testid="activity-status">{current.status === 'frozen' ? 'Frozen: look only' : 'Running'}</span>
+        {opened ? (
+          <>
+            <button type="button" className="button button-secondary" onClick={() => setOpenBoard(null)}>
+              Back to grid
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => void exportPng(ordered(opened), `${current.title} ${opened.info.ownerName}`)}>
+              Download PNG
+            </button>
+            {shownIds.has(opened.info.id) ? (
+              <button type="button" className="button button-secondary" onClick={() => void client.boards.show(opened.info.id, null)}>
+                Hide from class
+              </button>
+            ) : (
+              <>
+                <button type="button" className="button button-primary" onClick={() => void client.boards.show(opened.info.id, opened.info.ownerName)}>
+                  Show to class
+                </button>
+                <button type="button" className="button button-secondary" onClick={() => void client.boards.show(opened.info.id, labelFor(opened))}>
+                  Show anonymously
+                </button>
+              </>
+            )}
+          </>
+        ) : (
+          <>
+            <label className="activity-sort">
+              Sort by{' '}
+              <select value={sortBy} onChange={(e) => setSortBy(e.target.value as SortBy)}>
+                <option value="name">Name</option>
+                <option value="activity">Last drew</option>
+              </select>
+            </label>
+            <button type="button" className="button button-secondary" onClick={() => void client.boards.setStatus(current.status === 'frozen' ? 'running' : 'frozen')}>
+              {current.status === 'frozen' ? 'Let them draw' : 'Freeze all'}
+            </button>
+            <button type="button" className="button button-secondary"
+              onClick={() => void (async () => {
+                // One PNG per student, one after another (browsers may ask once to allow several downloads).
+                for (const view of tiles) await exportPng(ordered(view), `${current.title} ${view.info.ownerName}`);
+              })()}>
+              Download all (PNG)
+            </button>
+            <button type="button" className="button button-danger-quiet" onClick={() => void client.boards.setStatus('ended')}>
+              End activity
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => ui.setState({ gridOpen: false })}>
+              Class board
+            </button>
+          </>
+        )}
+      </header>
+      {opened ? (
+        <div className="activity-full" data-testid="open-board">
+          <p className="activity-banner">
+            {opened.info.ownerName}’s board{shownIds.has(opened.info.id) ? `, shown to the class as “${shownIds.get(opened.info.id)}”` : ''}.{' '}
+            {tool === 'pen' ? 'Draw to comment.' : 'Click where your comment goes, then type it.'}
+          </p>
+          <div className="activity-tools" role="group" aria-label="Comment with">
+            <button type="button" className="button button-secondary" aria-pressed={tool === 'pen'} onClick={() => setTool('pen')}>
+              Pen
+            </button>
+            <button type="button" className="button button-secondary" aria-pressed={tool === 'text'} onClick={() => setTool('text')}>
+              Text
+            </button>
+            {tool === 'text' && placed && (
+              <form className="activity-comment"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  addComment(opened.info.id);
+                }}>
+                <input aria-label="Comment text" value={comment} maxLength={4_000} autoFocus onChange={(e) => setComment(e.target.value)} />
+                <button type="submit" className="button button-primary">
+                  Add comment
+                </button>
+              </form>
+            )}
+          </div>
+          <LiveBoard client={client} nameOf={nameOf} view={opened} label={`${opened.info.ownerName}'s board`} ink={TEACHER_INK}
+            onDraw={tool === 'pen' ? (shape) => void client.boards.draw(opened.info.id, shape) : undefined}
+            onPlace={tool === 'text' ? (x, y) => setPlaced({ x, y }) : undefined} />
+        </div>
+      ) : (
+        <ul className="class-grid" data-testid="class-grid">
+          {tiles.map((view) => {
+            const entry = byUser.get(view.info.ownerUserId);
+            const since = view.lastDrewAt === null ? null : Math.max(0, Math.round((now - view.lastDrewAt) / 1000));
+            return (
+              <li key={view.info.id}>
+                <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => setOpenBoard(view.info.id)}>
+                  <BoardSvg view={view} label={`${view.info.ownerName}'s board`} />
+                  <span className="class-tile-name">{view.info.ownerName}</span>
+                  <span className="class-tile-meta" data-presence={presenceText(entry)}>
+                    {presenceText(entry)} · {since === null ? 'not drawn yet' : `last drew ${since} s ago`}
+                    {shownIds.has(view.info.id) ? ' · shown' : ''}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+interface StartActivityDialogProps {
+  /** The teacher's selection on the class board, when they open the dialog. */
+  selection: readonly string[];
+  onStart: (title: string, start: ActivityStart) => Promise<string | null>;
+  onCancel: () => void;
+}
+
+function StartActivityDialog({ selection, onStart, onCancel }: StartActivityDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [title, setTitle] = useState('Activity');
+  const [kind, setKind] = useState<ActivityStart['kind']>(selection.length > 0 ? 'selection' : 'blank');
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="start-activity-title" onCancel={onCancel}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const start: ActivityStart = kind === 'selection' ? { kind, elementIds: selection.slice(0, 500) } : { kind };
+          void onStart(title.trim() || 'Activity', start).then(setError);
+        }}>
+        <h2 id="start-activity-title">Start an activity</h2>
+        <p>Every student gets a board of their own. Only they and you can see it until you show it to the class.</p>
+        <label>
+          Title <input value={title} maxLength={80} onChange={(e) => setTitle(e.target.value)} />
+        </label>
+        <fieldset>
+          <legend>Each board starts</legend>
+          <label>
+            <input type="radio" name="start" checked={kind === 'blank'} onChange={() => setKind('blank')} /> Blank
+          </label>
+          <label>
+            <input type="radio" name="start" checked={kind === 'board'} onChange={() => setKind('board')} /> With a copy of the class board
+          </label>
+          <label>
+            <input type="radio" name="start" checked={kind === 'selection'} disabled={selection.length === 0} onChange={() => setKind('selection')} /> With a
+            copy of my selection{selection.length > 0 ? ` (${selection.length})` : ' (select elements on the board first)'}
+          </label>
+        </fieldset>
+        {error && <p role="alert">{error}</p>}
+        <div className="actions">
+          <button type="submit" className="button button-primary">
+            Start
+          </button>
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

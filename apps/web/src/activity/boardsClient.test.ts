@@ -1,0 +1,145 @@
+/**
+ * The boards client's sync of private boards (docs/boards.md), without a server: each board from
+ * its own log in revision order (I1). A gap forces a fresh `board.sync`, never a guess; events
+ * that arrive while a sync is in flight are applied after it; a board the teacher hides is
+ * forgotten by every student but its owner.
+ */
+import { ClientEvent, type Activity, type BoardInfo, type Element, type RoomEvent } from '@wb/protocol';
+import { describe, expect, test } from 'vitest';
+import { BoardsClient } from './boardsClient.ts';
+
+const LESSON = '00000000-0000-4000-8000-00000000000a';
+const BOARD = '00000000-0000-4000-8000-0000000000b1';
+const OTHER = '00000000-0000-4000-8000-0000000000b2';
+const ME = '00000000-0000-4000-8000-0000000000c1';
+const ACTIVITY = '00000000-0000-4000-8000-0000000000d1';
+
+const info = (id: string, owner = ME): BoardInfo => ({
+  id,
+  activityId: ACTIVITY,
+  ownerUserId: owner,
+  ownerName: owner === ME ? 'Ana' : 'Ben',
+  revision: 0,
+  editPolicy: 'own',
+  shownLabel: null,
+});
+const element = (n: number): Element => ({
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  shape: { kind: 'rect', x: n, y: 0, w: 1, h: 1, stroke: '#000000', fill: 'transparent', strokeWidth: 1 },
+  version: 1,
+  pinned: false,
+  createdBy: ME,
+  updatedBy: ME,
+  z: n,
+  lock: null,
+});
+const created = (boardId: string, revision: number): RoomEvent => ({
+  roomId: boardId,
+  revision,
+  eventId: `element.created:${boardId}:${revision}`,
+  kind: 'element.created',
+  payload: { element: element(revision) },
+});
+const activity = (shown: Activity['shown'] = []): Activity => ({
+  id: ACTIVITY,
+  title: 'Fractions',
+  status: 'running',
+  startKind: 'blank',
+  startedAt: '2031-03-01T08:00:00.000Z',
+  shown,
+});
+const activityEvent = (revision: number, a: Activity): RoomEvent => ({
+  roomId: LESSON,
+  revision,
+  eventId: `activity.updated:${LESSON}:${ACTIVITY}:${revision}`,
+  kind: 'activity.updated',
+  payload: a,
+});
+
+/** A student's client whose server answers from `snapshots` (by board), recording every request. */
+function setup(role: 'teacher' | 'student' = 'student') {
+  const requests: Array<[string, unknown]> = [];
+  const snapshots = new Map<string, { revision: number; elements: Element[]; board: BoardInfo }>();
+  let release: (() => void) | null = null;
+  let hold = false;
+  const client = new BoardsClient(
+    {
+      request: async <T,>(event: string, payload: unknown) => {
+        requests.push([event, payload]);
+        if (hold) await new Promise<void>((resolve) => (release = resolve));
+        if (event === ClientEvent.BOARD_LIST) return { ok: true, activity: activity(), boards: [] } as never as { ok: true } & T;
+        if (event === ClientEvent.BOARD_MINE) return { ok: true, activity: activity(), board: info(BOARD) } as never as { ok: true } & T;
+        if (event === ClientEvent.BOARD_SYNC) {
+          const id = (payload as { boardId: string }).boardId;
+          const s = snapshots.get(id) ?? { revision: 0, elements: [], board: info(id) };
+          return { ok: true, sync: { kind: 'snapshot', snapshot: s } } as never as { ok: true } & T;
+        }
+        return { ok: false, error: { code: 'bad_request', message: 'no' } } as never;
+      },
+      emit: (event, payload) => requests.push([event, payload]),
+    },
+    { lessonId: LESSON, userId: ME, role },
+    () => 1_000,
+  );
+  return {
+    client,
+    requests,
+    snapshots,
+    holdReplies: () => (hold = true),
+    releaseReply: () => {
+      hold = false;
+      release?.();
+    },
+    syncs: () => requests.filter(([e]) => e === ClientEvent.BOARD_SYNC).length,
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('boards client', () => {
+  test('I1: a board applies its events in revision order; a gap asks for a fresh board.sync', async () => {
+    const { client, syncs } = setup();
+    await client.reconnected();
+    const board = () => client.store.getState().boards.get(BOARD)!;
+    expect(board().revision).toBe(0);
+    client.receiveEvent(created(BOARD, 1));
+    client.receiveEvent(created(BOARD, 1));
+    expect(board().elements.size).toBe(1);
+    expect(board().lastDrewAt).toBe(1_000);
+    const before = syncs();
+    client.receiveEvent(created(BOARD, 3));
+    expect(board().revision).toBe(1);
+    await settle();
+    expect(syncs()).toBe(before + 1);
+  });
+
+  test('I1: events that arrive while a board syncs are applied after its snapshot, those above it only', async () => {
+    const t = setup();
+    await t.client.reconnected();
+    t.snapshots.set(BOARD, { revision: 2, elements: [element(1), element(2)], board: info(BOARD) });
+    t.holdReplies();
+    const syncing = t.client.sync(BOARD);
+    t.client.receiveEvent(created(BOARD, 2));
+    t.client.receiveEvent(created(BOARD, 3));
+    t.releaseReply();
+    await syncing;
+    const board = t.client.store.getState().boards.get(BOARD)!;
+    expect(board.revision).toBe(3);
+    expect([...board.elements.keys()]).toEqual([element(1).id, element(2).id, element(3).id]);
+  });
+
+  test('a shown board is synced for a student, and forgotten when hidden (their own stays)', async () => {
+    const { client, requests } = setup();
+    await client.reconnected();
+    client.receiveEvent(activityEvent(5, activity([{ boardId: OTHER, label: 'Student B' }])));
+    await settle();
+    expect(requests.some(([e, p]) => e === ClientEvent.BOARD_SYNC && (p as { boardId: string }).boardId === OTHER)).toBe(true);
+    expect(client.store.getState().boards.has(OTHER)).toBe(true);
+    client.receiveEvent(activityEvent(6, activity([])));
+    expect(client.store.getState().boards.has(OTHER)).toBe(false);
+    expect(client.store.getState().boards.has(BOARD)).toBe(true);
+    // Another board's events never reach a board this client does not hold.
+    client.receiveEvent(created(OTHER, 1));
+    expect(client.store.getState().boards.has(OTHER)).toBe(false);
+  });
+});

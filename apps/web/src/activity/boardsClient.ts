@@ -1,0 +1,281 @@
+/**
+ * The client side of activities and private boards (docs/boards.md): which boards this member may
+ * see, each kept in sync from its own log (snapshot, then events in revision order; a gap means a
+ * fresh `board.sync`, never a guess, as for the class board). The server decides who sees what;
+ * this only mirrors it. Pure of React: the views read its store.
+ */
+import {
+  BOARD_POINTER_MS,
+  ClientEvent,
+  type BoardPointers,
+  type Activity,
+  type ActivityStart,
+  type BoardInfo,
+  type BoardSyncMessage,
+  type Element,
+  type ElementShape,
+  type ProtocolError,
+  type RoomEvent,
+} from '@wb/protocol';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+
+/** One board as this client holds it. */
+export interface BoardView {
+  info: BoardInfo;
+  /** Null until its first sync arrived. */
+  revision: number | null;
+  elements: ReadonlyMap<string, Element>;
+  /** When this client last saw a stroke land on it (ms, local clock), for "last drew N s ago". */
+  lastDrewAt: number | null;
+}
+
+export interface BoardsState {
+  activity: Activity | null;
+  boards: ReadonlyMap<string, BoardView>;
+  /** This student's own board of the current activity. */
+  mine: string | null;
+  error: string | null;
+}
+
+type Ack<T> = ({ ok: true } & T) | { ok: false; error: ProtocolError };
+
+/** What the client needs from the connection: one acknowledged request. */
+export interface BoardsPorts {
+  request<T>(event: string, payload: unknown): Promise<Ack<T>>;
+  /** A volatile packet (the pointer): no reply, droppable. */
+  emit(event: string, payload: unknown): void;
+}
+
+/** Someone's pointer on a board, as last heard. */
+export interface BoardPointer {
+  userId: string;
+  x: number;
+  y: number;
+  at: number;
+}
+
+/** A pointer not heard from for this long is gone from the board (ms). */
+export const POINTER_STALE_MS = 3_000;
+
+/** A board's events held while its sync is in flight, at most. */
+export const MAX_HELD_EVENTS = 200;
+
+const randomId = () => crypto.randomUUID().replaceAll('-', '');
+
+export class BoardsClient {
+  readonly store: StoreApi<BoardsState> = createStore<BoardsState>(() => ({ activity: null, boards: new Map(), mine: null, error: null }));
+  /** Ephemeral, apart from the boards so a moving pointer never re-renders a thumbnail. */
+  readonly pointers: StoreApi<{ byBoard: ReadonlyMap<string, ReadonlyMap<string, BoardPointer>> }> = createStore(() => ({
+    byBoard: new Map(),
+  }));
+  private lastPointerAt = -Infinity;
+  private pendingPointer: { boardId: string; x: number; y: number } | null = null;
+  private pointerTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly syncing = new Set<string>();
+  /**
+   * Events of a board that arrived while its sync was in flight: applied after it, those above its
+   * revision (I1). Bounded (I10): past the bound the board simply syncs again.
+   */
+  private readonly held = new Map<string, RoomEvent[]>();
+
+  constructor(
+    private readonly ports: BoardsPorts,
+    private readonly self: { lessonId: string; userId: string; role: 'teacher' | 'student' },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** After every (re)connect: subscriptions are per socket, so list and sync again. */
+  async reconnected(): Promise<void> {
+    const listed = await this.ports.request<{ activity: Activity | null; boards: BoardInfo[] }>(ClientEvent.BOARD_LIST, {});
+    if (!listed.ok) return;
+    this.store.setState({ activity: listed.activity });
+    for (const board of listed.boards) this.know(board);
+    if (this.self.role === 'student' && listed.activity && listed.activity.status !== 'ended') await this.openMine();
+    for (const board of listed.boards) void this.sync(board.id);
+  }
+
+  /** A room event of the lesson or of one of the boards. */
+  receiveEvent(event: RoomEvent): void {
+    if (event.roomId === this.self.lessonId) {
+      if (event.kind === 'activity.updated') this.activityChanged(event.payload);
+      return;
+    }
+    const board = this.store.getState().boards.get(event.roomId);
+    if (!board) return;
+    if (this.syncing.has(event.roomId) || board.revision === null) {
+      const held = this.held.get(event.roomId) ?? [];
+      if (held.length < MAX_HELD_EVENTS) held.push(event);
+      this.held.set(event.roomId, held);
+      return;
+    }
+    if (event.revision <= board.revision) return;
+    if (event.revision !== board.revision + 1) {
+      void this.sync(event.roomId);
+      return;
+    }
+    const elements = new Map(board.elements);
+    let drew = false;
+    switch (event.kind) {
+      case 'element.created':
+      case 'element.updated':
+      case 'element.restored':
+        elements.set(event.payload.element.id, event.payload.element);
+        drew = true;
+        break;
+      case 'element.deleted':
+        elements.delete(event.payload.elementId);
+        break;
+      default:
+        break;
+    }
+    this.put({ ...board, revision: event.revision, elements, lastDrewAt: drew ? this.now() : board.lastDrewAt });
+  }
+
+  /** A batch of pointers on one board (never our own: the server sends them, we skip ours). */
+  receivePointers(batch: BoardPointers): void {
+    const now = this.now();
+    const byBoard = new Map(this.pointers.getState().byBoard);
+    const board = new Map(byBoard.get(batch.boardId) ?? []);
+    for (const [sessionId, userId, x, y] of batch.pointers) if (userId !== this.self.userId) board.set(sessionId, { userId, x, y, at: now });
+    for (const [sessionId, p] of board) if (now - p.at > POINTER_STALE_MS) board.delete(sessionId);
+    byBoard.set(batch.boardId, board);
+    this.pointers.setState({ byBoard });
+  }
+
+  /** Our pointer on a board we may draw on, at most every BOARD_POINTER_MS (the latest wins). */
+  sendPointer(boardId: string, x: number, y: number): void {
+    this.pendingPointer = { boardId, x, y };
+    if (this.pointerTimer !== undefined) return;
+    const wait = Math.max(0, this.lastPointerAt + BOARD_POINTER_MS - this.now());
+    this.pointerTimer = setTimeout(() => {
+      this.pointerTimer = undefined;
+      const p = this.pendingPointer;
+      this.pendingPointer = null;
+      if (!p) return;
+      this.lastPointerAt = this.now();
+      this.ports.emit(ClientEvent.BOARD_POINTER, p);
+    }, wait);
+  }
+
+  /** Teachers: a student who joined later opened their board. */
+  receiveOpened(board: BoardInfo): void {
+    this.know(board);
+    void this.sync(board.id);
+  }
+
+  async start(title: string, start: ActivityStart): Promise<ProtocolError | null> {
+    const reply = await this.ports.request<{ activity: Activity; boards: BoardInfo[] }>(ClientEvent.ACTIVITY_START, {
+      activityId: crypto.randomUUID(),
+      title,
+      start,
+    });
+    if (!reply.ok) return reply.error;
+    this.store.setState({ activity: reply.activity });
+    for (const board of reply.boards) {
+      this.know(board);
+      void this.sync(board.id);
+    }
+    return null;
+  }
+
+  async setStatus(status: Activity['status']): Promise<void> {
+    const activity = this.store.getState().activity;
+    if (!activity) return;
+    const reply = await this.ports.request<{ activity: Activity }>(ClientEvent.ACTIVITY_STATUS, { activityId: activity.id, status });
+    if (reply.ok) this.activityChanged(reply.activity);
+  }
+
+  async show(boardId: string, label: string | null): Promise<void> {
+    const activity = this.store.getState().activity;
+    if (!activity) return;
+    const reply = await this.ports.request<{ activity: Activity }>(ClientEvent.BOARD_SHOW, { activityId: activity.id, boards: [{ boardId, label }] });
+    if (reply.ok) this.activityChanged(reply.activity);
+  }
+
+  /** A stroke (or any shape) on a board; it appears when its event comes back. */
+  async draw(boardId: string, shape: ElementShape): Promise<ProtocolError | null> {
+    const reply = await this.ports.request<{ element: Element }>(ClientEvent.ELEMENT_CREATE, {
+      requestId: randomId(),
+      id: crypto.randomUUID(),
+      shape,
+      boardId,
+    });
+    if (reply.ok) return null;
+    this.store.setState({ error: reply.error.message });
+    return reply.error;
+  }
+
+  private activityChanged(activity: Activity): void {
+    const before = this.store.getState().activity;
+    this.store.setState({ activity });
+    const isNew = before?.id !== activity.id;
+    if (isNew) this.store.setState({ boards: new Map(), mine: null });
+    if (this.self.role === 'student') {
+      if (activity.status !== 'ended' && (isNew || !this.store.getState().mine)) void this.openMine();
+      // Shown boards: sync the newly shown; forget the hidden ones that are not ours.
+      const shown = new Set(activity.shown.map((s) => s.boardId));
+      const boards = new Map(this.store.getState().boards);
+      for (const id of [...boards.keys()]) if (!shown.has(id) && id !== this.store.getState().mine) boards.delete(id);
+      this.store.setState({ boards });
+      for (const id of shown) if (!boards.has(id)) void this.sync(id);
+    } else if (isNew) {
+      void this.reconnected();
+    }
+  }
+
+  private async openMine(): Promise<void> {
+    const reply = await this.ports.request<{ activity: Activity; board: BoardInfo }>(ClientEvent.BOARD_MINE, {});
+    if (!reply.ok) return;
+    this.know(reply.board);
+    this.store.setState({ mine: reply.board.id });
+    await this.sync(reply.board.id);
+  }
+
+  private know(info: BoardInfo): void {
+    const existing = this.store.getState().boards.get(info.id);
+    this.put(existing ? { ...existing, info } : { info, revision: null, elements: new Map(), lastDrewAt: null });
+  }
+
+  private put(view: BoardView): void {
+    const boards = new Map(this.store.getState().boards);
+    boards.set(view.info.id, view);
+    this.store.setState({ boards });
+  }
+
+  /** One board's sync: a replay after the revision held, or a snapshot. One at a time per board. */
+  async sync(boardId: string): Promise<void> {
+    if (this.syncing.has(boardId)) return;
+    this.syncing.add(boardId);
+    this.held.delete(boardId);
+    let synced = false;
+    try {
+      const held = this.store.getState().boards.get(boardId);
+      const reply = await this.ports.request<{ sync: BoardSyncMessage }>(ClientEvent.BOARD_SYNC, {
+        boardId,
+        ...(held?.revision != null ? { lastRevision: held.revision } : {}),
+      });
+      if (!reply.ok) return;
+      synced = true;
+      const sync = reply.sync;
+      if (sync.kind === 'snapshot') {
+        const current = this.store.getState().boards.get(boardId);
+        this.put({
+          info: sync.snapshot.board,
+          revision: sync.snapshot.revision,
+          elements: new Map(sync.snapshot.elements.map((e) => [e.id, e])),
+          lastDrewAt: current?.lastDrewAt ?? null,
+        });
+      } else {
+        this.syncing.delete(boardId);
+        for (const event of sync.events) this.receiveEvent(event);
+      }
+    } finally {
+      this.syncing.delete(boardId);
+      const held = this.held.get(boardId) ?? [];
+      this.held.delete(boardId);
+      const overflowed = held.length >= MAX_HELD_EVENTS;
+      if (synced && overflowed) void this.sync(boardId);
+      else if (synced) for (const event of held.sort((a, b) => a.revision - b.revision)) this.receiveEvent(event);
+    }
+  }
+}

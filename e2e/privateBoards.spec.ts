@@ -1,0 +1,162 @@
+/**
+ * Private student boards and the teacher's class grid (issue 22, docs/boards.md), in real
+ * browsers: a teacher and three students. The teacher starts an activity, each student draws on
+ * their own board, the teacher's grid shows the three drawings live, the teacher comments on one
+ * and shows it to the class, and another student then sees it. Before that, no student's page
+ * holds another's board (I12: checked in the DOM, with a screenshot of each student's screen). The
+ * teacher sees the student's pointer on the board they opened.
+ */
+import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { fillClass } from './classroom.ts';
+import { expect, expectLive, joinLesson, startLesson, test } from './support.ts';
+
+/** Serious and critical accessibility violations (as in a11y.spec.ts). */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+}
+
+async function strokeOn(page: Page, board: ReturnType<Page['locator']>, from: [number, number], to: [number, number]) {
+  const box = await board.boundingBox();
+  if (!box) throw new Error('no board on screen');
+  await page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1]);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * to[0], box.y + box.height * to[1], { steps: 8 });
+  await page.mouse.up();
+}
+
+test('teacher + 3 students: private boards, the live class grid, a comment, then shown to the class', async ({ browser }, testInfo) => {
+  const teacher = await startLesson(browser);
+  const names = ['Ana', 'Ben', 'Cleo'];
+  const students = [];
+  for (const name of names) students.push({ name, ...(await joinLesson(browser, teacher.code, name)) });
+
+  await teacher.page.getByRole('button', { name: 'Start activity' }).click();
+  await teacher.page.getByRole('dialog').getByLabel('Title').fill('Fractions');
+  await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+
+  // Each student is switched to their own board, told who can see it, and draws on it.
+  for (const [i, s] of students.entries()) {
+    await expect(s.page.getByTestId('private-board-banner')).toContainText('Your board: only you and the teacher can see it');
+    const own = s.page.getByRole('img', { name: 'Your board' });
+    await strokeOn(s.page, own, [0.2 + i * 0.1, 0.3], [0.5 + i * 0.1, 0.6]);
+    await expect(own).toHaveAttribute('data-elements', '1');
+  }
+
+  // The teacher's grid shows all three drawings live, by name.
+  const grid = teacher.page.getByTestId('class-grid');
+  for (const name of names) {
+    await expect(grid.locator(`[data-testid="board-tile"][data-owner="${name}"] svg`)).toHaveAttribute('data-elements', '1');
+    await expect(grid.locator(`[data-testid="board-tile"][data-owner="${name}"]`)).toContainText(/here · last drew \d+ s ago/);
+  }
+
+  // The grid and a student's board are usable with assistive technology.
+  expect(await seriousViolations(teacher.page)).toEqual([]);
+  expect(await seriousViolations(students[0]!.page)).toEqual([]);
+
+  // Privacy: each student's page holds exactly one board, their own (DOM), as their screen shows.
+  for (const s of students) {
+    const boards = s.page.locator('svg[data-board-id]');
+    await expect(boards).toHaveCount(1);
+    await expect(boards).toHaveAttribute('data-owner', s.name);
+    await testInfo.attach(`${s.name} before showing`, { body: await s.page.screenshot(), contentType: 'image/png' });
+  }
+
+  // The teacher opens Ana's board full size and comments on it: Ana sees it at once.
+  await grid.locator('[data-testid="board-tile"][data-owner="Ana"]').click();
+  const opened = teacher.page.getByTestId('open-board').getByRole('img', { name: "Ana's board" });
+  await strokeOn(teacher.page, opened, [0.6, 0.2], [0.8, 0.25]);
+  await expect(opened).toHaveAttribute('data-elements', '2');
+  // Exportable: one PNG per student.
+  const download = teacher.page.waitForEvent('download');
+  await teacher.page.getByRole('button', { name: 'Download PNG' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^fractions-ana-.*\.png$/);
+  const ana = students[0]!;
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '2');
+  // The teacher sees Ana's pointer on her board as she moves it.
+  const anaBox = await ana.page.getByRole('img', { name: 'Your board' }).boundingBox();
+  if (!anaBox) throw new Error("no board on Ana's screen");
+  await ana.page.mouse.move(anaBox.x + anaBox.width * 0.4, anaBox.y + anaBox.height * 0.7, { steps: 6 });
+  await expect(teacher.page.getByTestId('open-board').locator('[data-pointer-of="Ana"]')).toHaveCount(1);
+  // And writes a comment: Ana reads it on her board.
+  await teacher.page.getByRole('button', { name: 'Text', exact: true }).click();
+  await opened.click({ position: { x: 60, y: 300 } });
+  await teacher.page.getByLabel('Comment text').fill('Nice: now halve it again');
+  await teacher.page.getByRole('button', { name: 'Add comment' }).click();
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '3');
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toContainText('Nice: now halve it again');
+  // Still private: Ben's page holds no board of Ana's.
+  await expect(students[1]!.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
+
+  // Shown to the class: Ben sees Ana's board, with her stroke and the teacher's comment.
+  await teacher.page.getByRole('button', { name: 'Show to class' }).click();
+  const ben = students[1]!;
+  const shown = ben.page.getByTestId('shown-boards');
+  await expect(shown).toContainText('Ana');
+  await expect(shown.locator('svg[data-owner="Ana"]')).toHaveAttribute('data-elements', '3');
+  await testInfo.attach('Ben sees the shown board', { body: await ben.page.screenshot(), contentType: 'image/png' });
+
+  // Back to the grid; hidden again, Ben no longer holds it.
+  await teacher.page.getByRole('button', { name: 'Hide from class' }).click();
+  await expect(ben.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
+  await teacher.page.getByRole('button', { name: 'Back to grid' }).click();
+  await expect(grid.locator('[data-testid="board-tile"]')).toHaveCount(3);
+});
+
+test('the boards stay with the lesson: the teacher\'s page lists them after the activity ended, each exportable', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/teacher');
+  const signUp = page.getByRole('region', { name: 'Create a teacher account' });
+  await signUp.getByLabel('Your name').fill('Ms Rivera');
+  await signUp.getByLabel('Email').fill(`boards-${randomBytes(4).toString('hex')}@school.example`);
+  await signUp.getByLabel('Password').fill('correct horse battery');
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  await page.getByLabel('Lesson title (optional)').fill('Fractions');
+  await page.getByRole('button', { name: 'Start lesson' }).click();
+  await page.waitForURL(/\/r\/[A-Z2-9]{6}$/);
+  await expectLive(page);
+  const code = /\/r\/([A-Z2-9]{6})$/.exec(page.url())![1]!;
+  const ana = await joinLesson(browser, code, 'Ana');
+
+  await page.getByRole('button', { name: 'Start activity' }).click();
+  await page.getByRole('dialog').getByLabel('Title').fill('Halves');
+  await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  const own = ana.page.getByRole('img', { name: 'Your board' });
+  await strokeOn(ana.page, own, [0.3, 0.3], [0.6, 0.6]);
+  await expect(own).toHaveAttribute('data-elements', '1');
+  await expect(page.locator('[data-testid="board-tile"][data-owner="Ana"] svg')).toHaveAttribute('data-elements', '1');
+  await page.getByRole('button', { name: 'End activity' }).click();
+  // Ended: Ana is back on the class board.
+  await expect(ana.page.getByTestId('private-board-banner')).toHaveCount(0);
+
+  await page.goto('/teacher');
+  await page.getByTestId('teacher-room').filter({ hasText: code }).getByRole('button', { name: 'Boards' }).click();
+  const kept = page.getByTestId('lesson-boards');
+  await expect(kept).toContainText('Halves');
+  await expect(kept.getByRole('img', { name: "Ana's board" })).toHaveAttribute('data-elements', '1');
+  const download = page.waitForEvent('download');
+  await kept.getByRole('button', { name: 'PNG', exact: true }).click();
+  expect((await download).suggestedFilename()).toMatch(/^halves-ana-.*\.png$/);
+});
+
+test('the class grid fits a class of 39 on a laptop screen (1280 x 800) without scrolling', async ({ browser, baseURL }) => {
+  const teacher = await startLesson(browser);
+  await teacher.page.setViewportSize({ width: 1280, height: 800 });
+  const klass = await fillClass(baseURL!, teacher.code, 39);
+  try {
+    await expect(teacher.page.getByRole('button', { name: /People/ })).toContainText('37');
+    await teacher.page.getByRole('button', { name: 'Start activity' }).click();
+    await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+    const tiles = teacher.page.getByTestId('board-tile');
+    await expect(tiles).toHaveCount(39);
+    const overlay = teacher.page.getByTestId('class-grid-overlay');
+    expect(await overlay.evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
+    const last = await tiles.last().boundingBox();
+    expect(last && last.y + last.height).toBeLessThanOrEqual(800);
+  } finally {
+    klass.close();
+  }
+});

@@ -1,0 +1,238 @@
+/**
+ * Private student boards and activities (docs/boards.md) as store contract tests on PGlite and
+ * real Postgres: each board is scoped (its own gap-free revision and log, I1), a student reads and
+ * writes only their own board until it is shown (I12, I11), a late joiner gets a board, freezing
+ * and revocation hold per board, and the class board is untouched.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ElementShape } from '@wb/protocol';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { FrozenClock } from '../src/clock.ts';
+import { purgeMember, purgeRoom } from '../src/retention.ts';
+import { rows } from '../src/sql.ts';
+import type { Reader } from '../src/boards.ts';
+import type { EditActor } from '../src/elements.ts';
+import { createStore, type Store } from '../src/store.ts';
+import { openTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { CLOCK_START, newRoom, requestId, roomRevision, seatStudent, storeDatabaseKinds, SESSION_TTL_MS } from './fixtures.ts';
+
+const square = { kind: 'rect' as const, x: 0, y: 0, w: 10, h: 10, stroke: '#000000', fill: 'transparent', strokeWidth: 1 } satisfies ElementShape;
+
+function decided<T extends { decision: string }, D extends T['decision']>(result: T, decision: D): Extract<T, { decision: D }> {
+  if (result.decision !== decision) throw new Error(`expected ${decision}, got ${result.decision}`);
+  return result as Extract<T, { decision: D }>;
+}
+
+for (const { kind, skip } of storeDatabaseKinds) {
+  describe.skipIf(skip !== null)(`private boards on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => {
+    let testDb: TestDatabase;
+    let store: Store;
+    const clock = new FrozenClock(CLOCK_START);
+
+    beforeAll(async () => {
+      testDb = await openTestDatabase(kind);
+      store = createStore(testDb.database, clock);
+    });
+    afterAll(async () => {
+      await testDb?.drop();
+    });
+
+    /** A lesson with its teacher, two students and two elements on the class board. */
+    async function lesson() {
+      const room = await newRoom(store);
+      const teacherSession = randomUUID();
+      await store.openSession({ id: teacherSession, roomId: room.roomId, userId: room.teacherId, tokenHash: randomUUID(), ttlMs: SESSION_TTL_MS });
+      const teacher: EditActor = { roomId: room.roomId, sessionId: teacherSession, userId: room.teacherId };
+      const seatA = await seatStudent(store, room);
+      const seatB = await seatStudent(store, room);
+      const ana: EditActor = { roomId: room.roomId, sessionId: seatA.sessionId, userId: seatA.userId };
+      const ben: EditActor = { roomId: room.roomId, sessionId: seatB.sessionId, userId: seatB.userId };
+      const first = decided(await store.createElement(teacher, { id: randomUUID(), shape: square }), 'applied').element;
+      const second = decided(await store.createElement(teacher, { id: randomUUID(), shape: { ...square, x: 50 } }), 'applied').element;
+      const reader = (who: EditActor): Reader => ({ lessonId: room.roomId, sessionId: who.sessionId, userId: who.userId });
+      return { ...room, teacher, ana, ben, first, second, reader };
+    }
+
+    const on = (who: EditActor, boardId: string): EditActor => ({ ...who, roomId: boardId });
+
+    test('a started activity gives every student a board with a copy of the class board; the class board is unchanged', async () => {
+      const l = await lesson();
+      const before = await roomRevision(testDb.database, l.roomId);
+      const started = decided(
+        await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Fractions', start: { kind: 'board' } }),
+        'applied',
+      );
+      expect(started.boards.map((b) => b.ownerUserId).sort()).toEqual([l.ana.userId, l.ben.userId].sort());
+      // The lesson's log moves by one: the activity; the copies are in each board's own log.
+      expect(await roomRevision(testDb.database, l.roomId)).toBe(before + 1);
+      expect(started.events.filter((e) => e.roomId === l.roomId).map((e) => e.kind)).toEqual(['activity.updated']);
+      for (const board of started.boards) {
+        const snapshot = await store.loadBoardSnapshot(l.reader(l.teacher), board.id);
+        if (snapshot === 'forbidden') throw new Error('teacher refused');
+        expect(snapshot.elements.map((e) => e.id)).toEqual([l.first.id, l.second.id]);
+        // The copy is the student's: the `own` policy lets them change it.
+        expect(snapshot.elements.every((e) => e.createdBy === board.ownerUserId)).toBe(true);
+      }
+      const classSnapshot = await store.loadRoomSnapshot(l.roomId);
+      expect(classSnapshot?.elements.map((e) => e.id)).toEqual([l.first.id, l.second.id]);
+      expect(decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Again', start: { kind: 'blank' } }), 'activity_running'))
+        .toBeTruthy();
+      // A retry of the same start answers the same boards and appends nothing.
+      const retried = decided(await store.startActivity(l.teacher, { activityId: started.activity.id, title: 'Fractions', start: { kind: 'board' } }), 'applied');
+      expect(retried.boards.map((b) => b.id).sort()).toEqual(started.boards.map((b) => b.id).sort());
+      expect(retried.events).toEqual([]);
+      expect(await roomRevision(testDb.database, l.roomId)).toBe(before + 1);
+      expect((await store.startActivity(l.ana, { activityId: randomUUID(), title: 'Mine', start: { kind: 'blank' } })).decision).toBe('forbidden');
+    });
+
+    test('a student who joins after the start gets a board of the selection; opening it again finds the same board', async () => {
+      const l = await lesson();
+      decided(
+        await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Pick', start: { kind: 'selection', elementIds: [l.second.id] } }),
+        'applied',
+      );
+      const late = await seatStudent(store, { roomId: l.roomId, teacherId: l.teacherId });
+      const lateActor: EditActor = { roomId: l.roomId, sessionId: late.sessionId, userId: late.userId };
+      const opened = decided(await store.openMyBoard(lateActor), 'applied');
+      expect(opened.board.ownerUserId).toBe(late.userId);
+      expect(opened.events.map((e) => [e.roomId, e.revision, e.kind])).toEqual([[opened.board.id, 1, 'element.created']]);
+      const again = decided(await store.openMyBoard(lateActor), 'applied');
+      expect(again.board.id).toBe(opened.board.id);
+      expect(again.events).toEqual([]);
+      expect([opened.created, again.created]).toEqual([true, false]);
+      expect((await store.listBoards(l.reader(l.teacher))).length).toBe(3);
+      expect((await store.openMyBoard(l.teacher)).decision).toBe('not_a_student');
+    });
+
+    test('I1: a board\'s events carry the board and its own gap-free revisions; snapshot and replay are per board', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Draw', start: { kind: 'blank' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      const bens = started.boards.find((b) => b.ownerUserId === l.ben.userId)!;
+      const lessonBefore = await roomRevision(testDb.database, l.roomId);
+      const made = decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied');
+      const moved = decided(
+        await store.updateElement(on(l.ana, anas.id), { id: made.element.id, baseVersion: 1, shape: { ...square, x: 5 }, requestId: requestId('u') }),
+        'applied',
+      );
+      decided(await store.createElement(on(l.ben, bens.id), { id: randomUUID(), shape: square }), 'applied');
+      expect([...made.events, ...moved.events].map((e) => [e.roomId, e.revision])).toEqual([
+        [anas.id, 1],
+        [anas.id, 2],
+      ]);
+      expect(await roomRevision(testDb.database, l.roomId)).toBe(lessonBefore);
+      const replay = await store.boardEventsAfter(l.reader(l.ana), anas.id, 0, 100);
+      if (replay === 'forbidden' || replay.kind !== 'replay') throw new Error(`no replay: ${JSON.stringify(replay)}`);
+      expect(replay.events.map((e) => e.kind)).toEqual(['element.created', 'element.updated']);
+      expect(replay.events.every((e) => e.roomId === anas.id)).toBe(true);
+      const snapshot = await store.loadBoardSnapshot(l.reader(l.ana), anas.id);
+      if (snapshot === 'forbidden') throw new Error('owner refused');
+      expect(snapshot.revision).toBe(2);
+      expect(snapshot.elements.map((e) => e.shape)).toEqual([{ ...square, x: 5 }]);
+      // The lesson's replay holds no board event.
+      const lessonReplay = await store.eventsAfter(l.roomId, 0, 1000);
+      if (lessonReplay.kind !== 'replay') throw new Error('lesson log pruned');
+      expect(lessonReplay.events.every((e) => e.roomId === l.roomId)).toBe(true);
+    });
+
+    test('I12, I11: a student neither reads nor writes another student\'s board until it is shown; the teacher does both', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Private', start: { kind: 'blank' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      const mark = decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied').element;
+
+      expect(await store.loadBoardSnapshot(l.reader(l.ben), anas.id)).toBe('forbidden');
+      expect(await store.boardEventsAfter(l.reader(l.ben), anas.id, 0, 100)).toBe('forbidden');
+      expect(await store.readableBoard(l.reader(l.ben), anas.id)).toBeNull();
+      expect((await store.listBoards(l.reader(l.ben))).map((b) => b.ownerUserId)).toEqual([l.ben.userId]);
+      expect((await store.createElement(on(l.ben, anas.id), { id: randomUUID(), shape: square })).decision).toBe('not_a_member');
+      expect(
+        (await store.updateElement(on(l.ben, anas.id), { id: mark.id, baseVersion: 1, shape: { ...square, x: 9 }, requestId: requestId('u') })).decision,
+      ).toBe('not_a_member');
+      expect((await store.deleteElement(on(l.ben, anas.id), { id: mark.id })).decision).toBe('not_a_member');
+      expect((await store.acquireLock(on(l.ben, anas.id), { elementId: mark.id, requestId: requestId('l'), firstTermMs: 2_000 })).decision).toBe(
+        'not_a_member',
+      );
+      // A board id is never a lesson: it cannot be joined or found as one.
+      expect(await store.findRoomById(anas.id)).toBeNull();
+      expect((await store.joinRoom({ roomId: anas.id, displayName: 'Intruder', memberKeyHash: randomUUID(), role: 'student' })).decision).toBe('no_room');
+
+      // The teacher comments on Ana's board; Ana sees it in her board's log.
+      const comment = decided(await store.createElement(on(l.teacher, anas.id), { id: randomUUID(), shape: { ...square, x: 30 } }), 'applied');
+      expect(comment.events[0]?.roomId).toBe(anas.id);
+
+      // Shown: Ben may read it, still not write it; hidden again: refused again.
+      const shown = decided(await store.setBoardsShown(l.teacher, { activityId: started.activity.id, boards: [{ boardId: anas.id, label: 'Student A' }] }), 'applied');
+      expect(shown.activity.shown).toEqual([{ boardId: anas.id, label: 'Student A' }]);
+      expect(shown.events.map((e) => [e.roomId, e.kind])).toEqual([[l.roomId, 'activity.updated']]);
+      const seen = await store.loadBoardSnapshot(l.reader(l.ben), anas.id);
+      if (seen === 'forbidden') throw new Error('shown board refused');
+      expect(seen.elements.map((e) => e.id)).toEqual([mark.id, comment.element.id]);
+      expect((await store.createElement(on(l.ben, anas.id), { id: randomUUID(), shape: square })).decision).toBe('not_a_member');
+      decided(await store.setBoardsShown(l.teacher, { activityId: started.activity.id, boards: [{ boardId: anas.id, label: null }] }), 'applied');
+      expect(await store.loadBoardSnapshot(l.reader(l.ben), anas.id)).toBe('forbidden');
+      expect((await store.setBoardsShown(l.ana, { activityId: started.activity.id, boards: [{ boardId: anas.id, label: 'Me' }] })).decision).toBe(
+        'forbidden',
+      );
+    });
+
+    test('I11: freezing makes every board look-only (the teacher still comments); ending keeps the boards', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Freeze', start: { kind: 'blank' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      const mark = decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied').element;
+      decided(await store.acquireLock(on(l.ana, anas.id), { elementId: mark.id, requestId: requestId('l'), firstTermMs: 2_000 }), 'granted');
+      const frozen = decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'frozen' }), 'applied');
+      // Ana's drag ends with the freeze, in her board's log.
+      expect(frozen.events.map((e) => [e.roomId, e.kind])).toEqual([
+        [l.roomId, 'activity.updated'],
+        [anas.id, 'lock.released'],
+      ]);
+      expect((await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square })).decision).toBe('look_only');
+      decided(await store.createElement(on(l.teacher, anas.id), { id: randomUUID(), shape: square }), 'applied');
+      decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'running' }), 'applied');
+      decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied');
+      decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'ended' }), 'applied');
+      expect((await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square })).decision).toBe('look_only');
+      expect((await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'running' })).decision).toBe('forbidden');
+      expect(await store.currentActivity(l.roomId)).toBeNull();
+      // Kept with the lesson: the teacher lists them, Ana still reads hers; a new activity may start.
+      expect((await store.listBoards(l.reader(l.teacher), started.activity.id)).length).toBe(2);
+      expect(await store.loadBoardSnapshot(l.reader(l.ana), anas.id)).not.toBe('forbidden');
+      decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Next', start: { kind: 'blank' } }), 'applied');
+    });
+
+    test('revocation holds on the student\'s board: a removed student neither edits nor reads it', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Revoke', start: { kind: 'blank' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied');
+      const revoked = await store.revokeMember({ roomId: l.roomId, userId: l.ana.userId, by: l.teacherId, reason: null, requestId: requestId('r') });
+      expect(revoked.decision).toBe('revoked');
+      expect((await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square })).decision).toBe('not_a_member');
+      expect(await store.loadBoardSnapshot(l.reader(l.ana), anas.id)).toBe('forbidden');
+      expect((await store.openMyBoard(l.ana)).decision).toBe('not_a_member');
+      // Ben's board is untouched by Ana's revocation; the teacher still reads Ana's.
+      const bens = started.boards.find((b) => b.ownerUserId === l.ben.userId)!;
+      decided(await store.createElement(on(l.ben, bens.id), { id: randomUUID(), shape: square }), 'applied');
+      expect(await store.loadBoardSnapshot(l.reader(l.teacher), anas.id)).not.toBe('forbidden');
+    });
+
+    test('retention: a member\'s purge takes their boards, a lesson\'s purge its boards and activities', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Purge', start: { kind: 'board' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied');
+      const count = async (query: ReturnType<typeof sql>) => Number((await rows<{ n: unknown }>(testDb.database.db, query))[0]?.n);
+      await purgeMember(testDb.database, l.roomId, l.ana.userId, 'test');
+      expect(await count(sql`SELECT count(*) AS n FROM rooms WHERE id = ${anas.id}::uuid`)).toBe(0);
+      expect(await count(sql`SELECT count(*) AS n FROM elements WHERE room_id = ${anas.id}::uuid`)).toBe(0);
+      expect(await count(sql`SELECT count(*) AS n FROM rooms WHERE parent_id = ${l.roomId}::uuid`)).toBe(1);
+      await purgeRoom(testDb.database, l.roomId, 'test');
+      expect(await count(sql`SELECT count(*) AS n FROM rooms WHERE id = ${l.roomId}::uuid OR parent_id = ${l.roomId}::uuid`)).toBe(0);
+      expect(await count(sql`SELECT count(*) AS n FROM activities WHERE room_id = ${l.roomId}::uuid`)).toBe(0);
+      expect(await count(sql`SELECT count(*) AS n FROM room_events WHERE room_id = ANY(${`{${started.boards.map((b) => b.id).join(',')}}`}::uuid[])`)).toBe(0);
+    });
+  });
+}

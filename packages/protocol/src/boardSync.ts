@@ -1,0 +1,20 @@
+/**
+ * What `board.sync` answers (docs/protocol.md, "Activities and private boards"): apart from
+ * boards.ts because it carries room events, whose union names the activity (boards.ts).
+ */
+import { z } from 'zod';
+import { BoardId, BoardInfo } from './boards.ts';
+import { Element } from './elements.ts';
+import { Revision } from './primitives.ts';
+import { RoomEvent } from './schemas.ts';
+
+/** One board as one picture at one revision. */
+export const BoardSnapshot = z.object({ board: BoardInfo, revision: Revision, elements: z.array(Element) });
+export type BoardSnapshot = z.infer<typeof BoardSnapshot>;
+
+export const BoardSyncMessage = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('snapshot'), snapshot: BoardSnapshot }),
+  /** The board's events strictly after `fromRevision`, in order (each `roomId` is the board's id). */
+  z.object({ kind: z.literal('replay'), boardId: BoardId, fromRevision: Revision, events: z.array(RoomEvent) }),
+]);
+export type BoardSyncMessage = z.infer<typeof BoardSyncMessage>;

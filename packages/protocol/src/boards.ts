@@ -1,0 +1,113 @@
+/**
+ * Activities and private student boards (issue 22, docs/boards.md). A private board is a child
+ * room of its lesson with its own revision and event log; its events are ordinary `RoomEvent`s
+ * whose `roomId` is the board's id. These are the shapes that describe boards and activities.
+ */
+import { z } from 'zod';
+import { Element, ElementId } from './elements.ts';
+import { EditPolicy } from './lessonSettings.ts';
+import { Coordinate, DisplayName, Revision, RoomId, SessionId, UserId, printable } from './primitives.ts';
+
+export const ActivityId = z.uuid();
+export const BoardId = RoomId;
+
+export const ActivityTitle = z.string().trim().min(1).max(80).regex(printable);
+/** What a board is shown to the class under: the student's name or an anonymised label. */
+export const BoardLabel = z.string().trim().min(1).max(40).regex(printable);
+
+/** `running`: students draw; `frozen`: every board is look-only; `ended`: kept, look-only. */
+export const ActivityStatus = z.enum(['running', 'frozen', 'ended']);
+export type ActivityStatus = z.infer<typeof ActivityStatus>;
+
+/** Each student's starting board: blank, a copy of the whole class board, or of chosen elements. */
+export const ActivityStart = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('blank') }),
+  z.strictObject({ kind: z.literal('board') }),
+  z.strictObject({ kind: z.literal('selection'), elementIds: z.array(ElementId).min(1).max(500) }),
+]);
+export type ActivityStart = z.infer<typeof ActivityStart>;
+
+export const ShownBoard = z.object({ boardId: BoardId, label: BoardLabel });
+export type ShownBoard = z.infer<typeof ShownBoard>;
+
+export const Activity = z.object({
+  id: ActivityId,
+  title: ActivityTitle,
+  status: ActivityStatus,
+  startKind: z.enum(['blank', 'board', 'selection']),
+  startedAt: z.string(),
+  /** Boards the teacher shows to the whole class, in the order chosen. */
+  shown: z.array(ShownBoard),
+});
+export type Activity = z.infer<typeof Activity>;
+
+/** A board as a member may know it (a student only ever learns of their own and of shown ones). */
+export const BoardInfo = z.object({
+  id: BoardId,
+  activityId: ActivityId,
+  ownerUserId: UserId,
+  ownerName: DisplayName,
+  revision: Revision,
+  editPolicy: EditPolicy,
+  /** Null while private; the label while shown to the class. */
+  shownLabel: BoardLabel.nullable(),
+});
+export type BoardInfo = z.infer<typeof BoardInfo>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests (acknowledged; docs/protocol.md, "Activities and private boards")
+
+/** Teacher: start an activity; `activityId` chosen by the client makes a retry the same request. */
+export const ActivityStartRequest = z.strictObject({ activityId: ActivityId, title: ActivityTitle, start: ActivityStart });
+export type ActivityStartRequest = z.infer<typeof ActivityStartRequest>;
+
+/** Teacher: freeze the activity (look only), let it run again, or end it (boards kept). */
+export const ActivityStatusRequest = z.strictObject({ activityId: ActivityId, status: ActivityStatus });
+export type ActivityStatusRequest = z.infer<typeof ActivityStatusRequest>;
+
+/** Teacher: show boards to the class under a label, or hide them (`label: null`). */
+export const BoardShowRequest = z.strictObject({
+  activityId: ActivityId,
+  boards: z.array(z.strictObject({ boardId: BoardId, label: BoardLabel.nullable() })).min(1).max(40),
+});
+export type BoardShowRequest = z.infer<typeof BoardShowRequest>;
+
+/** The boards the sender may see (teacher: all of the activity or of the lesson; student: own and shown). */
+export const BoardListRequest = z.strictObject({ activityId: ActivityId.optional() });
+export type BoardListRequest = z.infer<typeof BoardListRequest>;
+
+/** Student: my board of the current activity (made now if I joined after it started). */
+export const BoardMineRequest = z.strictObject({});
+export type BoardMineRequest = z.infer<typeof BoardMineRequest>;
+
+/** A board's events after `lastRevision`, or its snapshot; subscribes the socket to the board. */
+export const BoardSyncRequest = z.strictObject({ boardId: BoardId, lastRevision: Revision.optional() });
+export type BoardSyncRequest = z.infer<typeof BoardSyncRequest>;
+
+/**
+ * Volatile: where the sender points on a board they may draw on (its owner, a teacher), at most
+ * every BOARD_POINTER_MS. Never stored; reaches only the board's audience (docs/boards.md).
+ */
+export const BoardPointerUpdate = z.strictObject({ boardId: BoardId, x: Coordinate, y: Coordinate });
+export type BoardPointerUpdate = z.infer<typeof BoardPointerUpdate>;
+
+/** How often a client sends its pointer on a board, and the server batches them, at most (ms). */
+export const BOARD_POINTER_MS = 50;
+
+/** A batch of the pointers on one board: `[sessionId, userId, x, y]` each, the latest per session. */
+export const BoardPointers = z.object({ boardId: BoardId, pointers: z.array(z.tuple([SessionId, UserId, Coordinate, Coordinate])) });
+export type BoardPointers = z.infer<typeof BoardPointers>;
+
+/**
+ * `GET /api/teacher/rooms/:code/boards`: every activity of a lesson, newest first, each with its
+ * students' boards and their live elements: the kept work, for the teacher's page and its export.
+ */
+export const LessonBoards = z.object({
+  activities: z.array(
+    z.object({
+      activity: Activity,
+      boards: z.array(z.object({ board: BoardInfo, elements: z.array(Element) })),
+    }),
+  ),
+});
+export type LessonBoards = z.infer<typeof LessonBoards>;
