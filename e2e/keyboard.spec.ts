@@ -45,7 +45,7 @@ test('issue 23 keyboard: the element list names the elements in Tab order, selec
   await page.keyboard.press('Enter');
   await page.keyboard.press('Escape');
   // With nothing selected the arrows pan: the next element lands lower on the board.
-  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('s');
   await page.keyboard.press('Enter');
   await page.keyboard.type('Question 1');
@@ -58,6 +58,11 @@ test('issue 23 keyboard: the element list names the elements in Tab order, selec
   await page.keyboard.press('Escape');
   await page.keyboard.press('Tab');
   await expect(announcement).toHaveText('Selected: Rectangle by Ms Rivera, 1 of 2');
+  // The rectangle was pushed off the top by the pan: Tab brought it back into view.
+  const seen = (await page.getByTestId('selection-outline').boundingBox())!;
+  const view = (await board.boundingBox())!;
+  expect(seen.y).toBeGreaterThanOrEqual(view.y);
+  expect(seen.y + seen.height).toBeLessThanOrEqual(view.y + view.height);
   await page.keyboard.press('Tab');
   await expect(announcement).toHaveText("Selected: Sticky note: 'Question 1' by Ms Rivera, 2 of 2");
   await page.keyboard.press('Tab');

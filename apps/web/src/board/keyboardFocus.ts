@@ -11,9 +11,20 @@ import type { Viewport } from './viewport.ts';
 /** Elements whose tops differ by less than this (board units) read as one row, left to right. */
 export const ROW_TOLERANCE = 20;
 
+/** Bounds per shape object (shapes are immutable): a pen stroke's points are walked once, not on every edit. */
+const boundsCache = new WeakMap<Element['shape'], Bounds>();
+function boundsOf(shape: Element['shape']): Bounds {
+  let b = boundsCache.get(shape);
+  if (!b) {
+    b = rotatedBounds(shape);
+    boundsCache.set(shape, b);
+  }
+  return b;
+}
+
 /** Reading order: top to bottom, then left to right within a row; ties by id so the order is stable. */
 export function readingOrder(elements: Iterable<Element>): Element[] {
-  const placed = [...elements].map((el) => ({ el, b: rotatedBounds(el.shape) }));
+  const placed = [...elements].map((el) => ({ el, b: boundsOf(el.shape) }));
   placed.sort((a, b) => a.b.y - b.b.y || a.b.x - b.b.x);
   // Rows: a run of elements whose tops are within ROW_TOLERANCE of the row's first one.
   const rows: (typeof placed)[] = [];
