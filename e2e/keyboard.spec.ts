@@ -52,9 +52,10 @@ test('issue 23 keyboard: the element list names the elements in Tab order, selec
   await page.keyboard.press('Enter');
   await expect.poll(async () => (await elementsOf(page)).length).toBe(2);
   await expect(list.getByRole('button')).toHaveText(['Rectangle by Ms Rivera', "Sticky note: 'Question 1' by Ms Rivera"]);
+  // Finishing the note hands focus back to the board.
+  await expect(board).toBeFocused();
 
   // Tab walks top to bottom, then leaves the board (no keyboard trap) for the list, which shows.
-  await board.focus();
   await page.keyboard.press('Escape');
   await page.keyboard.press('Tab');
   await expect(announcement).toHaveText('Selected: Rectangle by Ms Rivera, 1 of 2');

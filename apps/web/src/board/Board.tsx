@@ -109,8 +109,16 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     return sharedViewOf(viewport.getState(), { width: surface?.clientWidth || window.innerWidth, height: surface?.clientHeight || window.innerHeight });
   };
 
+  /** The text field closed: unless focus went somewhere on purpose, it comes back to the board (keyboard users go on from there). */
+  const refocusBoard = () => {
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body) surfaceRef.current?.focus({ preventScroll: true });
+    });
+  };
   const commitText = (edit: TextEdit, text: string) => {
     setTextEdit(null);
+    refocusBoard();
     const current = edit.elementId ? editor.board.getState().elements.get(edit.elementId) : undefined;
     if (current && (current.shape.kind === 'text' || current.shape.kind === 'sticky')) {
       if (current.shape.text === text) return;
@@ -160,7 +168,10 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         }}
       />
       {textEdit && (
-        <TextEditor key={`${textEdit.elementId ?? 'new'}:${textEdit.at.x}:${textEdit.at.y}`} edit={textEdit} viewport={viewport} onCommit={(text) => commitText(textEdit, text)} onCancel={() => setTextEdit(null)} />
+        <TextEditor key={`${textEdit.elementId ?? 'new'}:${textEdit.at.x}:${textEdit.at.y}`} edit={textEdit} viewport={viewport} onCommit={(text) => commitText(textEdit, text)} onCancel={() => {
+          setTextEdit(null);
+          refocusBoard();
+        }} />
       )}
       <p id="board-help" className="visually-hidden">
         Arrow keys or scroll to move around; with elements selected, arrow keys move them (shift: further). Drag on empty board to select
