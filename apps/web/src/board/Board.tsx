@@ -13,6 +13,8 @@ import { ElementLayer } from './ElementLayer.tsx';
 import { GridLayer } from './GridLayer.tsx';
 import { TextEditor } from './TextEditor.tsx';
 import { attachClipboard } from './clipboardKeys.ts';
+import { ElementList } from './ElementList.tsx';
+import { attachKeyboardAccess, selectAndReveal } from './keyboardAccess.ts';
 import { attachSelectionKeys } from './selectionKeys.ts';
 import { createToolInput } from './toolInput.ts';
 import { Toolbar } from './Toolbar.tsx';
@@ -71,7 +73,9 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     gestures.attach();
     const detachSelectionKeys = attachSelectionKeys(editor);
     const detachClipboard = attachClipboard(editor, () => pointer, viewCentre);
+    const detachKeyboard = attachKeyboardAccess({ surface, viewport, tools, editor, startTextEdit: setTextEdit });
     return () => {
+      detachKeyboard();
       detachClipboard();
       detachSelectionKeys();
       gestures.detach();
@@ -105,8 +109,16 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     return sharedViewOf(viewport.getState(), { width: surface?.clientWidth || window.innerWidth, height: surface?.clientHeight || window.innerHeight });
   };
 
+  /** The text field closed: unless focus went somewhere on purpose, it comes back to the board (keyboard users go on from there). */
+  const refocusBoard = () => {
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body) surfaceRef.current?.focus({ preventScroll: true });
+    });
+  };
   const commitText = (edit: TextEdit, text: string) => {
     setTextEdit(null);
+    refocusBoard();
     const current = edit.elementId ? editor.board.getState().elements.get(edit.elementId) : undefined;
     if (current && (current.shape.kind === 'text' || current.shape.kind === 'sticky')) {
       if (current.shape.text === text) return;
@@ -143,13 +155,31 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         <LaserLayer attention={attention} viewport={viewport} />
         <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} hidden={hideCursors} />
       </div>
+      <ElementList
+        editor={editor}
+        nameOf={nameOf}
+        onChoose={(el) => {
+          const surface = surfaceRef.current;
+          if (surface) {
+            selectAndReveal({ surface, viewport, editor }, el);
+            // Back on the board: the arrows move the chosen element, Tab goes on from it.
+            surface.focus({ preventScroll: true });
+          }
+        }}
+      />
       {textEdit && (
-        <TextEditor key={`${textEdit.elementId ?? 'new'}:${textEdit.at.x}:${textEdit.at.y}`} edit={textEdit} viewport={viewport} onCommit={(text) => commitText(textEdit, text)} onCancel={() => setTextEdit(null)} />
+        <TextEditor key={`${textEdit.elementId ?? 'new'}:${textEdit.at.x}:${textEdit.at.y}`} edit={textEdit} viewport={viewport} onCommit={(text) => commitText(textEdit, text)} onCancel={() => {
+          setTextEdit(null);
+          refocusBoard();
+        }} />
       )}
       <p id="board-help" className="visually-hidden">
         Arrow keys or scroll to move around; with elements selected, arrow keys move them (shift: further). Drag on empty board to select
         several, shift-click to add or remove one, Ctrl+A selects all, Escape clears. The selection's handles resize it (shift keeps proportions) and
-        turn it. Ctrl+C, Ctrl+X and Ctrl+V copy, cut and paste at the pointer; Ctrl+D duplicates. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
+        turn it. Ctrl+C, Ctrl+X and Ctrl+V copy, cut and paste at the pointer; Ctrl+D duplicates. Tab and
+        Shift+Tab select the next and previous element, top to bottom; Enter with a shape tool makes that shape in the middle of the view, with
+        the text or note tool starts one there, and on a selected text or note edits it. Delete removes the selection. The list of board
+        elements follows the board. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
         toolbar.
       </p>
       <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} />
