@@ -60,10 +60,16 @@ test('issue 23 keyboard: the element list names the elements in Tab order, selec
   await page.keyboard.press('Tab');
   await expect(announcement).toHaveText('Selected: Rectangle by Ms Rivera, 1 of 2');
   // The rectangle was pushed off the top by the pan: Tab brought it back into view.
-  const seen = (await page.getByTestId('selection-outline').boundingBox())!;
-  const view = (await board.boundingBox())!;
-  expect(seen.y).toBeGreaterThanOrEqual(view.y);
-  expect(seen.y + seen.height).toBeLessThanOrEqual(view.y + view.height);
+  // (Polled: the outline is drawn on the frame after the pan, not with the announcement.)
+  const outline = page.getByTestId('selection-outline');
+  await expect(outline).toBeVisible();
+  await expect
+    .poll(async () => {
+      const seen = await outline.boundingBox();
+      const view = await board.boundingBox();
+      return seen !== null && view !== null && seen.y >= view.y && seen.y + seen.height <= view.y + view.height;
+    })
+    .toBe(true);
   await page.keyboard.press('Tab');
   await expect(announcement).toHaveText("Selected: Sticky note: 'Question 1' by Ms Rivera, 2 of 2");
   await page.keyboard.press('Tab');

@@ -17,6 +17,17 @@ import { openTestDatabase, type TestDatabase } from '../src/testing.ts';
 import { CLOCK_START, SESSION_TTL_MS, roomRevision, seatStudent, storeDatabaseKinds, type Seat } from './fixtures.ts';
 
 const REVOCATION_TRIALS = 40;
+
+/**
+ * Which side of a race starts first varies by trial: together (a third of the trials), or one side
+ * waits 0-3 ms. Started together, one side can win every trial on a given machine and load (CI saw
+ * the batch win all 40), and the test must see both orders to show it raced.
+ */
+function headStart(trial: number, side: 'change' | 'batch'): Promise<void> {
+  const waits = trial % 3 === 1 ? 'batch' : trial % 3 === 2 ? 'change' : null;
+  if (waits !== side) return Promise.resolve();
+  return new Promise((done) => setTimeout(done, trial % 4));
+}
 const stroke = (x: number): ElementShape => ({
   kind: 'pen',
   x,
@@ -135,8 +146,12 @@ for (const { kind, skip } of storeDatabaseKinds) {
         for (let trial = 0; trial < REVOCATION_TRIALS; trial++) {
           const { room, ana, ben } = await classroom();
           const [revoked, batch] = await Promise.all([
-            peer!.revokeMember({ roomId: room.roomId, userId: ana.userId, by: room.teacherId, reason: null, requestId: null }),
-            store.createElements([0, 1, 2].flatMap((i) => [ana, ben].map((actor) => ({ actor, id: randomUUID(), shape: stroke(i) })))),
+            headStart(trial, 'change').then(() =>
+              peer!.revokeMember({ roomId: room.roomId, userId: ana.userId, by: room.teacherId, reason: null, requestId: null }),
+            ),
+            headStart(trial, 'batch').then(() =>
+              store.createElements([0, 1, 2].flatMap((i) => [ana, ben].map((actor) => ({ actor, id: randomUUID(), shape: stroke(i) })))),
+            ),
           ]);
           expect(revoked.decision).toBe('revoked');
           for (const [i, result] of batch.entries()) {
@@ -171,8 +186,10 @@ for (const { kind, skip } of storeDatabaseKinds) {
           const { room, ana, ben, teacher } = await classroom();
           expect((await store.setLessonSettings(teacher, { editPolicy: 'everyone' })).decision).toBe('applied');
           const [changed, batch] = await Promise.all([
-            peer!.setLessonSettings(teacher, { editPolicy: 'look' }),
-            store.createElements([0, 1, 2].flatMap((i) => [ana, ben, teacher].map((actor) => ({ actor, id: randomUUID(), shape: stroke(i) })))),
+            headStart(trial, 'change').then(() => peer!.setLessonSettings(teacher, { editPolicy: 'look' })),
+            headStart(trial, 'batch').then(() =>
+              store.createElements([0, 1, 2].flatMap((i) => [ana, ben, teacher].map((actor) => ({ actor, id: randomUUID(), shape: stroke(i) })))),
+            ),
           ]);
           expect(changed.decision).toBe('applied');
           for (const [i, result] of batch.entries()) {
