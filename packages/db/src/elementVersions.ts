@@ -1,7 +1,10 @@
 /**
  * Every accepted version of an element, written in the transaction of the change that made it:
- * the teacher's history panel and restore read it (history.ts). Bounded per room (I10): the
- * sweeper keeps the newest `keepPerRoom` versions of each room, as it does the room log.
+ * the teacher's history panel and restore read it (history.ts). Since migration 0015 it is also
+ * the one copy of each version's shape: an element reads its current version's, an element event
+ * the version it names (docs/store.md, "One copy of an element's content"). Bounded per room
+ * (I10): the sweeper keeps the newest `keepPerRoom` versions of each room, and every version that
+ * is still an element's current one or is named by an event still in the log.
  */
 import { sql } from 'drizzle-orm';
 import type { ElementShape, HistoryAction } from '@wb/protocol';
@@ -38,7 +41,11 @@ export async function recordVersion(
   );
 }
 
-/** Keeps the newest `keepPerRoom` versions of every room (I10). Returns how many rows went. */
+/**
+ * Keeps the newest `keepPerRoom` versions of every room (I10), and any older one still read: the
+ * current version of its element, or one an event in the log names (each an index probe: the
+ * elements' primary key, `room_events_element_version`). Returns how many rows went.
+ */
 export async function pruneElementVersions(executor: Executor, keepPerRoom: number): Promise<number> {
   const deleted = await rows<{ n: unknown }>(
     executor,
@@ -50,6 +57,9 @@ export async function pruneElementVersions(executor: Executor, keepPerRoom: numb
           DELETE FROM element_versions v USING ranked
           WHERE ranked.nth > ${keepPerRoom}::int8
             AND v.room_id = ranked.room_id AND v.element_id = ranked.element_id AND v.version = ranked.version
+            AND NOT EXISTS (SELECT 1 FROM elements c WHERE c.room_id = v.room_id AND c.id = v.element_id AND c.version = v.version)
+            AND NOT EXISTS (SELECT 1 FROM room_events e
+                            WHERE e.room_id = v.room_id AND e.element_id = v.element_id AND e.element_version = v.version)
           RETURNING 1)
         SELECT count(*) AS n FROM gone`,
   );
