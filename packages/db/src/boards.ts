@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Activity, ActivityStart, ActivityStatus, BoardInfo, EditPolicy, Element, ElementShape, LessonBoards, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, editTransaction, type Authorized, type EditActor } from './editRights.ts';
-import { ELEMENT_COLUMNS, shapeOf, toElement, type ElementRow } from './elementRows.ts';
+import { ELEMENT_COLUMNS, ELEMENT_DATA, shapeOf, toElement, withShape, type ElementRow } from './elementRows.ts';
 import { recordVersion } from './elementVersions.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { appendRoomEvent, eventsAfter, nextRoomRevision, type EventsAfter } from './roomLog.ts';
@@ -136,15 +136,16 @@ async function ensureBoard(
     for (const item of template) {
       const [inserted] = await rows<ElementRow>(
         tx,
-        sql`INSERT INTO elements (room_id, id, kind, data, version, created_by, updated_by, created_at, updated_at, z)
-            VALUES (${id}::uuid, ${item.id}::uuid, ${item.shape.kind}, ${JSON.stringify(item.shape)}::jsonb, 1,
+        sql`INSERT INTO elements (room_id, id, kind, version, created_by, updated_by, created_at, updated_at, z)
+            VALUES (${id}::uuid, ${item.id}::uuid, ${item.shape.kind}, 1,
                     ${owner.userId}::uuid, ${owner.userId}::uuid, ${clock.now()}, ${clock.now()},
                     (SELECT revision + 1 FROM rooms WHERE id = ${id}::uuid))
             RETURNING ${ELEMENT_COLUMNS}`,
       );
       if (!inserted) continue;
-      const element: Element = toElement(inserted);
-      await recordVersion(tx, clock, inserted, 'created', owner.userId);
+      const created = withShape(inserted, item.shape);
+      const element: Element = toElement(created);
+      await recordVersion(tx, clock, created, 'created', owner.userId);
       events.push(await appendRoomEvent(tx, clock, id, 'element.created', { elementId: element.id }, { element }, onBoard));
     }
   }
@@ -187,8 +188,8 @@ export async function startActivity(
         : await rows<{ id: string; data: unknown }>(
             tx,
             input.start.kind === 'board'
-              ? sql`SELECT id, data FROM elements WHERE room_id = ${actor.roomId}::uuid AND NOT deleted ORDER BY z, id`
-              : sql`SELECT id, data FROM elements WHERE room_id = ${actor.roomId}::uuid AND NOT deleted
+              ? sql`SELECT id, ${ELEMENT_DATA} AS data FROM elements WHERE room_id = ${actor.roomId}::uuid AND NOT deleted ORDER BY z, id`
+              : sql`SELECT id, ${ELEMENT_DATA} AS data FROM elements WHERE room_id = ${actor.roomId}::uuid AND NOT deleted
                       AND id = ANY(${`{${input.start.elementIds.join(',')}}`}::uuid[]) ORDER BY z, id`,
           );
     if (input.start.kind === 'selection' && source.length === 0) return { decision: 'not_found' as const };

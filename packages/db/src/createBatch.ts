@@ -10,7 +10,8 @@
  *   2. take the room row (FOR NO KEY UPDATE, as every revision bump does): writers of this room
  *      wait here, so the next statement sees every element already in it; a room whose policy or
  *      status is no longer the one step 1 read sends the batch one by one (I11, editRights.ts);
- *   3. one statement inserts the elements, their first versions and their events, and moves the
+ *   3. one statement inserts the elements, their first versions (the one copy of each shape) and
+ *      their events (which name that version), and moves the
  *      room's revision once, by the number of elements created (revisions stay gap-free and in
  *      request order: the i-th stroke applied is at revision + i);
  *   COMMIT
@@ -23,7 +24,7 @@ import { sql } from 'drizzle-orm';
 import type { ElementShape, EditPolicy, RoomEvent, Role } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { drawingRefusal, type Authorized, type EditActor } from './editRights.ts';
-import { ELEMENT_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
+import { ELEMENT_DATA, ELEMENT_STORED_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
 import { createElement, type ElementResult } from './elements.ts';
 import { eventId } from './eventIds.ts';
 import { int, rows, type Db } from './sql.ts';
@@ -105,30 +106,33 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
                 AS q(ord int, id uuid, user_id uuid, kind text, data jsonb, event_id text)
             ),
             existing AS (
-              SELECT ${ELEMENT_COLUMNS} FROM elements WHERE room_id = ${roomId}::uuid AND id IN (SELECT id FROM req)
+              SELECT ${ELEMENT_STORED_COLUMNS}, ${ELEMENT_DATA} AS data
+              FROM elements WHERE room_id = ${roomId}::uuid AND id IN (SELECT id FROM req)
             ),
             fresh AS (
               SELECT req.*, ${int(room.revision)}::int8 + row_number() OVER (ORDER BY req.ord) AS revision
               FROM req WHERE req.id NOT IN (SELECT id FROM existing)
             ),
             ins AS (
-              INSERT INTO elements (room_id, id, kind, data, version, created_by, updated_by, created_at, updated_at, z)
-              SELECT ${roomId}::uuid, id, kind, data, 1, user_id, user_id, ${now}, ${now}, revision FROM fresh
+              INSERT INTO elements (room_id, id, kind, version, created_by, updated_by, created_at, updated_at, z)
+              SELECT ${roomId}::uuid, id, kind, 1, user_id, user_id, ${now}, ${now}, revision FROM fresh
               ON CONFLICT (room_id, id) DO NOTHING
-              RETURNING ${ELEMENT_COLUMNS}
+              RETURNING ${ELEMENT_STORED_COLUMNS}
             ),
+            -- The shape is written once, as the first version; the element and its event name it.
             ver AS (
               INSERT INTO element_versions (room_id, element_id, version, data, deleted, action, by, at, batch_id)
-              SELECT room_id, id, 1, data, false, 'created', created_by, ${now}, NULL FROM ins
+              SELECT ins.room_id, ins.id, 1, fresh.data, false, 'created', ins.created_by, ${now}, NULL
+              FROM ins JOIN fresh ON fresh.id = ins.id
               ON CONFLICT DO NOTHING
             ),
             ev AS (
-              INSERT INTO room_events (room_id, revision, event_id, kind, payload, at)
+              INSERT INTO room_events (room_id, revision, event_id, kind, payload, at, element_id, element_version)
               SELECT ${roomId}::uuid, fresh.revision, fresh.event_id, 'element.created',
                      jsonb_build_object('element', jsonb_build_object(
-                       'id', ins.id, 'shape', ins.data, 'version', 1, 'pinned', false,
+                       'id', ins.id, 'version', 1, 'pinned', false,
                        'createdBy', ins.created_by, 'updatedBy', ins.updated_by, 'z', fresh.revision, 'lock', NULL)),
-                     ${now}
+                     ${now}, ins.id, 1
               FROM fresh JOIN ins ON ins.id = fresh.id
               ON CONFLICT (event_id) DO NOTHING
               RETURNING event_id
@@ -137,7 +141,7 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
               UPDATE rooms SET revision = revision + (SELECT count(*) FROM ins) WHERE id = ${roomId}::uuid
               RETURNING revision
             )
-            SELECT ins.*, fresh.ord, fresh.revision AS event_revision, true AS found,
+            SELECT ins.*, fresh.data, fresh.ord, fresh.revision AS event_revision, true AS found,
                    (SELECT count(*) FROM ev) AS events, (SELECT revision FROM bump) AS room_revision
             FROM ins JOIN fresh ON fresh.id = ins.id
             UNION ALL

@@ -21,11 +21,32 @@ export interface ElementRow {
   lock_request_id: string | null;
 }
 
-export const ELEMENT_COLUMNS = sql.raw(
-  'room_id, id, kind, data, version, deleted, pinned, created_by, updated_by, z, lock_generation, lock_session_id, lock_user_id, lock_expires_at, lock_request_id',
+/** The columns an element row stores itself (its shape is in `element_versions`). */
+export const ELEMENT_STORED_COLUMNS = sql.raw(
+  'room_id, id, kind, version, deleted, pinned, created_by, updated_by, z, lock_generation, lock_session_id, lock_user_id, lock_expires_at, lock_request_id',
 );
 
+/**
+ * The element's shape, from the one copy of it (docs/store.md, "One copy of an element's
+ * content"): the newest version row at or below the element's version. In a statement after the
+ * change that is the current version; in the RETURNING of an UPDATE that moves the version (the
+ * new row comes in the next statement) it is the version before, which is the content of a change
+ * that changes no shape (delete, pin, clear). A change of shape puts its shape on the row with
+ * `withShape`. Needs the table named `elements`, unaliased.
+ */
+export const ELEMENT_DATA = sql.raw(
+  `(SELECT ev.data FROM element_versions ev WHERE ev.room_id = elements.room_id AND ev.element_id = elements.id
+      AND ev.version <= elements.version ORDER BY ev.version DESC LIMIT 1)`,
+);
+
+export const ELEMENT_COLUMNS = sql`${ELEMENT_STORED_COLUMNS}, ${ELEMENT_DATA} AS data`;
+
 export const shapeOf = (data: unknown): ElementShape => (typeof data === 'string' ? JSON.parse(data) : data) as ElementShape;
+
+/** The row with the shape a change just gave it (before its version row is written). */
+export function withShape<R extends ElementRow>(row: R, shape: ElementShape | unknown): R {
+  return { ...row, data: shapeOf(shape) };
+}
 
 export function toElement(row: ElementRow): Element {
   return {

@@ -18,7 +18,7 @@ import {
   type EditActor,
   type PolicyRefusal,
 } from './editRights.ts';
-import { ELEMENT_COLUMNS, readElement, readElementForUpdate, shapeOf, toElement, type ElementRow } from './elementRows.ts';
+import { ELEMENT_COLUMNS, readElement, readElementForUpdate, shapeOf, toElement, withShape, type ElementRow } from './elementRows.ts';
 import { recordVersion, shapeChangeAction } from './elementVersions.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { appendRoomEvent } from './roomLog.ts';
@@ -96,8 +96,8 @@ export async function createElement(
     if (refused) return { decision: refused };
     const [inserted] = await rows<ElementRow>(
       tx,
-      sql`INSERT INTO elements (room_id, id, kind, data, version, created_by, updated_by, created_at, updated_at, z)
-          VALUES (${actor.roomId}::uuid, ${input.id}::uuid, ${input.shape.kind}, ${JSON.stringify(input.shape)}::jsonb, 1,
+      sql`INSERT INTO elements (room_id, id, kind, version, created_by, updated_by, created_at, updated_at, z)
+          VALUES (${actor.roomId}::uuid, ${input.id}::uuid, ${input.shape.kind}, 1,
                   ${actor.userId}::uuid, ${actor.userId}::uuid, ${clock.now()}, ${clock.now()},
                   (SELECT revision + 1 FROM rooms WHERE id = ${actor.roomId}::uuid))
           ON CONFLICT (room_id, id) DO NOTHING
@@ -111,8 +111,10 @@ export async function createElement(
       if (existing && existing.created_by === actor.userId) return { decision: 'already_applied' as const, element: toElement(existing) };
       return { decision: 'conflict' as const };
     }
-    const element = toElement(inserted);
-    await recordVersion(tx, clock, inserted, 'created', actor.userId);
+    // Its shape is written once, as its first version (docs/store.md, "One copy of an element's content").
+    const created = withShape(inserted, input.shape);
+    const element = toElement(created);
+    await recordVersion(tx, clock, created, 'created', actor.userId);
     const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.created', { elementId: element.id }, { element }, auth);
     return { decision: 'applied' as const, element, events: [event] };
   });
@@ -138,9 +140,9 @@ export async function updateElement(
     if (refused) return { decision: refused };
     const isTeacher = auth.role === 'teacher';
     const before = await readElementForUpdate(tx, actor.roomId, input.id);
-    const [updated] = await rows<ElementRow>(
+    const [changed] = await rows<ElementRow>(
       tx,
-      sql`UPDATE elements SET data = ${JSON.stringify(input.shape)}::jsonb, version = version + 1,
+      sql`UPDATE elements SET version = version + 1,
                               updated_by = ${actor.userId}::uuid, updated_at = ${clock.now()}
           WHERE room_id = ${actor.roomId}::uuid AND id = ${input.id}::uuid AND NOT deleted
             AND version = ${input.baseVersion}::int8 AND kind = ${input.shape.kind}
@@ -148,11 +150,12 @@ export async function updateElement(
             AND (NOT pinned OR ${isTeacher}) AND ${mayChangeCondition(auth, actor)}
           RETURNING ${ELEMENT_COLUMNS}`,
     );
-    if (!updated || !before) {
+    if (!changed || !before) {
       const row = await readForDecision(tx, clock, actor.roomId, input.id);
       const element = row && !row.deleted ? toElement(row) : undefined;
       return { decision: refusalFor(row, actor, auth), ...(element ? { element } : {}) };
     }
+    const updated = withShape(changed, input.shape);
     const element = toElement(updated);
     await recordVersion(tx, clock, updated, shapeChangeAction(before.data, input.shape), actor.userId);
     const event = await appendRoomEvent(

@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Element, HistoryAction, HistoryEntry, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, type EditActor } from './editRights.ts';
-import { ELEMENT_COLUMNS, readElementForUpdate, toElement, type ElementRow } from './elementRows.ts';
+import { ELEMENT_COLUMNS, readElementForUpdate, toElement, withShape, type ElementRow } from './elementRows.ts';
 import { deletedEvent, type ElementResult } from './elements.ts';
 import { recordVersion } from './elementVersions.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
@@ -82,14 +82,16 @@ async function writeBack(
   data: unknown,
   batchId: string | null,
 ): Promise<{ element: Element; events: RoomEvent[] }> {
-  const [restored] = await rows<ElementRow>(
+  const [written] = await rows<ElementRow>(
     tx,
-    sql`UPDATE elements SET data = ${JSON.stringify(typeof data === 'string' ? JSON.parse(data) : data)}::jsonb, deleted = false,
+    sql`UPDATE elements SET deleted = false,
                             version = version + 1, updated_by = ${actor.userId}::uuid, updated_at = ${clock.now()}, ${FREE_LOCK}
         WHERE room_id = ${actor.roomId}::uuid AND id = ${current.id}::uuid AND version = ${int(current.version)}::int8
         RETURNING ${ELEMENT_COLUMNS}`,
   );
-  if (!restored) throw new Error('element changed under its own row lock');
+  if (!written) throw new Error('element changed under its own row lock');
+  // The kept shape becomes the new version's (written once, by recordVersion below).
+  const restored = withShape(written, data);
   const element = toElement(restored);
   const events: RoomEvent[] = [];
   if (current.lock_session_id !== null) {

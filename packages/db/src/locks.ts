@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import type { Element, ElementShape, RoomEvent } from '@wb/protocol';
 import { msFromNow, type Clock } from './clock.ts';
 import { authorizeEdit, drawingRefusal, editTransaction, mayChangeCondition, ownWorkOnly, type EditActor, type PolicyRefusal } from './editRights.ts';
-import { ELEMENT_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
+import { ELEMENT_COLUMNS, ELEMENT_DATA, toElement, withShape, type ElementRow } from './elementRows.ts';
 import { recordVersion, shapeChangeAction } from './elementVersions.ts';
 import type { ElementResult } from './elements.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
@@ -127,17 +127,16 @@ export async function releaseLock(
     return await editTransaction(db, async (tx) => {
       const auth = await authorizeEdit(tx, clock, actor);
       if (!auth) return { decision: 'not_a_member' as const };
-      const shape = input.shape ? JSON.stringify(input.shape) : null;
+      const shape = input.shape ?? null;
       const [before] = await rows<{ data: unknown }>(
         tx,
-        sql`SELECT data FROM elements WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid FOR UPDATE`,
+        sql`SELECT ${ELEMENT_DATA} AS data FROM elements WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid FOR UPDATE`,
       );
       // A reduction of this member's rights ends their lock in its own transaction, so a commit
       // under a generation that still holds is within their rights; the condition repeats it.
-      const [released] = await rows<ElementRow>(
+      const [written] = await rows<ElementRow>(
         tx,
-        sql`UPDATE elements SET data = coalesce(${shape}::jsonb, data),
-                                version = version + ${shape === null ? 0 : 1}::int8,
+        sql`UPDATE elements SET version = version + ${shape === null ? 0 : 1}::int8,
                                 updated_by = ${actor.userId}::uuid, updated_at = ${clock.now()}, ${FREE_LOCK}
             WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid AND NOT deleted
               AND lock_session_id = ${actor.sessionId}::uuid AND lock_generation = ${input.generation}::int8
@@ -145,7 +144,7 @@ export async function releaseLock(
               AND (${shape === null} OR (${drawingRefusal(auth) === null} AND ${mayChangeCondition(auth, actor)}))
             RETURNING ${ELEMENT_COLUMNS}`,
       );
-      if (!released) {
+      if (!written) {
         const [row] = await rows<ElementRow>(
           tx,
           sql`SELECT ${ELEMENT_COLUMNS} FROM elements WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid`,
@@ -153,6 +152,8 @@ export async function releaseLock(
         if (!row || row.deleted) return { decision: 'not_found' as const };
         return { decision: 'stale_generation' as const, element: toElement(row) };
       }
+      // A commit with a shape makes it the new version's (written once, by recordVersion below).
+      const released = input.shape ? withShape(written, input.shape) : written;
       const element = toElement(released);
       const events: RoomEvent[] = [];
       if (shape !== null && input.shape && before) {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { RoomEvent, RoomEventKind } from '@wb/protocol';
+import type { Element, RoomEvent, RoomEventKind } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { RightsChanged, stillHeld, type Authorized } from './editRights.ts';
 import { eventId, type EventKey } from './eventIds.ts';
@@ -38,15 +38,31 @@ export async function appendRoomEvent<K extends RoomEventKind>(
     throw new Error(`${kind} keyed by room revision ${String(key.roomRevision)} was appended at ${revision}`);
   }
   const id = eventId(kind, roomId, key);
+  const stored = storedPayload(kind, payload);
   const inserted = await rows<{ event_id: string }>(
     tx,
-    sql`INSERT INTO room_events (room_id, revision, event_id, kind, payload, at)
-        VALUES (${roomId}::uuid, ${revision}::int8, ${id}, ${kind}, ${JSON.stringify(payload)}::jsonb, ${clock.now()})
+    sql`INSERT INTO room_events (room_id, revision, event_id, kind, payload, at, element_id, element_version)
+        VALUES (${roomId}::uuid, ${revision}::int8, ${id}, ${kind}, ${JSON.stringify(stored.payload)}::jsonb, ${clock.now()},
+                ${stored.elementId}::uuid, ${stored.elementVersion}::int8)
         ON CONFLICT (event_id) DO NOTHING
         RETURNING event_id`,
   );
   if (inserted.length === 0) throw new AlreadyApplied(id);
   return { roomId, revision, eventId: id, kind, payload } as RoomEvent;
+}
+
+/** The kinds whose payload is `{ element }` with the element's full shape (docs/store.md). */
+export const ELEMENT_EVENT_KINDS: readonly RoomEventKind[] = ['element.created', 'element.updated', 'element.restored'];
+
+/**
+ * What the log stores of an event: an element event's element without its shape, and a reference
+ * to the version row that holds the shape (written by the same transaction, before or after).
+ */
+function storedPayload(kind: RoomEventKind, payload: unknown): { payload: unknown; elementId: string | null; elementVersion: number | null } {
+  if (!ELEMENT_EVENT_KINDS.includes(kind)) return { payload, elementId: null, elementVersion: null };
+  const { element } = payload as { element: Element };
+  const { shape: _shape, ...rest } = element;
+  return { payload: { ...(payload as object), element: rest }, elementId: element.id, elementVersion: element.version };
 }
 
 interface EventRow {
@@ -55,16 +71,27 @@ interface EventRow {
   event_id: string;
   kind: RoomEventKind;
   payload: unknown;
+  element_version: unknown;
+  /** The referenced version's content (null when the event carries no reference, or it is gone). */
+  shape: unknown;
 }
 
-function toEvent(row: EventRow): RoomEvent {
-  return {
-    roomId: row.room_id,
-    revision: int(row.revision),
-    eventId: row.event_id,
-    kind: row.kind,
-    payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
-  } as RoomEvent;
+/** The columns `toEvent` reads, from `room_events e` joined to its element version `v`. */
+const EVENT_COLUMNS = sql`e.room_id, e.revision, e.event_id, e.kind, e.payload, e.element_version, v.data AS shape`;
+const EVENT_VERSION_JOIN = sql`LEFT JOIN element_versions v
+  ON v.room_id = e.room_id AND v.element_id = e.element_id AND v.version = e.element_version`;
+
+const json = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
+
+/** The event as the write returned it: an element event gets its shape back from its version. Null if that version is gone. */
+function toEvent(row: EventRow): RoomEvent | null {
+  let payload = json(row.payload) as Record<string, unknown>;
+  if (row.element_version !== null && row.element_version !== undefined) {
+    if (row.shape === null || row.shape === undefined) return null;
+    const { id, ...rest } = payload.element as Omit<Element, 'shape'>;
+    payload = { ...payload, element: { id, shape: json(row.shape), ...rest } };
+  }
+  return { roomId: row.room_id, revision: int(row.revision), eventId: row.event_id, kind: row.kind, payload } as RoomEvent;
 }
 
 /**
@@ -102,15 +129,17 @@ export async function eventsAfter(
   const current = int(room.revision);
   if (afterRevision > current) return { kind: 'ahead', revision: current };
   if (current - afterRevision > limit) return { kind: 'pruned', revision: current };
-  const events = (
+  const found = (
     await rows<EventRow>(
       executor,
-      sql`SELECT room_id, revision, event_id, kind, payload FROM room_events
-          WHERE room_id = ${roomId}::uuid AND revision > ${afterRevision}::int8 AND revision <= ${current}::int8
-          ORDER BY revision`,
+      sql`SELECT ${EVENT_COLUMNS} FROM room_events e ${EVENT_VERSION_JOIN}
+          WHERE e.room_id = ${roomId}::uuid AND e.revision > ${afterRevision}::int8 AND e.revision <= ${current}::int8
+          ORDER BY e.revision`,
     )
   ).map(toEvent);
-  // Complete only when every revision in (afterRevision, current] is still in the log.
+  // Complete only when every revision in (afterRevision, current] is still in the log, each with
+  // its element's shape (a version the history no longer holds: take a snapshot, never half an event).
+  const events = found.filter((e): e is RoomEvent => e !== null);
   if (events.length !== current - afterRevision) return { kind: 'pruned', revision: current };
   return { kind: 'replay', events, revision: current };
 }
@@ -132,7 +161,7 @@ export async function pruneRoomLog(executor: Executor, keepPerRoom: number): Pro
 export async function findRoomEvent(executor: Executor, eventId: string): Promise<RoomEvent | null> {
   const [row] = await rows<EventRow>(
     executor,
-    sql`SELECT room_id, revision, event_id, kind, payload FROM room_events WHERE event_id = ${eventId}`,
+    sql`SELECT ${EVENT_COLUMNS} FROM room_events e ${EVENT_VERSION_JOIN} WHERE e.event_id = ${eventId}`,
   );
   return row ? toEvent(row) : null;
 }

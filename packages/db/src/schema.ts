@@ -180,10 +180,22 @@ export const roomEvents = pgTable(
     revision: bigint('revision', { mode: 'number' }).notNull(),
     eventId: text('event_id').notNull().unique(),
     kind: text('kind').notNull(),
+    /** Of an element event (created, updated, restored): the payload's element without its shape. */
     payload: jsonb('payload').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
+    /**
+     * An element event's shape is the content of this element version (`element_versions`,
+     * migration 0015): stored once there, joined back by the log's readers (roomLog.ts).
+     */
+    elementId: uuid('element_id'),
+    elementVersion: bigint('element_version', { mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.roomId, t.revision] })],
+  (t) => [
+    primaryKey({ columns: [t.roomId, t.revision] }),
+    index('room_events_element_version')
+      .on(t.roomId, t.elementId, t.elementVersion)
+      .where(sql`${t.elementId} IS NOT NULL`),
+  ],
 );
 
 export const attendanceKinds = [
@@ -226,8 +238,7 @@ export const elements = pgTable(
     roomId: uuid('room_id').notNull(),
     id: uuid('id').notNull(),
     kind: text('kind').notNull(),
-    /** The element's shape (position, size, points, text, style), validated by the protocol. */
-    data: jsonb('data').notNull(),
+    /** The element's shape is not here: it is the `data` of its current version in `element_versions` (migration 0015). */
     version: bigint('version', { mode: 'number' }).notNull().default(1),
     deleted: boolean('deleted').notNull().default(false),
     pinned: boolean('pinned').notNull().default(false),
@@ -267,8 +278,9 @@ export const appliedRequests = pgTable(
 );
 
 /**
- * Every accepted version of every element (migration 0007): the teacher's history and restore.
- * Bounded per room by the sweeper like the room log (docs/store.md, "History").
+ * Every accepted version of every element (migration 0007): the teacher's history and restore,
+ * and since 0015 the one copy of each version's shape that elements and element events read.
+ * Bounded per room by the sweeper, never below what those still read (docs/store.md).
  */
 export const elementVersions = pgTable(
   'element_versions',
