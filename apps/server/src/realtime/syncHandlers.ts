@@ -158,8 +158,13 @@ export class SyncService {
     if (replay.kind !== 'replay') return this.snapshotSync(roomId, asker);
     const answers = this.answersOf(roomId);
     const kept = answers.tail;
-    // The newest tail wins; at the same revision, the wider one.
-    if (!kept || replay.revision > kept.revision || (replay.revision === kept.revision && lastRevision < kept.from)) {
+    // A tail past its reuse goes; else the newest wins, and at the same revision the wider (or as wide: fresher).
+    const replace =
+      !kept ||
+      !this.reusable(roomId, kept.revision, kept.loadedAt) ||
+      replay.revision > kept.revision ||
+      (replay.revision === kept.revision && lastRevision <= kept.from);
+    if (replace) {
       answers.tail = { from: lastRevision, revision: replay.revision, events: replay.events, loadedAt };
     }
     return { kind: 'replay', fromRevision: lastRevision, events: replay.events };
