@@ -75,7 +75,13 @@ export function createMetrics() {
     labelNames: ['lane'] as const,
     registers: [registry],
   });
-  const reportedLanes = new Map<string, { granted: number; waitedMs: number }>();
+  const lanePastDeadline = new Counter({
+    name: 'wb_db_lane_past_deadline_total',
+    help: 'Store operations refused unrun because their request deadline passed while they waited for a connection, by lane',
+    labelNames: ['lane'] as const,
+    registers: [registry],
+  });
+  const reportedLanes = new Map<string, { granted: number; waitedMs: number; pastDeadline: number }>();
   /** What the counter has been told so far, per operation (the database's counter only grows). */
   const reportedStatements = new Map<string, number>();
   return {
@@ -90,12 +96,16 @@ export function createMetrics() {
       }
     },
     /** Brings the lane metrics up to the database's lane gate (called on each scrape). */
-    recordLanes(waiting: Readonly<Record<string, number>>, stats: Readonly<Record<string, { granted: number; waitedMs: number }>>): void {
+    recordLanes(
+      waiting: Readonly<Record<string, number>>,
+      stats: Readonly<Record<string, { granted: number; waitedMs: number; pastDeadline: number }>>,
+    ): void {
       for (const [lane, count] of Object.entries(waiting)) laneWaiting.set({ lane }, count);
       for (const [lane, now] of Object.entries(stats)) {
-        const before = reportedLanes.get(lane) ?? { granted: 0, waitedMs: 0 };
+        const before = reportedLanes.get(lane) ?? { granted: 0, waitedMs: 0, pastDeadline: 0 };
         if (now.granted > before.granted) laneGrants.inc({ lane }, now.granted - before.granted);
         if (now.waitedMs > before.waitedMs) laneWait.inc({ lane }, (now.waitedMs - before.waitedMs) / 1000);
+        if (now.pastDeadline > before.pastDeadline) lanePastDeadline.inc({ lane }, now.pastDeadline - before.pastDeadline);
         reportedLanes.set(lane, { ...now });
       }
     },

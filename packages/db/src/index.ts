@@ -18,5 +18,5 @@ export * from './appRole.ts';
 export { StatementCounter, inOperation } from './statements.ts';
 export * from './retention.ts';
 export * from './embeddedBackup.ts';
-export { Lane, LaneGate, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
+export { DeadlineExceeded, isDeadlineExceeded, Lane, LaneGate, PRIORITY_OPERATIONS, inLane, withWork, type Work } from './lanes.ts';
 export type { CreateRequest } from './createBatch.ts';

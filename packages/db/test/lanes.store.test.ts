@@ -9,7 +9,7 @@ import type { ElementShape } from '@wb/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FrozenClock } from '../src/clock.ts';
 import type { EditActor } from '../src/elements.ts';
-import { Lane, LaneGate } from '../src/lanes.ts';
+import { DeadlineExceeded, Lane, LaneGate, isDeadlineExceeded, withWork } from '../src/lanes.ts';
 import { createStore, type Store } from '../src/store.ts';
 import { openTestDatabase, type TestDatabase } from '../src/testing.ts';
 import { CLOCK_START, LEASE_TTL_MS, leaseAt, requestId, seatStudent, storeDatabaseKinds } from './fixtures.ts';
@@ -76,6 +76,37 @@ for (const { kind, skip } of storeDatabaseKinds) {
       const { priority } = testDb.database.lanes.stats;
       expect(priority.granted).toBeGreaterThan(0);
     });
+
+    test('I14: a sync read still waiting for a connection when its deadline passes is dropped unrun (DeadlineExceeded)', async () => {
+      const seat = await seatStudent(store);
+      const other = await seatStudent(store, { roomId: seat.roomId, teacherId: seat.teacherId });
+      const drawer: EditActor = { roomId: seat.roomId, sessionId: other.sessionId, userId: other.userId };
+      const readsBefore = testDb.database.statements.snapshot().get('eventsAfter') ?? 0;
+      const strokes = Array.from({ length: QUEUED_STROKES }, (_, i) => store.createElement(drawer, { id: randomUUID(), shape: stroke(i) }));
+      const read = withWork({ party: 'reader', deadline: performance.now() + 5 }, () => store.eventsAfter(seat.roomId, 0, 500));
+      expect(isDeadlineExceeded(await read.then(() => null, (error: unknown) => error))).toBe(true);
+      await Promise.all(strokes);
+      expect(testDb.database.statements.snapshot().get('eventsAfter') ?? 0).toBe(readsBefore);
+      expect(testDb.database.lanes.stats.normal.pastDeadline).toBeGreaterThan(0);
+      // A read within its deadline runs as ever.
+      const replay = await withWork({ party: 'reader', deadline: performance.now() + 4_000 }, () => store.eventsAfter(seat.roomId, 0, 500));
+      expect(replay.kind).toBe('replay');
+    });
+
+    test("I14: the normal lane takes members in turn: one member's 40 queued reads do not run before another's one", async () => {
+      const seat = await seatStudent(store);
+      const lanes = testDb.database.lanes;
+      // Whatever normal work may hold at once is granted without queueing; the rest waits its turn.
+      const atOnce = lanes.capacity - lanes.reserved;
+      let done = 0;
+      const flood = Array.from({ length: 40 }, () =>
+        withWork({ party: 'flooder' }, () => store.eventsAfter(seat.roomId, 0, 500)).then(() => done++),
+      );
+      let honestAfter = -1;
+      const honest = withWork({ party: 'honest' }, () => store.eventsAfter(seat.roomId, 0, 500)).then(() => (honestAfter = done));
+      await Promise.all([...flood, honest]);
+      expect(honestAfter).toBeLessThanOrEqual(atOnce + 1);
+    });
   });
 }
 
@@ -124,6 +155,45 @@ describe('lane gate', () => {
     (await waiting)();
     expect(third).toBe(true);
     normals[1]!();
+  });
+
+  test("I14: normal callers are taken by party in turn, FIFO within a party; priority callers ignore parties", async () => {
+    const gate = new LaneGate(1, 0);
+    const holder = await gate.acquire(Lane.NORMAL);
+    const order: string[] = [];
+    const waiters = [
+      ['a', 'a1'],
+      ['a', 'a2'],
+      ['a', 'a3'],
+      ['b', 'b1'],
+      ['c', 'c1'],
+      ['b', 'b2'],
+    ].map(([party, name]) =>
+      gate.acquire(Lane.NORMAL, { party: party! }).then((free) => {
+        order.push(name!);
+        free();
+      }),
+    );
+    holder();
+    await Promise.all(waiters);
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+  });
+
+  test('I14: a caller whose deadline passes while it waits is refused (DeadlineExceeded) and never granted; one already past is refused at once', async () => {
+    const gate = new LaneGate(1, 0);
+    const holder = await gate.acquire(Lane.NORMAL);
+    let granted = false;
+    const late = gate.acquire(Lane.NORMAL, { party: 'x', deadline: performance.now() + 30 }).then((free) => {
+      granted = true;
+      free();
+    });
+    await expect(late).rejects.toBeInstanceOf(DeadlineExceeded);
+    expect(gate.queued()).toEqual({ priority: 0, normal: 0 });
+    await expect(gate.acquire(Lane.NORMAL, { deadline: performance.now() - 1 })).rejects.toBeInstanceOf(DeadlineExceeded);
+    holder();
+    (await gate.acquire(Lane.NORMAL, { deadline: performance.now() + 1_000 }))();
+    expect(granted).toBe(false);
+    expect(gate.stats.normal.pastDeadline).toBe(2);
   });
 
   test('a caller waiting past the timeout is refused and leaves the queue', async () => {

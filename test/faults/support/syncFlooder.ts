@@ -3,7 +3,7 @@
  * slow the test process that measures everyone else):
  * `node --import tsx syncFlooder.ts <url> <token> <tabs> <perSecondPerTab> <ms>`.
  * Every tab is a socket of the same session asking for the whole log (`lastRevision: 0`). Prints
- * one JSON line with how the requests were answered, then exits.
+ * one JSON line with how the requests were answered (and the CPU this process used), then exits.
  */
 import { ClientEvent, PROTOCOL_VERSION, type ClientToServerEvents, type ServerToClientEvents } from '@wb/protocol';
 import { io, type Socket } from 'socket.io-client';
@@ -56,5 +56,6 @@ while (Date.now() - startedAt < ms) {
 const sendingMs = Date.now() - startedAt;
 await Promise.all(pending);
 for (const socket of sockets) socket.disconnect();
-console.log(JSON.stringify({ ...tally, sendingMs }));
+const { user, system } = process.cpuUsage();
+console.log(JSON.stringify({ ...tally, sendingMs, cpuMs: Math.round((user + system) / 1_000) }));
 process.exit(0);

@@ -218,7 +218,9 @@ export function attachRealtime(
           leaseTtlMs: config.LEASE_TTL_MS,
           renewIntervalMs: config.LEASE_RENEW_MS,
         });
-        socket.emit(ServerEvent.SYNC, await sync.build(session.roomId, socket.data.lastRevision));
+        // The member's party in the database's lanes, as for their sync requests (no deadline: a
+        // connect's sync is waited for).
+        socket.emit(ServerEvent.SYNC, await sync.build(session.roomId, socket.data.lastRevision, { party: `${session.roomId}/${session.userId}`, deadline: Infinity }));
         if (!socket.disconnected) stopPrompts = presence.promptRenewals(session);
         // A student arriving while the teacher presents follows at once, from the teacher's latest view.
         if (session.role === 'student') {
