@@ -4,7 +4,9 @@
  * their own board, the teacher's grid shows the three drawings live, the teacher comments on one
  * and shows it to the class, and another student then sees it. Before that, no student's page
  * holds another's board (I12: checked in the DOM, with a screenshot of each student's screen). The
- * teacher sees the student's pointer on the board they opened.
+ * teacher sees the student's pointer on the board they opened, and live ink both ways: a student's
+ * stroke grows on the grid's tile and the open board before the pen lifts, the teacher's on the
+ * student's board, and on no other student's page.
  */
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
@@ -64,6 +66,21 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
     await testInfo.attach(`${s.name} before showing`, { body: await s.page.screenshot(), contentType: 'image/png' });
   }
 
+  // Live ink: Ben's stroke shows on his tile in the teacher's grid before his pen lifts, and on
+  // no other student's page.
+  const benBoard = students[1]!.page.getByRole('img', { name: 'Your board' });
+  const benBox = await benBoard.boundingBox();
+  if (!benBox) throw new Error("no board on Ben's screen");
+  await students[1]!.page.mouse.move(benBox.x + benBox.width * 0.1, benBox.y + benBox.height * 0.8);
+  await students[1]!.page.mouse.down();
+  await students[1]!.page.mouse.move(benBox.x + benBox.width * 0.3, benBox.y + benBox.height * 0.9, { steps: 10 });
+  const benTile = grid.locator('[data-testid="board-tile"][data-owner="Ben"]');
+  await expect(benTile.locator('[data-testid="live-ink"] polyline')).toHaveCount(1);
+  for (const other of [students[0]!, students[2]!]) await expect(other.page.locator('[data-testid="live-ink"]')).toHaveCount(0);
+  await students[1]!.page.mouse.up();
+  await expect(benTile.locator('svg')).toHaveAttribute('data-elements', '2');
+  await expect(benTile.locator('[data-testid="live-ink"]')).toHaveCount(0);
+
   // The teacher opens Ana's board full size and comments on it: Ana sees it at once.
   await grid.locator('[data-testid="board-tile"][data-owner="Ana"]').click();
   const opened = teacher.page.getByTestId('open-board').getByRole('img', { name: "Ana's board" });
@@ -80,12 +97,27 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   if (!anaBox) throw new Error("no board on Ana's screen");
   await ana.page.mouse.move(anaBox.x + anaBox.width * 0.4, anaBox.y + anaBox.height * 0.7, { steps: 6 });
   await expect(teacher.page.getByTestId('open-board').locator('[data-pointer-of="Ana"]')).toHaveCount(1);
+  // Ana's stroke grows live on the teacher's open board; the teacher's grows live on Ana's.
+  await ana.page.mouse.down();
+  await ana.page.mouse.move(anaBox.x + anaBox.width * 0.5, anaBox.y + anaBox.height * 0.8, { steps: 10 });
+  await expect(teacher.page.getByTestId('open-board').locator('[data-testid="live-ink"] polyline')).toHaveCount(1);
+  await ana.page.mouse.up();
+  await expect(opened).toHaveAttribute('data-elements', '3');
+  const openedBox = await opened.boundingBox();
+  if (!openedBox) throw new Error('no open board');
+  await teacher.page.mouse.move(openedBox.x + openedBox.width * 0.7, openedBox.y + openedBox.height * 0.5);
+  await teacher.page.mouse.down();
+  await teacher.page.mouse.move(openedBox.x + openedBox.width * 0.8, openedBox.y + openedBox.height * 0.6, { steps: 10 });
+  await expect(ana.page.locator('[data-testid="live-ink"] polyline')).toHaveCount(1);
+  await teacher.page.mouse.up();
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '4');
+  await expect(ana.page.locator('[data-testid="live-ink"]')).toHaveCount(0);
   // And writes a comment: Ana reads it on her board.
   await teacher.page.getByRole('button', { name: 'Text', exact: true }).click();
   await opened.click({ position: { x: 60, y: 300 } });
   await teacher.page.getByLabel('Comment text').fill('Nice: now halve it again');
   await teacher.page.getByRole('button', { name: 'Add comment' }).click();
-  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '3');
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '5');
   await expect(ana.page.getByRole('img', { name: 'Your board' })).toContainText('Nice: now halve it again');
   // Still private: Ben's page holds no board of Ana's.
   await expect(students[1]!.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
@@ -95,7 +127,7 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   const ben = students[1]!;
   const shown = ben.page.getByTestId('shown-boards');
   await expect(shown).toContainText('Ana');
-  await expect(shown.locator('svg[data-owner="Ana"]')).toHaveAttribute('data-elements', '3');
+  await expect(shown.locator('svg[data-owner="Ana"]')).toHaveAttribute('data-elements', '5');
   await testInfo.attach('Ben sees the shown board', { body: await ben.page.screenshot(), contentType: 'image/png' });
 
   // Back to the grid; hidden again, Ben no longer holds it.

@@ -7,7 +7,7 @@
  * A board here is a fixed page of BOARD_W x BOARD_H board units; a thumbnail is the same SVG scaled
  * down, re-rendered only when its own board changes (each board view keeps its identity until then).
  */
-import type { ActivityStart, Element, ElementShape, SessionGrant } from '@wb/protocol';
+import type { ActivityStart, Element, ElementShape, InkPoint, SessionGrant } from '@wb/protocol';
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
@@ -16,7 +16,7 @@ import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import type { RosterEntry } from '../sync/roster.ts';
-import { POINTER_STALE_MS, type BoardView } from './boardsClient.ts';
+import { POINTER_STALE_MS, type BoardView, type BoardsClient } from './boardsClient.ts';
 
 export type { BoardView };
 import './activity.css';
@@ -29,11 +29,21 @@ const TEACHER_INK = '#d92c20';
 /** The board's elements in drawing order. */
 const ordered = (view: BoardView): Element[] => [...view.elements.values()].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
 
+/** Our pen on a board: each stroke sent live while drawn, then created with the live stroke's id. */
+interface Pen {
+  start(sample: PenSample): void;
+  point(sample: PenSample): void;
+  /** Pointer-up: the stroke's shape, or null when it is too short to keep (cancelled). */
+  end(shape: ElementShape | null): void;
+}
+
 interface BoardSvgProps {
   view: BoardView;
   label: string;
   /** A pen draws on it (one stroke per pointer press). */
-  onDraw?: ((shape: ElementShape) => void) | undefined;
+  onDraw?: Pen | undefined;
+  /** Others' strokes while drawn, drawn over the board (the boards client's live ink). */
+  liveInk?: BoardsClient['ink'] | undefined;
   ink?: string;
   /** Where the pointer is on it, in board units (sent to the board's audience). */
   onPoint?: (x: number, y: number) => void;
@@ -42,7 +52,7 @@ interface BoardSvgProps {
 }
 
 /** A board as SVG. */
-export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint, onPlace }: BoardSvgProps) {
+export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint, onPlace, liveInk }: BoardSvgProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const [samples, setSamples] = useState<PenSample[] | null>(null);
   const markup = useMemo(() => ordered(view).map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join(''), [view]);
@@ -60,18 +70,19 @@ export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoi
       if (!s || !onDraw) return;
       e.currentTarget.setPointerCapture(e.pointerId);
       setSamples([s]);
+      onDraw.start(s);
     },
     onPointerMove: (e: ReactPointerEvent<SVGSVGElement>) => {
       const s = toBoard(e);
       if (!s) return;
       onPoint?.(s.x, s.y);
-      if (onDraw) setSamples((prev) => (prev ? [...prev, s] : prev));
+      if (onDraw && samples) {
+        setSamples((prev) => (prev ? [...prev, s] : prev));
+        onDraw.point(s);
+      }
     },
     onPointerUp: () => {
-      if (onDraw && samples && samples.length > 1) {
-        const shape = penShapeFromSamples(samples, ink ?? STUDENT_INK, 4);
-        if (shape) onDraw(shape);
-      }
+      if (onDraw && samples) onDraw.end(samples.length > 1 ? penShapeFromSamples(samples, ink ?? STUDENT_INK, 4) : null);
       setSamples(null);
     },
   };
@@ -80,12 +91,27 @@ export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoi
       role="img" aria-label={label} data-board-id={view.info.id} data-owner={view.info.ownerName} data-elements={view.elements.size} {...handlers}>
       <rect x={0} y={0} width={BOARD_W} height={BOARD_H} fill="#ffffff" />
       <g dangerouslySetInnerHTML={{ __html: markup }} />
+      {liveInk && <LiveStrokes ink={liveInk} boardId={view.info.id} />}
       {samples && samples.length > 1 && (
         <polyline points={samples.map((s) => `${s.x},${s.y}`).join(' ')} fill="none" stroke={ink ?? STUDENT_INK} strokeWidth={4} strokeLinecap="round" strokeLinejoin="round" />
       )}
     </svg>
   );
 });
+
+/** Others' strokes on one board while drawn: only this layer re-renders as they grow. */
+function LiveStrokes({ ink, boardId }: { ink: BoardsClient['ink']; boardId: string }) {
+  const strokes = useStore(ink, (s) => s.byBoard.get(boardId));
+  if (!strokes || strokes.size === 0) return null;
+  return (
+    <g data-testid="live-ink">
+      {[...strokes.values()].map((s) => (
+        <polyline key={s.strokeId} data-stroke-id={s.strokeId} points={s.points.map((p) => `${p[0]},${p[1]}`).join(' ')} fill="none"
+          stroke={s.stroke} strokeWidth={s.strokeWidth} strokeLinecap="round" strokeLinejoin="round" />
+      ))}
+    </g>
+  );
+}
 
 /** The others' pointers on a board, over it (the teacher's on a student's board, the student's for the teacher). */
 function PointerLayer({ client, boardId, nameOf }: { client: RoomClient; boardId: string; nameOf: (userId: string) => string }) {
@@ -112,16 +138,36 @@ function LiveBoard(props: {
   view: BoardView;
   label: string;
   ink?: string;
-  onDraw?: ((shape: ElementShape) => void) | undefined;
+  /** Draws with a pen: the stroke, created with its live ink's id. */
+  onDraw?: ((shape: ElementShape, id: string) => void) | undefined;
   onPlace?: ((x: number, y: number) => void) | undefined;
   nameOf: (userId: string) => string;
 }) {
-  const { client, view, nameOf, ...rest } = props;
+  const { client, view, nameOf, onDraw, ...rest } = props;
   const boardId = view.info.id;
+  const color = props.ink ?? STUDENT_INK;
   const onPoint = useMemo(() => (x: number, y: number) => client.boards.sendPointer(boardId, x, y), [client, boardId]);
+  const stroke = useRef<string | null>(null);
+  const pen = useMemo<Pen | undefined>(() => {
+    if (!onDraw) return undefined;
+    const point = (s: PenSample): InkPoint => [Math.round(s.x * 10) / 10, Math.round(s.y * 10) / 10, Math.min(1, Math.max(0, s.pressure))];
+    return {
+      start: (s) => {
+        stroke.current = client.boards.beginStroke(boardId, color, 4, point(s));
+      },
+      point: (s) => client.boards.extendStroke(point(s)),
+      end: (shape) => {
+        const id = stroke.current;
+        stroke.current = null;
+        if (!shape || !id) return client.boards.cancelStroke();
+        client.boards.endStroke();
+        onDraw(shape, id);
+      },
+    };
+  }, [client, boardId, color, onDraw]);
   return (
     <div className="activity-live-board">
-      <BoardSvg view={view} onPoint={onPoint} {...rest} />
+      <BoardSvg view={view} onPoint={onPoint} onDraw={pen} liveInk={client.boards.ink} {...rest} />
       <PointerLayer client={client} boardId={boardId} nameOf={nameOf} />
     </div>
   );
@@ -199,6 +245,8 @@ export function ActivityLayer({ client, grant, roster }: { client: RoomClient; g
 
 function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (userId: string) => string }) {
   const { activity, boards, mine } = useStore(client.boards.store);
+  // One identity per board, so the pen (and the board's SVG) is not rebuilt on every render.
+  const drawOwn = useMemo(() => (mine ? (shape: ElementShape, id: string) => void client.boards.draw(mine, shape, id) : undefined), [client, mine]);
   if (!activity) return null;
   const own = mine ? boards.get(mine) : undefined;
   const shown = activity.shown.filter((s) => s.boardId !== mine).map((s) => ({ ...s, view: boards.get(s.boardId) }));
@@ -214,7 +262,7 @@ function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (user
           <div className="activity-shown-row">
             {shown.map((s) => (
               <figure key={s.boardId} className="activity-shown-board">
-                {s.view && <BoardSvg view={s.view} label={`${s.label}'s board`} />}
+                {s.view && <BoardSvg view={s.view} label={`${s.label}'s board`} liveInk={client.boards.ink} />}
                 <figcaption>{s.label}</figcaption>
               </figure>
             ))}
@@ -228,7 +276,7 @@ function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (user
             {activity.status === 'frozen' ? ' (the teacher froze the boards: look only).' : '.'}
           </p>
           <LiveBoard client={client} nameOf={nameOf} view={own} label="Your board"
-            onDraw={activity.status === 'running' ? (shape) => void client.boards.draw(own.info.id, shape) : undefined} />
+            onDraw={activity.status === 'running' ? drawOwn : undefined} />
         </div>
       )}
     </section>
@@ -247,6 +295,7 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
   const [placed, setPlaced] = useState<{ x: number; y: number } | null>(null);
   const [comment, setComment] = useState('');
   const now = useNow();
+  const drawOpened = useMemo(() => (openBoard ? (shape: ElementShape, id: string) => void client.boards.draw(openBoard, shape, id) : undefined), [client, openBoard]);
   const current = activity && activity.status !== 'ended' ? activity : null;
   if (!current || !gridOpen) return null;
 
@@ -350,7 +399,7 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
             )}
           </div>
           <LiveBoard client={client} nameOf={nameOf} view={opened} label={`${opened.info.ownerName}'s board`} ink={TEACHER_INK}
-            onDraw={tool === 'pen' ? (shape) => void client.boards.draw(opened.info.id, shape) : undefined}
+            onDraw={tool === 'pen' ? drawOpened : undefined}
             onPlace={tool === 'text' ? (x, y) => setPlaced({ x, y }) : undefined} />
         </div>
       ) : (
@@ -361,7 +410,7 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
             return (
               <li key={view.info.id}>
                 <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => setOpenBoard(view.info.id)}>
-                  <BoardSvg view={view} label={`${view.info.ownerName}'s board`} />
+                  <BoardSvg view={view} label={`${view.info.ownerName}'s board`} liveInk={client.boards.ink} />
                   <span className="class-tile-name">{view.info.ownerName}</span>
                   <span className="class-tile-meta" data-presence={presenceText(entry)}>
                     {presenceText(entry)} · {since === null ? 'not drawn yet' : `last drew ${since} s ago`}
