@@ -9,6 +9,7 @@
  * student's board, and on no other student's page.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { fillClass } from './classroom.ts';
@@ -152,6 +153,7 @@ test('the boards stay with the lesson: the teacher\'s page lists them after the 
   await expectLive(page);
   const code = /\/r\/([A-Z2-9]{6})$/.exec(page.url())![1]!;
   const ana = await joinLesson(browser, code, 'Ana');
+  const ben = await joinLesson(browser, code, 'Ben');
 
   await page.getByRole('button', { name: 'Start activity' }).click();
   await page.getByRole('dialog').getByLabel('Title').fill('Halves');
@@ -170,9 +172,40 @@ test('the boards stay with the lesson: the teacher\'s page lists them after the 
   await expect(kept).toContainText('Halves');
   await expect(kept.getByRole('img', { name: "Ana's board" })).toHaveAttribute('data-elements', '1');
   const download = page.waitForEvent('download');
-  await kept.getByRole('button', { name: 'PNG', exact: true }).click();
+  await kept.getByRole('listitem').filter({ hasText: 'Ana' }).getByRole('button', { name: 'PNG', exact: true }).click();
   expect((await download).suggestedFilename()).toMatch(/^halves-ana-.*\.png$/);
+  await expect(ben.page.getByTestId('private-board-banner')).toHaveCount(0);
+
+  // All of them in one zip: one PNG per student, named for them.
+  const zipped = page.waitForEvent('download');
+  await kept.getByRole('button', { name: 'Download all (zip)' }).click();
+  const zip = await zipped;
+  expect(zip.suggestedFilename()).toMatch(/^halves-.*\.zip$/);
+  const entries = zipEntries(readFileSync((await zip.path())!));
+  expect(entries.map((e) => e.name).sort()).toEqual(['Ana.png', 'Ben.png']);
+  for (const entry of entries) expect([...entry.data.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 });
+
+/** A zip's entries read from its central directory (stored entries only: what the export writes). */
+function zipEntries(zip: Buffer): { name: string; data: Buffer }[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end < 0) throw new Error('no end of central directory');
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error('bad central directory entry');
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extra = zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    const dataAt = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    entries.push({ name, data: zip.subarray(dataAt, dataAt + size) });
+    at += 46 + nameLength + extra;
+  }
+  return entries;
+}
 
 test('the class grid fits a class of 39 on a laptop screen (1280 x 800) without scrolling', async ({ browser, baseURL }) => {
   const teacher = await startLesson(browser);

@@ -42,6 +42,13 @@ type BoardEvents =
   | typeof ClientEvent.BOARD_SYNC
   | typeof ClientEvent.BOARD_POINTER;
 
+/**
+ * A teacher's `board.sync` budget: their grid syncs every board of the class at once (up to 40,
+ * after each reconnect), so the member budget (a burst of 6) would leave most tiles empty for
+ * seconds. A board's snapshot is one small read; the budget still bounds a flood (I14).
+ */
+export const BOARD_SYNCS_PER_TEACHER = { perSec: 20, burst: 90 } as const;
+
 export const boardForbidden: ProtocolError = { code: ErrorCode.BOARD_FORBIDDEN, message: refusalText.board_forbidden };
 const teacherOnly: ProtocolError = { code: ErrorCode.FORBIDDEN, message: forbiddenText.teacherOnly };
 const noActivity: ProtocolError = { code: ErrorCode.NOT_FOUND, message: 'This lesson has no such activity.' };
@@ -193,7 +200,10 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
 
     [ClientEvent.BOARD_SYNC]: async (session, request) => {
       let budget = budgets.get(session);
-      if (!budget) budgets.set(session, (budget = new TokenBucket(SYNC_REQUESTS_PER_MEMBER.perSec, SYNC_REQUESTS_PER_MEMBER.burst, Date.now())));
+      if (!budget) {
+        const { perSec, burst } = session.role === 'teacher' ? BOARD_SYNCS_PER_TEACHER : SYNC_REQUESTS_PER_MEMBER;
+        budgets.set(session, (budget = new TokenBucket(perSec, burst, Date.now())));
+      }
       if (!budget.take(Date.now())) throw new Refusal({ code: ErrorCode.RATE_LIMITED, message: refusalText.rate_limited });
       const who = reader(session);
       const board = await store.readableBoard(who, request.boardId);

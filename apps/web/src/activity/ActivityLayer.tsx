@@ -11,7 +11,7 @@ import type { ActivityStart, Element, ElementShape, InkPoint, SessionGrant } fro
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { exportPng } from '../board/exportImage.ts';
+import { exportPng, exportPngZip } from '../board/exportImage.ts';
 import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
@@ -183,6 +183,10 @@ function useNow(): number {
   return now;
 }
 
+/** "5 s ago", "3 min ago", "2 h ago": short enough for a tile's line. */
+const agoText = (seconds: number) =>
+  seconds < 60 ? `${seconds} s ago` : seconds < 3_600 ? `${Math.floor(seconds / 60)} min ago` : `${Math.floor(seconds / 3_600)} h ago`;
+
 const presenceText = (entry: RosterEntry | undefined) =>
   entry?.state === 'live' ? 'here' : entry?.state === 'reconnecting' ? 'reconnecting' : 'gone';
 
@@ -202,7 +206,7 @@ function teacherUi(client: RoomClient): StoreApi<TeacherUi> {
  * The teacher's way in, in the side panel (never over the board's own controls): start an
  * activity, or open its class grid again.
  */
-export function ActivityLauncher({ client }: { client: RoomClient }) {
+export function ActivityLauncher({ client, onShown }: { client: RoomClient; onShown?: () => void }) {
   const activity = useStore(client.boards.store, (s) => s.activity);
   const count = useStore(client.boards.store, (s) => s.boards.size);
   const ui = teacherUi(client);
@@ -212,7 +216,10 @@ export function ActivityLauncher({ client }: { client: RoomClient }) {
   return (
     <section className="activity-launcher" aria-label="Activity">
       {current ? (
-        <button type="button" className="button button-secondary" onClick={() => ui.setState({ gridOpen: true })}>
+        <button type="button" className="button button-secondary" onClick={() => {
+          ui.setState({ gridOpen: true });
+          onShown?.();
+        }}>
           Class grid ({count})
         </button>
       ) : (
@@ -225,7 +232,10 @@ export function ActivityLauncher({ client }: { client: RoomClient }) {
           selection={[...selection]}
           onStart={async (title, start) => {
             const refused = await client.boards.start(title, start);
-            if (!refused) ui.setState({ starting: false, gridOpen: true });
+            if (!refused) {
+              ui.setState({ starting: false, gridOpen: true });
+              onShown?.();
+            }
             return refused?.message ?? null;
           }}
           onCancel={() => ui.setState({ starting: false })}
@@ -357,11 +367,8 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
               {current.status === 'frozen' ? 'Let them draw' : 'Freeze all'}
             </button>
             <button type="button" className="button button-secondary"
-              onClick={() => void (async () => {
-                // One PNG per student, one after another (browsers may ask once to allow several downloads).
-                for (const view of tiles) await exportPng(ordered(view), `${current.title} ${view.info.ownerName}`);
-              })()}>
-              Download all (PNG)
+              onClick={() => void exportPngZip(tiles.map((view) => ({ name: view.info.ownerName, elements: ordered(view) })), current.title)}>
+              Download all (zip)
             </button>
             <button type="button" className="button button-danger-quiet" onClick={() => void client.boards.setStatus('ended')}>
               End activity
@@ -412,9 +419,14 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
                 <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => setOpenBoard(view.info.id)}>
                   <BoardSvg view={view} label={`${view.info.ownerName}'s board`} liveInk={client.boards.ink} />
                   <span className="class-tile-name">{view.info.ownerName}</span>
+                  {/* Two short lines, so a 110 px tile shows them whole; read as one ("here · last drew 5 s ago"). */}
                   <span className="class-tile-meta" data-presence={presenceText(entry)}>
-                    {presenceText(entry)} · {since === null ? 'not drawn yet' : `last drew ${since} s ago`}
-                    {shownIds.has(view.info.id) ? ' · shown' : ''}
+                    <span className="class-tile-presence">
+                      {presenceText(entry)}
+                      {shownIds.has(view.info.id) ? ', shown' : ''}
+                    </span>
+                    <span className="visually-hidden"> · </span>
+                    <span className="class-tile-drew">{since === null ? 'not drawn yet' : `last drew ${agoText(since)}`}</span>
                   </span>
                 </button>
               </li>

@@ -7,6 +7,7 @@
 import {
   BOARD_POINTER_MS,
   ClientEvent,
+  ErrorCode,
   INK_SYNC_MS,
   MAX_INK_POINTS_PER_PACKET,
   type InkPoint,
@@ -61,6 +62,10 @@ export interface BoardPointer {
 /** A pointer not heard from for this long is gone from the board (ms). */
 export const POINTER_STALE_MS = 3_000;
 
+/** A rate-limited board sync is asked again after this long times its try (ms), at most this often. */
+export const SYNC_RETRY_MS = 700;
+const MAX_SYNC_RETRIES = 20;
+
 /** A board's events held while its sync is in flight, at most. */
 export const MAX_HELD_EVENTS = 200;
 
@@ -86,6 +91,8 @@ export class BoardsClient {
   private pendingPointer: { boardId: string; x: number; y: number } | null = null;
   private pointerTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly syncing = new Set<string>();
+  /** Rate-limited syncs asked again, per board (bounded: MAX_SYNC_RETRIES). */
+  private readonly syncRetries = new Map<string, number>();
   /**
    * Events of a board that arrived while its sync was in flight: applied after it, those above its
    * revision (I1). Bounded (I10): past the bound the board simply syncs again.
@@ -340,6 +347,13 @@ export class BoardsClient {
     this.store.setState({ boards });
   }
 
+  private retrySync(boardId: string): void {
+    const tries = (this.syncRetries.get(boardId) ?? 0) + 1;
+    if (tries > MAX_SYNC_RETRIES) return;
+    this.syncRetries.set(boardId, tries);
+    setTimeout(() => void this.sync(boardId), SYNC_RETRY_MS * tries);
+  }
+
   /** One board's sync: a replay after the revision held, or a snapshot. One at a time per board. */
   async sync(boardId: string): Promise<void> {
     if (this.syncing.has(boardId)) return;
@@ -352,7 +366,12 @@ export class BoardsClient {
         boardId,
         ...(held?.revision != null ? { lastRevision: held.revision } : {}),
       });
-      if (!reply.ok) return;
+      if (!reply.ok) {
+        // Over the sync budget (many boards at once): asked again shortly, a bounded number of times.
+        if (reply.error.code === ErrorCode.RATE_LIMITED) this.retrySync(boardId);
+        return;
+      }
+      this.syncRetries.delete(boardId);
       synced = true;
       const sync = reply.sync;
       if (sync.kind === 'snapshot') {
