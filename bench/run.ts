@@ -3,7 +3,7 @@
  * benchmarks of issue 9. Starts the servers under test and one load-generator process per server,
  * runs the scenarios in order, prints markdown tables and writes JSON to bench/results/.
  *
- * Options: --full; --only=capacity,quiet,locks,ghost,churn,storm,memory,drawing (a subset, for
+ * Options: --full; --only=capacity,quiet,locks,ghost,churn,storm,memory,drawing,boards (a subset, for
  * development); --points=1,2,4 (the room points of the capacity and drawing sweeps;
  * --drawing-points= for the drawing sweep alone); --cpu-prof (profile the product server of the
  * capacity sweep into bench/results/profiles/); --database=postgres or --postgres=<url> (the product
@@ -29,6 +29,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { capacitySweep, measurePoint, LEGACY_PASS, PASS, SWEEP_LINES, formatPointLine, type CapacityResult, type PointResult, type SweepLine, type Timing } from './cursorCapacity.ts';
+import { BOARDS_PASS, privateClassSweep, type PrivateClassPoint, type PrivateClassTiming } from './privateClass.ts';
 import { DRAWING_PASS, drawingSweep, OVERLOAD_PASS, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
 import { OtherLoad } from './otherLoad.ts';
 import { parsePinOption, placement, type PlacementMode } from './placement.ts';
@@ -47,7 +48,7 @@ import { renderReport } from './report.ts';
 // The drawing class runs last: it leaves thousands of strokes in the database, and its overload
 // point may leave the server busy for a while.
 // The district day runs after everything else, on servers of its own (Postgres and Redis).
-const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing', 'district'] as const;
+const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing', 'boards', 'district'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -71,6 +72,8 @@ const profile = full
       memory: { rooms: 33, settleMs: 10_000, soakMs: 600_000, sampleEveryMs: 30_000 },
       drawingPoints: [1, 2, 3, 4, 6, 8, 12],
       drawing: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
+      boardsPoints: [1, 2, 4],
+      boards: { warmupMs: 5_000, windowMs: 20_000 } satisfies PrivateClassTiming,
       district: { rooms: 33, warmupMs: 5_000, windowMs: 60_000, lidCloses: 10 },
     }
   : {
@@ -86,6 +89,8 @@ const profile = full
       memory: { rooms: 33, settleMs: 3_000, soakMs: 15_000, sampleEveryMs: 5_000 },
       drawingPoints: [1, 2, 4],
       drawing: { warmupMs: 2_000, windowMs: 5_000, drainBoundMs: 10_000, repeats: 1 } satisfies DrawingTiming,
+      boardsPoints: [1, 2, 4],
+      boards: { warmupMs: 2_000, windowMs: 8_000 } satisfies PrivateClassTiming,
       district: { rooms: 20, warmupMs: 3_000, windowMs: 40_000, lidCloses: 8 },
     };
 // --quick: the district day at 310 users and a 30 s window (a third in, the kill; then a lease
@@ -163,6 +168,8 @@ export interface BenchReport {
   capacityPinned?: CapacityResult;
   drawing?: DrawingResult;
   drawingPinned?: DrawingResult;
+  /** The private-board class (issue 22): 1, 2 and 4 classes of 1 + 30, each student on their own board. */
+  boards?: { passRule: typeof BOARDS_PASS; points: PrivateClassPoint[] };
   quietRoom?: { allMove: PointResult | null; oneMover: PointResult };
   locks?: LockContentionResult;
   ghost?: GhostTimeResult;
@@ -325,6 +332,16 @@ async function main(): Promise<void> {
           log(`idle memory: ${profile.memory.rooms * 31} users, soak ${profile.memory.soakMs / 1000} s`);
           report.memory = await idleMemory(productGenerator, product, { ...profile.memory, freshRssMb: freshRss });
           log(`memory: ${report.memory.rssConnectedMb.toFixed(0)} MB with ${report.memory.users} users, growth ${report.memory.growthMb.toFixed(1)} MB`);
+        });
+      }
+      if (only.has('boards')) {
+        await attempt('boards', async () => {
+          // --boards-points=1,2,4 and --boards-window=S (seconds) for a short check.
+          const boardsPoints = option('boards-points')?.split(',').map(Number) ?? profile.boardsPoints;
+          const windowS = option('boards-window');
+          const timing = windowS ? { ...profile.boards, windowMs: Number(windowS) * 1_000 } : profile.boards;
+          log(`private boards: ${boardsPoints.join(', ')} class(es) of 1 + 30, window ${timing.windowMs / 1000} s`);
+          report.boards = { passRule: BOARDS_PASS, points: await privateClassSweep(product, boardsPoints, timing, log) };
         });
       }
       if (only.has('drawing')) {

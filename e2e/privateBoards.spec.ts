@@ -4,9 +4,12 @@
  * their own board, the teacher's grid shows the three drawings live, the teacher comments on one
  * and shows it to the class, and another student then sees it. Before that, no student's page
  * holds another's board (I12: checked in the DOM, with a screenshot of each student's screen). The
- * teacher sees the student's pointer on the board they opened.
+ * teacher sees the student's pointer on the board they opened, and live ink both ways: a student's
+ * stroke grows on the grid's tile and the open board before the pen lifts, the teacher's on the
+ * student's board, and on no other student's page.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { fillClass } from './classroom.ts';
@@ -64,6 +67,21 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
     await testInfo.attach(`${s.name} before showing`, { body: await s.page.screenshot(), contentType: 'image/png' });
   }
 
+  // Live ink: Ben's stroke shows on his tile in the teacher's grid before his pen lifts, and on
+  // no other student's page.
+  const benBoard = students[1]!.page.getByRole('img', { name: 'Your board' });
+  const benBox = await benBoard.boundingBox();
+  if (!benBox) throw new Error("no board on Ben's screen");
+  await students[1]!.page.mouse.move(benBox.x + benBox.width * 0.1, benBox.y + benBox.height * 0.8);
+  await students[1]!.page.mouse.down();
+  await students[1]!.page.mouse.move(benBox.x + benBox.width * 0.3, benBox.y + benBox.height * 0.9, { steps: 10 });
+  const benTile = grid.locator('[data-testid="board-tile"][data-owner="Ben"]');
+  await expect(benTile.locator('[data-testid="live-ink"] polyline')).toHaveCount(1);
+  for (const other of [students[0]!, students[2]!]) await expect(other.page.locator('[data-testid="live-ink"]')).toHaveCount(0);
+  await students[1]!.page.mouse.up();
+  await expect(benTile.locator('svg')).toHaveAttribute('data-elements', '2');
+  await expect(benTile.locator('[data-testid="live-ink"]')).toHaveCount(0);
+
   // The teacher opens Ana's board full size and comments on it: Ana sees it at once.
   await grid.locator('[data-testid="board-tile"][data-owner="Ana"]').click();
   const opened = teacher.page.getByTestId('open-board').getByRole('img', { name: "Ana's board" });
@@ -80,12 +98,27 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   if (!anaBox) throw new Error("no board on Ana's screen");
   await ana.page.mouse.move(anaBox.x + anaBox.width * 0.4, anaBox.y + anaBox.height * 0.7, { steps: 6 });
   await expect(teacher.page.getByTestId('open-board').locator('[data-pointer-of="Ana"]')).toHaveCount(1);
+  // Ana's stroke grows live on the teacher's open board; the teacher's grows live on Ana's.
+  await ana.page.mouse.down();
+  await ana.page.mouse.move(anaBox.x + anaBox.width * 0.5, anaBox.y + anaBox.height * 0.8, { steps: 10 });
+  await expect(teacher.page.getByTestId('open-board').locator('[data-testid="live-ink"] polyline')).toHaveCount(1);
+  await ana.page.mouse.up();
+  await expect(opened).toHaveAttribute('data-elements', '3');
+  const openedBox = await opened.boundingBox();
+  if (!openedBox) throw new Error('no open board');
+  await teacher.page.mouse.move(openedBox.x + openedBox.width * 0.7, openedBox.y + openedBox.height * 0.5);
+  await teacher.page.mouse.down();
+  await teacher.page.mouse.move(openedBox.x + openedBox.width * 0.8, openedBox.y + openedBox.height * 0.6, { steps: 10 });
+  await expect(ana.page.locator('[data-testid="live-ink"] polyline')).toHaveCount(1);
+  await teacher.page.mouse.up();
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '4');
+  await expect(ana.page.locator('[data-testid="live-ink"]')).toHaveCount(0);
   // And writes a comment: Ana reads it on her board.
   await teacher.page.getByRole('button', { name: 'Text', exact: true }).click();
   await opened.click({ position: { x: 60, y: 300 } });
   await teacher.page.getByLabel('Comment text').fill('Nice: now halve it again');
   await teacher.page.getByRole('button', { name: 'Add comment' }).click();
-  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '3');
+  await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '5');
   await expect(ana.page.getByRole('img', { name: 'Your board' })).toContainText('Nice: now halve it again');
   // Still private: Ben's page holds no board of Ana's.
   await expect(students[1]!.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
@@ -95,7 +128,7 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   const ben = students[1]!;
   const shown = ben.page.getByTestId('shown-boards');
   await expect(shown).toContainText('Ana');
-  await expect(shown.locator('svg[data-owner="Ana"]')).toHaveAttribute('data-elements', '3');
+  await expect(shown.locator('svg[data-owner="Ana"]')).toHaveAttribute('data-elements', '5');
   await testInfo.attach('Ben sees the shown board', { body: await ben.page.screenshot(), contentType: 'image/png' });
 
   // Back to the grid; hidden again, Ben no longer holds it.
@@ -120,6 +153,7 @@ test('the boards stay with the lesson: the teacher\'s page lists them after the 
   await expectLive(page);
   const code = /\/r\/([A-Z2-9]{6})$/.exec(page.url())![1]!;
   const ana = await joinLesson(browser, code, 'Ana');
+  const ben = await joinLesson(browser, code, 'Ben');
 
   await page.getByRole('button', { name: 'Start activity' }).click();
   await page.getByRole('dialog').getByLabel('Title').fill('Halves');
@@ -138,9 +172,40 @@ test('the boards stay with the lesson: the teacher\'s page lists them after the 
   await expect(kept).toContainText('Halves');
   await expect(kept.getByRole('img', { name: "Ana's board" })).toHaveAttribute('data-elements', '1');
   const download = page.waitForEvent('download');
-  await kept.getByRole('button', { name: 'PNG', exact: true }).click();
+  await kept.getByRole('listitem').filter({ hasText: 'Ana' }).getByRole('button', { name: 'PNG', exact: true }).click();
   expect((await download).suggestedFilename()).toMatch(/^halves-ana-.*\.png$/);
+  await expect(ben.page.getByTestId('private-board-banner')).toHaveCount(0);
+
+  // All of them in one zip: one PNG per student, named for them.
+  const zipped = page.waitForEvent('download');
+  await kept.getByRole('button', { name: 'Download all (zip)' }).click();
+  const zip = await zipped;
+  expect(zip.suggestedFilename()).toMatch(/^halves-.*\.zip$/);
+  const entries = zipEntries(readFileSync((await zip.path())!));
+  expect(entries.map((e) => e.name).sort()).toEqual(['Ana.png', 'Ben.png']);
+  for (const entry of entries) expect([...entry.data.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 });
+
+/** A zip's entries read from its central directory (stored entries only: what the export writes). */
+function zipEntries(zip: Buffer): { name: string; data: Buffer }[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end < 0) throw new Error('no end of central directory');
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error('bad central directory entry');
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extra = zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    const dataAt = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    entries.push({ name, data: zip.subarray(dataAt, dataAt + size) });
+    at += 46 + nameLength + extra;
+  }
+  return entries;
+}
 
 test('the class grid fits a class of 39 on a laptop screen (1280 x 800) without scrolling', async ({ browser, baseURL }) => {
   const teacher = await startLesson(browser);

@@ -6,6 +6,8 @@
  *   pnpm screenshots -- --all --out /tmp/shots  also every layout size, both themes (for review)
  *   pnpm screenshots -- --editing --out /tmp/shots  also the editing screens at every size: a
  *                                                 note's text choices, typing, a turned selection's handles
+ *   pnpm screenshots -- --boards --out /tmp/shots   also an activity at every size: the teacher's class
+ *                                                 grid of 30, an opened board, a student's own board
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -23,6 +25,7 @@ const baseUrl = `http://127.0.0.1:${port}`;
 const args = process.argv.slice(2);
 const all = args.includes('--all');
 const editing = args.includes('--editing');
+const boards = args.includes('--boards');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -155,12 +158,54 @@ async function main(): Promise<void> {
         await context.close();
       }
     }
+    if (boards) await boardShots(browser, teacher);
     students.close();
   } finally {
     await browser.close();
     server.kill('SIGTERM');
   }
   console.log(`screenshots in ${outDir}`);
+}
+
+/**
+ * An activity (issue 22) at every size: the teacher's class grid of the 30 students (with a raised
+ * hand, so the attention bar shows beside it), one board opened, and a student's own board.
+ */
+async function boardShots(browser: Browser, teacher: { page: Page; code: string }): Promise<void> {
+  await teacher.page.getByRole('button', { name: 'Start activity' }).click();
+  await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  await teacher.page.getByTestId('board-tile').nth(29).waitFor();
+  const grantKey = `wb.session.${teacher.code}`;
+  const grant = await teacher.page.evaluate((k) => sessionStorage.getItem(k), grantKey);
+  for (const [name, options] of Object.entries(sizes)) {
+    const student = await (await browser.newContext(options)).newPage();
+    await student.goto(`${baseUrl}/r/${teacher.code}`);
+    await student.getByLabel('Your name').fill(`Pat ${name}`);
+    await student.getByRole('button', { name: 'Join lesson' }).click();
+    const own = student.getByRole('img', { name: 'Your board' });
+    await own.waitFor();
+    const box = (await own.boundingBox())!;
+    await student.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);
+    await student.mouse.down();
+    await student.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.6, { steps: 6 });
+    await student.mouse.up();
+    await student.screenshot({ path: join(outDir, `${name}-boards-student.png`) });
+    const hand = student.getByRole('button', { name: /raise hand/i });
+    if (await hand.count()) await hand.first().dispatchEvent('click');
+
+    const context = await browser.newContext(options);
+    await context.addInitScript(([k, v]) => sessionStorage.setItem(k!, v!), [grantKey, grant!]);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/r/${teacher.code}`);
+    await page.getByTestId('board-tile').nth(30).waitFor();
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(outDir, `${name}-boards-grid.png`) });
+    await page.locator(`[data-testid="board-tile"][data-owner="Pat ${name}"]`).click();
+    await page.getByTestId('open-board').waitFor();
+    await page.screenshot({ path: join(outDir, `${name}-boards-open.png`) });
+    await context.close();
+    await student.context().close();
+  }
 }
 
 /** A note's text choices, a note being typed, and a turned note selected with its handles. */

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
-import { ClientEvent, ErrorCode, LessonBoards, ServerEvent, type BoardInfo, type ElementShape, type RoomEvent, type SessionGrant } from '@wb/protocol';
+import { ClientEvent, ErrorCode, LessonBoards, ServerEvent, type BoardInfo, type ElementShape, type InkUpdate, type RoomEvent, type SessionGrant } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { createRoom, describeOnEachDatabase, joinAs, newMemberKey, type TestClient } from './support.ts';
@@ -138,6 +138,127 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     await ask(c, ClientEvent.BOARD_LIST, {});
     for (const other of [b, c]) expect(other.received[ServerEvent.BOARD_POINTERS].filter((p) => p.boardId === boardA.id)).toEqual([]);
     expect(t.received[ServerEvent.BOARD_POINTERS].flatMap((p) => p.pointers).some((e) => e[2] === 99)).toBe(false);
+  });
+
+  /** Everything ephemeral a socket received that names something of `boardId` or of its elements. */
+  const ephemeraOf = (c: TestClient, boardId: string, ids: readonly string[]) => [
+    ...c.received[ServerEvent.BOARD_POINTERS].filter((p) => p.boardId === boardId),
+    ...c.received.cursors.filter((b) => (b.ink ?? []).some((e) => ids.includes(e.strokeId)) || (b.drags ?? []).some((d) => ids.includes(d.elementId))),
+  ];
+  const inkOn = (c: TestClient, boardId: string, strokeId: string) =>
+    c.received[ServerEvent.BOARD_POINTERS].filter((p) => p.boardId === boardId).flatMap((p) => (p.ink ?? []).filter((e) => e.strokeId === strokeId));
+  const dragsOn = (c: TestClient, boardId: string, elementId: string) =>
+    c.received[ServerEvent.BOARD_POINTERS].filter((p) => p.boardId === boardId).flatMap((p) => (p.drags ?? []).filter((d) => d.elementId === elementId));
+  const inkPacket = (boardId: string, strokeId: string, from: number, end?: 'up'): InkUpdate => ({
+    boardId,
+    strokeId,
+    from,
+    points: [[100 + from, 100, 0.5], [101 + from, 101, 0.5]],
+    stroke: '#1e1e1e',
+    strokeWidth: 4,
+    ...(end ? { end } : {}),
+  });
+  /** A round trip on every student's socket after two board ticks: anything sent before is in. */
+  const settle = async (students: readonly TestClient[]) => {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    for (const s of students) await ask(s, ClientEvent.BOARD_LIST, {});
+  };
+
+  test("I12, I13: live ink on a private board reaches its owner and the teachers at once, and no other student's socket; another's ink on it is board_forbidden", async () => {
+    const { t, students, boards, lessonId } = await classOfThree();
+    const [a, b, c] = students as [TestClient, TestClient, TestClient];
+    const [boardA, boardB] = boards as [BoardInfo, BoardInfo];
+
+    // Ana draws on her board: the teacher sees the stroke grow before its pen lifts.
+    const anaStroke = randomUUID();
+    a.socket.emit(ClientEvent.INK, inkPacket(boardA.id, anaStroke, 0));
+    a.socket.emit(ClientEvent.INK, inkPacket(boardA.id, anaStroke, 2));
+    await t.until(() => inkOn(t, boardA.id, anaStroke).flatMap((e) => e.points).length === 4, "Ana's live ink at the teacher");
+    // Her pointer follows the ink, to the same audience.
+    expect(t.received[ServerEvent.BOARD_POINTERS].some((p) => p.boardId === boardA.id && p.pointers.some((e) => e[2] === 103))).toBe(true);
+    // The teacher comments in ink on Ana's board: Ana sees it at once.
+    const teacherStroke = randomUUID();
+    t.socket.emit(ClientEvent.INK, { ...inkPacket(boardA.id, teacherStroke, 0, 'up'), stroke: '#d92c20' });
+    await a.until(() => inkOn(a, boardA.id, teacherStroke).length > 0, "the teacher's live ink at Ana");
+    // Ben draws on his own board (his audience: himself and the teacher).
+    const benStroke = randomUUID();
+    b.socket.emit(ClientEvent.INK, inkPacket(boardB.id, benStroke, 0));
+    await t.until(() => inkOn(t, boardB.id, benStroke).length > 0, "Ben's live ink at the teacher");
+    // Ben, by hand, inks Ana's board: refused, and it reaches no one.
+    const forged = randomUUID();
+    b.socket.emit(ClientEvent.INK, inkPacket(boardA.id, forged, 0));
+    await b.until(() => b.received.notice.some((n) => n.code === ErrorCode.BOARD_FORBIDDEN), "Ben's refusal");
+
+    await settle(students);
+    expect(ephemeraOf(b, boardA.id, [anaStroke, teacherStroke, forged])).toEqual([]);
+    expect(ephemeraOf(c, boardA.id, [anaStroke, teacherStroke, forged])).toEqual([]);
+    expect(ephemeraOf(a, boardB.id, [benStroke])).toEqual([]);
+    expect(ephemeraOf(c, boardB.id, [benStroke])).toEqual([]);
+    expect([...t.received[ServerEvent.BOARD_POINTERS], ...a.received[ServerEvent.BOARD_POINTERS]].flatMap((p) => p.ink ?? []).some((e) => e.strokeId === forged)).toBe(false);
+    // Nothing of a board's ink travels the lesson's cursor batches, and nothing is stored.
+    for (const s of [t, ...students]) expect(s.received.cursors.flatMap((batch) => batch.ink ?? [])).toEqual([]);
+    expect(boardEvents(t, lessonId).size).toBe(0);
+  });
+
+  test("I12, I4: locks and drags on a private board: its owner and the teacher take turns, the drag preview reaches the board's audience only, another student is board_forbidden", async () => {
+    const { t, students, boards } = await classOfThree();
+    const [a, b, c] = students as [TestClient, TestClient, TestClient];
+    const [boardA] = boards as [BoardInfo];
+    const drawn = await draw(a, boardA.id, 10);
+    const elementId = drawn.element.id;
+
+    // Ana takes the lock on her element and drags it: the teacher sees the preview.
+    const grant = await ask<{ grant: { generation: number } }>(a, ClientEvent.LOCK_ACQUIRE, { requestId: rid(), elementId, boardId: boardA.id });
+    expect(grant).toMatchObject({ ok: true });
+    a.socket.emit(ClientEvent.LOCK_MOVE, { elementId, generation: grant.grant.generation, x: 200, y: 150, boardId: boardA.id });
+    await t.until(() => dragsOn(t, boardA.id, elementId).some((d) => d.x === 200), "Ana's drag at the teacher");
+    // While she holds it, the teacher's acquire is refused `locked`; Ben's is board_forbidden.
+    expect(await ask(t, ClientEvent.LOCK_ACQUIRE, { requestId: rid(), elementId, boardId: boardA.id })).toMatchObject({ ok: false, error: { code: ErrorCode.LOCKED } });
+    expect(await ask(b, ClientEvent.LOCK_ACQUIRE, { requestId: rid(), elementId, boardId: boardA.id })).toMatchObject({ ok: false, error: { code: ErrorCode.BOARD_FORBIDDEN } });
+    // Ben's hand-written move under Ana's generation is dropped (not his lock).
+    b.socket.emit(ClientEvent.LOCK_MOVE, { elementId, generation: grant.grant.generation, x: 999, y: 999, boardId: boardA.id });
+    const released = await ask<{ element: { shape: { x: number } } }>(a, ClientEvent.LOCK_RELEASE, {
+      requestId: rid(),
+      elementId,
+      generation: grant.grant.generation,
+      shape: { ...dot(200), y: 150 },
+      boardId: boardA.id,
+    });
+    expect(released.element.shape.x).toBe(200);
+    await t.until(() => t.eventsOfKind('lock.released').some((e) => e.roomId === boardA.id), 'the release on the board, at the teacher');
+
+    // Now the teacher moves it: Ana sees the preview, then the result.
+    const teacherGrant = await ask<{ grant: { generation: number } }>(t, ClientEvent.LOCK_ACQUIRE, { requestId: rid(), elementId, boardId: boardA.id });
+    expect(teacherGrant.grant.generation).toBeGreaterThan(grant.grant.generation);
+    // Ana's late move under her old generation never moves it (I4).
+    a.socket.emit(ClientEvent.LOCK_MOVE, { elementId, generation: grant.grant.generation, x: 555, y: 555, boardId: boardA.id });
+    t.socket.emit(ClientEvent.LOCK_MOVE, { elementId, generation: teacherGrant.grant.generation, x: 300, y: 300, boardId: boardA.id });
+    await a.until(() => dragsOn(a, boardA.id, elementId).some((d) => d.x === 300), "the teacher's drag at Ana");
+    const teacherRelease = await ask(t, ClientEvent.LOCK_RELEASE, { requestId: rid(), elementId, generation: teacherGrant.grant.generation, shape: dot(300), boardId: boardA.id });
+    expect(teacherRelease).toMatchObject({ ok: true });
+
+    await settle(students);
+    const everyDrag = [t, a].flatMap((s) => dragsOn(s, boardA.id, elementId));
+    expect(everyDrag.some((d) => d.x === 999 || d.x === 555)).toBe(false);
+    for (const other of [b, c]) {
+      expect(ephemeraOf(other, boardA.id, [elementId])).toEqual([]);
+      expect(other.received['room.event'].filter((e) => e.roomId === boardA.id)).toEqual([]);
+    }
+  });
+
+  test("a frozen board's owner's ink is refused forbidden_by_policy; the teacher's ink on it still reaches them", async () => {
+    const { t, students, boards, activityId } = await classOfThree();
+    const [a] = students as [TestClient];
+    const [boardA] = boards as [BoardInfo];
+    await ask(t, ClientEvent.ACTIVITY_STATUS, { activityId, status: 'frozen' });
+    await a.until(() => a.eventsOfKind('activity.updated').some((e) => e.payload.status === 'frozen'), 'Ana hears the freeze');
+    const refused = randomUUID();
+    a.socket.emit(ClientEvent.INK, inkPacket(boardA.id, refused, 0));
+    await a.until(() => a.received.notice.some((n) => n.code === ErrorCode.FORBIDDEN_BY_POLICY), "Ana's refusal");
+    const teacherStroke = randomUUID();
+    t.socket.emit(ClientEvent.INK, inkPacket(boardA.id, teacherStroke, 0));
+    await a.until(() => inkOn(a, boardA.id, teacherStroke).length > 0, "the teacher's ink at Ana");
+    expect(inkOn(t, boardA.id, refused)).toEqual([]);
   });
 
   test('show to the class: every student then reads and follows the board; hidden again, it is private again', async () => {

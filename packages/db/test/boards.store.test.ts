@@ -203,6 +203,24 @@ for (const { kind, skip } of storeDatabaseKinds) {
       decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Next', start: { kind: 'blank' } }), 'applied');
     });
 
+    test('I11: the lesson\'s end holds on every board: a student\'s board edit after it is refused, one before it stays; the board\'s bump names the board row', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'End', start: { kind: 'blank' } }), 'applied');
+      const boardA = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      const before = decided(await store.createElement(on(l.ana, boardA.id), { id: randomUUID(), shape: square }), 'applied');
+      decided(await store.endLesson(l.teacher), 'applied');
+      const revision = await roomRevision(testDb.database, boardA.id);
+      expect((await store.createElement(on(l.ana, boardA.id), { id: randomUUID(), shape: square })).decision).toBe('not_a_member');
+      expect(
+        (await store.updateElement(on(l.ana, boardA.id), { id: before.element.id, baseVersion: 1, shape: { ...square, x: 5 }, requestId: requestId('u') })).decision,
+      ).toBe('not_a_member');
+      expect(await roomRevision(testDb.database, boardA.id)).toBe(revision);
+      // The edit made before the end is kept with the lesson.
+      const kept = await store.loadBoardSnapshot(l.reader(l.teacher), boardA.id);
+      if (kept === 'forbidden') throw new Error('the teacher reads every board');
+      expect(kept.elements.map((e) => e.id)).toEqual([before.element.id]);
+    });
+
     test('revocation holds on the student\'s board: a removed student neither edits nor reads it', async () => {
       const l = await lesson();
       const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Revoke', start: { kind: 'blank' } }), 'applied');

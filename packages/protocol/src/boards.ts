@@ -4,7 +4,8 @@
  * whose `roomId` is the board's id. These are the shapes that describe boards and activities.
  */
 import { z } from 'zod';
-import { Element, ElementId } from './elements.ts';
+import { DragEntry, Element, ElementId } from './elements.ts';
+import { InkEntry } from './ink.ts';
 import { EditPolicy } from './lessonSettings.ts';
 import { Coordinate, DisplayName, Revision, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
@@ -94,8 +95,17 @@ export type BoardPointerUpdate = z.infer<typeof BoardPointerUpdate>;
 /** How often a client sends its pointer on a board, and the server batches them, at most (ms). */
 export const BOARD_POINTER_MS = 50;
 
-/** A batch of the pointers on one board: `[sessionId, userId, x, y]` each, the latest per session. */
-export const BoardPointers = z.object({ boardId: BoardId, pointers: z.array(z.tuple([SessionId, UserId, Coordinate, Coordinate])) });
+/**
+ * A batch of one board's ephemera, sent to the board's audience only (I12, I13): the pointers
+ * (`[sessionId, userId, x, y]` each, the latest per session), the live ink of the tick (points
+ * appended per stroke, as in a `cursors` batch) and the drags in progress under current locks.
+ */
+export const BoardPointers = z.object({
+  boardId: BoardId,
+  pointers: z.array(z.tuple([SessionId, UserId, Coordinate, Coordinate])),
+  ink: z.array(InkEntry).optional(),
+  drags: z.array(DragEntry).optional(),
+});
 export type BoardPointers = z.infer<typeof BoardPointers>;
 
 /**

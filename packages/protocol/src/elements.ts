@@ -88,7 +88,7 @@ export type LockReleaseReason = z.infer<typeof LockReleaseReason>;
 
 /**
  * `boardId` (issue 22): the private board the change is for (docs/boards.md); absent, the class
- * board. The same on update and delete.
+ * board. The same on update, delete and the drag lock's acquire, move, release and break.
  */
 const OnBoard = { boardId: z.uuid().optional() };
 
@@ -115,7 +115,7 @@ export type DeleteElementRequest = z.infer<typeof DeleteElementRequest>;
 export const ElementReply = z.object({ element: Element });
 export type ElementReply = z.infer<typeof ElementReply>;
 
-export const LockAcquireRequest = z.strictObject({ requestId: RequestId, elementId: ElementId });
+export const LockAcquireRequest = z.strictObject({ requestId: RequestId, elementId: ElementId, ...OnBoard });
 export type LockAcquireRequest = z.infer<typeof LockAcquireRequest>;
 
 export const LockGrant = z.object({
@@ -152,7 +152,7 @@ export const LockHolder = z.object({ elementId: ElementId, userId: UserId });
 export type LockHolder = z.infer<typeof LockHolder>;
 
 /** A drag move: volatile, never stored, dropped unless `generation` is the element's current one. */
-export const LockMove = z.strictObject({ elementId: ElementId, generation: LockGeneration, x: Coordinate, y: Coordinate });
+export const LockMove = z.strictObject({ elementId: ElementId, generation: LockGeneration, x: Coordinate, y: Coordinate, ...OnBoard });
 export type LockMove = z.infer<typeof LockMove>;
 
 /** Pointer-up: ends the drag, writing the final shape only if the generation still holds. */
@@ -161,13 +161,14 @@ export const LockReleaseRequest = z.strictObject({
   elementId: ElementId,
   generation: LockGeneration,
   shape: ElementShape.optional(),
+  ...OnBoard,
 });
 export type LockReleaseRequest = z.infer<typeof LockReleaseRequest>;
 
 export const PinElementRequest = z.strictObject({ requestId: RequestId, elementId: ElementId, pinned: z.boolean() });
 export type PinElementRequest = z.infer<typeof PinElementRequest>;
 
-export const BreakLockRequest = z.strictObject({ requestId: RequestId, elementId: ElementId });
+export const BreakLockRequest = z.strictObject({ requestId: RequestId, elementId: ElementId, ...OnBoard });
 export type BreakLockRequest = z.infer<typeof BreakLockRequest>;
 
 /** Other people's drags in progress, batched with cursors. */

@@ -43,6 +43,8 @@ export const InkUpdate = z.strictObject({
   stroke: Color,
   strokeWidth: StrokeWidth,
   end: InkEnd.optional(),
+  /** The private board drawn on (docs/boards.md); absent, the class board. */
+  boardId: z.uuid().optional(),
 });
 export type InkUpdate = z.infer<typeof InkUpdate>;
 

@@ -8,7 +8,9 @@ import { z } from 'zod';
  * 4: the teacher's attention kit: settings `cursorVisibility` and `laserAllowed`, members carry
  *    `handRaisedAt` with the `member.hand` event, and the laser and follow ephemera.
  * 5: activities and private student boards: the `activity.updated` room event, the `activity.*`
- *    and `board.*` requests, the `board.opened` signal and `boardId` on element edits.
+ *    and `board.*` requests, the `board.opened` signal and `boardId` on element edits. Added
+ *    since, compatibly (a client that never sends them is unaffected): `boardId` on `ink` and the
+ *    drag lock's `lock.acquire`/`move`/`release`/`break`, and `ink`/`drags` in `board.pointers`.
  */
 export const PROTOCOL_VERSION = 5;
 

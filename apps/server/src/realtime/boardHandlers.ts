@@ -7,24 +7,23 @@
  * shown no other student's socket receives anything of it, and a hand-written request for it is
  * refused `board_forbidden` like the UI's would be.
  *
- * Pointers on a board (`board.pointer`) are batched per board and tick (`BoardPointerFanout`) and
- * sent to the board's channel only, so they reach exactly the audience its events reach (I12, I13).
- * A socket may point on the boards it may draw on (its own board, every board for a teacher), as
- * learned when it was subscribed. Live ink and drag previews stay on the class board in this
- * version: they carry no board, so nothing else of a private board travels the ephemeral path.
+ * Pointers on a board (`board.pointer`), like its live ink (`ink` with `boardId`) and drag previews
+ * (`lock.move` with `boardId`), are batched per board and tick (`BoardEphemera`) and sent to the
+ * board's channel only, so they reach exactly the audience its events reach (I12, I13). A socket
+ * may send them on the boards it may draw on (its own board, every board for a teacher), as
+ * learned when it was subscribed (`BoardAccess`).
  */
 import type { Store } from '@wb/db';
 import {
-  BOARD_POINTER_MS,
   ClientEvent,
   ErrorCode,
   ServerEvent,
   forbiddenText,
   refusalText,
   type BoardInfo,
-  type BoardPointers,
   type ProtocolError,
 } from '@wb/protocol';
+import type { BoardAccess, BoardEphemera } from './boardEphemera.ts';
 import { memberChannel, roleChannel, roomChannel } from './channels.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import { Refusal } from './requests.ts';
@@ -43,44 +42,12 @@ type BoardEvents =
   | typeof ClientEvent.BOARD_SYNC
   | typeof ClientEvent.BOARD_POINTER;
 
-/** Pointed boards batched per tick at most (I10): a board's entries are one per session. */
-const MAX_POINTED_BOARDS = 10_000;
-
 /**
- * The latest pointer of each session on each board, sent once per tick to the board's channel
- * (volatile: a dropped batch is superseded by the next), then forgotten: never stored (I13).
+ * A teacher's `board.sync` budget: their grid syncs every board of the class at once (up to 40,
+ * after each reconnect), so the member budget (a burst of 6) would leave most tiles empty for
+ * seconds. A board's snapshot is one small read; the budget still bounds a flood (I14).
  */
-export class BoardPointerFanout {
-  private pending = new Map<string, Map<string, BoardPointers['pointers'][number]>>();
-  private readonly timer: ReturnType<typeof setInterval>;
-
-  constructor(private readonly io: WbServer, tickMs = BOARD_POINTER_MS) {
-    this.timer = setInterval(() => this.flush(), tickMs);
-    this.timer.unref();
-  }
-
-  put(boardId: string, sessionId: string, userId: string, x: number, y: number): void {
-    let board = this.pending.get(boardId);
-    if (!board) {
-      if (this.pending.size >= MAX_POINTED_BOARDS) return;
-      this.pending.set(boardId, (board = new Map()));
-    }
-    board.set(sessionId, [sessionId, userId, x, y]);
-  }
-
-  flush(): void {
-    const pending = this.pending;
-    if (pending.size === 0) return;
-    this.pending = new Map();
-    for (const [boardId, pointers] of pending) {
-      this.io.to(roomChannel(boardId)).volatile.emit(ServerEvent.BOARD_POINTERS, { boardId, pointers: [...pointers.values()] });
-    }
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-}
+export const BOARD_SYNCS_PER_TEACHER = { perSec: 20, burst: 90 } as const;
 
 export const boardForbidden: ProtocolError = { code: ErrorCode.BOARD_FORBIDDEN, message: refusalText.board_forbidden };
 const teacherOnly: ProtocolError = { code: ErrorCode.FORBIDDEN, message: forbiddenText.teacherOnly };
@@ -91,7 +58,8 @@ export interface BoardDeps {
   store: Store;
   publisher: RoomPublisher;
   endRevoked(session: SocketSession): void;
-  pointers: BoardPointerFanout;
+  ephemera: BoardEphemera;
+  access: BoardAccess;
 }
 
 /** The channels of a board's audience before it is shown: its owner's sockets and the teachers'. */
@@ -101,16 +69,30 @@ function subscribePrivate(io: WbServer, lessonId: string, board: BoardInfo): voi
 }
 
 export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardEvents> {
-  const { io, store, publisher } = deps;
+  const { io, store, publisher, ephemera, access } = deps;
   // board.sync shares the sync budget's shape (I14), per socket: a flood is refused before any query.
   const budgets = new WeakMap<SocketSession, TokenBucket>();
-  // The boards each socket may point on (draw on): learned when it is subscribed to them.
-  const drawable = new WeakMap<SocketSession, Set<string>>();
-  const mayDraw = (session: SocketSession, boards: readonly BoardInfo[]) => {
-    let set = drawable.get(session);
-    if (!set) drawable.set(session, (set = new Set()));
-    for (const b of boards) if (session.role === 'teacher' || b.ownerUserId === session.userId) set.add(b.id);
-  };
+  const mayDraw = (session: SocketSession, boards: readonly BoardInfo[]) => access.subscribed(session, boards);
+  // What a board's events mean for its unsent ephemera and for who may draw (this node's and others').
+  publisher.onEvent((event) => {
+    switch (event.kind) {
+      case 'activity.updated':
+        access.activityChanged(event.payload.id, event.payload.status);
+        break;
+      case 'element.created':
+        ephemera.forgetInk(event.roomId, event.payload.element.id);
+        break;
+      case 'element.deleted':
+        ephemera.forgetInk(event.roomId, event.payload.elementId);
+        ephemera.forgetDrag(event.roomId, event.payload.elementId);
+        break;
+      case 'lock.released':
+        ephemera.forgetDrag(event.roomId, event.payload.elementId);
+        break;
+      default:
+        break;
+    }
+  });
   const reader = (session: SocketSession) => ({ lessonId: session.roomId, sessionId: session.sessionId, userId: session.userId });
   const refuseMember = (session: SocketSession): never => {
     deps.endRevoked(session);
@@ -218,7 +200,10 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
 
     [ClientEvent.BOARD_SYNC]: async (session, request) => {
       let budget = budgets.get(session);
-      if (!budget) budgets.set(session, (budget = new TokenBucket(SYNC_REQUESTS_PER_MEMBER.perSec, SYNC_REQUESTS_PER_MEMBER.burst, Date.now())));
+      if (!budget) {
+        const { perSec, burst } = session.role === 'teacher' ? BOARD_SYNCS_PER_TEACHER : SYNC_REQUESTS_PER_MEMBER;
+        budgets.set(session, (budget = new TokenBucket(perSec, burst, Date.now())));
+      }
       if (!budget.take(Date.now())) throw new Refusal({ code: ErrorCode.RATE_LIMITED, message: refusalText.rate_limited });
       const who = reader(session);
       const board = await store.readableBoard(who, request.boardId);
@@ -242,8 +227,9 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
     // notice) on a board this socket may not draw on, or no longer subscribed to (hidden, revoked).
     [ClientEvent.BOARD_POINTER]: (session, update) => {
       if (!session.live) return;
-      if (!drawable.get(session)?.has(update.boardId) || !session.socket.rooms.has(roomChannel(update.boardId))) return boardForbidden;
-      deps.pointers.put(update.boardId, session.sessionId, session.userId, update.x, update.y);
+      // Pointing is not drawing: a frozen board's owner may still point on it.
+      if (access.mayDraw(session, update.boardId) === 'forbidden') return boardForbidden;
+      ephemera.putPointer(update.boardId, session.sessionId, session.userId, update.x, update.y);
     },
   };
 }

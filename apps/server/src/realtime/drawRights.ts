@@ -50,15 +50,16 @@ export class DrawRights {
 
   /**
    * Whether the member may draw in the room now: `true`, the reason they may not, or `null` while
-   * the room's rights are unknown (being read). A teacher always may.
+   * the room's rights are unknown (being read). A teacher always may. On a private board of the
+   * lesson (`onPrivateBoard`) the lesson's edit policy does not apply: the board has its own.
    */
-  mayDraw(roomId: string, role: Role, userId: string): true | InkRefusal | null {
+  mayDraw(roomId: string, role: Role, userId: string, onPrivateBoard = false): true | InkRefusal | null {
     if (role === 'teacher') return true;
     const rights = this.rooms.get(roomId);
     if (!rights || this.now() - rights.at >= this.refreshMs) void this.learn(roomId);
     if (!rights) return null;
     if (!rights.open) return 'lessonClosed';
-    if (rights.editPolicy === 'look') return 'lookOnly';
+    if (rights.editPolicy === 'look' && !onPrivateBoard) return 'lookOnly';
     if (rights.muted.has(userId)) return 'penMuted';
     return true;
   }

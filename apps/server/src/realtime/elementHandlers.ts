@@ -49,7 +49,7 @@ export function settleEdit(deps: EditDeps, session: SocketSession, result: Eleme
  * and the store decides in the same conditional write whether this member may change it. A refusal
  * for want of that right is `board_forbidden` (the member is not ended: their lesson rights hold).
  */
-function settleBoardEdit(deps: EditDeps, result: ElementResult): ElementReply {
+export function settleBoardEdit(deps: EditDeps, result: ElementResult): ElementReply {
   if (result.decision === 'applied') deps.publisher.publish(result.events);
   if (result.decision === 'applied' || result.decision === 'already_applied') return { element: result.element };
   throw new Refusal(result.decision === 'not_a_member' ? boardForbidden : editRefusals[result.decision]);

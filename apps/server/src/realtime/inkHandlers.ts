@@ -1,5 +1,7 @@
 import { ClientEvent, ErrorCode, policyText, type ProtocolError } from '@wb/protocol';
 import type { Metrics } from '../metrics.ts';
+import type { BoardAccess, BoardEphemera } from './boardEphemera.ts';
+import { boardForbidden } from './boardHandlers.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { DrawRights, InkRefusal } from './drawRights.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
@@ -20,18 +22,45 @@ const INK_REFUSALS: Record<InkRefusal, ProtocolError> = {
  * Only a member allowed to draw may send it: the check is this node's `DrawRights` (no database
  * read per packet); a refused packet gets a throttled `forbidden_by_policy` notice. The durable stroke is
  * decided separately, inside `element.create`'s conditional write (I11).
+ *
+ * Ink naming a private board (`boardId`, docs/boards.md) goes to that board's audience only, in its
+ * `board.pointers` batch (boardEphemera.ts): from its owner while the activity runs, or a teacher;
+ * anyone else's is refused `board_forbidden`, a frozen board's owner's `forbidden_by_policy`. The
+ * lesson's muted pen and end hold on every board; its edit policy is the class board's only.
  */
-export function inkHandlers(deps: { fanout: EphemeralFanout; rights: DrawRights; metrics: Metrics }): Pick<ClientEventHandlers, typeof ClientEvent.INK> {
-  const { fanout, rights, metrics } = deps;
+export function inkHandlers(deps: {
+  fanout: EphemeralFanout;
+  rights: DrawRights;
+  metrics: Metrics;
+  boards: BoardEphemera;
+  access: BoardAccess;
+}): Pick<ClientEventHandlers, typeof ClientEvent.INK> {
+  const { fanout, rights, metrics, boards, access } = deps;
   return {
     [ClientEvent.INK]: (session, update) => {
       if (!session.live) return;
       const { roomId, sessionId, userId } = session;
-      const may = rights.mayDraw(roomId, session.role, userId);
+      const boardId = update.boardId;
+      if (boardId !== undefined) {
+        const onBoard = access.mayDraw(session, boardId);
+        if (onBoard === 'forbidden') return boardForbidden;
+        if (onBoard === 'frozen') return INK_REFUSALS.lookOnly;
+      }
+      const may = rights.mayDraw(roomId, session.role, userId, boardId !== undefined);
       if (may !== true && may !== null) return INK_REFUSALS[may];
       // Unknown until the room's rights are read (a few ms after the room's first packet): dropped.
       if (may === null) return;
       const entry = { strokeId: update.strokeId, sessionId, from: update.from, points: update.points, stroke: update.stroke, strokeWidth: update.strokeWidth, ...(update.end ? { end: update.end } : {}) };
+      if (boardId !== undefined) {
+        if (!boards.pushInk(boardId, entry)) {
+          metrics.droppedInkPoints.inc(update.points.length);
+          return;
+        }
+        metrics.inkPoints.inc(update.points.length);
+        const last = update.points.at(-1);
+        if (last) boards.putPointer(boardId, sessionId, userId, last[0], last[1]);
+        return;
+      }
       if (!fanout.pushInk(roomId, userId, entry)) {
         metrics.droppedInkPoints.inc(update.points.length);
         return;

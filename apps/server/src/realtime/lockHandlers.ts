@@ -1,10 +1,15 @@
 import { ClientEvent } from '@wb/protocol';
 import type { Config } from '../config.ts';
+import type { BoardEphemera } from './boardEphemera.ts';
+import { settleBoardEdit } from './elementHandlers.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
 import { editRefusals, settleEdit, type EditDeps } from './elementHandlers.ts';
 import type { LockCache } from './lockCache.ts';
 import { Refusal } from './requests.ts';
+import { boardForbidden } from './boardHandlers.ts';
+import type { SocketSession } from './socketSession.ts';
+import type { ElementResult } from '@wb/db';
 
 /** While dragging, a node extends the holder's lock at most this often (one write per second). */
 const LOCK_EXTEND_EVERY_MS = 1_000;
@@ -13,6 +18,8 @@ export interface LockDeps extends EditDeps {
   config: Config;
   locks: LockCache;
   fanout: EphemeralFanout;
+  /** Drag previews on private boards go to the board's audience only (boardEphemera.ts). */
+  boards: BoardEphemera;
 }
 
 type LockEvents =
@@ -27,14 +34,24 @@ type LockEvents =
  * shape, and the teacher's break. Grants and commits are the store's; this node's `LockCache`
  * only drops moves of a generation that is not current (I4) and refuses an acquire of an element
  * that is surely held. Moves travel in the ephemeral fan-out with the cursors and are never stored.
+ *
+ * With `boardId` (docs/boards.md) the lock is on an element of that private board: the store
+ * authorises it as an edit of the board (its owner, a teacher; `board_forbidden` otherwise, as
+ * for element edits), its events go to the board's channel, and its moves travel in the board's
+ * `board.pointers` batch, so a drag on a private board reaches the board's audience only (I12).
  */
 export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEvents> {
-  const { store, config, publisher, locks, fanout } = deps;
+  const { store, config, publisher, locks, fanout, boards } = deps;
+  const actorOn = (session: SocketSession, boardId: string | undefined) => (boardId ? { ...session.actor, roomId: boardId } : session.actor);
+  const settle = (session: SocketSession, boardId: string | undefined, result: ElementResult) =>
+    boardId ? settleBoardEdit(deps, result) : settleEdit(deps, session, result);
   return {
     [ClientEvent.LOCK_ACQUIRE]: async (session, request) => {
+      const actor = actorOn(session, request.boardId);
       // Contention's common case costs no transaction: someone else certainly holds it right now.
-      if (locks.heldByOther(session.roomId, request.elementId, session.sessionId)) throw new Refusal(editRefusals.locked);
-      const result = await store.acquireLock(session.actor, {
+      // Not on a private board: `locked` would tell a student who may not see it that it exists.
+      if (!request.boardId && locks.heldByOther(actor.roomId, request.elementId, session.sessionId)) throw new Refusal(editRefusals.locked);
+      const result = await store.acquireLock(actor, {
         elementId: request.elementId,
         requestId: request.requestId,
         firstTermMs: config.LOCK_FIRST_TERM_MS,
@@ -53,6 +70,8 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
         case 'not_own':
           throw new Refusal(editRefusals[result.decision]);
         case 'not_a_member':
+          // On a board: not this member's to change (their lesson rights are decided elsewhere).
+          if (request.boardId) throw new Refusal(boardForbidden);
           deps.endRevoked(session);
           throw new Refusal(editRefusals.not_a_member);
       }
@@ -88,7 +107,8 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
 
     [ClientEvent.LOCK_MOVE]: (session, move) => {
       if (!session.live) return;
-      const { roomId, sessionId } = session;
+      const { sessionId } = session;
+      const roomId = move.boardId ?? session.roomId;
       const lock = locks.get(roomId, move.elementId);
       if (!lock) {
         // Unknown here (a restarted node): learn the current generation; this move is dropped.
@@ -100,14 +120,9 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
       }
       // A former holder's late move, or a forged one, never moves the element (I4).
       if (lock.sessionId !== sessionId || lock.generation !== move.generation) return;
-      fanout.pushDrag(roomId, {
-        elementId: move.elementId,
-        generation: move.generation,
-        sessionId,
-        userId: session.userId,
-        x: move.x,
-        y: move.y,
-      });
+      const drag = { elementId: move.elementId, generation: move.generation, sessionId, userId: session.userId, x: move.x, y: move.y };
+      if (move.boardId) boards.pushDrag(roomId, drag);
+      else fanout.pushDrag(roomId, drag);
       const now = performance.now();
       if (now - lock.lastExtendedAt < LOCK_EXTEND_EVERY_MS) return;
       // The first move confirms the grant arrived; later ones keep the lease alive while dragging.
@@ -125,17 +140,19 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
     },
 
     [ClientEvent.LOCK_RELEASE]: async (session, request) => {
-      const result = await store.releaseLock(session.actor, {
+      const actor = actorOn(session, request.boardId);
+      const result = await store.releaseLock(actor, {
         elementId: request.elementId,
         generation: request.generation,
         shape: request.shape,
         requestId: request.requestId,
       });
-      fanout.forgetDrag(session.roomId, request.elementId);
-      return settleEdit(deps, session, result);
+      if (request.boardId) boards.forgetDrag(actor.roomId, request.elementId);
+      else fanout.forgetDrag(actor.roomId, request.elementId);
+      return settle(session, request.boardId, result);
     },
 
     [ClientEvent.LOCK_BREAK]: async (session, request) =>
-      settleEdit(deps, session, await store.breakLock(session.actor, { elementId: request.elementId })),
+      settle(session, request.boardId, await store.breakLock(actorOn(session, request.boardId), { elementId: request.elementId })),
   };
 }

@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Store } from '@wb/db';
-import { ErrorCode, MAX_MESSAGE_BYTES, ServerEvent } from '@wb/protocol';
+import { BOARD_POINTER_MS, ErrorCode, MAX_MESSAGE_BYTES, ServerEvent } from '@wb/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server } from 'socket.io';
 import type { Config } from '../config.ts';
@@ -16,7 +16,8 @@ import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
 import { attentionHandlers, presentingView, tellFollowerCount } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
-import { BoardPointerFanout, boardHandlers } from './boardHandlers.ts';
+import { BoardAccess, BoardEphemera } from './boardEphemera.ts';
+import { boardHandlers } from './boardHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { CreateBatcher } from './createBatcher.ts';
 import { elementHandlers } from './elementHandlers.ts';
@@ -128,7 +129,8 @@ export function attachRealtime(
   const sync = new SyncService(store, publisher);
   const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
-  const boardPointers = new BoardPointerFanout(io);
+  const boardEphemera = new BoardEphemera(io, BOARD_POINTER_MS);
+  const boardAccess = new BoardAccess();
   const creates = new CreateBatcher(store, CREATE_BATCH, (size) => metrics.createBatchSize.observe(size));
   /** The database answered within this long: a request missing its deadline is load, not an outage. */
   const databaseAnswering = () => store.database.lanes.answeredWithin(DATABASE_ANSWERING_MS);
@@ -136,15 +138,15 @@ export function attachRealtime(
   /** What the server does with each client event (a new event does not compile without its entry). */
   const handlers: ClientEventHandlers = {
     ...cursorHandlers(fanout),
-    ...inkHandlers({ fanout, rights, metrics }),
+    ...inkHandlers({ fanout, rights, metrics, boards: boardEphemera, access: boardAccess }),
     ...presence.handlers,
     ...syncHandlers(sync),
     ...elementHandlers({ ...edits, creates }),
     ...authorityHandlers(edits),
     ...handHandlers(edits),
     ...attentionHandlers({ io, fanout, rights }),
-    ...lockHandlers({ ...edits, config, locks, fanout }),
-    ...boardHandlers({ ...edits, io, pointers: boardPointers }),
+    ...lockHandlers({ ...edits, config, locks, fanout, boards: boardEphemera }),
+    ...boardHandlers({ ...edits, io, ephemera: boardEphemera, access: boardAccess }),
   };
 
   let refusing = false;
@@ -252,7 +254,7 @@ export function attachRealtime(
     async stop() {
       clearInterval(tickSampler);
       fanout.stop();
-      boardPointers.stop();
+      boardEphemera.stop();
       await renewals.stop();
     },
   };

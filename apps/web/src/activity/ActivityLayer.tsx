@@ -7,16 +7,16 @@
  * A board here is a fixed page of BOARD_W x BOARD_H board units; a thumbnail is the same SVG scaled
  * down, re-rendered only when its own board changes (each board view keeps its identity until then).
  */
-import type { ActivityStart, Element, ElementShape, SessionGrant } from '@wb/protocol';
+import type { ActivityStart, Element, ElementShape, InkPoint, SessionGrant } from '@wb/protocol';
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { exportPng } from '../board/exportImage.ts';
+import { exportPng, exportPngZip } from '../board/exportImage.ts';
 import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import type { RosterEntry } from '../sync/roster.ts';
-import { POINTER_STALE_MS, type BoardView } from './boardsClient.ts';
+import { POINTER_STALE_MS, type BoardView, type BoardsClient } from './boardsClient.ts';
 
 export type { BoardView };
 import './activity.css';
@@ -29,11 +29,21 @@ const TEACHER_INK = '#d92c20';
 /** The board's elements in drawing order. */
 const ordered = (view: BoardView): Element[] => [...view.elements.values()].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
 
+/** Our pen on a board: each stroke sent live while drawn, then created with the live stroke's id. */
+interface Pen {
+  start(sample: PenSample): void;
+  point(sample: PenSample): void;
+  /** Pointer-up: the stroke's shape, or null when it is too short to keep (cancelled). */
+  end(shape: ElementShape | null): void;
+}
+
 interface BoardSvgProps {
   view: BoardView;
   label: string;
   /** A pen draws on it (one stroke per pointer press). */
-  onDraw?: ((shape: ElementShape) => void) | undefined;
+  onDraw?: Pen | undefined;
+  /** Others' strokes while drawn, drawn over the board (the boards client's live ink). */
+  liveInk?: BoardsClient['ink'] | undefined;
   ink?: string;
   /** Where the pointer is on it, in board units (sent to the board's audience). */
   onPoint?: (x: number, y: number) => void;
@@ -42,7 +52,7 @@ interface BoardSvgProps {
 }
 
 /** A board as SVG. */
-export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint, onPlace }: BoardSvgProps) {
+export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint, onPlace, liveInk }: BoardSvgProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const [samples, setSamples] = useState<PenSample[] | null>(null);
   const markup = useMemo(() => ordered(view).map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join(''), [view]);
@@ -60,18 +70,19 @@ export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoi
       if (!s || !onDraw) return;
       e.currentTarget.setPointerCapture(e.pointerId);
       setSamples([s]);
+      onDraw.start(s);
     },
     onPointerMove: (e: ReactPointerEvent<SVGSVGElement>) => {
       const s = toBoard(e);
       if (!s) return;
       onPoint?.(s.x, s.y);
-      if (onDraw) setSamples((prev) => (prev ? [...prev, s] : prev));
+      if (onDraw && samples) {
+        setSamples((prev) => (prev ? [...prev, s] : prev));
+        onDraw.point(s);
+      }
     },
     onPointerUp: () => {
-      if (onDraw && samples && samples.length > 1) {
-        const shape = penShapeFromSamples(samples, ink ?? STUDENT_INK, 4);
-        if (shape) onDraw(shape);
-      }
+      if (onDraw && samples) onDraw.end(samples.length > 1 ? penShapeFromSamples(samples, ink ?? STUDENT_INK, 4) : null);
       setSamples(null);
     },
   };
@@ -80,12 +91,27 @@ export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoi
       role="img" aria-label={label} data-board-id={view.info.id} data-owner={view.info.ownerName} data-elements={view.elements.size} {...handlers}>
       <rect x={0} y={0} width={BOARD_W} height={BOARD_H} fill="#ffffff" />
       <g dangerouslySetInnerHTML={{ __html: markup }} />
+      {liveInk && <LiveStrokes ink={liveInk} boardId={view.info.id} />}
       {samples && samples.length > 1 && (
         <polyline points={samples.map((s) => `${s.x},${s.y}`).join(' ')} fill="none" stroke={ink ?? STUDENT_INK} strokeWidth={4} strokeLinecap="round" strokeLinejoin="round" />
       )}
     </svg>
   );
 });
+
+/** Others' strokes on one board while drawn: only this layer re-renders as they grow. */
+function LiveStrokes({ ink, boardId }: { ink: BoardsClient['ink']; boardId: string }) {
+  const strokes = useStore(ink, (s) => s.byBoard.get(boardId));
+  if (!strokes || strokes.size === 0) return null;
+  return (
+    <g data-testid="live-ink">
+      {[...strokes.values()].map((s) => (
+        <polyline key={s.strokeId} data-stroke-id={s.strokeId} points={s.points.map((p) => `${p[0]},${p[1]}`).join(' ')} fill="none"
+          stroke={s.stroke} strokeWidth={s.strokeWidth} strokeLinecap="round" strokeLinejoin="round" />
+      ))}
+    </g>
+  );
+}
 
 /** The others' pointers on a board, over it (the teacher's on a student's board, the student's for the teacher). */
 function PointerLayer({ client, boardId, nameOf }: { client: RoomClient; boardId: string; nameOf: (userId: string) => string }) {
@@ -112,16 +138,36 @@ function LiveBoard(props: {
   view: BoardView;
   label: string;
   ink?: string;
-  onDraw?: ((shape: ElementShape) => void) | undefined;
+  /** Draws with a pen: the stroke, created with its live ink's id. */
+  onDraw?: ((shape: ElementShape, id: string) => void) | undefined;
   onPlace?: ((x: number, y: number) => void) | undefined;
   nameOf: (userId: string) => string;
 }) {
-  const { client, view, nameOf, ...rest } = props;
+  const { client, view, nameOf, onDraw, ...rest } = props;
   const boardId = view.info.id;
+  const color = props.ink ?? STUDENT_INK;
   const onPoint = useMemo(() => (x: number, y: number) => client.boards.sendPointer(boardId, x, y), [client, boardId]);
+  const stroke = useRef<string | null>(null);
+  const pen = useMemo<Pen | undefined>(() => {
+    if (!onDraw) return undefined;
+    const point = (s: PenSample): InkPoint => [Math.round(s.x * 10) / 10, Math.round(s.y * 10) / 10, Math.min(1, Math.max(0, s.pressure))];
+    return {
+      start: (s) => {
+        stroke.current = client.boards.beginStroke(boardId, color, 4, point(s));
+      },
+      point: (s) => client.boards.extendStroke(point(s)),
+      end: (shape) => {
+        const id = stroke.current;
+        stroke.current = null;
+        if (!shape || !id) return client.boards.cancelStroke();
+        client.boards.endStroke();
+        onDraw(shape, id);
+      },
+    };
+  }, [client, boardId, color, onDraw]);
   return (
     <div className="activity-live-board">
-      <BoardSvg view={view} onPoint={onPoint} {...rest} />
+      <BoardSvg view={view} onPoint={onPoint} onDraw={pen} liveInk={client.boards.ink} {...rest} />
       <PointerLayer client={client} boardId={boardId} nameOf={nameOf} />
     </div>
   );
@@ -136,6 +182,10 @@ function useNow(): number {
   }, []);
   return now;
 }
+
+/** "5 s ago", "3 min ago", "2 h ago": short enough for a tile's line. */
+const agoText = (seconds: number) =>
+  seconds < 60 ? `${seconds} s ago` : seconds < 3_600 ? `${Math.floor(seconds / 60)} min ago` : `${Math.floor(seconds / 3_600)} h ago`;
 
 const presenceText = (entry: RosterEntry | undefined) =>
   entry?.state === 'live' ? 'here' : entry?.state === 'reconnecting' ? 'reconnecting' : 'gone';
@@ -156,7 +206,7 @@ function teacherUi(client: RoomClient): StoreApi<TeacherUi> {
  * The teacher's way in, in the side panel (never over the board's own controls): start an
  * activity, or open its class grid again.
  */
-export function ActivityLauncher({ client }: { client: RoomClient }) {
+export function ActivityLauncher({ client, onShown }: { client: RoomClient; onShown?: () => void }) {
   const activity = useStore(client.boards.store, (s) => s.activity);
   const count = useStore(client.boards.store, (s) => s.boards.size);
   const ui = teacherUi(client);
@@ -166,7 +216,10 @@ export function ActivityLauncher({ client }: { client: RoomClient }) {
   return (
     <section className="activity-launcher" aria-label="Activity">
       {current ? (
-        <button type="button" className="button button-secondary" onClick={() => ui.setState({ gridOpen: true })}>
+        <button type="button" className="button button-secondary" onClick={() => {
+          ui.setState({ gridOpen: true });
+          onShown?.();
+        }}>
           Class grid ({count})
         </button>
       ) : (
@@ -179,7 +232,10 @@ export function ActivityLauncher({ client }: { client: RoomClient }) {
           selection={[...selection]}
           onStart={async (title, start) => {
             const refused = await client.boards.start(title, start);
-            if (!refused) ui.setState({ starting: false, gridOpen: true });
+            if (!refused) {
+              ui.setState({ starting: false, gridOpen: true });
+              onShown?.();
+            }
             return refused?.message ?? null;
           }}
           onCancel={() => ui.setState({ starting: false })}
@@ -199,6 +255,8 @@ export function ActivityLayer({ client, grant, roster }: { client: RoomClient; g
 
 function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (userId: string) => string }) {
   const { activity, boards, mine } = useStore(client.boards.store);
+  // One identity per board, so the pen (and the board's SVG) is not rebuilt on every render.
+  const drawOwn = useMemo(() => (mine ? (shape: ElementShape, id: string) => void client.boards.draw(mine, shape, id) : undefined), [client, mine]);
   if (!activity) return null;
   const own = mine ? boards.get(mine) : undefined;
   const shown = activity.shown.filter((s) => s.boardId !== mine).map((s) => ({ ...s, view: boards.get(s.boardId) }));
@@ -214,7 +272,7 @@ function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (user
           <div className="activity-shown-row">
             {shown.map((s) => (
               <figure key={s.boardId} className="activity-shown-board">
-                {s.view && <BoardSvg view={s.view} label={`${s.label}'s board`} />}
+                {s.view && <BoardSvg view={s.view} label={`${s.label}'s board`} liveInk={client.boards.ink} />}
                 <figcaption>{s.label}</figcaption>
               </figure>
             ))}
@@ -228,7 +286,7 @@ function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (user
             {activity.status === 'frozen' ? ' (the teacher froze the boards: look only).' : '.'}
           </p>
           <LiveBoard client={client} nameOf={nameOf} view={own} label="Your board"
-            onDraw={activity.status === 'running' ? (shape) => void client.boards.draw(own.info.id, shape) : undefined} />
+            onDraw={activity.status === 'running' ? drawOwn : undefined} />
         </div>
       )}
     </section>
@@ -247,6 +305,7 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
   const [placed, setPlaced] = useState<{ x: number; y: number } | null>(null);
   const [comment, setComment] = useState('');
   const now = useNow();
+  const drawOpened = useMemo(() => (openBoard ? (shape: ElementShape, id: string) => void client.boards.draw(openBoard, shape, id) : undefined), [client, openBoard]);
   const current = activity && activity.status !== 'ended' ? activity : null;
   if (!current || !gridOpen) return null;
 
@@ -308,11 +367,8 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
               {current.status === 'frozen' ? 'Let them draw' : 'Freeze all'}
             </button>
             <button type="button" className="button button-secondary"
-              onClick={() => void (async () => {
-                // One PNG per student, one after another (browsers may ask once to allow several downloads).
-                for (const view of tiles) await exportPng(ordered(view), `${current.title} ${view.info.ownerName}`);
-              })()}>
-              Download all (PNG)
+              onClick={() => void exportPngZip(tiles.map((view) => ({ name: view.info.ownerName, elements: ordered(view) })), current.title)}>
+              Download all (zip)
             </button>
             <button type="button" className="button button-danger-quiet" onClick={() => void client.boards.setStatus('ended')}>
               End activity
@@ -350,7 +406,7 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
             )}
           </div>
           <LiveBoard client={client} nameOf={nameOf} view={opened} label={`${opened.info.ownerName}'s board`} ink={TEACHER_INK}
-            onDraw={tool === 'pen' ? (shape) => void client.boards.draw(opened.info.id, shape) : undefined}
+            onDraw={tool === 'pen' ? drawOpened : undefined}
             onPlace={tool === 'text' ? (x, y) => setPlaced({ x, y }) : undefined} />
         </div>
       ) : (
@@ -361,11 +417,16 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
             return (
               <li key={view.info.id}>
                 <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => setOpenBoard(view.info.id)}>
-                  <BoardSvg view={view} label={`${view.info.ownerName}'s board`} />
+                  <BoardSvg view={view} label={`${view.info.ownerName}'s board`} liveInk={client.boards.ink} />
                   <span className="class-tile-name">{view.info.ownerName}</span>
+                  {/* Two short lines, so a 110 px tile shows them whole; read as one ("here · last drew 5 s ago"). */}
                   <span className="class-tile-meta" data-presence={presenceText(entry)}>
-                    {presenceText(entry)} · {since === null ? 'not drawn yet' : `last drew ${since} s ago`}
-                    {shownIds.has(view.info.id) ? ' · shown' : ''}
+                    <span className="class-tile-presence">
+                      {presenceText(entry)}
+                      {shownIds.has(view.info.id) ? ', shown' : ''}
+                    </span>
+                    <span className="visually-hidden"> · </span>
+                    <span className="class-tile-drew">{since === null ? 'not drawn yet' : `last drew ${agoText(since)}`}</span>
                   </span>
                 </button>
               </li>

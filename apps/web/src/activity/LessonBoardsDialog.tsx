@@ -1,11 +1,12 @@
 /**
  * The boards kept with a lesson, on the teacher's page (docs/boards.md): every activity, newest
- * first, with each student's board as a thumbnail and its PNG (one per student, or all of them).
+ * first, with each student's board as a thumbnail and its PNG (one per student, or all of them in
+ * one zip, a PNG per student named for them).
  */
 import type { LessonBoards } from '@wb/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { listMyLessonBoards } from '../api/teacherAccountApi.ts';
-import { exportPng } from '../board/exportImage.ts';
+import { exportPng, exportPngZip } from '../board/exportImage.ts';
 import { BoardSvg, type BoardView } from './ActivityLayer.tsx';
 import './activity.css';
 
@@ -38,10 +39,8 @@ export function LessonBoardsDialog({ code, title, onClose }: { code: string; tit
               </span>
             </h3>
             <button type="button" className="roster-action"
-              onClick={() => void (async () => {
-                for (const b of boards) await exportPng(b.elements, `${activity.title} ${b.board.ownerName}`);
-              })()}>
-              Download all (PNG)
+              onClick={() => void exportPngZip(boards.map((b) => ({ name: b.board.ownerName, elements: b.elements })), activity.title)}>
+              Download all (zip)
             </button>
             <ul className="class-grid">
               {boards.map(({ board, elements }) => {

@@ -142,4 +142,39 @@ describe('boards client', () => {
     client.receiveEvent(created(OTHER, 1));
     expect(client.store.getState().boards.has(OTHER)).toBe(false);
   });
+
+  test('LI1, LI2: live ink on a board grows while drawn, ends when its element arrives and never comes back; our own is not echoed', async () => {
+    const { client } = setup('teacher');
+    await client.reconnected();
+    client.receiveOpened(info(BOARD, OTHER));
+    await settle();
+    const strokeId = element(1).id;
+    const ANA_SESSION = '00000000-0000-4000-8000-0000000000e1';
+    const MY_SESSION = '00000000-0000-4000-8000-0000000000e2';
+    const entry = (from: number, points: [number, number, number][]) => ({ strokeId, sessionId: ANA_SESSION, from, points, stroke: '#1e1e1e', strokeWidth: 4 });
+    const live = () => client.ink.getState().byBoard.get(BOARD);
+    client.receivePointers({ boardId: BOARD, pointers: [[ANA_SESSION, OTHER, 1, 1]], ink: [entry(0, [[1, 1, 0.5], [2, 2, 0.5]])] });
+    client.receivePointers({ boardId: BOARD, pointers: [[ANA_SESSION, OTHER, 3, 3]], ink: [entry(2, [[3, 3, 0.5]])] });
+    expect(live()?.get(strokeId)?.points.length).toBe(3);
+    // Our own stroke's ink, echoed by the board's channel, is drawn locally already.
+    const mine = '00000000-0000-4000-8000-0000000000f1';
+    client.receivePointers({ boardId: BOARD, pointers: [[MY_SESSION, ME, 5, 5]], ink: [{ ...entry(0, [[5, 5, 0.5]]), strokeId: mine, sessionId: MY_SESSION }] });
+    expect(live()?.has(mine)).toBe(false);
+    client.receiveEvent(created(BOARD, 1));
+    expect(live()?.has(strokeId)).toBe(false);
+    client.receivePointers({ boardId: BOARD, pointers: [], ink: [entry(3, [[4, 4, 0.5]])] });
+    expect(live()?.has(strokeId)).toBe(false);
+  });
+
+  test('our stroke on a board is sent as live ink naming the board, then ends with `up`', () => {
+    const { client, requests } = setup();
+    const strokeId = client.beginStroke(BOARD, '#1e1e1e', 4, [1, 1, 0.5]);
+    client.extendStroke([2, 2, 0.5]);
+    client.endStroke();
+    const ink = requests.filter(([e]) => e === ClientEvent.INK).map(([, p]) => p as { boardId: string; strokeId: string; from: number; points: unknown[]; end?: string });
+    expect(ink.map((p) => [p.boardId, p.strokeId, p.from, p.points.length, p.end])).toEqual([
+      [BOARD, strokeId, 0, 1, undefined],
+      [BOARD, strokeId, 1, 1, 'up'],
+    ]);
+  });
 });

@@ -7,6 +7,10 @@
 import {
   BOARD_POINTER_MS,
   ClientEvent,
+  ErrorCode,
+  INK_SYNC_MS,
+  MAX_INK_POINTS_PER_PACKET,
+  type InkPoint,
   type BoardPointers,
   type Activity,
   type ActivityStart,
@@ -18,6 +22,7 @@ import {
   type RoomEvent,
 } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { LiveInk, type LiveStroke } from '../sync/liveInk.ts';
 
 /** One board as this client holds it. */
 export interface BoardView {
@@ -57,6 +62,10 @@ export interface BoardPointer {
 /** A pointer not heard from for this long is gone from the board (ms). */
 export const POINTER_STALE_MS = 3_000;
 
+/** A rate-limited board sync is asked again after this long times its try (ms), at most this often. */
+export const SYNC_RETRY_MS = 700;
+const MAX_SYNC_RETRIES = 20;
+
 /** A board's events held while its sync is in flight, at most. */
 export const MAX_HELD_EVENTS = 200;
 
@@ -68,10 +77,22 @@ export class BoardsClient {
   readonly pointers: StoreApi<{ byBoard: ReadonlyMap<string, ReadonlyMap<string, BoardPointer>> }> = createStore(() => ({
     byBoard: new Map(),
   }));
+  /**
+   * Others' strokes while they are drawn, per board (live ink, the rules of `LiveInk`): apart from
+   * the boards too, so a growing stroke redraws one layer over one board, never its elements.
+   */
+  readonly ink: StoreApi<{ byBoard: ReadonlyMap<string, ReadonlyMap<string, LiveStroke>> }> = createStore(() => ({
+    byBoard: new Map(),
+  }));
+  private readonly liveInk = new Map<string, LiveInk>();
+  /** Our stroke being drawn: its points not sent yet, sent at most every INK_SYNC_MS. */
+  private drawing: { boardId: string; strokeId: string; stroke: string; strokeWidth: number; sent: number; unsent: InkPoint[]; timer?: ReturnType<typeof setTimeout> } | null = null;
   private lastPointerAt = -Infinity;
   private pendingPointer: { boardId: string; x: number; y: number } | null = null;
   private pointerTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly syncing = new Set<string>();
+  /** Rate-limited syncs asked again, per board (bounded: MAX_SYNC_RETRIES). */
+  private readonly syncRetries = new Map<string, number>();
   /**
    * Events of a board that arrived while its sync was in flight: applied after it, those above its
    * revision (I1). Bounded (I10): past the bound the board simply syncs again.
@@ -102,6 +123,9 @@ export class BoardsClient {
     }
     const board = this.store.getState().boards.get(event.roomId);
     if (!board) return;
+    // LI2: the durable stroke replaces its live ink (even before its board's sync is done).
+    if (event.kind === 'element.created') this.endInk(event.roomId, event.payload.element.id);
+    else if (event.kind === 'element.deleted') this.endInk(event.roomId, event.payload.elementId);
     if (this.syncing.has(event.roomId) || board.revision === null) {
       const held = this.held.get(event.roomId) ?? [];
       if (held.length < MAX_HELD_EVENTS) held.push(event);
@@ -140,6 +164,87 @@ export class BoardsClient {
     for (const [sessionId, p] of board) if (now - p.at > POINTER_STALE_MS) board.delete(sessionId);
     byBoard.set(batch.boardId, board);
     this.pointers.setState({ byBoard });
+    if (batch.ink) this.receiveInk(batch, now);
+  }
+
+  /** A batch's live ink: others' strokes grow; ours (this member's sessions) are drawn locally. */
+  private receiveInk(batch: BoardPointers, now: number): void {
+    const drawers = new Map(batch.pointers.map(([sessionId, userId]) => [sessionId, userId]));
+    let live = this.liveInk.get(batch.boardId);
+    if (!live) this.liveInk.set(batch.boardId, (live = new LiveInk()));
+    let changed = live.expire(now);
+    for (const entry of batch.ink ?? []) {
+      const userId = drawers.get(entry.sessionId) ?? '';
+      if (userId === this.self.userId) continue;
+      changed = live.receive(entry, userId, now) || changed;
+    }
+    if (changed) this.publishInk(batch.boardId, live);
+  }
+
+  private endInk(boardId: string, strokeId: string): void {
+    let live = this.liveInk.get(boardId);
+    // Remembered even when nothing is live yet: a late entry must not bring the stroke back (LI2).
+    if (!live) this.liveInk.set(boardId, (live = new LiveInk()));
+    if (live.finish(strokeId)) this.publishInk(boardId, live);
+  }
+
+  private publishInk(boardId: string, live: LiveInk): void {
+    const byBoard = new Map(this.ink.getState().byBoard);
+    byBoard.set(boardId, new Map(live.strokes));
+    this.ink.setState({ byBoard });
+  }
+
+  /**
+   * Our stroke on a board, point by point while drawn: sent as live ink to the board's audience
+   * (its owner, the teachers) at most every INK_SYNC_MS. Returns the stroke's id, the id its
+   * durable element is created with (`drawStroke`).
+   */
+  beginStroke(boardId: string, stroke: string, strokeWidth: number, first: InkPoint): string {
+    this.cancelStroke();
+    const strokeId = crypto.randomUUID();
+    this.drawing = { boardId, strokeId, stroke, strokeWidth, sent: 0, unsent: [first] };
+    this.flushInk();
+    return strokeId;
+  }
+
+  extendStroke(point: InkPoint): void {
+    const d = this.drawing;
+    if (!d) return;
+    d.unsent.push(point);
+    if (d.timer === undefined) d.timer = setTimeout(() => this.flushInk(), INK_SYNC_MS);
+  }
+
+  /** Pointer-up: the rest of the ink with `end: up`; the durable element follows with the same id. */
+  endStroke(): void {
+    this.flushInk('up');
+    this.drawing = null;
+  }
+
+  cancelStroke(): void {
+    if (this.drawing) this.flushInk('cancel');
+    this.drawing = null;
+  }
+
+  private flushInk(end?: 'up' | 'cancel'): void {
+    const d = this.drawing;
+    if (!d) return;
+    if (d.timer !== undefined) clearTimeout(d.timer);
+    d.timer = undefined;
+    while (d.unsent.length > 0 || end) {
+      const points = d.unsent.splice(0, MAX_INK_POINTS_PER_PACKET);
+      const last = d.unsent.length === 0;
+      this.ports.emit(ClientEvent.INK, {
+        boardId: d.boardId,
+        strokeId: d.strokeId,
+        from: d.sent,
+        points,
+        stroke: d.stroke,
+        strokeWidth: d.strokeWidth,
+        ...(last && end ? { end } : {}),
+      });
+      d.sent += points.length;
+      if (last) break;
+    }
   }
 
   /** Our pointer on a board we may draw on, at most every BOARD_POINTER_MS (the latest wins). */
@@ -192,11 +297,11 @@ export class BoardsClient {
     if (reply.ok) this.activityChanged(reply.activity);
   }
 
-  /** A stroke (or any shape) on a board; it appears when its event comes back. */
-  async draw(boardId: string, shape: ElementShape): Promise<ProtocolError | null> {
+  /** A stroke (or any shape) on a board; it appears when its event comes back. `id`: a live stroke's. */
+  async draw(boardId: string, shape: ElementShape, id: string = crypto.randomUUID()): Promise<ProtocolError | null> {
     const reply = await this.ports.request<{ element: Element }>(ClientEvent.ELEMENT_CREATE, {
       requestId: randomId(),
-      id: crypto.randomUUID(),
+      id,
       shape,
       boardId,
     });
@@ -242,6 +347,13 @@ export class BoardsClient {
     this.store.setState({ boards });
   }
 
+  private retrySync(boardId: string): void {
+    const tries = (this.syncRetries.get(boardId) ?? 0) + 1;
+    if (tries > MAX_SYNC_RETRIES) return;
+    this.syncRetries.set(boardId, tries);
+    setTimeout(() => void this.sync(boardId), SYNC_RETRY_MS * tries);
+  }
+
   /** One board's sync: a replay after the revision held, or a snapshot. One at a time per board. */
   async sync(boardId: string): Promise<void> {
     if (this.syncing.has(boardId)) return;
@@ -254,7 +366,12 @@ export class BoardsClient {
         boardId,
         ...(held?.revision != null ? { lastRevision: held.revision } : {}),
       });
-      if (!reply.ok) return;
+      if (!reply.ok) {
+        // Over the sync budget (many boards at once): asked again shortly, a bounded number of times.
+        if (reply.error.code === ErrorCode.RATE_LIMITED) this.retrySync(boardId);
+        return;
+      }
+      this.syncRetries.delete(boardId);
       synced = true;
       const sync = reply.sync;
       if (sync.kind === 'snapshot') {

@@ -30,6 +30,21 @@ export function exportSvg(ordered: readonly Element[], title: string): void {
   download(new Blob([svg], { type: 'image/svg+xml' }), `${baseName(title)}.svg`);
 }
 
+/**
+ * Several boards as one zip of PNGs, one per board, each named for its owner ("Ana.png"; a
+ * repeated name numbered): the class's work in one download. The zip writer is loaded only here.
+ */
+export async function exportPngZip(boards: readonly { name: string; elements: readonly Element[] }[], title: string): Promise<void> {
+  const { zipStore, uniqueFileNames } = await import('./zipStore.ts');
+  const names = uniqueFileNames(boards.map((b) => b.name), 'png');
+  const entries = [];
+  for (const [i, board] of boards.entries()) {
+    const { svg, bounds } = boardSvgDocument(board.elements);
+    entries.push({ name: names[i]!, data: new Uint8Array(await (await pngOf(svg, bounds)).arrayBuffer()) });
+  }
+  download(new Blob([zipStore(entries).buffer as ArrayBuffer], { type: 'application/zip' }), `${baseName(title)}.zip`);
+}
+
 /** The SVG document drawn onto a canvas: one renderer for screen, SVG and PNG. */
 export async function exportPng(ordered: readonly Element[], title: string): Promise<void> {
   const { svg, bounds } = boardSvgDocument(ordered);

@@ -18,7 +18,7 @@ import { useTeacherControls } from '../people/TeacherControls.tsx';
 import { navigate } from '../routing.ts';
 import { forgetGrant } from '../session/grantStorage.ts';
 import { ThemeToggle } from '../theme/ThemeToggle.tsx';
-import { usePanelOpen } from './panelMemory.ts';
+import { PANEL_IS_SHEET, usePanelOpen } from './panelMemory.ts';
 import { Logo } from './HomePage.tsx';
 import './authority.css';
 
@@ -64,6 +64,18 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [confirmEnd, setConfirmEnd] = useState(false);
+  // On a phone or at 200 % zoom the panel is a sheet over everything: an activity coming up (a
+  // student's own board, the teacher's class grid) closes it, or the sheet would hide the activity.
+  const closePanelIfSheet = useCallback(() => {
+    if (window.matchMedia(PANEL_IS_SHEET).matches) setPeopleOpen(false);
+  }, [setPeopleOpen]);
+  useEffect(
+    () =>
+      client.boards.store.subscribe((state, before) => {
+        if (state.activity && state.activity.status !== 'ended' && state.activity.id !== before.activity?.id) closePanelIfSheet();
+      }),
+    [client, closePanelIfSheet],
+  );
   const roomStatus = useStore(client.view, (v) => v.state?.room.status ?? 'open');
   const members = useStore(client.view, (v) => v.state?.members);
 
@@ -203,7 +215,7 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
               </button>
             </div>
             {isTeacher && <InvitePanel code={grant.room.code} onShowCode={() => setShowCode(true)} />}
-            {isTeacher && <ActivityLauncher client={client} />}
+            {isTeacher && <ActivityLauncher client={client} onShown={closePanelIfSheet} />}
             {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
             <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
               controls={rosterControls} />

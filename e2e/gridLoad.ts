@@ -1,0 +1,80 @@
+/**
+ * Grid load (issue 22): the teacher's class grid with 30 live tiles, in headless Chromium, while
+ * every student draws pen strokes with live ink on their own board at the drawing class's pace
+ * (bench/privateClass.ts), measured as frame intervals: idle first (nobody drawing), then drawing.
+ * Not a test (nothing asserts): a measurement for BENCHMARKS.md, beside bench/run.ts --only=boards.
+ *
+ *   pnpm build
+ *   PORT=3313 PGLITE_DIR=$(mktemp -d)/pglite node --import tsx apps/server/src/main.ts &
+ *   node --import tsx e2e/gridLoad.ts          # BASE_URL=http://127.0.0.1:3313 STUDENTS=30 SAMPLE_MS=5000
+ *
+ * Everything runs on one machine (server, 30 drawing sockets, the browser), so the numbers are an
+ * upper bound on a teacher's laptop's frame times.
+ */
+import { loadavg } from 'node:os';
+import { chromium } from '@playwright/test';
+import { ClientEvent, type BoardInfo } from '@wb/protocol';
+import { drawLoop } from '../bench/privateClass.ts';
+import { connectMember, joinRoom, type MemberSocket } from './roomSeed.ts';
+
+const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:3313';
+const STUDENTS = Number(process.env.STUDENTS ?? 30);
+const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 5_000);
+const load1 = () => loadavg()[0]!.toFixed(1);
+
+// As source text: tsx would wrap a function literal in helpers that do not exist in the page.
+const samplerSource = `(duration) => new Promise((resolve) => {
+  const intervals = [];
+  let longTasks = 0;
+  const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
+  observer.observe({ type: 'longtask', buffered: false });
+  let last = performance.now();
+  const end = last + duration;
+  const frame = (now) => {
+    intervals.push(now - last);
+    last = now;
+    if (now < end) { requestAnimationFrame(frame); return; }
+    observer.disconnect();
+    const sorted = [...intervals].sort((a, b) => a - b);
+    const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    resolve({ frames: intervals.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0, over: intervals.filter((v) => v > 16.7 * 1.5).length, longTasks });
+  };
+  requestAnimationFrame(frame);
+})`;
+type Sample = { frames: number; p50: number; p95: number; max: number; over: number; longTasks: number };
+const fmt = (s: Sample) =>
+  `${s.frames} frames, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms, ${s.over} frames > 25 ms, ${s.longTasks} long tasks (load ${load1()})`;
+
+async function main(): Promise<void> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${BASE}/`);
+  await page.getByLabel('Your name').fill('Ms Rivera');
+  await page.getByRole('button', { name: 'Start lesson' }).click();
+  await page.waitForURL(/\/r\/[A-Z2-9]{6}$/);
+  const code = /\/r\/([A-Z2-9]{6})$/.exec(page.url())![1]!;
+  const students: MemberSocket[] = [];
+  for (let i = 0; i < STUDENTS; i++) students.push(await connectMember(BASE, await joinRoom(BASE, code, `Student ${i + 1}`)));
+  await page.getByRole('button', { name: 'Start activity' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  await page.getByTestId('board-tile').nth(STUDENTS - 1).waitFor({ timeout: 60_000 });
+  const boards: { socket: MemberSocket; boardId: string }[] = [];
+  for (const socket of students) {
+    const mine = (await socket.timeout(20_000).emitWithAck(ClientEvent.BOARD_MINE, {})) as { ok: true; board: BoardInfo };
+    boards.push({ socket, boardId: mine.board.id });
+  }
+  const sample = () => page.evaluate(`(${samplerSource})(${SAMPLE_MS})`) as Promise<Sample>;
+  console.log(`grid of ${STUDENTS}, idle: ${fmt(await sample())}`);
+  let drawing = true;
+  const loops = boards.map((b) => drawLoop(b, () => !drawing, () => ({ firstInk: () => {}, created: () => {} }), () => {}));
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  console.log(`grid of ${STUDENTS}, every student drawing with live ink: ${fmt(await sample())}`);
+  drawing = false;
+  await Promise.all(loops);
+  const drawn = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid="board-tile"] svg'), (svg) => Number(svg.getAttribute('data-elements') ?? 0)).reduce((n, m) => n + m, 0));
+  console.log(`strokes on the grid's tiles: ${drawn}`);
+  for (const s of students) s.disconnect();
+  await browser.close();
+}
+
+await main();
