@@ -16,8 +16,9 @@ export default defineConfig({
       // and PGlite again for every file. Measured on the whole unit run: 194 s of CPU isolated,
       // 128 s not (the import phase went from 51 s to 10 s). Every file still opens its own
       // databases and servers and closes them in its afterAll; module state is limited to caches
-      // (the PGlite template's path), and the files that fake timers restore real ones after each
-      // test. The fault suite keeps the default (a process per file).
+      // (the PGlite template's path, and one emptied in-memory PGlite engine that
+      // openTestDatabase hands from a file to the next: database.ts, openRecycledPglite), and the
+      // files that fake timers restore real ones after each test. The fault suite keeps the default (a process per file).
       { test: { name: 'protocol', isolate: false, include: ['packages/protocol/test/**/*.test.ts'] } },
       {
         test: {

@@ -83,51 +83,121 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     lock = PgliteDirLock.acquire(dataDir);
     mkdirSync(dataDir, { recursive: true });
   }
-  // In memory (tests, benches): start from the migrated template when there is one.
-  const templatePath = !dataDir && pgliteTemplateEnabled() ? pgliteTemplatePath(migrationsFolder) : null;
-  const template = templatePath ? readPgliteTemplate(templatePath) : null;
   let engine: EmbeddedEngine | undefined;
   try {
-    engine = await EmbeddedEngine.start(dataDir, template);
-    // PGlite is one backend, so one connection; statements queue in front of it by lane
-    // (lanes.ts: renewals and handshakes first). No connect timeout: the engine is in this
-    // process, not on a network.
-    const pool = new LanePool({ host: engine.socketDir, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres', max: 1 }, 0);
-    pool.on('error', () => {});
-    const statements = new StatementCounter();
-    countStatements(pool, statements);
-    await migratePostgres(pool).catch(async (error: unknown) => {
-      await pool.end().catch(() => {});
-      throw error;
-    });
-    if (templatePath && !template) {
-      const dump = await engine.dump();
-      if (dump) writePgliteTemplate(templatePath, dump);
-    }
-    const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+    engine = await startEmbeddedEngine(dataDir);
     const running = engine;
-    return {
-      kind: 'pglite',
-      db,
-      statements,
-      lanes: pool.gate,
-      // One process owns the directory (the lock above), so it is always the leader.
-      leaderLock: () => ({ tryAcquire: async () => true, release: async () => {} }),
-      ping: async () => {
-        await db.execute(sql`SELECT 1`);
-      },
-      embeddedMemory: () => running.memory(),
-      close: async () => {
-        await pool.end();
-        await running.stop();
-        lock?.release();
-      },
-    };
+    return await databaseOnEngine(running, async () => {
+      await running.stop();
+      lock?.release();
+    });
   } catch (error) {
     await engine?.stop().catch(() => {});
     lock?.release();
     throw error;
   }
+}
+
+/** Starts the engine; in memory (tests, benches) from the migrated template when there is one. */
+async function startEmbeddedEngine(dataDir: string | undefined): Promise<EmbeddedEngine> {
+  const templatePath = !dataDir && pgliteTemplateEnabled() ? pgliteTemplatePath(migrationsFolder) : null;
+  const template = templatePath ? readPgliteTemplate(templatePath) : null;
+  const engine = await EmbeddedEngine.start(dataDir, template);
+  if (templatePath && !template) engine.writeTemplateTo = templatePath;
+  return engine;
+}
+
+/**
+ * A fresh pool, statement counter and lane gate on a running engine, with every pending
+ * migration applied; `release` runs when the database is closed (after its pool has ended).
+ */
+async function databaseOnEngine(engine: EmbeddedEngine, release: () => Promise<void>): Promise<Database> {
+  // PGlite is one backend, so one connection; statements queue in front of it by lane
+  // (lanes.ts: renewals and handshakes first). No connect timeout: the engine is in this
+  // process, not on a network.
+  const pool = new LanePool({ host: engine.socketDir, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres', max: 1 }, 0);
+  pool.on('error', () => {});
+  const statements = new StatementCounter();
+  countStatements(pool, statements);
+  await migratePostgres(pool).catch(async (error: unknown) => {
+    await pool.end().catch(() => {});
+    throw error;
+  });
+  if (engine.writeTemplateTo) {
+    const dump = await engine.dump();
+    if (dump) writePgliteTemplate(engine.writeTemplateTo, dump);
+    engine.writeTemplateTo = null;
+  }
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  let closing: Promise<void> | null = null;
+  return {
+    kind: 'pglite',
+    db,
+    statements,
+    lanes: pool.gate,
+    // One process owns the directory (the lock above), so it is always the leader.
+    leaderLock: () => ({ tryAcquire: async () => true, release: async () => {} }),
+    ping: async () => {
+      await db.execute(sql`SELECT 1`);
+    },
+    embeddedMemory: () => engine.memory(),
+    close: () => {
+      closing ??= (async () => {
+        await pool.end();
+        await release();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Tests only (`openTestDatabase` in testing.ts): an in-memory database on an engine recycled from
+ * an earlier test file of this process when there is one. Starting an engine costs 2-4 s of CPU
+ * (the WebAssembly engine's start-up and the template's unpacking), emptying one about 50 ms, and
+ * the unit suites open one in each of about 40 files.
+ *
+ * What the test gets is what a fresh start gives: a new pool, statement counter and lane gate, the
+ * migrations checked, and a database whose every table was emptied (sequences restarted) and whose
+ * session state was discarded. An engine is recycled only when its schema (tables, columns,
+ * functions, triggers and their enabled state) is exactly what it was when the engine started; a
+ * file that changed it gets a fresh engine instead. Closing the database hands the engine back;
+ * the one kept is unreferenced, so it never keeps the process alive.
+ */
+export async function openRecycledPglite(): Promise<Database> {
+  const spares = recycledEngines();
+  let engine = spares.pop();
+  if (engine) {
+    engine.ref();
+    const emptied = await engine.reset().catch(() => false);
+    if (!emptied) {
+      await engine.stop().catch(() => {});
+      engine = undefined;
+    }
+  }
+  const fresh = !engine;
+  engine ??= await startEmbeddedEngine(undefined);
+  const running = engine;
+  let recyclable = true;
+  try {
+    const database = await databaseOnEngine(running, async () => {
+      if (spares.length > 0 || !recyclable) return running.stop();
+      running.unref();
+      spares.push(running);
+    });
+    if (fresh) recyclable = await running.markSchema();
+    return database;
+  } catch (error) {
+    await running.stop().catch(() => {});
+    throw error;
+  }
+}
+
+/** Kept on globalThis: a test runner may evaluate this module again in the same process. */
+function recycledEngines(): EmbeddedEngine[] {
+  const key = Symbol.for('wb.db.recycledEmbeddedEngines');
+  const holder = globalThis as { [key]?: EmbeddedEngine[] };
+  return (holder[key] ??= []);
 }
 
 /** node-postgres finds the socket `.s.PGSQL.<port>` in the directory given as host. */
@@ -139,6 +209,8 @@ const EMBEDDED_PORT = 5432;
  */
 class EmbeddedEngine {
   private stopping: Promise<void> | null = null;
+  /** Where to write the template once the engine's database is migrated (no template yet). */
+  writeTemplateTo: string | null = null;
 
   private constructor(
     private readonly worker: Worker,
@@ -192,6 +264,45 @@ class EmbeddedEngine {
     });
   }
 
+  /**
+   * Tests only (openRecycledPglite): empties every table and discards the session's state, while
+   * no connection is open. False when the schema is no longer the one the engine started with.
+   */
+  reset(): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: WorkerMessage) => {
+        if (!('reset' in message)) return;
+        this.worker.off('message', onMessage);
+        if (message.reset === true) resolve(true);
+        else if (message.reset === false) resolve(false);
+        else reject(new Error(`embedded database reset failed: ${message.reset}`));
+      };
+      this.worker.on('message', onMessage);
+      this.worker.postMessage('reset');
+    });
+  }
+
+  /** Tests only: records the migrated schema that `reset` compares against. */
+  markSchema(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const onMessage = (message: WorkerMessage) => {
+        if (!('marked' in message)) return;
+        this.worker.off('message', onMessage);
+        resolve(message.marked);
+      };
+      this.worker.on('message', onMessage);
+      this.worker.postMessage('mark schema');
+    });
+  }
+
+  ref(): void {
+    this.worker.ref();
+  }
+
+  unref(): void {
+    this.worker.unref();
+  }
+
   memory(): Promise<EmbeddedMemory | null> {
     if (this.stopping) return Promise.resolve(null);
     return new Promise((resolve) => {
@@ -235,7 +346,9 @@ type WorkerMessage =
   | { failed: string }
   | { warning: string }
   | { memory: EmbeddedMemory }
-  | { dump: Uint8Array };
+  | { dump: Uint8Array }
+  | { reset: boolean | string }
+  | { marked: boolean };
 
 /**
  * Statements on the server's pool are cancelled by Postgres after this long (I14): a request is

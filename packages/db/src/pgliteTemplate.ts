@@ -18,11 +18,20 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
-let cachedPath: string | null = null;
+let cachedName: string | null = null;
 
-/** Where the template for this engine and these migrations lives (whether or not it exists yet). */
+/**
+ * Where the template for this engine and these migrations lives (whether or not it exists yet):
+ * the package's cache directory, or WB_PGLITE_TEMPLATE_DIR (the template's own test writes one
+ * in a directory of its own instead of deleting the one every other test process starts from).
+ */
 export function pgliteTemplatePath(migrationsFolder: string): string {
-  if (cachedPath) return cachedPath;
+  const cacheDir = process.env.WB_PGLITE_TEMPLATE_DIR || fileURLToPath(new URL('../node_modules/.cache/wb-pglite-template/', import.meta.url));
+  cachedName ??= templateName(migrationsFolder);
+  return join(cacheDir, cachedName);
+}
+
+function templateName(migrationsFolder: string): string {
   const hash = createHash('sha256');
   hash.update(`pglite ${pgliteVersion()}\n`);
   const files = readdirSync(migrationsFolder, { recursive: true, encoding: 'utf8' }).sort();
@@ -31,9 +40,7 @@ export function pgliteTemplatePath(migrationsFolder: string): string {
     hash.update(file);
     hash.update(readFileSync(join(migrationsFolder, file)));
   }
-  const cacheDir = fileURLToPath(new URL('../node_modules/.cache/wb-pglite-template/', import.meta.url));
-  cachedPath = join(cacheDir, `${hash.digest('hex').slice(0, 16)}.tar`);
-  return cachedPath;
+  return `${hash.digest('hex').slice(0, 16)}.tar`;
 }
 
 /** The installed engine's version, from its package.json (which the package does not export). */

@@ -68,6 +68,29 @@ async function execute(db, bytes) {
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
+/** Every table of the application (the migrator's journal, in schema drizzle, is kept). */
+const USER_TABLES = `
+  SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
+  WHERE schemaname NOT IN ('pg_catalog', 'information_schema', 'drizzle')`;
+
+/** A digest of the schema: relations and their columns, grants, functions, triggers, constraints, roles, settings. */
+const SCHEMA_SIGNATURE = `
+  SELECT md5(string_agg(item, ',' ORDER BY item)) AS signature FROM (
+    SELECT format('c %s.%s %s%s %s %s', n.nspname, c.relname, c.relkind, c.relpersistence, c.relacl, (
+      SELECT string_agg(format('%s %s %s %s', a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid)), ';' ORDER BY a.attnum)
+      FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+      WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped)) AS item
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_to%' AND n.nspname NOT LIKE 'pg\\_temp%'
+    UNION ALL SELECT format('p %s %s', p.oid::regprocedure, md5(p.prosrc)) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+    UNION ALL SELECT format('t %s %s %s', tgrelid::regclass, tgname, tgenabled) FROM pg_trigger
+    UNION ALL SELECT format('k %s %s %s', conrelid::regclass, conname, pg_get_constraintdef(k.oid)) FROM pg_constraint k JOIN pg_namespace n ON n.oid = k.connamespace
+    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+    UNION ALL SELECT format('r %s %s', rolname, rolsuper) FROM pg_roles
+    UNION ALL SELECT format('s %s', setconfig) FROM pg_db_role_setting
+  ) items`;
+
 async function main() {
   // In memory, from the migrated template when the parent has one (pgliteTemplate.ts).
   const db = dataDir ? new PGlite(dataDir) : new PGlite(template ? { loadDataDir: new Blob([template]) } : undefined);
@@ -143,6 +166,32 @@ async function main() {
     server.listen(socketPath, resolve);
   });
 
+  /**
+   * Tests only (openRecycledPglite in database.ts): returns the engine to an empty database for the
+   * next test file, when its schema is still the one recorded by 'mark schema' (sent once the
+   * engine's database was migrated); otherwise it answers false and the parent starts a fresh
+   * engine instead. Runs once the last connection has closed (its open transaction rolled back),
+   * never beside one.
+   */
+  let schemaAtStart = null;
+  const schemaSignature = async () => (await db.query(SCHEMA_SIGNATURE)).rows[0].signature;
+  const reset = async () => {
+    for (let waited = 0; current || waiting.length > 0; waited += 10) {
+      if (waited >= 30_000) return false;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    if (db.isInTransaction()) await db.exec('ROLLBACK');
+    if (schemaAtStart === null || (await schemaSignature()) !== schemaAtStart) return false;
+    // Session state a file may have left: settings, prepared statements, temporary tables, locks.
+    await db.exec('DISCARD ALL');
+    const tables = (await db.query(USER_TABLES)).rows.map((row) => row.name);
+    if (tables.length > 0) {
+      // Replica role: the append-only guards' TRUNCATE triggers do not fire (this is not a purge).
+      await db.exec(`BEGIN; SET LOCAL session_replication_role = replica; TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE; COMMIT`);
+    }
+    return true;
+  };
+
   parentPort.on('message', async (message) => {
     if (message === 'memory' || message === 'memory after gc') {
       // A diagnosis aid: with --expose-gc on this thread, count live memory only.
@@ -157,6 +206,15 @@ async function main() {
       // The parent's template of a freshly migrated database; asked for while no statement runs.
       const tarball = await (await db.dumpDataDir('none')).arrayBuffer();
       parentPort.postMessage({ dump: new Uint8Array(tarball) }, [tarball]);
+      return;
+    }
+    if (message === 'mark schema') {
+      schemaAtStart = await schemaSignature().catch(() => null);
+      parentPort.postMessage({ marked: schemaAtStart !== null });
+      return;
+    }
+    if (message === 'reset') {
+      parentPort.postMessage({ reset: await reset().catch((error) => String(error)) });
       return;
     }
     if (message !== 'close') return;
