@@ -20,3 +20,4 @@ export * from './retention.ts';
 export * from './embeddedBackup.ts';
 export { Lane, LaneGate, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
 export type { CreateRequest } from './createBatch.ts';
+export type { ImageCaps, ImageMeta, ImageStore, PutImageResult, StoredImage } from './images.ts';

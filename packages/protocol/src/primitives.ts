@@ -10,7 +10,8 @@ import { z } from 'zod';
  * 5: activities and private student boards: the `activity.updated` room event, the `activity.*`
  *    and `board.*` requests, the `board.opened` signal and `boardId` on element edits.
  */
-export const PROTOCOL_VERSION = 5;
+/** 6: the `image` element kind (an uploaded picture named by its SHA-256; docs/protocol.md "Images"). */
+export const PROTOCOL_VERSION = 6;
 
 /** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
