@@ -84,6 +84,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     const pictures = new ImageInput({
       editor,
       library: images,
+      acceptPdf: isTeacher,
       placeAt: () => pointer ?? viewCentre(),
       boardPointOf: (e) => {
         const r = surface.getBoundingClientRect();
@@ -100,7 +101,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       detachSelectionKeys();
       gestures.detach();
     };
-  }, [viewport, tools, draft, editor, images]);
+  }, [viewport, tools, draft, editor, images, isTeacher]);
 
   // Follow the teacher: a requested view is fitted to this screen; any other move of the view is
   // the person's own (a student stops following; a presenting teacher shares it).

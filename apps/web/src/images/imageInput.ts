@@ -15,8 +15,8 @@ export interface ImageInputPorts {
   readonly placeAt: () => Point;
   /** The board point under a drop. */
   readonly boardPointOf: (e: { clientX: number; clientY: number }) => Point;
-  /** A PDF to import (lazy pdf.js); absent: PDFs are refused like any other non-image. */
-  readonly importPdf?: (file: File, at: Point) => Promise<void>;
+  /** The teacher imports PDF worksheets; for anyone else a PDF is refused like any other non-image. */
+  readonly acceptPdf: boolean;
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -45,8 +45,8 @@ export class ImageInput {
     if (files.length > MAX_FILES_AT_ONCE) editor.tell(`Only ${MAX_FILES_AT_ONCE} files are added at once: the first ${MAX_FILES_AT_ONCE} were taken.`);
     const placed: PlacedPicture[] = [];
     for (const file of files.slice(0, MAX_FILES_AT_ONCE)) {
-      if (isPdf(file) && this.ports.importPdf) {
-        await this.ports.importPdf(file, at);
+      if (isPdf(file) && this.ports.acceptPdf) {
+        await this.importPdf(file, at);
         continue;
       }
       const picture = await this.upload(file, file.name ? `“${file.name}”` : 'The pasted image');
@@ -70,6 +70,34 @@ export class ImageInput {
       editor.tell(error instanceof ApiError ? `${name} was not added: ${error.message}` : `${name} was not added.`);
       return null;
     }
+  }
+
+  /**
+   * A PDF worksheet: its first pages (pdfImport.ts, loaded with pdf.js on first use) rendered in
+   * the browser, uploaded as pictures and placed one below the other, ready to write on.
+   */
+  async importPdf(file: File, at: Point): Promise<string[]> {
+    const { editor } = this.ports;
+    const name = `“${file.name || 'The PDF'}”`;
+    editor.tell(`Reading ${name}…`);
+    let rendered: { pages: Blob[]; totalPages: number };
+    let maxPages: number;
+    try {
+      const pdf = await import('./pdfImport.ts');
+      maxPages = pdf.MAX_PDF_PAGES;
+      rendered = await pdf.renderPdfPages(file);
+    } catch {
+      editor.tell(`${name} could not be read as a PDF (damaged, protected by a password, or over 50 MB). Nothing was added.`);
+      return [];
+    }
+    const placed: PlacedPicture[] = [];
+    for (const [i, page] of rendered.pages.entries()) {
+      const picture = await this.upload(page, `Page ${i + 1} of ${name}`);
+      if (!picture) break;
+      placed.push(picture);
+    }
+    if (rendered.totalPages > maxPages) editor.tell(`${name} has ${rendered.totalPages} pages: the first ${maxPages} were added.`);
+    return this.place(placed, at);
   }
 
   /** Creates image elements for uploaded pictures, one below the other, as one undoable step, selected. */
