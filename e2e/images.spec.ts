@@ -101,7 +101,7 @@ test('issue 23: the teacher imports a 2-page PDF and both pages become images, o
   expect([first.naturalWidth, first.naturalHeight]).toEqual([1236, 1600]);
   expect(first.sha256).not.toBe(second.sha256);
   expect(second.x).toBe(first.x);
-  expect(second.y).toBeGreaterThan(first.y + first.h);
+  expect(second.y).toBeGreaterThan(Number(first.y) + Number(first.h));
   await expect(ana.page.locator('[data-testid="element"][data-kind="image"] image')).toHaveCount(2);
   expect(pdfScripts.some((url) => /pdfImport-.*\.js$/.test(url))).toBe(true);
   expect(pdfScripts.some((url) => /pdf\.worker/.test(url))).toBe(true);
