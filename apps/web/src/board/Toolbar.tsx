@@ -242,7 +242,6 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
             <kbd data-key={t.key} />
           </button>
         ))}
-        <ImagePicker input={imageInput} acceptPdf={acceptPdf} disabled={readOnly} />
       </div>
       {compact ? (
         <div className="toolbar-group" role="group" aria-label="Style">
@@ -289,6 +288,10 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
       </div>
     </div>
     <div className="board-actions panel" role="toolbar" aria-label="Board actions">
+      {/* Here, not among the drawing tools: the compact tool bar (a phone, 200 % zoom) has no room left. */}
+      <div className="toolbar-group" role="group" aria-label="Add">
+        <ImagePicker input={imageInput} acceptPdf={acceptPdf} disabled={readOnly} />
+      </div>
       <div className="toolbar-group" role="group" aria-label="Export">
         <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title)} aria-label="Export board as PNG" title="Export as PNG">
           PNG
