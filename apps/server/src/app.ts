@@ -25,6 +25,7 @@ import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
 import { redisNames } from './redisNames.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
+import { registerImageRoutes } from './http/imageRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
 import { LobbyWaiters } from './realtime/lobbyWaiters.ts';
 import { registerTeacherRoutes } from './http/teacherRoutes.ts';
@@ -112,7 +113,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   });
   http.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, ErrorCode.PAYLOAD_TOO_LARGE, `A request body is at most ${MAX_MESSAGE_BYTES} bytes.`);
+      // Image uploads have their own limit (10 MB); every other body is at most a socket message.
+      return sendError(reply, ErrorCode.PAYLOAD_TOO_LARGE, `A request body here is at most ${request.routeOptions.bodyLimit ?? MAX_MESSAGE_BYTES} bytes.`);
     }
     if (error.statusCode === 429) return sendError(reply, ErrorCode.RATE_LIMITED, 'Too many requests; slow down.');
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
@@ -143,6 +145,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   realtime.publisher.onEvent((event) => lobbyWaiters.onEvent(event));
   registerLobbyRoutes(http, { store, publisher: realtime.publisher, waiters: lobbyWaiters });
   registerTeacherRoutes(http, { store, config, publisher: realtime.publisher, limits });
+  registerImageRoutes(http, { store, images: store, limits, caps: { maxImages: config.LESSON_IMAGES_MAX, maxBytes: config.LESSON_IMAGE_BYTES_MAX } });
 
   const sweeper = new Sweeper(
     store,

@@ -106,6 +106,10 @@ const schema = z
       .default('0')
       .transform((v) => v === '1' || v === 'true'),
     NODE_ENV: z.string().default('development'),
+    /** Distinct images one lesson may hold (docs/protocol.md, "Images"); an upload past it is refused `quota_exceeded`. */
+    LESSON_IMAGES_MAX: z.coerce.number().int().min(1).max(100_000).default(500),
+    /** Their total stored bytes per lesson (default 200 MB); an upload past it is refused `quota_exceeded`. */
+    LESSON_IMAGE_BYTES_MAX: z.coerce.number().int().min(1).max(100 * 1024 ** 3).default(200 * 1024 * 1024),
     /** Where the built web app is; the server serves it on the same port as the API. */
     WEB_DIST: z.string().default(resolve(repoRoot, 'apps/web/dist')),
   })

@@ -38,6 +38,10 @@ export async function purgeRoom(database: Database, roomId: string, reason: stri
       sql`DELETE FROM room_events WHERE room_id IN ${boards}`,
       sql`DELETE FROM rooms WHERE parent_id = ${roomId}`,
       sql`DELETE FROM activities WHERE room_id = ${roomId}`,
+      // The lesson's images (migration 0012), and the bytes no other lesson names.
+      sql`WITH gone AS (DELETE FROM lesson_images WHERE room_id = ${roomId} RETURNING sha256)
+          DELETE FROM image_blobs b WHERE b.sha256 IN (SELECT sha256 FROM gone)
+            AND NOT EXISTS (SELECT 1 FROM lesson_images l WHERE l.sha256 = b.sha256 AND l.room_id <> ${roomId})`,
       sql`DELETE FROM presence_leases WHERE room_id = ${roomId}`,
       sql`DELETE FROM applied_requests WHERE room_id = ${roomId}`,
       sql`DELETE FROM element_versions WHERE room_id = ${roomId}`,

@@ -72,6 +72,7 @@ import {
   type Reader,
 } from './boards.ts';
 import { Lane, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
+import { getImage, hasImage, putImage, type ImageCaps, type StoredImage } from './images.ts';
 import { inOperation } from './statements.ts';
 
 /**
@@ -183,6 +184,11 @@ function operations(db: Database['db'], clock: Clock) {
     expireLockIfGeneration: (lock: HeldLock) => expireLockIfGeneration(db, clock, lock),
     graceLocks: (ttlMs: number) => graceLocks(db, clock, ttlMs),
     readLock: (roomId: string, elementId: string) => readLock(db, roomId, elementId),
+
+    // Images of a lesson (images.ts): the database implementation of `ImageStore`.
+    putImage: (actor: EditActor, image: StoredImage, caps: ImageCaps) => putImage(db, clock, actor, image, caps),
+    getImage: (lessonId: string, sha256: string) => getImage(db, lessonId, sha256),
+    hasImage: (lessonId: string, sha256: string) => hasImage(db, lessonId, sha256),
   };
 }
 

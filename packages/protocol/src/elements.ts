@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImageHash, MAX_IMAGE_SIDE } from './images.ts';
 import { Coordinate, RequestId, Revision, SessionId, UserId } from './primitives.ts';
 
 /**
@@ -30,6 +31,7 @@ const FontSize = z.number().finite().min(4).max(400);
 /** How a text box's or note's lines sit in it; left out means `left`. */
 export const TextAlign = z.enum(['left', 'center', 'right']);
 export type TextAlign = z.infer<typeof TextAlign>;
+const ImagePixels = z.number().int().min(1).max(MAX_IMAGE_SIDE);
 const box = { x: Coordinate, y: Coordinate, w: Size, h: Size, rotation: Rotation.optional() };
 
 /** The drawable part of an element, one strict shape per kind (unknown fields are refused). */
@@ -51,6 +53,11 @@ export const ElementShape = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('text'), ...box, text: ElementText, stroke: Color, fontSize: FontSize, align: TextAlign.optional() }),
   /** `fontSize` and `align` are optional: left out, a note's text is 20 and left-aligned. */
   z.strictObject({ kind: z.literal('sticky'), ...box, text: ElementText, fill: Color, fontSize: FontSize.optional(), align: TextAlign.optional() }),
+  /**
+   * A picture stored in the lesson (images.ts), drawn stretched to its box. `naturalWidth` and
+   * `naturalHeight` are the stored pixels (for proportions and a placeholder while it loads).
+   */
+  z.strictObject({ kind: z.literal('image'), ...box, sha256: ImageHash, naturalWidth: ImagePixels, naturalHeight: ImagePixels }),
 ]);
 export type ElementShape = z.infer<typeof ElementShape>;
 export type ElementKind = ElementShape['kind'];

@@ -61,6 +61,13 @@ export const RequestErrorCode = {
    * board in this lesson (docs/boards.md). The reply says nothing of the board's content.
    */
   BOARD_FORBIDDEN: 'board_forbidden',
+  /**
+   * An upload that is not a PNG, JPEG, WebP or GIF by its content, whose declared type differs
+   * from its content, or whose header cannot be read (cut short, zero-sized). Nothing was stored.
+   */
+  UNSUPPORTED_IMAGE: 'unsupported_image',
+  /** The lesson holds as many images, or image bytes, as it may (docs/protocol.md, "Images"). Nothing was stored. */
+  QUOTA_EXCEEDED: 'quota_exceeded',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

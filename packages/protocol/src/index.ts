@@ -15,3 +15,4 @@ export * from './parse.ts';
 export * from './attendanceReport.ts';
 export * from './teacherAccounts.ts';
 export * from './clipboard.ts';
+export * from './images.ts';

@@ -12,7 +12,8 @@ import { z } from 'zod';
  *    since, compatibly (a client that never sends them is unaffected): `boardId` on `ink` and the
  *    drag lock's `lock.acquire`/`move`/`release`/`break`, and `ink`/`drags` in `board.pointers`.
  */
-export const PROTOCOL_VERSION = 5;
+/** 6: the `image` element kind (an uploaded picture named by its SHA-256; docs/protocol.md "Images"). */
+export const PROTOCOL_VERSION = 6;
 
 /** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;

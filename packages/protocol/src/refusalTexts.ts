@@ -46,6 +46,8 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.NAME_RESERVED]: 'This is your teacher’s name in this lesson. Please join under your own name.',
   [RequestErrorCode.FORBIDDEN_BY_POLICY]: 'The teacher has not allowed this in this lesson.',
   [RequestErrorCode.BOARD_FORBIDDEN]: 'This board is not yours to see or change.',
+  [RequestErrorCode.UNSUPPORTED_IMAGE]: 'This file is not a PNG, JPEG, WebP or GIF image, or it is damaged.',
+  [RequestErrorCode.QUOTA_EXCEEDED]: 'This lesson has no room for more images.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */

@@ -24,6 +24,8 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.NAME_RESERVED]: 409,
   [ErrorCode.PROTOCOL_MISMATCH]: 400,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [ErrorCode.UNSUPPORTED_IMAGE]: 415,
+  [ErrorCode.QUOTA_EXCEEDED]: 409,
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.UNAVAILABLE]: 503,
   [ErrorCode.SERVER_RESTARTING]: 503,

@@ -46,6 +46,15 @@ export const HTTP_LIMITS = {
   joinsPerLessonMinute: { name: 'joins per lesson per minute', max: 60, windowMs: MINUTE_MS },
   /** ...and in an hour: a lecture hall, not 1,000 fake students. */
   joinsPerLessonHour: { name: 'joins per lesson per hour', max: 400, windowMs: HOUR_MS },
+  /** Image uploads from one address: a class behind one school address pasting screenshots. */
+  imageUploadsPerAddress: { name: 'image uploads per address', max: 120, windowMs: MINUTE_MS },
+  /** Image uploads into one lesson: a 20-page worksheet at once, a few times a minute. */
+  imageUploadsPerLesson: { name: 'image uploads per lesson', max: 100, windowMs: MINUTE_MS },
+  /**
+   * Image reads from one address: 40 pupils behind one address opening a board of 50 images at
+   * once (browsers cache them after that: immutable).
+   */
+  imageReadsPerAddress: { name: 'image reads per address', max: 3_000, windowMs: MINUTE_MS },
 } as const satisfies Record<string, LimitRule>;
 
 /** Password hashes (argon2id, ~19 MiB and tens of ms each) in flight per node at most; more wait their turn by retrying. */

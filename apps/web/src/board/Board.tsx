@@ -13,6 +13,8 @@ import { ElementLayer } from './ElementLayer.tsx';
 import { GridLayer } from './GridLayer.tsx';
 import { TextEditor } from './TextEditor.tsx';
 import { attachClipboard } from './clipboardKeys.ts';
+import type { ImageLibrary } from '../images/imageLibrary.ts';
+import { ImageInput } from '../images/imageInput.ts';
 import { ElementList } from './ElementList.tsx';
 import { attachKeyboardAccess, selectAndReveal } from './keyboardAccess.ts';
 import { attachSelectionKeys } from './selectionKeys.ts';
@@ -37,6 +39,10 @@ interface BoardProps {
   onPointer: (x: number, y: number) => void;
   /** The attention kit: hidden cursors, laser trails, follow the teacher. */
   attention: AttentionClient;
+  /** The lesson's images: pasted, dropped or picked pictures are uploaded there. */
+  images: ImageLibrary;
+  /** The teacher also imports PDF worksheets. */
+  isTeacher: boolean;
 }
 
 /**
@@ -45,11 +51,12 @@ interface BoardProps {
  * keys; zoom with ctrl/cmd+scroll (and trackpad pinch), a two-finger pinch, +/- and 0
  * (viewportGestures.ts); draw with the tools (toolInput.ts).
  */
-export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention }: BoardProps) {
+export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, isTeacher }: BoardProps) {
   const [viewport] = useState(createViewportStore);
   const [tools] = useState(createToolStore);
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null, marquee: null })));
   const [textEdit, setTextEdit] = useState<TextEdit | null>(null);
+  const [imageInput, setImageInput] = useState<ImageInput | null>(null);
   const tool = useStore(tools, (s) => s.tool);
   const surfaceRef = useRef<HTMLDivElement>(null);
   const onPointerRef = useRef(onPointer);
@@ -73,14 +80,28 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     gestures.attach();
     const detachSelectionKeys = attachSelectionKeys(editor);
     const detachClipboard = attachClipboard(editor, () => pointer, viewCentre);
+    // Registered after the clipboard's paste: a paste of the board's own copy is claimed there first.
+    const pictures = new ImageInput({
+      editor,
+      library: images,
+      acceptPdf: isTeacher,
+      placeAt: () => pointer ?? viewCentre(),
+      boardPointOf: (e) => {
+        const r = surface.getBoundingClientRect();
+        return screenToBoard(viewport.getState(), { x: e.clientX - r.left, y: e.clientY - r.top });
+      },
+    });
+    const detachImages = pictures.attach(surface);
+    setImageInput(pictures);
     const detachKeyboard = attachKeyboardAccess({ surface, viewport, tools, editor, startTextEdit: setTextEdit });
     return () => {
       detachKeyboard();
+      detachImages();
       detachClipboard();
       detachSelectionKeys();
       gestures.detach();
     };
-  }, [viewport, tools, draft, editor]);
+  }, [viewport, tools, draft, editor, images, isTeacher]);
 
   // Follow the teacher: a requested view is fitted to this screen; any other move of the view is
   // the person's own (a student stops following; a presenting teacher shares it).
@@ -182,7 +203,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         elements follows the board. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
         toolbar.
       </p>
-      <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} />
+      <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} imageInput={imageInput} acceptPdf={isTeacher} />
       <ZoomControls viewport={viewport} />
       <AttentionBar attention={attention} editor={editor} sharedView={sharedView} />
     </>

@@ -7,6 +7,8 @@ import { DUPLICATE_OFFSET, selectedShapes, shiftedBy } from '../elements/clipboa
 import { restyle } from '../elements/geometry.ts';
 import { STICKY_COLORS, TEXT_ALIGNS, TEXT_SIZES, TEXT_SIZE_NAMES, isTextShape, restyleText, textSizeOf, type TextStylePatch } from '../elements/textStyle.ts';
 import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
+import { ImagePicker } from '../images/ImagePicker.tsx';
+import type { ImageInput } from '../images/imageInput.ts';
 import { EditPolicySelect } from './EditPolicySelect.tsx';
 import { exportPng, exportSvg } from './exportImage.ts';
 import { COLORS, STROKE_WIDTHS, TOOLS, fillFor, type Tool, type ToolState } from './toolState.ts';
@@ -17,6 +19,10 @@ interface ToolbarProps {
   title: string;
   selfSessionId: string;
   nameOf: (userId: string) => string;
+  /** Pictures picked with the Image button go here (null until the board is mounted). */
+  imageInput: ImageInput | null;
+  /** The picker also takes PDF worksheets (the teacher). */
+  acceptPdf: boolean;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -31,7 +37,7 @@ function isTyping(target: EventTarget | null): boolean {
  * accessible name and its shortcut in the title and on the button; shortcuts work anywhere
  * except while typing.
  */
-export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: ToolbarProps) {
+export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInput, acceptPdf }: ToolbarProps) {
   const tool = useStore(tools, (s) => s.tool);
   const style = useStore(tools, (s) => s.style);
   const filled = useStore(tools, (s) => s.filled);
@@ -282,11 +288,15 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
       </div>
     </div>
     <div className="board-actions panel" role="toolbar" aria-label="Board actions">
+      {/* Here, not among the drawing tools: the compact tool bar (a phone, 200 % zoom) has no room left. */}
+      <div className="toolbar-group" role="group" aria-label="Add">
+        <ImagePicker input={imageInput} acceptPdf={acceptPdf} disabled={readOnly} />
+      </div>
       <div className="toolbar-group" role="group" aria-label="Export">
         <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title)} aria-label="Export board as PNG" title="Export as PNG">
           PNG
         </button>
-        <button type="button" className="tool-button text-button" onClick={() => exportSvg(ordered(), title)} aria-label="Export board as SVG" title="Export as SVG">
+        <button type="button" className="tool-button text-button" onClick={() => void exportSvg(ordered(), title)} aria-label="Export board as SVG" title="Export as SVG">
           SVG
         </button>
       </div>

@@ -190,6 +190,21 @@ export class ElementRenderer {
     this.dom.draft.innerHTML = (shape ? shapeSvg(shape) : '') + box;
   }
 
+  /**
+   * An image's picture arrived (images/imageRefs.ts): the nodes showing its placeholder are drawn
+   * again, and the overview canvas, which may show it too, is painted whole at the next frame.
+   */
+  imageReady(sha256: string): void {
+    for (const d of this.drawn.values()) {
+      const shape = this.reshaped.get(d.element.id) ?? d.element.shape;
+      if (shape.kind === 'image' && shape.sha256 === sha256) d.g.innerHTML = shapeSvg(shape);
+    }
+    if (this.canvasShown) {
+      this.painted = null;
+      this.requestPaint();
+    }
+  }
+
   /** Stops every timer and frees the canvas and the nodes (the stores' subscriptions are the owner's). */
   dispose(): void {
     clearTimeout(this.settleTimer);

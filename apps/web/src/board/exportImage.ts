@@ -1,6 +1,7 @@
 import type { Element } from '@wb/protocol';
 import { boardSvgDocument } from '../elements/elementSvg.ts';
 import type { Bounds } from '../elements/geometry.ts';
+import { imageDataUri } from '../images/imageRefs.ts';
 
 /** PNG exports are drawn at twice the board scale so text stays crisp on a projector. */
 const PNG_SCALE = 2;
@@ -25,8 +26,24 @@ function baseName(title: string): string {
   return `${slug}-${new Date().toISOString().slice(0, 10)}`;
 }
 
-export function exportSvg(ordered: readonly Element[], title: string): void {
-  const { svg } = boardSvgDocument(ordered);
+/**
+ * The board's images as `data:` URIs: an exported SVG carries its pictures inside it, so the file
+ * stands alone (and an SVG drawn as an image for the PNG export could not load a URL anyway).
+ */
+async function embeddedImages(ordered: readonly Element[]): Promise<(sha256: string) => string | null> {
+  const hashes = new Set(ordered.flatMap((e) => (e.shape.kind === 'image' ? [e.shape.sha256] : [])));
+  const uris = new Map<string, string>();
+  await Promise.all(
+    [...hashes].map(async (sha256) => {
+      const uri = await imageDataUri(sha256);
+      if (uri) uris.set(sha256, uri);
+    }),
+  );
+  return (sha256) => uris.get(sha256) ?? null;
+}
+
+export async function exportSvg(ordered: readonly Element[], title: string): Promise<void> {
+  const { svg } = boardSvgDocument(ordered, undefined, await embeddedImages(ordered));
   download(new Blob([svg], { type: 'image/svg+xml' }), `${baseName(title)}.svg`);
 }
 
@@ -47,7 +64,7 @@ export async function exportPngZip(boards: readonly { name: string; elements: re
 
 /** The SVG document drawn onto a canvas: one renderer for screen, SVG and PNG. */
 export async function exportPng(ordered: readonly Element[], title: string): Promise<void> {
-  const { svg, bounds } = boardSvgDocument(ordered);
+  const { svg, bounds } = boardSvgDocument(ordered, undefined, await embeddedImages(ordered));
   download(await pngOf(svg, bounds), `${baseName(title)}.png`);
 }
 

@@ -75,6 +75,7 @@ const KIND_NAMES: Record<Element['shape']['kind'], string> = {
   pen: 'Pen stroke',
   text: 'Text',
   sticky: 'Sticky note',
+  image: 'Image',
 };
 
 /** Text longer than this is cut (with an ellipsis) in an element's name. */

@@ -1,5 +1,6 @@
 import type { Element, ElementShape } from '@wb/protocol';
-import { arrowHeadPoints, FONT_FAMILY, penOutline, RECT_CORNER_RADIUS, STICKY_BORDER, STICKY_CORNER_RADIUS, textBlock, type TextBlock } from './elementSvg.ts';
+import { arrowHeadPoints, FONT_FAMILY, IMAGE_PLACEHOLDER_FILL, IMAGE_PLACEHOLDER_STROKE, penOutline, RECT_CORNER_RADIUS, STICKY_BORDER, STICKY_CORNER_RADIUS, textBlock, type TextBlock } from './elementSvg.ts';
+import { imagePicture } from '../images/imageRefs.ts';
 import { centreOf, inkBounds, rotatePoint, rotationOf, shapeBounds, turnedBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
 
 /**
@@ -141,6 +142,19 @@ function drawUpright(ctx: Ctx, shape: ElementShape): void {
       fillAndStroke(ctx, shape.fill, STICKY_BORDER, 1);
       drawText(ctx, cachedTextBlock(shape));
       return;
+    case 'image': {
+      const picture = imagePicture(shape.sha256);
+      if (picture) {
+        ctx.drawImage(picture, shape.x, shape.y, shape.w, shape.h);
+        return;
+      }
+      ctx.beginPath();
+      ctx.rect(shape.x, shape.y, shape.w, shape.h);
+      ctx.setLineDash([6, 4]);
+      fillAndStroke(ctx, IMAGE_PLACEHOLDER_FILL, IMAGE_PLACEHOLDER_STROKE, 1);
+      ctx.setLineDash([]);
+      return;
+    }
   }
 }
 

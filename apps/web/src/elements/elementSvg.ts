@@ -1,5 +1,6 @@
 import type { Element, ElementShape, TextAlign } from '@wb/protocol';
 import { STICKY_DEFAULT_FONT_SIZE, centreOf, inkBounds, rotationOf, shapeBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
+import { imageHref } from '../images/imageRefs.ts';
 import { penOutlinePath } from './penStroke.ts';
 
 /**
@@ -124,15 +125,34 @@ export function penOutline(shape: Extract<ElementShape, { kind: 'pen' }>): strin
   return d;
 }
 
-/** A shape's markup; a turned box inside a group turned about its centre. */
-export function shapeSvg(shape: ElementShape): string {
-  const rotation = rotationOf(shape);
-  if (rotation === 0) return uprightSvg(shape);
-  const c = centreOf(shapeBounds(shape));
-  return `<g transform="rotate(${num(rotation)} ${num(c.x)} ${num(c.y)})">${uprightSvg(shape)}</g>`;
+/** Where an image element's picture is: a URL, or null to draw its placeholder. */
+export type ImageHrefOf = (sha256: string) => string | null;
+
+/** The look of an image not (yet) loaded: a light box with a dashed edge. */
+export const IMAGE_PLACEHOLDER_FILL = '#f1f3f5';
+export const IMAGE_PLACEHOLDER_STROKE = '#adb5bd';
+
+/**
+ * An image element: the picture stretched to its box, or while it loads (or when this lesson does
+ * not have it) a placeholder of the same size. On screen the href is an object URL; an export
+ * passes `data:` URIs so the file stands alone.
+ */
+function imageSvg(shape: Extract<ElementShape, { kind: 'image' }>, hrefOf: ImageHrefOf): string {
+  const href = hrefOf(shape.sha256);
+  const box = `x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}"`;
+  if (href) return `<image ${box} href="${escapeXml(href)}" preserveAspectRatio="none"/>`;
+  return `<rect ${box} fill="${IMAGE_PLACEHOLDER_FILL}" stroke="${IMAGE_PLACEHOLDER_STROKE}" stroke-width="1" stroke-dasharray="6 4" data-image-pending="true"/>`;
 }
 
-function uprightSvg(shape: ElementShape): string {
+/** A shape's markup; a turned box inside a group turned about its centre. */
+export function shapeSvg(shape: ElementShape, hrefOf: ImageHrefOf = imageHref): string {
+  const rotation = rotationOf(shape);
+  if (rotation === 0) return uprightSvg(shape, hrefOf);
+  const c = centreOf(shapeBounds(shape));
+  return `<g transform="rotate(${num(rotation)} ${num(c.x)} ${num(c.y)})">${uprightSvg(shape, hrefOf)}</g>`;
+}
+
+function uprightSvg(shape: ElementShape, hrefOf: ImageHrefOf): string {
   switch (shape.kind) {
     case 'rect':
       return `<rect x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}" rx="${RECT_CORNER_RADIUS}" fill="${shape.fill === 'transparent' ? 'none' : shape.fill}" stroke="${shape.stroke}" stroke-width="${num(shape.strokeWidth)}"/>`;
@@ -151,6 +171,8 @@ function uprightSvg(shape: ElementShape): string {
         `<rect x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}" rx="${STICKY_CORNER_RADIUS}" fill="${shape.fill}" stroke="${STICKY_BORDER}" stroke-width="1"/>` +
         textSvg(textBlock(shape))
       );
+    case 'image':
+      return imageSvg(shape, hrefOf);
   }
 }
 
@@ -161,19 +183,19 @@ const EXPORT_PADDING = 24;
  * A standalone SVG document of the whole board (elements in drawing order), sized to their bounds.
  * An empty board exports a small blank image rather than nothing.
  */
-export function boardSvgDocument(ordered: readonly Element[], background = '#ffffff'): { svg: string; bounds: Bounds } {
-  return svgDocument(ordered, background);
+export function boardSvgDocument(ordered: readonly Element[], background = '#ffffff', hrefOf: ImageHrefOf = imageHref): { svg: string; bounds: Bounds } {
+  return svgDocument(ordered, background, hrefOf);
 }
 
 /** A standalone SVG document of some shapes (a copy, for other apps), on no background. */
 export function shapesSvgDocument(shapes: readonly ElementShape[]): { svg: string; bounds: Bounds } {
-  return svgDocument(shapes.map((shape) => ({ shape })), null);
+  return svgDocument(shapes.map((shape) => ({ shape })), null, imageHref);
 }
 
-function svgDocument(items: ReadonlyArray<{ readonly id?: string; readonly shape: ElementShape }>, background: string | null): { svg: string; bounds: Bounds } {
+function svgDocument(items: ReadonlyArray<{ readonly id?: string; readonly shape: ElementShape }>, background: string | null, hrefOf: ImageHrefOf): { svg: string; bounds: Bounds } {
   const content = unionBounds(items.map((e) => inkBounds(e.shape))) ?? { x: 0, y: 0, w: 320, h: 200 };
   const bounds = { x: content.x - EXPORT_PADDING, y: content.y - EXPORT_PADDING, w: content.w + EXPORT_PADDING * 2, h: content.h + EXPORT_PADDING * 2 };
-  const body = items.map((e) => `<g${e.id === undefined ? '' : ` data-element-id="${e.id}"`}>${shapeSvg(e.shape)}</g>`).join('');
+  const body = items.map((e) => `<g${e.id === undefined ? '' : ` data-element-id="${e.id}"`}>${shapeSvg(e.shape, hrefOf)}</g>`).join('');
   const backdrop = background === null ? '' : `<rect x="${num(bounds.x)}" y="${num(bounds.y)}" width="${num(bounds.w)}" height="${num(bounds.h)}" fill="${background}"/>`;
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(bounds.w)}" height="${num(bounds.h)}" viewBox="${num(bounds.x)} ${num(bounds.y)} ${num(bounds.w)} ${num(bounds.h)}">` +

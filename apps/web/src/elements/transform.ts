@@ -165,7 +165,8 @@ export function transformShape(shape: ElementShape, from: Frame, to: Frame): Ele
     case 'rect':
     case 'ellipse':
     case 'text':
-    case 'sticky': {
+    case 'sticky':
+    case 'image': {
       const sx = from.w === 0 ? 1 : to.w / from.w;
       const sy = from.h === 0 ? 1 : to.h / from.h;
       const c = map(centreOf(shape));

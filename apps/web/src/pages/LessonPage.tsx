@@ -6,6 +6,8 @@ import { Board } from '../board/Board.tsx';
 import { canRejoinAfter, describeConnection } from '../connection/connectionMachine.ts';
 import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
 import { RoomClient } from '../connection/roomClient.ts';
+import { ImageLibrary } from '../images/imageLibrary.ts';
+import { registerImagePictures } from '../images/imageRefs.ts';
 import { HandQueue, RaiseHandButton } from '../attention/Hands.tsx';
 import { InvitePanel } from '../people/InvitePanel.tsx';
 import { LobbyPanel } from '../people/LobbyPanel.tsx';
@@ -33,24 +35,33 @@ interface LessonPageProps {
 /** The lesson: the board filling the window, with the lesson's controls floating over it. */
 export function LessonPage({ grant, onRejoin, onLeft }: LessonPageProps) {
   const [client, setClient] = useState<RoomClient | null>(null);
+  const [images, setImages] = useState<ImageLibrary | null>(null);
 
   useEffect(() => {
     // Created in the effect, so StrictMode's mount-unmount-mount leaves exactly one live socket.
     const c = new RoomClient(grant);
     c.start();
+    // The lesson's pictures, registered before the board first draws (images/imageRefs.ts).
+    const library = new ImageLibrary(grant.room.id, grant.token);
+    const unregister = registerImagePictures(library);
+    setImages(library);
     setClient(c);
-    return () => c.stop();
+    return () => {
+      c.stop();
+      unregister();
+      library.dispose();
+    };
   }, [grant]);
 
   useEffect(() => {
     document.title = `${grant.room.title} · Classroom whiteboard`;
   }, [grant.room.title]);
 
-  if (!client) return null;
-  return <Lesson client={client} grant={grant} onRejoin={onRejoin} onLeft={onLeft} />;
+  if (!client || !images) return null;
+  return <Lesson client={client} images={images} grant={grant} onRejoin={onRejoin} onLeft={onLeft} />;
 }
 
-function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant: SessionGrant; onRejoin: () => void; onLeft: () => void }) {
+function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClient; images: ImageLibrary; grant: SessionGrant; onRejoin: () => void; onLeft: () => void }) {
   const connection = useStore(client.view, (v) => v.connection);
   const roster = useStore(client.view, (v) => v.roster);
   const lobby = useStore(client.view, (v) => v.lobby);
@@ -223,7 +234,7 @@ function Lesson({ client, grant, onRejoin, onLeft }: { client: RoomClient; grant
 
           {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
           <main className="lesson-board" aria-label="Board">
-            <Board cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} attention={client.attention} />
+            <Board images={images} isTeacher={isTeacher} cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} attention={client.attention} />
             <BoardNotices client={client} />
           </main>
           <ActivityLayer client={client} grant={grant} roster={roster} />

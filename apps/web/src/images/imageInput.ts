@@ -1,0 +1,138 @@
+import type { BoardEditor } from '../elements/boardEditor.ts';
+import type { Point } from '../elements/geometry.ts';
+import { ApiError } from '../api/roomsApi.ts';
+import type { ImageLibrary } from './imageLibrary.ts';
+import { imageShapesAt, type PlacedPicture } from './imagePlacement.ts';
+import { prepareImage } from './imageUpload.ts';
+
+/** Files handled from one drop or pick at most (a folder's worth dropped by mistake is not uploaded whole). */
+export const MAX_FILES_AT_ONCE = 20;
+
+export interface ImageInputPorts {
+  readonly editor: BoardEditor;
+  readonly library: ImageLibrary;
+  /** Where a paste or a pick lands: the last board point under the pointer, else the middle of the view. */
+  readonly placeAt: () => Point;
+  /** The board point under a drop. */
+  readonly boardPointOf: (e: { clientX: number; clientY: number }) => Point;
+  /** The teacher imports PDF worksheets; for anyone else a PDF is refused like any other non-image. */
+  readonly acceptPdf: boolean;
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+const isPdf = (file: File) => file.type === 'application/pdf' || /\.pdf$/i.test(file.name);
+
+/**
+ * Pictures added to the board: pasted (Ctrl+V with an image on the clipboard), dropped on the board,
+ * or picked with the toolbar's Image button. Each file is checked and, when needed, scaled down in
+ * the browser (imageUpload.ts), uploaded to the lesson (imageLibrary.ts) and then created as an
+ * image element through the editor's normal create path: the server decides, as for any element.
+ * Files added together are placed one below the other. A refused file is explained and skipped.
+ */
+export class ImageInput {
+  constructor(private readonly ports: ImageInputPorts) {}
+
+  /** Uploads and places files; resolves when every one is placed or refused. */
+  async addFiles(files: readonly File[], at: Point = this.ports.placeAt()): Promise<void> {
+    const { editor } = this.ports;
+    if (editor.board.getState().readOnly) {
+      editor.tell('You cannot add to this board right now.');
+      return;
+    }
+    if (files.length > MAX_FILES_AT_ONCE) editor.tell(`Only ${MAX_FILES_AT_ONCE} files are added at once: the first ${MAX_FILES_AT_ONCE} were taken.`);
+    const placed: PlacedPicture[] = [];
+    for (const file of files.slice(0, MAX_FILES_AT_ONCE)) {
+      if (isPdf(file) && this.ports.acceptPdf) {
+        await this.importPdf(file, at);
+        continue;
+      }
+      const picture = await this.upload(file, file.name ? `“${file.name}”` : 'The pasted image');
+      if (picture) placed.push(picture);
+    }
+    this.place(placed, at);
+  }
+
+  /** Checks and uploads one picture; null (after telling why) when it is refused. */
+  async upload(file: Blob, name: string): Promise<PlacedPicture | null> {
+    const { editor, library } = this.ports;
+    const prepared = await prepareImage(file, name);
+    if (!prepared.ok) {
+      editor.tell(prepared.message);
+      return null;
+    }
+    try {
+      const stored = await library.upload(prepared.bytes, prepared.mime);
+      return { sha256: stored.sha256, width: stored.width, height: stored.height };
+    } catch (error) {
+      editor.tell(error instanceof ApiError ? `${name} was not added: ${error.message}` : `${name} was not added.`);
+      return null;
+    }
+  }
+
+  /**
+   * A PDF worksheet: its first pages (pdfImport.ts, loaded with pdf.js on first use) rendered in
+   * the browser, uploaded as pictures and placed one below the other, ready to write on.
+   */
+  async importPdf(file: File, at: Point): Promise<string[]> {
+    const { editor } = this.ports;
+    const name = `“${file.name || 'The PDF'}”`;
+    editor.tell(`Reading ${name}…`);
+    let rendered: { pages: Blob[]; totalPages: number };
+    let maxPages: number;
+    try {
+      const pdf = await import('./pdfImport.ts');
+      maxPages = pdf.MAX_PDF_PAGES;
+      rendered = await pdf.renderPdfPages(file);
+    } catch {
+      editor.tell(`${name} could not be read as a PDF (damaged, protected by a password, or over 50 MB). Nothing was added.`);
+      return [];
+    }
+    const placed: PlacedPicture[] = [];
+    for (const [i, page] of rendered.pages.entries()) {
+      const picture = await this.upload(page, `Page ${i + 1} of ${name}`);
+      if (!picture) break;
+      placed.push(picture);
+    }
+    if (rendered.totalPages > maxPages) editor.tell(`${name} has ${rendered.totalPages} pages: the first ${maxPages} were added.`);
+    return this.place(placed, at);
+  }
+
+  /** Creates image elements for uploaded pictures, one below the other, as one undoable step, selected. */
+  place(pictures: readonly PlacedPicture[], at: Point): string[] {
+    return this.ports.editor.createMany(imageShapesAt(at, pictures));
+  }
+
+  /** Listens for pasted and dropped files on the page and the board; returns the detach function. */
+  attach(surface: HTMLElement): () => void {
+    const paste = (e: ClipboardEvent) => {
+      // The board's own copies are pasted by clipboardKeys.ts (it claims the event first).
+      if (e.defaultPrevented || isTyping(e.target) || !e.clipboardData) return;
+      const files = [...e.clipboardData.files].filter((f) => f.type.startsWith('image/') || isPdf(f));
+      if (files.length === 0) return;
+      e.preventDefault();
+      void this.addFiles(files);
+    };
+    const dragover = (e: DragEvent) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    };
+    const drop = (e: DragEvent) => {
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (files.length === 0) return;
+      e.preventDefault();
+      void this.addFiles(files, this.ports.boardPointOf(e));
+    };
+    document.addEventListener('paste', paste);
+    surface.addEventListener('dragover', dragover);
+    surface.addEventListener('drop', drop);
+    return () => {
+      document.removeEventListener('paste', paste);
+      surface.removeEventListener('dragover', dragover);
+      surface.removeEventListener('drop', drop);
+    };
+  }
+}

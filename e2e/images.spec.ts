@@ -1,0 +1,108 @@
+import type { Page } from '@playwright/test';
+import { elementsOf } from './boardHook.ts';
+import { expect, joinLesson, startLesson, test } from './support.ts';
+
+/**
+ * Issue 23, images: a picture pasted from the clipboard is uploaded to the lesson and appears as an
+ * image element on every screen, drawn from the lesson's image route with each page's own session.
+ */
+
+/** Pastes a `w` x `h` PNG (drawn in the page) as a clipboard paste on the board, as Ctrl+V with a screenshot does. */
+async function pastePicture(page: Page, w: number, h: number, colour: string) {
+  await page.getByTestId('board').focus();
+  await page.evaluate(
+    async ({ w, h, colour }) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = w;
+      canvas.height = h;
+      const ctx = canvas.getContext('2d')!;
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, w, h);
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(w / 4, h / 4, w / 2, h / 2);
+      const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+      const data = new DataTransfer();
+      data.items.add(new File([blob], 'image.png', { type: 'image/png' }));
+      document.querySelector('[data-testid="board"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    { w, h, colour },
+  );
+}
+
+test('issue 23: an image pasted from the clipboard appears on the other user’s screen', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  await pastePicture(teacher.page, 320, 200, '#2b8a3e');
+
+  await expect.poll(async () => (await elementsOf(ana.page)).map((e) => e.shape.kind)).toEqual(['image']);
+  const [element] = await elementsOf(ana.page);
+  expect(element?.shape).toMatchObject({ kind: 'image', w: 320, h: 200, naturalWidth: 320, naturalHeight: 200, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  // Drawn from the picture itself (an object URL of the fetched image), not the placeholder.
+  const picture = ana.page.locator('[data-testid="element"][data-kind="image"] image');
+  await expect(picture).toHaveAttribute('href', /^blob:/);
+  expect(await picture.evaluate((node) => node.getBoundingClientRect().width)).toBeGreaterThan(100);
+
+  // Images are elements like the others: the teacher deletes it and it goes from Ana's board too.
+  await teacher.page.keyboard.press('Delete');
+  await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(0);
+});
+
+test('issue 23: a file that is not a picture is refused with a message and nothing is added', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  await teacher.page.getByTestId('image-file').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('these are my notes, not a picture') });
+  await expect(teacher.page.getByText(/“notes\.png” is not a PNG, JPEG, WebP or GIF image\./)).toBeVisible();
+  expect(await elementsOf(teacher.page)).toEqual([]);
+});
+
+/**
+ * A small PDF written by hand: `pages` US-letter pages, each with a heading in Helvetica and a
+ * box, and a correct cross-reference table.
+ */
+function worksheetPdf(pages: number): Buffer {
+  const objects: string[] = [];
+  const pageIds = Array.from({ length: pages }, (_, i) => 4 + i * 2);
+  objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
+  objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages} >>`;
+  objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
+  for (const [i, id] of pageIds.entries()) {
+    const content = `BT /F1 36 Tf 72 700 Td (Worksheet page ${i + 1}) Tj ET 72 200 468 400 re S`;
+    objects[id] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`;
+    objects[id + 1] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+  }
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  for (let id = 1; id < objects.length; id++) {
+    offsets[id] = out.length;
+    out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
+  }
+  const xref = out.length;
+  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
+  for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+test('issue 23: the teacher imports a 2-page PDF and both pages become images, one below the other', async ({ browser }) => {
+  // pdf.js is not part of the first load: it is fetched when the PDF is chosen.
+  const pdfScripts: string[] = [];
+  const teacher = await startLesson(browser, 'Ms Rivera', '', (page) =>
+    page.on('request', (request) => {
+      if (/pdf/i.test(request.url())) pdfScripts.push(request.url());
+    }),
+  );
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  expect(pdfScripts).toEqual([]);
+  await teacher.page.getByTestId('image-file').setInputFiles({ name: 'worksheet.pdf', mimeType: 'application/pdf', buffer: worksheetPdf(2) });
+
+  await expect.poll(async () => (await elementsOf(ana.page)).map((e) => e.shape.kind), { timeout: 60_000 }).toEqual(['image', 'image']);
+  const [first, second] = (await elementsOf(ana.page)).map((e) => e.shape);
+  if (first?.kind !== 'image' || second?.kind !== 'image') throw new Error('expected two images');
+  // Letter pages rendered 1600 px tall, placed 640 tall, the second below the first.
+  expect([first.naturalWidth, first.naturalHeight]).toEqual([1236, 1600]);
+  expect(first.sha256).not.toBe(second.sha256);
+  expect(second.x).toBe(first.x);
+  expect(second.y).toBeGreaterThan(Number(first.y) + Number(first.h));
+  await expect(ana.page.locator('[data-testid="element"][data-kind="image"] image')).toHaveCount(2);
+  expect(pdfScripts.some((url) => /pdfImport-.*\.js$/.test(url))).toBe(true);
+  expect(pdfScripts.some((url) => /pdf\.worker/.test(url))).toBe(true);
+});
