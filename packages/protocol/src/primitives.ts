@@ -9,8 +9,9 @@ import { z } from 'zod';
  *    `handRaisedAt` with the `member.hand` event, and the laser and follow ephemera.
  * 5: activities and private student boards: the `activity.updated` room event, the `activity.*`
  *    and `board.*` requests, the `board.opened` signal and `boardId` on element edits.
+ * 6: the setting `paper` and the `equation` element kind (an older client cannot read either).
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;

@@ -4,12 +4,13 @@ import type { StoreApi } from 'zustand/vanilla';
 import { createStore } from 'zustand/vanilla';
 import type { CursorView, InkView } from '../connection/roomClient.ts';
 import type { BoardEditor } from '../elements/boardEditor.ts';
-import { fitText, stickyAt, textBoxAt } from '../elements/geometry.ts';
+import { clampCoordinate, fitText, stickyAt, textBoxAt } from '../elements/geometry.ts';
 import { AttentionBar } from '../attention/AttentionBar.tsx';
 import { fitView, sharedViewOf, type AttentionClient } from '../attention/attentionClient.ts';
 import { LaserLayer } from '../attention/LaserLayer.tsx';
 import { CursorLayer } from './CursorLayer.tsx';
 import { ElementLayer } from './ElementLayer.tsx';
+import { EquationEditor, type EquationDraft } from './EquationEditor.tsx';
 import { GridLayer } from './GridLayer.tsx';
 import { TextEditor } from './TextEditor.tsx';
 import { attachClipboard } from './clipboardKeys.ts';
@@ -50,6 +51,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
   const [tools] = useState(createToolStore);
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null, marquee: null })));
   const [textEdit, setTextEdit] = useState<TextEdit | null>(null);
+  /** The equation editor: open for a new equation (`elementId` null) or for the selected one. */
+  const [equationEdit, setEquationEdit] = useState<{ elementId: string | null } | null>(null);
   const tool = useStore(tools, (s) => s.tool);
   const surfaceRef = useRef<HTMLDivElement>(null);
   const onPointerRef = useRef(onPointer);
@@ -104,6 +107,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     };
   }, [attention, viewport]);
   const hideCursors = useStore(attention.view, (v) => v.hideCursors);
+  const paper = useStore(editor.board, (b) => b.settings.paper);
   const sharedView = () => {
     const surface = surfaceRef.current;
     return sharedViewOf(viewport.getState(), { width: surface?.clientWidth || window.innerWidth, height: surface?.clientHeight || window.innerHeight });
@@ -138,6 +142,33 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     }
   };
 
+  /** A new equation lands in the middle of the view; a changed one keeps its top-left corner. */
+  const placeEquation = (elementId: string | null, draft: EquationDraft) => {
+    const current = elementId ? editor.board.getState().elements.get(elementId) : undefined;
+    const { style } = tools.getState();
+    if (current?.shape.kind === 'equation') {
+      editor.update([{ id: current.id, shape: { ...current.shape, latex: draft.latex, fontSize: draft.fontSize, w: draft.w, h: draft.h } }]);
+      return;
+    }
+    const surface = surfaceRef.current;
+    const centre = screenToBoard(viewport.getState(), { x: (surface?.clientWidth ?? window.innerWidth) / 2, y: (surface?.clientHeight ?? window.innerHeight) / 2 });
+    const id = editor.create({
+      kind: 'equation',
+      x: clampCoordinate(centre.x - draft.w / 2),
+      y: clampCoordinate(centre.y - draft.h / 2),
+      w: draft.w,
+      h: draft.h,
+      latex: draft.latex,
+      stroke: style.stroke,
+      fontSize: draft.fontSize,
+    });
+    if (id) {
+      editor.select([id]);
+      tools.setState({ tool: 'select' });
+    }
+  };
+  const equationShown = equationEdit?.elementId ? editor.board.getState().elements.get(equationEdit.elementId)?.shape : undefined;
+
   return (
     <>
       <div
@@ -150,7 +181,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         tabIndex={0}
         data-testid="board"
       >
-        <GridLayer viewport={viewport} />
+        <GridLayer viewport={viewport} paper={paper} />
         <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} ink={ink} selfSessionId={selfSessionId} nameOf={nameOf} colorOf={colorOf} />
         <LaserLayer attention={attention} viewport={viewport} />
         <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} hidden={hideCursors} />
@@ -182,7 +213,18 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         elements follows the board. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
         toolbar.
       </p>
-      <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} />
+      <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} onEquation={(elementId) => setEquationEdit({ elementId })} />
+      {equationEdit && (
+        <EquationEditor
+          initial={equationShown?.kind === 'equation' ? { latex: equationShown.latex, fontSize: equationShown.fontSize } : undefined}
+          color={equationShown?.kind === 'equation' ? equationShown.stroke : tools.getState().style.stroke}
+          onPlace={(draft) => placeEquation(equationEdit.elementId, draft)}
+          onClose={() => {
+            setEquationEdit(null);
+            refocusBoard();
+          }}
+        />
+      )}
       <ZoomControls viewport={viewport} />
       <AttentionBar attention={attention} editor={editor} sharedView={sharedView} />
     </>

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { InkView } from '../connection/roomClient.ts';
 import type { BoardView, MotionView } from '../elements/boardEditor.ts';
+import { onEquationRendererLoaded } from '../elements/equationRenderer.ts';
 import { ElementRenderer } from './elementRenderer.ts';
 import { LiveInkLayer } from './liveInkLayer.ts';
 import type { DraftView } from './toolState.ts';
@@ -59,6 +60,7 @@ export function ElementLayer({ viewport, board, motion, draft, ink, selfSessionI
       board.subscribe((view, prev) => renderer.boardChanged(view, prev)),
       motion.subscribe((view) => renderer.motionChanged(view)),
       draft.subscribe((view) => renderer.draftChanged(view)),
+      onEquationRendererLoaded(() => renderer.equationsTypeset()),
     ];
     return () => {
       for (const u of unsubscribers) u();

@@ -9,6 +9,7 @@ import { STICKY_COLORS, TEXT_ALIGNS, TEXT_SIZES, TEXT_SIZE_NAMES, isTextShape, r
 import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
 import { EditPolicySelect } from './EditPolicySelect.tsx';
 import { exportPng, exportSvg } from './exportImage.ts';
+import { PaperPicker } from './PaperPicker.tsx';
 import { COLORS, STROKE_WIDTHS, TOOLS, fillFor, type Tool, type ToolState } from './toolState.ts';
 
 interface ToolbarProps {
@@ -17,6 +18,8 @@ interface ToolbarProps {
   title: string;
   selfSessionId: string;
   nameOf: (userId: string) => string;
+  /** Opens the equation editor: for a new equation (null) or the selected one. */
+  onEquation: (elementId: string | null) => void;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -31,7 +34,7 @@ function isTyping(target: EventTarget | null): boolean {
  * accessible name and its shortcut in the title and on the button; shortcuts work anywhere
  * except while typing.
  */
-export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: ToolbarProps) {
+export function Toolbar({ tools, editor, title, selfSessionId, nameOf, onEquation }: ToolbarProps) {
   const tool = useStore(tools, (s) => s.tool);
   const style = useStore(tools, (s) => s.style);
   const filled = useStore(tools, (s) => s.filled);
@@ -213,6 +216,10 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
 
   const lockHolder = single?.lock && single.lock.sessionId !== selfSessionId ? single.lock : null;
   const ordered = () => editor.board.getState().ordered;
+  const paper = useStore(editor.board, (b) => b.settings.paper);
+  const [exportPaper, setExportPaper] = useState(false);
+  const exportOptions = () => (exportPaper ? { paper } : {});
+  const selectedEquation = single?.shape.kind === 'equation' && editor.refusalFor(single) === null ? single : undefined;
 
   return (
     <>
@@ -273,6 +280,19 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
           </svg>
           <kbd data-key={`${MOD}D`} />
         </button>
+        <button
+          type="button"
+          className="tool-button"
+          aria-label={selectedEquation ? 'Change the selected equation' : 'Write an equation'}
+          title={selectedEquation ? 'Change the selected equation' : 'Write an equation (LaTeX)'}
+          disabled={readOnly}
+          data-testid="equation-button"
+          onClick={() => onEquation(selectedEquation?.id ?? null)}
+        >
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M13 3H4l5 6-5 6h9" />
+          </svg>
+        </button>
         <button type="button" className="tool-button" aria-label="Delete selection (Del)" title="Delete selection (Delete or Backspace)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
             <path d="M3 5h12M7 5V3h4v2M5 5l1 10h6l1-10" />
@@ -283,16 +303,23 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf }: Toolbar
     </div>
     <div className="board-actions panel" role="toolbar" aria-label="Board actions">
       <div className="toolbar-group" role="group" aria-label="Export">
-        <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title)} aria-label="Export board as PNG" title="Export as PNG">
+        <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title, exportOptions())} aria-label="Export board as PNG" title="Export as PNG">
           PNG
         </button>
-        <button type="button" className="tool-button text-button" onClick={() => exportSvg(ordered(), title)} aria-label="Export board as SVG" title="Export as SVG">
+        <button type="button" className="tool-button text-button" onClick={() => void exportSvg(ordered(), title, exportOptions())} aria-label="Export board as SVG" title="Export as SVG">
           SVG
         </button>
+        {paper !== 'blank' && (
+          <label className="export-paper" title="Draw the board's paper under the exported elements">
+            <input type="checkbox" checked={exportPaper} onChange={(e) => setExportPaper(e.target.checked)} data-testid="export-paper" />
+            with paper
+          </label>
+        )}
       </div>
       {editor.isTeacher && (
         <div className="toolbar-group" role="group" aria-label="Teacher controls">
           <EditPolicySelect editor={editor} />
+          <PaperPicker editor={editor} />
           {single && (
             <span className="author-label" data-testid="selection-author" title="Who made the selected element">
               by {nameOf(single.createdBy)}

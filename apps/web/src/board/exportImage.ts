@@ -1,6 +1,8 @@
-import type { Element } from '@wb/protocol';
+import type { Element, Paper } from '@wb/protocol';
 import { boardSvgDocument } from '../elements/elementSvg.ts';
+import { loadEquationRenderer } from '../elements/equationRenderer.ts';
 import type { Bounds } from '../elements/geometry.ts';
+import { paperSvg } from './paper.ts';
 
 /** PNG exports are drawn at twice the board scale so text stays crisp on a projector. */
 const PNG_SCALE = 2;
@@ -25,14 +27,30 @@ function baseName(title: string): string {
   return `${slug}-${new Date().toISOString().slice(0, 10)}`;
 }
 
-export function exportSvg(ordered: readonly Element[], title: string): void {
-  const { svg } = boardSvgDocument(ordered);
+/** What an export may add to the elements. */
+export interface ExportOptions {
+  /** Draw the board's paper under the elements (graph paper's axes where they cross it). */
+  readonly paper?: Paper;
+}
+
+/**
+ * The board as a standalone SVG document. Equations need KaTeX: it is loaded first when the board
+ * has any (their MathML goes in a `foreignObject`, which Chromium, Firefox and Safari draw).
+ */
+export async function boardSvg(ordered: readonly Element[], options: ExportOptions = {}): Promise<{ svg: string; bounds: Bounds }> {
+  if (ordered.some((e) => e.shape.kind === 'equation')) await loadEquationRenderer();
+  const { paper } = options;
+  return boardSvgDocument(ordered, '#ffffff', paper ? (bounds) => paperSvg(paper, bounds) : undefined);
+}
+
+export async function exportSvg(ordered: readonly Element[], title: string, options: ExportOptions = {}): Promise<void> {
+  const { svg } = await boardSvg(ordered, options);
   download(new Blob([svg], { type: 'image/svg+xml' }), `${baseName(title)}.svg`);
 }
 
 /** The SVG document drawn onto a canvas: one renderer for screen, SVG and PNG. */
-export async function exportPng(ordered: readonly Element[], title: string): Promise<void> {
-  const { svg, bounds } = boardSvgDocument(ordered);
+export async function exportPng(ordered: readonly Element[], title: string, options: ExportOptions = {}): Promise<void> {
+  const { svg, bounds } = await boardSvg(ordered, options);
   download(await pngOf(svg, bounds), `${baseName(title)}.png`);
 }
 

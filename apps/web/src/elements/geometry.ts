@@ -53,6 +53,7 @@ export function shapeBounds(shape: ElementShape): Bounds {
     case 'ellipse':
     case 'text':
     case 'sticky':
+    case 'equation':
       return { x: shape.x, y: shape.y, w: shape.w, h: shape.h };
     case 'line':
     case 'arrow':
@@ -174,6 +175,7 @@ export function hitShape(shape: ElementShape, point: Point, tolerance: number): 
   switch (shape.kind) {
     case 'text':
     case 'sticky':
+    case 'equation':
       return true;
     case 'rect': {
       if (shape.fill !== 'transparent') return true;
@@ -294,6 +296,7 @@ export function restyle(shape: ElementShape, style: Partial<ToolStyle>): Element
     case 'pen':
       return { ...shape, stroke: style.stroke ?? shape.stroke, strokeWidth: style.strokeWidth ?? shape.strokeWidth };
     case 'text':
+    case 'equation':
       return { ...shape, stroke: style.stroke ?? shape.stroke };
     case 'sticky':
       return shape;
