@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { createStore } from 'zustand/vanilla';
@@ -10,7 +10,7 @@ import { fitView, sharedViewOf, type AttentionClient } from '../attention/attent
 import { LaserLayer } from '../attention/LaserLayer.tsx';
 import { CursorLayer } from './CursorLayer.tsx';
 import { ElementLayer } from './ElementLayer.tsx';
-import { EquationEditor, type EquationDraft } from './EquationEditor.tsx';
+import type { EquationDraft } from './EquationEditor.tsx';
 import { GridLayer } from './GridLayer.tsx';
 import { TextEditor } from './TextEditor.tsx';
 import { attachClipboard } from './clipboardKeys.ts';
@@ -22,6 +22,9 @@ import { Toolbar } from './Toolbar.tsx';
 import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
 import { ZOOM_STEP, createViewportStore, initialViewport, screenToBoard, zoomAt, type Point, type Viewport } from './viewport.ts';
 import { ViewportGestures } from './viewportGestures.ts';
+
+/** The equation editor comes with KaTeX, on first use: neither is in the initial bundle. */
+const EquationEditor = lazy(() => import('./EquationEditor.tsx').then((m) => ({ default: m.EquationEditor })));
 
 interface BoardProps {
   cursors: StoreApi<CursorView>;
@@ -215,6 +218,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       </p>
       <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} onEquation={(elementId) => setEquationEdit({ elementId })} />
       {equationEdit && (
+        <Suspense fallback={null}>
         <EquationEditor
           initial={equationShown?.kind === 'equation' ? { latex: equationShown.latex, fontSize: equationShown.fontSize } : undefined}
           color={equationShown?.kind === 'equation' ? equationShown.stroke : tools.getState().style.stroke}
@@ -224,6 +228,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
             refocusBoard();
           }}
         />
+        </Suspense>
       )}
       <ZoomControls viewport={viewport} />
       <AttentionBar attention={attention} editor={editor} sharedView={sharedView} />

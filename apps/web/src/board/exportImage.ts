@@ -59,7 +59,11 @@ export async function exportPng(ordered: readonly Element[], title: string, opti
  * a huge board): the board export and a copy's picture for other apps.
  */
 export async function pngOf(svg: string, bounds: Bounds): Promise<Blob> {
-  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  // Chromium taints a canvas that draws an SVG with a foreignObject (equations) from a blob URL,
+  // and refuses to export it; from a data URL it does not. Other boards keep the blob URL (no
+  // copy of a large document into a URL string).
+  const foreign = svg.includes('<foreignObject');
+  const url = foreign ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` : URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
   try {
     const image = new Image();
     image.decoding = 'async';
@@ -76,6 +80,6 @@ export async function pngOf(svg: string, bounds: Bounds): Promise<Blob> {
     if (!blob) throw new Error('the canvas produced no image');
     return blob;
   } finally {
-    URL.revokeObjectURL(url);
+    if (!foreign) URL.revokeObjectURL(url);
   }
 }
