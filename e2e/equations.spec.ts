@@ -24,6 +24,7 @@ test('the teacher types an equation, sees the preview, places it; the student se
   await source.fill('\\frac{a}{');
   await expect(dialog.getByTestId('equation-error')).toContainText('KaTeX parse error');
   await expect(source).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByTestId('equation-place')).toBeDisabled();
   expect(katexRequests).toHaveLength(1);
 
   await source.fill('\\frac{a}{b} + x^2');

@@ -14,8 +14,8 @@ test('the teacher switches to graph paper; the student sees it, also after a rel
   await expect(student.page.getByTestId('paper-button')).toHaveCount(0);
 
   await teacher.page.getByTestId('paper-button').click();
-  await teacher.page.getByTestId('paper-choices').getByText('Graph with axes').click();
-  await expect(teacher.page.getByTestId('paper-button')).toHaveAccessibleName('Paper: Graph with axes');
+  await teacher.page.getByTestId('paper-choices').getByText('Graph + axes').click();
+  await expect(teacher.page.getByTestId('paper-button')).toHaveAccessibleName('Paper: Graph + axes');
 
   for (const page of [teacher.page, student.page]) {
     await expect(paperOf(page)).toHaveAttribute('data-paper', 'graph');

@@ -66,7 +66,8 @@ export function EquationEditor({ initial, color, onPlace, onClose }: EquationEdi
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (latex.trim() === '' || tooLong || !ready) return;
+    // LaTeX that does not parse stays in the editor (the board would show it in red).
+    if (latex.trim() === '' || tooLong || !ready || equationError(latex) !== null) return;
     const body = previewRef.current?.firstElementChild;
     const box = body?.getBoundingClientRect();
     const w = box && box.width > 0 ? Math.ceil(box.width) : Math.max(40, latex.length * fontSize * 0.5) + EQUATION_PADDING * 2;
@@ -121,7 +122,7 @@ export function EquationEditor({ initial, color, onPlace, onClose }: EquationEdi
           </p>
         )}
         <div className="actions">
-          <button type="submit" className="button" disabled={!ready || latex.trim() === '' || tooLong} data-testid="equation-place">
+          <button type="submit" className="button button-primary" disabled={!ready || latex.trim() === '' || tooLong || error !== null} data-testid="equation-place">
             {initial ? 'Save' : 'Place on the board'}
           </button>
           <button type="button" className="button button-secondary" onClick={onClose}>

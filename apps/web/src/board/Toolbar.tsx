@@ -280,6 +280,12 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, onEquatio
           </svg>
           <kbd data-key={`${MOD}D`} />
         </button>
+        <button type="button" className="tool-button" aria-label="Delete selection (Del)" title="Delete selection (Delete or Backspace)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
+            <path d="M3 5h12M7 5V3h4v2M5 5l1 10h6l1-10" />
+          </svg>
+          <kbd data-key="Del" />
+        </button>
         <button
           type="button"
           className="tool-button"
@@ -292,12 +298,6 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, onEquatio
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
             <path d="M13 3H4l5 6-5 6h9" />
           </svg>
-        </button>
-        <button type="button" className="tool-button" aria-label="Delete selection (Del)" title="Delete selection (Delete or Backspace)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
-          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
-            <path d="M3 5h12M7 5V3h4v2M5 5l1 10h6l1-10" />
-          </svg>
-          <kbd data-key="Del" />
         </button>
       </div>
     </div>

@@ -73,7 +73,7 @@ export const PAPER_CHOICES: ReadonlyArray<{ readonly paper: Paper; readonly name
   { paper: 'dots', name: 'Dots' },
   { paper: 'grid', name: 'Squares' },
   { paper: 'lined', name: 'Lined' },
-  { paper: 'graph', name: 'Graph with axes' },
+  { paper: 'graph', name: 'Graph + axes' },
   { paper: 'staff', name: 'Music staff' },
 ];
 
