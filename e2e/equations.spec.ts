@@ -56,3 +56,24 @@ test('the teacher types an equation, sees the preview, places it; the student se
   const png = await readFile((await (await pngDownload).path())!);
   expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
 });
+
+test('Enter on a selected equation opens it in the editor; the change reaches the other screen', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const student = await joinLesson(browser, teacher.code, 'Ana');
+  const page = teacher.page;
+  await page.getByTestId('equation-button').click();
+  await page.getByTestId('equation-source').fill('a^2 + b^2');
+  await page.getByTestId('equation-place').click();
+  const annotation = (p: typeof page) => p.locator('[data-testid="element"][data-kind="equation"] annotation');
+  await expect(annotation(student.page)).toHaveText('a^2 + b^2');
+
+  // Placed and selected, the board focused again: Enter edits it, as it does a text box.
+  await page.getByTestId('board').press('Enter');
+  const dialog = page.getByTestId('equation-dialog');
+  await expect(dialog.getByRole('heading')).toHaveText('Change the equation');
+  await expect(dialog.getByTestId('equation-source')).toHaveValue('a^2 + b^2');
+  await dialog.getByTestId('equation-source').fill('a^2 + b^2 = c^2');
+  await dialog.getByTestId('equation-place').click();
+  await expect(annotation(student.page)).toHaveText('a^2 + b^2 = c^2');
+  await expect(page.locator('[data-testid="element"][data-kind="equation"]')).toHaveCount(1);
+});

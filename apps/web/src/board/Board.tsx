@@ -79,7 +79,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     gestures.attach();
     const detachSelectionKeys = attachSelectionKeys(editor);
     const detachClipboard = attachClipboard(editor, () => pointer, viewCentre);
-    const detachKeyboard = attachKeyboardAccess({ surface, viewport, tools, editor, startTextEdit: setTextEdit });
+    const detachKeyboard = attachKeyboardAccess({ surface, viewport, tools, editor, startTextEdit: setTextEdit, startEquationEdit: (elementId) => setEquationEdit({ elementId }) });
     return () => {
       detachKeyboard();
       detachClipboard();
