@@ -26,7 +26,7 @@ describe('CSV fields', () => {
 
 describe('CSV export', () => {
   const report: AttendanceReport = {
-    room: { id: '00000000-0000-4000-8000-000000000001', code: 'ABCDEF', title: 'Lesson', status: 'open', requireApproval: false, settings: { editPolicy: 'own', cursorVisibility: 'teacher', laserAllowed: false } },
+    room: { id: '00000000-0000-4000-8000-000000000001', code: 'ABCDEF', title: 'Lesson', status: 'open', requireApproval: false, settings: { editPolicy: 'own', cursorVisibility: 'teacher', laserAllowed: false, paper: 'dots' } },
     generatedAt: '2031-03-01T10:00:00.000Z',
     students: [
       {

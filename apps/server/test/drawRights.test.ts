@@ -22,7 +22,7 @@ const room = (editPolicy: RoomDrawRights['editPolicy'], status: RoomInfo['status
   title: 'Lesson',
   status,
   requireApproval: false,
-  settings: { editPolicy, cursorVisibility: 'teacher', laserAllowed: false },
+  settings: { editPolicy, cursorVisibility: 'teacher', laserAllowed: false, paper: 'dots' },
 });
 
 describe('DrawRights: who may send live ink, without a database read per packet', () => {

@@ -220,7 +220,7 @@ describeOnEachDatabase('elements and drag locks', { start: new Date('2030-04-01T
     expect(await acquire(t, id)).toMatchObject({ ok: true });
 
     expect(await setPolicy(a, 'look')).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN } });
-    expect(await setPolicy(t, 'look')).toEqual({ ok: true, settings: { editPolicy: 'look', cursorVisibility: 'teacher', laserAllowed: false } });
+    expect(await setPolicy(t, 'look')).toEqual({ ok: true, settings: { editPolicy: 'look', cursorVisibility: 'teacher', laserAllowed: false, paper: 'dots' } });
     await a.until(() => a.eventsOfKind('room.updated').find((e) => e.payload.settings.editPolicy === 'look'), 'room.updated');
     expect(await create(a, rect(1, 1))).toMatchObject({ ok: false, error: { code: ErrorCode.FORBIDDEN_BY_POLICY } });
     expect(await create(t, rect(1, 1))).toMatchObject({ ok: true });

@@ -41,15 +41,17 @@ export async function setLessonSettings(
     if (
       next.editPolicy === before.editPolicy &&
       next.cursorVisibility === before.cursorVisibility &&
-      next.laserAllowed === before.laserAllowed
+      next.laserAllowed === before.laserAllowed &&
+      next.paper === before.paper
     ) {
       return { decision: 'already_applied' as const, room: toRoom(current) };
     }
     const [updated] = await rows<RoomRow>(
       tx,
-      sql`UPDATE rooms SET edit_policy = ${next.editPolicy}, cursor_visibility = ${next.cursorVisibility}, laser_allowed = ${next.laserAllowed}
+      sql`UPDATE rooms SET edit_policy = ${next.editPolicy}, cursor_visibility = ${next.cursorVisibility}, laser_allowed = ${next.laserAllowed},
+                       paper = ${next.paper}
           WHERE id = ${actor.roomId}::uuid AND edit_policy = ${before.editPolicy}
-            AND cursor_visibility = ${before.cursorVisibility} AND laser_allowed = ${before.laserAllowed}
+            AND cursor_visibility = ${before.cursorVisibility} AND laser_allowed = ${before.laserAllowed} AND paper = ${before.paper}
           RETURNING ${roomColumns}`,
     );
     if (!updated) throw new Error('room changed under its own row lock');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { DEFAULT_LESSON_SETTINGS, MEMBER_PALETTE_SIZE, type CursorVisibility, type EditPolicy, type LessonSettings, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
+import { DEFAULT_LESSON_SETTINGS, MEMBER_PALETTE_SIZE, type CursorVisibility, type EditPolicy, type LessonSettings, type Member, type Paper, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { date, rows, type Db, type Executor } from './sql.ts';
@@ -14,10 +14,11 @@ export interface RoomRow {
   edit_policy: EditPolicy;
   cursor_visibility: CursorVisibility;
   laser_allowed: boolean;
+  paper: Paper;
 }
 
 /** The columns `toRoom` reads, for every statement that returns a room. */
-export const roomColumns = sql`id, code, title, status, require_approval, edit_policy, cursor_visibility, laser_allowed`;
+export const roomColumns = sql`id, code, title, status, require_approval, edit_policy, cursor_visibility, laser_allowed, paper`;
 
 /** The lesson settings are rooms columns, one per `LessonSettings` key (lessonSettings.ts). */
 export const toRoom = (r: RoomRow): RoomInfo => ({
@@ -26,7 +27,7 @@ export const toRoom = (r: RoomRow): RoomInfo => ({
   title: r.title,
   status: r.status,
   requireApproval: r.require_approval,
-  settings: { editPolicy: r.edit_policy, cursorVisibility: r.cursor_visibility, laserAllowed: r.laser_allowed },
+  settings: { editPolicy: r.edit_policy, cursorVisibility: r.cursor_visibility, laserAllowed: r.laser_allowed, paper: r.paper },
 });
 
 export interface MemberRow {
@@ -123,9 +124,9 @@ export async function createRoom(
     const settings = { ...DEFAULT_LESSON_SETTINGS, ...definedSettings(input.settings ?? {}) };
     const inserted = await rows<RoomRow>(
       tx,
-      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval, edit_policy, cursor_visibility, laser_allowed)
+      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval, edit_policy, cursor_visibility, laser_allowed, paper)
           VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.teacherId ?? null}::uuid,
-                  ${input.requireApproval ?? false}, ${settings.editPolicy}, ${settings.cursorVisibility}, ${settings.laserAllowed})
+                  ${input.requireApproval ?? false}, ${settings.editPolicy}, ${settings.cursorVisibility}, ${settings.laserAllowed}, ${settings.paper})
           ON CONFLICT (code) DO NOTHING RETURNING ${roomColumns}`,
     );
     const room = inserted[0];

@@ -63,6 +63,8 @@ export const rooms = pgTable('rooms', {
   cursorVisibility: text('cursor_visibility', { enum: ['everyone', 'teacher', 'none'] }).notNull().default('teacher'),
   /** Students may use the laser pointer (migration 0009). */
   laserAllowed: boolean('laser_allowed').notNull().default(false),
+  /** The board's paper (`Paper` in the protocol, migration 0013). */
+  paper: text('paper', { enum: ['blank', 'dots', 'grid', 'lined', 'graph', 'staff'] }).notNull().default('dots'),
   /** Lobby: a student's join makes a `pending` membership the teacher admits or denies. */
   requireApproval: boolean('require_approval').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { CursorVisibility, EditPolicy, Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
+import type { CursorVisibility, EditPolicy, Member, MembershipStatus, Paper, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
 import { toMember, toRoom } from './rooms.ts';
 import { lowerHandsOf } from './hands.ts';
 import { appendAttendance } from './attendance.ts';
@@ -77,12 +77,13 @@ export async function authenticateSession(
     edit_policy: EditPolicy;
     cursor_visibility: CursorVisibility;
     laser_allowed: boolean;
+    paper: Paper;
   }>(
     executor,
     sql`SELECT s.id, s.room_id, s.user_id, s.status AS session_status, s.expires_at,
                s.expires_at <= ${clock.now()} AS expired,
                m.display_name, m.role, m.status AS member_status, m.color_index, m.revoke_reason, m.pen_muted, m.hand_raised_at,
-               r.code, r.title, r.status AS room_status, r.require_approval, r.edit_policy, r.cursor_visibility, r.laser_allowed
+               r.code, r.title, r.status AS room_status, r.require_approval, r.edit_policy, r.cursor_visibility, r.laser_allowed, r.paper
         FROM sessions s
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
         JOIN rooms r ON r.id = s.room_id
@@ -102,7 +103,7 @@ export async function authenticateSession(
     decision: row.member_status === 'pending' ? 'pending' : 'ok',
     session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },
     member: toMember({ user_id: row.user_id, display_name: row.display_name, role: row.role, status: row.member_status, color_index: row.color_index, pen_muted: row.pen_muted, hand_raised_at: row.hand_raised_at }),
-    room: toRoom({ id: row.room_id, code: row.code, title: row.title, status: row.room_status, require_approval: row.require_approval, edit_policy: row.edit_policy, cursor_visibility: row.cursor_visibility, laser_allowed: row.laser_allowed }),
+    room: toRoom({ id: row.room_id, code: row.code, title: row.title, status: row.room_status, require_approval: row.require_approval, edit_policy: row.edit_policy, cursor_visibility: row.cursor_visibility, laser_allowed: row.laser_allowed, paper: row.paper }),
   };
 }
 

@@ -39,7 +39,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
 
     test("a new lesson shows students only the teacher's cursor and keeps the laser the teacher's", async () => {
       const { room } = await lesson();
-      expect((await store.findRoomById(room.roomId))?.settings).toEqual({ editPolicy: 'own', cursorVisibility: 'teacher', laserAllowed: false });
+      expect((await store.findRoomById(room.roomId))?.settings).toEqual({ editPolicy: 'own', cursorVisibility: 'teacher', laserAllowed: false, paper: 'dots' });
       expect(await store.readDrawRights(room.roomId)).toMatchObject({ cursorVisibility: 'teacher', laserAllowed: false });
     });
 
@@ -53,7 +53,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
       expect((await store.setLessonSettings(student, { cursorVisibility: 'everyone' })).decision).toBe('forbidden');
       const changed = await store.setLessonSettings(teacher, { cursorVisibility: 'none', laserAllowed: true });
       if (changed.decision !== 'applied') throw new Error(changed.decision);
-      expect(changed.room.settings).toEqual({ editPolicy: 'own', cursorVisibility: 'none', laserAllowed: true });
+      expect(changed.room.settings).toEqual({ editPolicy: 'own', cursorVisibility: 'none', laserAllowed: true, paper: 'dots' });
       expect(changed.events.map((e) => e.kind)).toEqual(['room.updated']);
       expect((await store.setLessonSettings(teacher, { cursorVisibility: 'none' })).decision).toBe('already_applied');
       expect(await store.readDrawRights(room.roomId)).toMatchObject({ cursorVisibility: 'none', laserAllowed: true });

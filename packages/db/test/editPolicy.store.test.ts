@@ -113,7 +113,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
     test('P1: a new lesson lets students edit only their own work, and every element names its author', async () => {
       const { roomId, teacher, ana, anas, teachers } = await lesson();
       const room = await store.findRoomById(roomId);
-      expect(room?.settings).toEqual({ editPolicy: 'own', cursorVisibility: 'teacher', laserAllowed: false });
+      expect(room?.settings).toEqual({ editPolicy: 'own', cursorVisibility: 'teacher', laserAllowed: false, paper: 'dots' });
       expect(teachers).toMatchObject({ createdBy: teacher.userId, updatedBy: teacher.userId });
       const restyled = decided(
         await store.updateElement(teacher, { id: anas.id, baseVersion: 1, shape: { ...square, fill: '#00ff00' }, requestId: requestId('t') }),

@@ -8,6 +8,11 @@ import { Coordinate, RequestId, Revision, SessionId, UserId } from './primitives
  */
 export const MAX_PEN_POINTS = 1_500;
 export const MAX_TEXT_LENGTH = 4_000;
+/**
+ * Longest LaTeX source of an equation, in characters: a page of working fits, a KaTeX layout of it
+ * stays well under a frame. Longer is refused `bad_request` (the message names `shape.latex`).
+ */
+export const MAX_LATEX_LENGTH = 2_000;
 /** Largest width or height of a box element, in board units. */
 export const MAX_ELEMENT_SIZE = 100_000;
 
@@ -20,6 +25,12 @@ const Offset = z.number().finite().min(-MAX_ELEMENT_SIZE).max(MAX_ELEMENT_SIZE);
 // Text may hold newlines and tabs; other control characters and bidi overrides are refused.
 const printableText = /^(?:[\n\t]|[^\p{Cc}\u202A-\u202E\u2066-\u2069])*$/u;
 const ElementText = z.string().max(MAX_TEXT_LENGTH).regex(printableText, 'text cannot contain control characters');
+const LatexSource = z
+  .string()
+  .min(1)
+  .max(MAX_LATEX_LENGTH, `an equation is at most ${MAX_LATEX_LENGTH} characters of LaTeX`)
+  .regex(printableText, 'an equation cannot contain control characters')
+  .refine((latex) => latex.trim() !== '', 'an equation needs some LaTeX');
 
 /**
  * A box's turn about its centre, in degrees clockwise, [0, 360). Optional: left out means 0, so
@@ -58,6 +69,12 @@ export const ElementShape = z.discriminatedUnion('kind', [
    * `naturalHeight` are the stored pixels (for proportions and a placeholder while it loads).
    */
   z.strictObject({ kind: z.literal('image'), ...box, sha256: ImageHash, naturalWidth: ImagePixels, naturalHeight: ImagePixels }),
+  /**
+   * An equation: LaTeX source typeset by the client (KaTeX) in `stroke` at `fontSize`, laid out
+   * from the box's top-left corner. The box is the size the author's client measured; the server
+   * checks only the source (non-empty, at most MAX_LATEX_LENGTH, printable), never parses it.
+   */
+  z.strictObject({ kind: z.literal('equation'), ...box, latex: LatexSource, stroke: Color, fontSize: FontSize }),
 ]);
 export type ElementShape = z.infer<typeof ElementShape>;
 export type ElementKind = ElementShape['kind'];

@@ -42,11 +42,29 @@ export function seesCursor(mode: CursorVisibility, role: 'teacher' | 'student', 
   return mode === 'teacher' && senderRole === 'teacher';
 }
 
+/**
+ * The board's paper, drawn under every element for everyone (the teacher's choice for the lesson):
+ * - `blank`: no pattern;
+ * - `dots`: a dot every 24 board units (the board before paper could be chosen);
+ * - `grid`: square grid lines every 24 units;
+ * - `lined`: horizontal rules every 48 units, like a writing book;
+ * - `graph`: graph paper (a fine line every 24 units, a bold one every 5 squares) with the x and y
+ *   axes through the board's origin;
+ * - `staff`: music staves (five lines 12 units apart, a staff every 96 units).
+ */
+export const Paper = z.enum(['blank', 'dots', 'grid', 'lined', 'graph', 'staff']);
+export type Paper = z.infer<typeof Paper>;
+
+/** A new lesson, and one made before paper could be chosen, is on dotted paper. */
+export const DEFAULT_PAPER: Paper = 'dots';
+
 export const LessonSettings = z.object({
   editPolicy: EditPolicy.default(DEFAULT_EDIT_POLICY),
   cursorVisibility: CursorVisibility.default(DEFAULT_CURSOR_VISIBILITY),
   /** Students may use the laser pointer (the teacher's is always allowed). */
   laserAllowed: z.boolean().default(false),
+  /** The board's background pattern (a look, not a right: it changes nothing students may do). */
+  paper: Paper.default(DEFAULT_PAPER),
 });
 export type LessonSettings = z.infer<typeof LessonSettings>;
 
@@ -54,11 +72,17 @@ export const DEFAULT_LESSON_SETTINGS: LessonSettings = {
   editPolicy: DEFAULT_EDIT_POLICY,
   cursorVisibility: DEFAULT_CURSOR_VISIBILITY,
   laserAllowed: false,
+  paper: DEFAULT_PAPER,
 };
 
 /** A teacher's change of some settings: at least one key, unknown keys refused. */
 export const LessonSettingsPatch = z
-  .strictObject({ editPolicy: EditPolicy.optional(), cursorVisibility: CursorVisibility.optional(), laserAllowed: z.boolean().optional() })
+  .strictObject({
+    editPolicy: EditPolicy.optional(),
+    cursorVisibility: CursorVisibility.optional(),
+    laserAllowed: z.boolean().optional(),
+    paper: Paper.optional(),
+  })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), 'name at least one setting to change');
 export type LessonSettingsPatch = z.infer<typeof LessonSettingsPatch>;
 

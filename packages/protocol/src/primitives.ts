@@ -11,8 +11,10 @@ import { z } from 'zod';
  *    and `board.*` requests, the `board.opened` signal and `boardId` on element edits. Added
  *    since, compatibly (a client that never sends them is unaffected): `boardId` on `ink` and the
  *    drag lock's `lock.acquire`/`move`/`release`/`break`, and `ink`/`drags` in `board.pointers`.
+ * 6: the `image` element kind (an uploaded picture named by its SHA-256; docs/protocol.md
+ *    "Images"), the `equation` element kind and the setting `paper` (an older client cannot read
+ *    any of them).
  */
-/** 6: the `image` element kind (an uploaded picture named by its SHA-256; docs/protocol.md "Images"). */
 export const PROTOCOL_VERSION = 6;
 
 /** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */

@@ -1,15 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { createStore } from 'zustand/vanilla';
 import type { CursorView, InkView } from '../connection/roomClient.ts';
 import type { BoardEditor } from '../elements/boardEditor.ts';
-import { fitText, stickyAt, textBoxAt } from '../elements/geometry.ts';
+import { clampCoordinate, fitText, stickyAt, textBoxAt } from '../elements/geometry.ts';
 import { AttentionBar } from '../attention/AttentionBar.tsx';
 import { fitView, sharedViewOf, type AttentionClient } from '../attention/attentionClient.ts';
 import { LaserLayer } from '../attention/LaserLayer.tsx';
 import { CursorLayer } from './CursorLayer.tsx';
 import { ElementLayer } from './ElementLayer.tsx';
+import type { EquationDraft } from './EquationEditor.tsx';
 import { GridLayer } from './GridLayer.tsx';
 import { TextEditor } from './TextEditor.tsx';
 import { attachClipboard } from './clipboardKeys.ts';
@@ -23,6 +24,9 @@ import { Toolbar } from './Toolbar.tsx';
 import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
 import { ZOOM_STEP, createViewportStore, initialViewport, screenToBoard, zoomAt, type Point, type Viewport } from './viewport.ts';
 import { ViewportGestures } from './viewportGestures.ts';
+
+/** The equation editor comes with KaTeX, on first use: neither is in the initial bundle. */
+const EquationEditor = lazy(() => import('./EquationEditor.tsx').then((m) => ({ default: m.EquationEditor })));
 
 interface BoardProps {
   cursors: StoreApi<CursorView>;
@@ -57,6 +61,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null, marquee: null })));
   const [textEdit, setTextEdit] = useState<TextEdit | null>(null);
   const [imageInput, setImageInput] = useState<ImageInput | null>(null);
+  /** The equation editor: open for a new equation (`elementId` null) or for the selected one. */
+  const [equationEdit, setEquationEdit] = useState<{ elementId: string | null } | null>(null);
   const tool = useStore(tools, (s) => s.tool);
   const surfaceRef = useRef<HTMLDivElement>(null);
   const onPointerRef = useRef(onPointer);
@@ -93,7 +99,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     });
     const detachImages = pictures.attach(surface);
     setImageInput(pictures);
-    const detachKeyboard = attachKeyboardAccess({ surface, viewport, tools, editor, startTextEdit: setTextEdit });
+    const detachKeyboard = attachKeyboardAccess({ surface, viewport, tools, editor, startTextEdit: setTextEdit, startEquationEdit: (elementId) => setEquationEdit({ elementId }) });
     return () => {
       detachKeyboard();
       detachImages();
@@ -125,6 +131,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     };
   }, [attention, viewport]);
   const hideCursors = useStore(attention.view, (v) => v.hideCursors);
+  const paper = useStore(editor.board, (b) => b.settings.paper);
   const sharedView = () => {
     const surface = surfaceRef.current;
     return sharedViewOf(viewport.getState(), { width: surface?.clientWidth || window.innerWidth, height: surface?.clientHeight || window.innerHeight });
@@ -159,6 +166,33 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     }
   };
 
+  /** A new equation lands in the middle of the view; a changed one keeps its top-left corner. */
+  const placeEquation = (elementId: string | null, draft: EquationDraft) => {
+    const current = elementId ? editor.board.getState().elements.get(elementId) : undefined;
+    const { style } = tools.getState();
+    if (current?.shape.kind === 'equation') {
+      editor.update([{ id: current.id, shape: { ...current.shape, latex: draft.latex, fontSize: draft.fontSize, w: draft.w, h: draft.h } }]);
+      return;
+    }
+    const surface = surfaceRef.current;
+    const centre = screenToBoard(viewport.getState(), { x: (surface?.clientWidth ?? window.innerWidth) / 2, y: (surface?.clientHeight ?? window.innerHeight) / 2 });
+    const id = editor.create({
+      kind: 'equation',
+      x: clampCoordinate(centre.x - draft.w / 2),
+      y: clampCoordinate(centre.y - draft.h / 2),
+      w: draft.w,
+      h: draft.h,
+      latex: draft.latex,
+      stroke: style.stroke,
+      fontSize: draft.fontSize,
+    });
+    if (id) {
+      editor.select([id]);
+      tools.setState({ tool: 'select' });
+    }
+  };
+  const equationShown = equationEdit?.elementId ? editor.board.getState().elements.get(equationEdit.elementId)?.shape : undefined;
+
   return (
     <>
       <div
@@ -171,7 +205,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         tabIndex={0}
         data-testid="board"
       >
-        <GridLayer viewport={viewport} />
+        <GridLayer viewport={viewport} paper={paper} />
         <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} ink={ink} selfSessionId={selfSessionId} nameOf={nameOf} colorOf={colorOf} />
         <LaserLayer attention={attention} viewport={viewport} />
         <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} hidden={hideCursors} />
@@ -203,7 +237,20 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         elements follows the board. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
         toolbar.
       </p>
-      <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} imageInput={imageInput} acceptPdf={isTeacher} />
+      <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} imageInput={imageInput} acceptPdf={isTeacher} onEquation={(elementId) => setEquationEdit({ elementId })} />
+      {equationEdit && (
+        <Suspense fallback={null}>
+        <EquationEditor
+          initial={equationShown?.kind === 'equation' ? { latex: equationShown.latex, fontSize: equationShown.fontSize } : undefined}
+          color={equationShown?.kind === 'equation' ? equationShown.stroke : tools.getState().style.stroke}
+          onPlace={(draft) => placeEquation(equationEdit.elementId, draft)}
+          onClose={() => {
+            setEquationEdit(null);
+            refocusBoard();
+          }}
+        />
+        </Suspense>
+      )}
       <ZoomControls viewport={viewport} />
       <AttentionBar attention={attention} editor={editor} sharedView={sharedView} />
     </>

@@ -3,6 +3,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { InkView } from '../connection/roomClient.ts';
 import type { BoardView, MotionView } from '../elements/boardEditor.ts';
 import { onImageReady } from '../images/imageRefs.ts';
+import { onEquationRendererLoaded } from '../elements/equationRenderer.ts';
 import { ElementRenderer } from './elementRenderer.ts';
 import { LiveInkLayer } from './liveInkLayer.ts';
 import type { DraftView } from './toolState.ts';
@@ -61,6 +62,7 @@ export function ElementLayer({ viewport, board, motion, draft, ink, selfSessionI
       motion.subscribe((view) => renderer.motionChanged(view)),
       draft.subscribe((view) => renderer.draftChanged(view)),
       onImageReady((sha256) => renderer.imageReady(sha256)),
+      onEquationRendererLoaded(() => renderer.equationsTypeset()),
     ];
     return () => {
       for (const u of unsubscribers) u();

@@ -11,6 +11,7 @@ import { ImagePicker } from '../images/ImagePicker.tsx';
 import type { ImageInput } from '../images/imageInput.ts';
 import { EditPolicySelect } from './EditPolicySelect.tsx';
 import { exportPng, exportSvg } from './exportImage.ts';
+import { PaperPicker } from './PaperPicker.tsx';
 import { COLORS, STROKE_WIDTHS, TOOLS, fillFor, type Tool, type ToolState } from './toolState.ts';
 
 interface ToolbarProps {
@@ -23,6 +24,8 @@ interface ToolbarProps {
   imageInput: ImageInput | null;
   /** The picker also takes PDF worksheets (the teacher). */
   acceptPdf: boolean;
+  /** Opens the equation editor: for a new equation (null) or the selected one. */
+  onEquation: (elementId: string | null) => void;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -37,7 +40,7 @@ function isTyping(target: EventTarget | null): boolean {
  * accessible name and its shortcut in the title and on the button; shortcuts work anywhere
  * except while typing.
  */
-export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInput, acceptPdf }: ToolbarProps) {
+export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInput, acceptPdf, onEquation }: ToolbarProps) {
   const tool = useStore(tools, (s) => s.tool);
   const style = useStore(tools, (s) => s.style);
   const filled = useStore(tools, (s) => s.filled);
@@ -219,6 +222,10 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
 
   const lockHolder = single?.lock && single.lock.sessionId !== selfSessionId ? single.lock : null;
   const ordered = () => editor.board.getState().ordered;
+  const paper = useStore(editor.board, (b) => b.settings.paper);
+  const [exportPaper, setExportPaper] = useState(false);
+  const exportOptions = () => (exportPaper ? { paper } : {});
+  const selectedEquation = single?.shape.kind === 'equation' && editor.refusalFor(single) === null ? single : undefined;
 
   return (
     <>
@@ -285,6 +292,19 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
           </svg>
           <kbd data-key="Del" />
         </button>
+        <button
+          type="button"
+          className="tool-button"
+          aria-label={selectedEquation ? 'Change the selected equation' : 'Write an equation'}
+          title={selectedEquation ? 'Change the selected equation' : 'Write an equation (LaTeX)'}
+          disabled={readOnly}
+          data-testid="equation-button"
+          onClick={() => onEquation(selectedEquation?.id ?? null)}
+        >
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M13 3H4l5 6-5 6h9" />
+          </svg>
+        </button>
       </div>
     </div>
     <div className="board-actions panel" role="toolbar" aria-label="Board actions">
@@ -293,16 +313,23 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
         <ImagePicker input={imageInput} acceptPdf={acceptPdf} disabled={readOnly} />
       </div>
       <div className="toolbar-group" role="group" aria-label="Export">
-        <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title)} aria-label="Export board as PNG" title="Export as PNG">
+        <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title, exportOptions())} aria-label="Export board as PNG" title="Export as PNG">
           PNG
         </button>
-        <button type="button" className="tool-button text-button" onClick={() => void exportSvg(ordered(), title)} aria-label="Export board as SVG" title="Export as SVG">
+        <button type="button" className="tool-button text-button" onClick={() => void exportSvg(ordered(), title, exportOptions())} aria-label="Export board as SVG" title="Export as SVG">
           SVG
         </button>
+        {paper !== 'blank' && (
+          <label className="export-paper" title="Draw the board's paper under the exported elements">
+            <input type="checkbox" checked={exportPaper} onChange={(e) => setExportPaper(e.target.checked)} data-testid="export-paper" />
+            with paper
+          </label>
+        )}
       </div>
       {editor.isTeacher && (
         <div className="toolbar-group" role="group" aria-label="Teacher controls">
           <EditPolicySelect editor={editor} />
+          <PaperPicker editor={editor} />
           {single && (
             <span className="author-label" data-testid="selection-author" title="Who made the selected element">
               by {nameOf(single.createdBy)}

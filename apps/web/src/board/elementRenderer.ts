@@ -273,6 +273,16 @@ export class ElementRenderer {
     this.drawOverlay();
   }
 
+  /**
+   * Equations drawn before KaTeX loaded show their source: once it has, their nodes are rebuilt
+   * (elementSvg.ts's equation markup then typesets them).
+   */
+  equationsTypeset(): void {
+    for (const d of this.drawn.values()) {
+      if (d.element.shape.kind === 'equation' && !this.reshaped.has(d.element.id)) d.g.innerHTML = shapeSvg(d.element.shape);
+    }
+  }
+
   /** The element's node, built or brought up to date (not placed in the layer). */
   private nodeFor(element: Element): DrawnElement {
     let d = this.drawn.get(element.id);

@@ -1,7 +1,9 @@
-import type { Element } from '@wb/protocol';
+import type { Element, Paper } from '@wb/protocol';
 import { boardSvgDocument } from '../elements/elementSvg.ts';
+import { loadEquationRenderer } from '../elements/equationRenderer.ts';
 import type { Bounds } from '../elements/geometry.ts';
 import { imageDataUri } from '../images/imageRefs.ts';
+import { paperSvg } from './paper.ts';
 
 /** PNG exports are drawn at twice the board scale so text stays crisp on a projector. */
 const PNG_SCALE = 2;
@@ -42,8 +44,24 @@ async function embeddedImages(ordered: readonly Element[]): Promise<(sha256: str
   return (sha256) => uris.get(sha256) ?? null;
 }
 
-export async function exportSvg(ordered: readonly Element[], title: string): Promise<void> {
-  const { svg } = boardSvgDocument(ordered, undefined, await embeddedImages(ordered));
+/** What an export may add to the elements. */
+export interface ExportOptions {
+  /** Draw the board's paper under the elements (graph paper's axes where they cross it). */
+  readonly paper?: Paper;
+}
+
+/**
+ * The board as a standalone SVG document. Equations need KaTeX: it is loaded first when the board
+ * has any (their MathML goes in a `foreignObject`, which Chromium, Firefox and Safari draw).
+ */
+export async function boardSvg(ordered: readonly Element[], options: ExportOptions = {}): Promise<{ svg: string; bounds: Bounds }> {
+  if (ordered.some((e) => e.shape.kind === 'equation')) await loadEquationRenderer();
+  const { paper } = options;
+  return boardSvgDocument(ordered, '#ffffff', paper ? (bounds) => paperSvg(paper, bounds) : undefined, await embeddedImages(ordered));
+}
+
+export async function exportSvg(ordered: readonly Element[], title: string, options: ExportOptions = {}): Promise<void> {
+  const { svg } = await boardSvg(ordered, options);
   download(new Blob([svg], { type: 'image/svg+xml' }), `${baseName(title)}.svg`);
 }
 
@@ -56,15 +74,15 @@ export async function exportPngZip(boards: readonly { name: string; elements: re
   const names = uniqueFileNames(boards.map((b) => b.name), 'png');
   const entries = [];
   for (const [i, board] of boards.entries()) {
-    const { svg, bounds } = boardSvgDocument(board.elements);
+    const { svg, bounds } = await boardSvg(board.elements);
     entries.push({ name: names[i]!, data: new Uint8Array(await (await pngOf(svg, bounds)).arrayBuffer()) });
   }
   download(new Blob([zipStore(entries).buffer as ArrayBuffer], { type: 'application/zip' }), `${baseName(title)}.zip`);
 }
 
 /** The SVG document drawn onto a canvas: one renderer for screen, SVG and PNG. */
-export async function exportPng(ordered: readonly Element[], title: string): Promise<void> {
-  const { svg, bounds } = boardSvgDocument(ordered, undefined, await embeddedImages(ordered));
+export async function exportPng(ordered: readonly Element[], title: string, options: ExportOptions = {}): Promise<void> {
+  const { svg, bounds } = await boardSvg(ordered, options);
   download(await pngOf(svg, bounds), `${baseName(title)}.png`);
 }
 
@@ -73,7 +91,11 @@ export async function exportPng(ordered: readonly Element[], title: string): Pro
  * a huge board): the board export and a copy's picture for other apps.
  */
 export async function pngOf(svg: string, bounds: Bounds): Promise<Blob> {
-  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  // Chromium taints a canvas that draws an SVG with a foreignObject (equations) from a blob URL,
+  // and refuses to export it; from a data URL it does not. Other boards keep the blob URL (no
+  // copy of a large document into a URL string).
+  const foreign = svg.includes('<foreignObject');
+  const url = foreign ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` : URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
   try {
     const image = new Image();
     image.decoding = 'async';
@@ -90,6 +112,6 @@ export async function pngOf(svg: string, bounds: Bounds): Promise<Blob> {
     if (!blob) throw new Error('the canvas produced no image');
     return blob;
   } finally {
-    URL.revokeObjectURL(url);
+    if (!foreign) URL.revokeObjectURL(url);
   }
 }

@@ -63,3 +63,23 @@ describe('grid placement', () => {
     for (const zoom of [0.1, 0.13, 0.27, 0.49, 1, 3]) expect(gridStep(zoom)).toBeGreaterThanOrEqual(MIN_GRID_PX);
   });
 });
+
+describe('paper tiles longer than one step', () => {
+  test("a tile's corner sits on the board's origin lattice of the tile's period, at rest and mid-zoom", () => {
+    for (const [tileW, tileH] of [[120, 120], [24, 96], [24, 48]] as const) {
+      const drawn: GridDrawn = { zoom: 1, step: 24, pad: 1_440, tileW, tileH };
+      for (const vp of [
+        { x: 250, y: -70, zoom: 1 },
+        { x: -33.5, y: 417, zoom: 1.5 },
+      ]) {
+        const p = gridPlacement(drawn, vp)!;
+        const periodX = tileW * p.scale;
+        const periodY = tileH * p.scale;
+        // Board x = 0 is on screen at vp.x: a whole number of scaled tiles from the layer's tiles.
+        expect(Math.abs(((vp.x - p.tx) / periodX) - Math.round((vp.x - p.tx) / periodX))).toBeLessThan(1e-9);
+        expect(Math.abs(((vp.y - p.ty) / periodY) - Math.round((vp.y - p.ty) / periodY))).toBeLessThan(1e-9);
+        expect(p.ty).toBeLessThan(periodY);
+      }
+    }
+  });
+});

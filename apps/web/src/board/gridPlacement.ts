@@ -23,6 +23,12 @@ export interface GridDrawn {
   zoom: number;
   step: number;
   pad: number;
+  /**
+   * The repeating tile's size (screen px) when the paper repeats over more than one step (lined
+   * paper, staves, graph paper's bold lines: a whole number of steps); left out, one step.
+   */
+  tileW?: number;
+  tileH?: number;
 }
 
 /**
@@ -40,6 +46,6 @@ export function gridPlacement(drawn: GridDrawn, vp: Viewport): { tx: number; ty:
   const scale = vp.zoom / drawn.zoom;
   const step = drawn.step * scale;
   if (scale > MAX_GESTURE_SCALE || scale < 1 / MAX_GESTURE_SCALE || step < MIN_GRID_PX) return null;
-  const mod = (v: number) => ((v % step) + step) % step;
-  return { tx: mod(vp.x), ty: mod(vp.y), scale };
+  const mod = (v: number, tile: number) => ((v % tile) + tile) % tile;
+  return { tx: mod(vp.x, (drawn.tileW ?? drawn.step) * scale), ty: mod(vp.y, (drawn.tileH ?? drawn.step) * scale), scale };
 }

@@ -15,6 +15,8 @@ interface KeyboardAccessOptions {
   tools: StoreApi<ToolState>;
   editor: BoardEditor;
   startTextEdit: (edit: TextEdit) => void;
+  /** Opens the equation editor on a selected equation (Enter, as on a text box). */
+  startEquationEdit?: (elementId: string) => void;
 }
 
 /** Selects an element and pans the view to it if it is not fully on screen. */
@@ -80,6 +82,9 @@ export function attachKeyboardAccess(o: KeyboardAccessOptions): () => void {
         if (only && (only.shape.kind === 'text' || only.shape.kind === 'sticky') && !o.editor.refusalFor(only)) {
           e.preventDefault();
           o.startTextEdit(editOf(only.id, only.shape));
+        } else if (only?.shape.kind === 'equation' && o.startEquationEdit && !o.editor.refusalFor(only)) {
+          e.preventDefault();
+          o.startEquationEdit(only.id);
         }
       }
     }

@@ -76,6 +76,7 @@ const KIND_NAMES: Record<Element['shape']['kind'], string> = {
   text: 'Text',
   sticky: 'Sticky note',
   image: 'Image',
+  equation: 'Equation',
 };
 
 /** Text longer than this is cut (with an ellipsis) in an element's name. */
@@ -90,6 +91,9 @@ export function describeElement(el: Element, nameOf: (userId: string) => string)
     const text = shape.text.replace(/\s+/g, ' ').trim();
     const cut = text.length > NAME_TEXT_MAX ? `${text.slice(0, NAME_TEXT_MAX - 1)}…` : text;
     quoted = cut ? `: '${cut}'` : ' (empty)';
+  } else if (shape.kind === 'equation') {
+    const source = shape.latex.length > NAME_TEXT_MAX ? `${shape.latex.slice(0, NAME_TEXT_MAX - 1)}…` : shape.latex;
+    quoted = `: ${source}`;
   }
   return `${kind}${quoted} by ${nameOf(el.createdBy)}${el.pinned ? ', pinned' : ''}`;
 }

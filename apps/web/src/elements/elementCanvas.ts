@@ -155,6 +155,18 @@ function drawUpright(ctx: Ctx, shape: ElementShape): void {
       ctx.setLineDash([]);
       return;
     }
+    case 'equation':
+      // The overview shows a crowd of elements small: an equation's box and source, not its typesetting.
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(shape.x, shape.y, shape.w, shape.h);
+      ctx.clip();
+      ctx.fillStyle = shape.stroke;
+      ctx.font = `${shape.fontSize * 0.6}px ui-monospace, monospace`;
+      ctx.textBaseline = 'top';
+      ctx.fillText(shape.latex, shape.x + 4, shape.y + 4);
+      ctx.restore();
+      return;
   }
 }
 

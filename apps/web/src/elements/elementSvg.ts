@@ -1,6 +1,7 @@
 import type { Element, ElementShape, TextAlign } from '@wb/protocol';
 import { STICKY_DEFAULT_FONT_SIZE, centreOf, inkBounds, rotationOf, shapeBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
 import { imageHref } from '../images/imageRefs.ts';
+import { equationMathml } from './equationRenderer.ts';
 import { penOutlinePath } from './penStroke.ts';
 
 /**
@@ -173,7 +174,37 @@ function uprightSvg(shape: ElementShape, hrefOf: ImageHrefOf): string {
       );
     case 'image':
       return imageSvg(shape, hrefOf);
+    case 'equation':
+      return equationSvg(shape);
   }
+}
+
+/** Space between an equation's box and its formula (board units). */
+export const EQUATION_PADDING = 4;
+/** An equation's source shown while KaTeX loads, at this fraction of its font size. */
+const EQUATION_SOURCE_SCALE = 0.6;
+
+/**
+ * An equation's typeset formula as XHTML (the MathML in a div set in the equation's size and
+ * colour), or null while KaTeX loads. The board, the exports and the editor's preview all use it,
+ * so the box the editor measures is the box the board draws.
+ */
+export function equationHtml(latex: string, fontSize: number, color: string): string | null {
+  const math = equationMathml(latex);
+  if (math === null) return null;
+  return (
+    `<div xmlns="http://www.w3.org/1999/xhtml" class="equation-body" style="display:inline-block;padding:${EQUATION_PADDING}px;font-size:${num(fontSize)}px;` +
+    `line-height:1.2;color:${color};white-space:nowrap">${math}</div>`
+  );
+}
+
+function equationSvg(shape: Extract<ElementShape, { kind: 'equation' }>): string {
+  const html = equationHtml(shape.latex, shape.fontSize, shape.stroke);
+  if (html === null) {
+    const size = shape.fontSize * EQUATION_SOURCE_SCALE;
+    return `<text x="${num(shape.x + EQUATION_PADDING)}" y="${num(shape.y + EQUATION_PADDING + size)}" font-family="ui-monospace, monospace" font-size="${num(size)}" fill="${shape.stroke}" opacity="0.6">${escapeXml(shape.latex)}</text>`;
+  }
+  return `<foreignObject x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}" overflow="visible">${html}</foreignObject>`;
 }
 
 /** Padding around an exported board (board units). */
@@ -183,22 +214,31 @@ const EXPORT_PADDING = 24;
  * A standalone SVG document of the whole board (elements in drawing order), sized to their bounds.
  * An empty board exports a small blank image rather than nothing.
  */
-export function boardSvgDocument(ordered: readonly Element[], background = '#ffffff', hrefOf: ImageHrefOf = imageHref): { svg: string; bounds: Bounds } {
-  return svgDocument(ordered, background, hrefOf);
+export function boardSvgDocument(ordered: readonly Element[], background = '#ffffff', underlay?: Underlay, hrefOf: ImageHrefOf = imageHref): { svg: string; bounds: Bounds } {
+  return svgDocument(ordered, background, underlay, hrefOf);
 }
+
+/** What an export draws under the elements over its bounds (the board's paper): defs and body. */
+export type Underlay = (bounds: Bounds) => { defs: string; body: string };
 
 /** A standalone SVG document of some shapes (a copy, for other apps), on no background. */
 export function shapesSvgDocument(shapes: readonly ElementShape[]): { svg: string; bounds: Bounds } {
-  return svgDocument(shapes.map((shape) => ({ shape })), null, imageHref);
+  return svgDocument(shapes.map((shape) => ({ shape })), null, undefined, imageHref);
 }
 
-function svgDocument(items: ReadonlyArray<{ readonly id?: string; readonly shape: ElementShape }>, background: string | null, hrefOf: ImageHrefOf): { svg: string; bounds: Bounds } {
+function svgDocument(
+  items: ReadonlyArray<{ readonly id?: string; readonly shape: ElementShape }>,
+  background: string | null,
+  underlay: Underlay | undefined,
+  hrefOf: ImageHrefOf,
+): { svg: string; bounds: Bounds } {
   const content = unionBounds(items.map((e) => inkBounds(e.shape))) ?? { x: 0, y: 0, w: 320, h: 200 };
   const bounds = { x: content.x - EXPORT_PADDING, y: content.y - EXPORT_PADDING, w: content.w + EXPORT_PADDING * 2, h: content.h + EXPORT_PADDING * 2 };
   const body = items.map((e) => `<g${e.id === undefined ? '' : ` data-element-id="${e.id}"`}>${shapeSvg(e.shape, hrefOf)}</g>`).join('');
   const backdrop = background === null ? '' : `<rect x="${num(bounds.x)}" y="${num(bounds.y)}" width="${num(bounds.w)}" height="${num(bounds.h)}" fill="${background}"/>`;
+  const under = underlay?.(bounds) ?? { defs: '', body: '' };
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(bounds.w)}" height="${num(bounds.h)}" viewBox="${num(bounds.x)} ${num(bounds.y)} ${num(bounds.w)} ${num(bounds.h)}">` +
-    `${backdrop}${body}</svg>`;
+    `${under.defs}${backdrop}${under.body}${body}</svg>`;
   return { svg, bounds };
 }

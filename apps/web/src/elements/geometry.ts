@@ -54,6 +54,7 @@ export function shapeBounds(shape: ElementShape): Bounds {
     case 'text':
     case 'sticky':
     case 'image':
+    case 'equation':
       return { x: shape.x, y: shape.y, w: shape.w, h: shape.h };
     case 'line':
     case 'arrow':
@@ -176,6 +177,7 @@ export function hitShape(shape: ElementShape, point: Point, tolerance: number): 
     case 'text':
     case 'sticky':
     case 'image':
+    case 'equation':
       return true;
     case 'rect': {
       if (shape.fill !== 'transparent') return true;
@@ -296,6 +298,7 @@ export function restyle(shape: ElementShape, style: Partial<ToolStyle>): Element
     case 'pen':
       return { ...shape, stroke: style.stroke ?? shape.stroke, strokeWidth: style.strokeWidth ?? shape.strokeWidth };
     case 'text':
+    case 'equation':
       return { ...shape, stroke: style.stroke ?? shape.stroke };
     case 'sticky':
     case 'image':

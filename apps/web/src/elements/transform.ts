@@ -153,6 +153,10 @@ export function mapPoint(from: Frame, to: Frame, p: Point): Point {
   return rotatePoint({ x: to.x + u * to.w, y: to.y + v * to.h }, centreOf(to), to.rotation);
 }
 
+/** An equation's font size stays within what the protocol accepts (board units). */
+const MIN_EQUATION_FONT = 4;
+const MAX_EQUATION_FONT = 400;
+
 /**
  * A shape after its selection's frame changed from `from` to `to` (a resize or a turn of one
  * element, or of a group). A box's centre follows the frame, its sides scale with the frame's
@@ -175,6 +179,18 @@ export function transformShape(shape: ElementShape, from: Frame, to: Frame): Ele
       const rotation = normalizeDegrees((shape.rotation ?? 0) + to.rotation - from.rotation);
       const { rotation: _old, ...rest } = shape;
       return { ...rest, x: clampCoordinate(c.x - w / 2), y: clampCoordinate(c.y - h / 2), w, h, ...(rotation === 0 ? {} : { rotation }) };
+    }
+    case 'equation': {
+      // An equation's formula grows and shrinks with its box (its height: the formula's line).
+      const sx = from.w === 0 ? 1 : to.w / from.w;
+      const sy = from.h === 0 ? 1 : to.h / from.h;
+      const c = map(centreOf(shape));
+      const w = clampSize(shape.w * sx);
+      const h = clampSize(shape.h * sy);
+      const fontSize = Math.min(MAX_EQUATION_FONT, Math.max(MIN_EQUATION_FONT, Math.round(shape.fontSize * sy * 10) / 10));
+      const rotation = normalizeDegrees((shape.rotation ?? 0) + to.rotation - from.rotation);
+      const { rotation: _old, ...rest } = shape;
+      return { ...rest, x: clampCoordinate(c.x - w / 2), y: clampCoordinate(c.y - h / 2), w, h, fontSize, ...(rotation === 0 ? {} : { rotation }) };
     }
     case 'line':
     case 'arrow': {

@@ -21,7 +21,7 @@ export function presence(sessionId: string, userId: string, revision = 1, connec
 /** Teacher, Alice and Bob all present at revision 10. */
 export function snapshot(overrides: Partial<RoomSnapshot> = {}): RoomSnapshot {
   return {
-    room: { id: ROOM_ID, code: 'ABC234', title: 'Fractions', status: 'open', requireApproval: false, settings: { editPolicy: 'own', cursorVisibility: 'everyone', laserAllowed: false } },
+    room: { id: ROOM_ID, code: 'ABC234', title: 'Fractions', status: 'open', requireApproval: false, settings: { editPolicy: 'own', cursorVisibility: 'everyone', laserAllowed: false, paper: 'dots' } },
     revision: 10,
     members: [member(TEACHER, 'Ms Teacher', 'teacher'), member(ALICE, 'Alice'), member(BOB, 'Bob')],
     presence: [presence(TEACHER_S, TEACHER), presence(ALICE_S, ALICE), presence(BOB_S, BOB)],
