@@ -66,6 +66,8 @@ export type DatabaseOptions =
        * DDL: migrations are then applied beforehand by the owner role. Default true.
        */
       migrate?: boolean;
+      /** How long work waits for a free connection before it fails, in ms. Default 5,000. */
+      connectionWaitMs?: number;
     }
   /** `dataDir` undefined means in memory (tests). */
   | { kind: 'pglite'; dataDir?: string };
@@ -73,7 +75,7 @@ export type DatabaseOptions =
 /** Opens the database and applies every pending migration before returning (unless `migrate: false`). */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.kind === 'postgres'
-    ? openPostgres(options.url, options.poolSize ?? 10, options.migrate ?? true)
+    ? openPostgres(options.url, options.poolSize ?? 10, options.migrate ?? true, options.connectionWaitMs ?? 5_000)
     : openPglite(options.dataDir);
 }
 
@@ -357,11 +359,12 @@ type WorkerMessage =
  */
 export const STATEMENT_TIMEOUT_MS = 5_000;
 
-async function openPostgres(url: string, poolSize: number, migrate: boolean): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, migrate: boolean, connectionWaitMs: number): Promise<Database> {
   // TCP keep-alive: a connection to a database that vanished without a reset (a black-holed
   // network) is found dead by the kernel instead of holding its pool slot until packets flow again.
   // Renewals and handshakes keep connections of their own (lanes.ts): normal work may hold all
-  // but reservedFor(poolSize) of them. Waiting for a connection gives up after 5 s, in either lane.
+  // but reservedFor(poolSize) of them. Waiting for a connection gives up after `connectionWaitMs`
+  // (5 s unless told), in either lane.
   const pool = new LanePool(
     {
       connectionString: url,
@@ -371,7 +374,7 @@ async function openPostgres(url: string, poolSize: number, migrate: boolean): Pr
       keepAliveInitialDelayMillis: 10_000,
     },
     reservedFor(poolSize),
-    5_000,
+    connectionWaitMs,
   );
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});

@@ -56,12 +56,13 @@ export class ScratchDatabase {
   }
 
   /** Opens a pool on the scratch database (migrating it on first open); closed by `drop`. */
-  async open(options: { poolSize?: number; user?: string; migrate?: boolean } = {}): Promise<Database> {
+  async open(options: { poolSize?: number; user?: string; migrate?: boolean; connectionWaitMs?: number } = {}): Promise<Database> {
     const database = await openDatabase({
       kind: 'postgres',
       url: this.url(options.user),
       poolSize: options.poolSize ?? 4,
       ...(options.migrate === false ? { migrate: false } : {}),
+      ...(options.connectionWaitMs === undefined ? {} : { connectionWaitMs: options.connectionWaitMs }),
     });
     this.opened.push(database);
     return database;
@@ -84,8 +85,11 @@ export class ScratchDatabase {
   }
 }
 
-/** Opens a migrated, empty database of the given kind. */
-export async function openTestDatabase(kind: TestDatabaseKind): Promise<TestDatabase> {
+/**
+ * Opens a migrated, empty database of the given kind. `connectionWaitMs` (Postgres) replaces the
+ * 5 s a caller may wait for a connection: for tests that queue hundreds of transactions on purpose.
+ */
+export async function openTestDatabase(kind: TestDatabaseKind, options: { connectionWaitMs?: number } = {}): Promise<TestDatabase> {
   if (kind === 'pglite') {
     // An emptied engine of an earlier file of this process when there is one (database.ts).
     const database = await openRecycledPglite();
@@ -95,6 +99,6 @@ export async function openTestDatabase(kind: TestDatabaseKind): Promise<TestData
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const scratch = new ScratchDatabase(adminUrl);
   await scratch.create();
-  const database = await scratch.open({ poolSize: 10 });
+  const database = await scratch.open({ poolSize: 10, ...options });
   return { database, url: scratch.url(), drop: () => scratch.drop() };
 }
