@@ -292,6 +292,12 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
           </svg>
           <kbd data-key="Del" />
         </button>
+      </div>
+    </div>
+    <div className="board-actions panel" role="toolbar" aria-label="Board actions">
+      {/* Here, not among the drawing tools: the compact tool bar (a phone, 200 % zoom) has no room left. */}
+      <div className="toolbar-group" role="group" aria-label="Add">
+        <ImagePicker input={imageInput} acceptPdf={acceptPdf} disabled={readOnly} />
         <button
           type="button"
           className="tool-button"
@@ -305,12 +311,6 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
             <path d="M13 3H4l5 6-5 6h9" />
           </svg>
         </button>
-      </div>
-    </div>
-    <div className="board-actions panel" role="toolbar" aria-label="Board actions">
-      {/* Here, not among the drawing tools: the compact tool bar (a phone, 200 % zoom) has no room left. */}
-      <div className="toolbar-group" role="group" aria-label="Add">
-        <ImagePicker input={imageInput} acceptPdf={acceptPdf} disabled={readOnly} />
       </div>
       <div className="toolbar-group" role="group" aria-label="Export">
         <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title, exportOptions())} aria-label="Export board as PNG" title="Export as PNG">
