@@ -148,7 +148,7 @@ for (const database of databases) {
     let server: DrillServer;
     test.beforeAll(async () => {
       // A first start of an embedded database takes seconds on a quiet machine, far more on a busy one.
-      test.setTimeout(180_000);
+      test.setTimeout(320_000);
       server = await startDrillServer(database);
     });
     test.afterAll(async () => {

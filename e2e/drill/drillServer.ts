@@ -9,7 +9,7 @@ import pg from 'pg';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 /** How long a drill server may take to answer /healthz after its start. */
-const HEALTH_WAIT_MS = 170_000;
+const HEALTH_WAIT_MS = 300_000;
 
 /** Lease and lock timings of the drill: short, so a lid closes and is noticed within seconds. */
 export const DRILL_TIMINGS = {
@@ -94,16 +94,19 @@ export async function startDrillServer(database: DrillDatabase): Promise<DrillSe
     stderr = (stderr + chunk.toString()).slice(-4_000);
   });
   const url = `http://127.0.0.1:${port}`;
-  // Just inside the drill's beforeAll limit (180 s): an embedded database's first start beside a
+  // Inside the drill's beforeAll limit (320 s): an embedded database's first start beside a
   // loaded CI run (the other lanes, the e2e server making the same template) has taken over 120 s.
   const deadline = Date.now() + HEALTH_WAIT_MS;
+  let lastHealth = 'never answered';
   for (;;) {
     if (child.exitCode !== null) {
       await cleanup().catch(() => {});
       throw new Error(`drill server exited (${child.exitCode}): ${stderr}`);
     }
     try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
+      const health = await fetch(`${url}/healthz`);
+      if (health.ok) break;
+      lastHealth = `${health.status} ${await health.text()}`;
     } catch {
       // not listening yet
     }
@@ -111,7 +114,7 @@ export async function startDrillServer(database: DrillDatabase): Promise<DrillSe
       // A server that never became healthy must not outlive the run (nothing else will stop it).
       child.kill('SIGKILL');
       await cleanup().catch(() => {});
-      throw new Error(`drill server did not become healthy within ${HEALTH_WAIT_MS / 1000} s: ${stderr}`);
+      throw new Error(`drill server did not become healthy within ${HEALTH_WAIT_MS / 1000} s (last /healthz: ${lastHealth}): ${stderr}`);
     }
     await new Promise((done) => setTimeout(done, 250));
   }
