@@ -2,19 +2,18 @@
 /**
  * `pnpm test`: the whole suite in three lanes side by side, joined on their exit codes.
  *
- *   tests:   the unit and contract suites (two files at a time), then the fault suite (real
- *            server processes: outages, kills, floods; two files at a time)
+ *   tests:   the unit and contract suites (two files at a time)
  *   checks:  lint, then the typechecks (two programs at a time)
- *   browser: the web build, then the browser suite (Playwright: two spec files at a time, with the
- *            release drill's two databases side by side beside them)
+ *   browser: the web build, the browser suite (Playwright: two spec files at a time, with the
+ *            release drill's two databases side by side beside them), then the fault suite (real
+ *            server processes: outages, kills, floods; two files at a time)
  *
  * Most of the suite waits (lease terms, restarts, PGlite start-ups, browsers) rather than computes,
  * so the lanes overlap well on two cores (measured: about 550 s of CPU in 680 s of wall time).
  * The fault suite never runs beside the unit suites at full tilt: its rate-limit, flood and race
  * tests measure timing, and a machine loaded far past its cores (load 25, four lanes at once)
- * turned their waits into failures. It ran after the browser suite until that suite grew to be
- * the longest lane (1,212 s of 1,227 at load 15-23, 2026-12-01); it now follows the unit suites,
- * beside the end of the browser suite. Each command's output goes to
+ * turned their waits into failures; after the browser suite it takes about 160 s, beside the end
+ * of the unit suites (or alone). Each command's output goes to
  * ci-logs/<lane>.<n>-<step>[.<k>].log and is printed whole only when the command fails; each step's
  * wall and CPU time is printed as it ends and again in a summary. A lane stops at its first
  * failure; the others run on, so one run shows every lane's result.
