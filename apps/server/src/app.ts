@@ -86,7 +86,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
         ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, migrate: config.DATABASE_MIGRATE }
         : { kind: 'pglite', dataDir: config.PGLITE_DIR },
     ));
-  const store = createStore(database, options.clock ?? databaseClock);
+  const store = createStore(database, options.clock ?? databaseClock, { maxPerBoard: config.BOARD_ELEMENTS_MAX });
   const metrics = createMetrics();
   const origins = new OriginPolicy(config.ALLOWED_ORIGINS);
 

@@ -110,6 +110,11 @@ const schema = z
     LESSON_IMAGES_MAX: z.coerce.number().int().min(1).max(100_000).default(500),
     /** Their total stored bytes per lesson (default 200 MB); an upload past it is refused `quota_exceeded`. */
     LESSON_IMAGE_BYTES_MAX: z.coerce.number().int().min(1).max(100 * 1024 ** 3).default(200 * 1024 * 1024),
+    /**
+     * Live (not deleted) elements one board may hold: the class board and each private board alike
+     * (docs/store.md, "The element cap"); a create past it is refused `board_full`.
+     */
+    BOARD_ELEMENTS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     /** Where the built web app is; the server serves it on the same port as the API. */
     WEB_DIST: z.string().default(resolve(repoRoot, 'apps/web/dist')),
   })

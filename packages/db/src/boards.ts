@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Activity, ActivityStart, ActivityStatus, BoardInfo, EditPolicy, Element, ElementShape, LessonBoards, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, editTransaction, type Authorized, type EditActor } from './editRights.ts';
+import { refusedWhenFull, type ElementCaps } from './elementCap.ts';
 import { ELEMENT_COLUMNS, ELEMENT_DATA, shapeOf, toElement, withShape, type ElementRow } from './elementRows.ts';
 import { recordVersion } from './elementVersions.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
@@ -112,6 +113,7 @@ async function ensureBoard(
   owner: { userId: string; displayName: string },
   actor: EditActor,
   auth: Authorized,
+  caps: ElementCaps,
 ): Promise<{ board: BoardInfo; events: RoomEvent[]; created: boolean }> {
   const id = randomUUID();
   const [made] = await rows<{ id: string }>(
@@ -146,7 +148,8 @@ async function ensureBoard(
       const created = withShape(inserted, item.shape);
       const element: Element = toElement(created);
       await recordVersion(tx, clock, created, 'created', owner.userId);
-      events.push(await appendRoomEvent(tx, clock, id, 'element.created', { elementId: element.id }, { element }, onBoard));
+      // Each copy counts against the board's cap: a template larger than it refuses the whole start.
+      events.push(await appendRoomEvent(tx, clock, id, 'element.created', { elementId: element.id }, { element }, onBoard, caps.maxPerBoard));
     }
   }
   const [board] = await rows<BoardRow>(
@@ -159,7 +162,7 @@ async function ensureBoard(
 
 export type StartActivityResult =
   | { decision: 'applied'; activity: Activity; boards: BoardInfo[]; events: RoomEvent[] }
-  | { decision: 'not_a_member' | 'forbidden' | 'activity_running' | 'not_found' };
+  | { decision: 'not_a_member' | 'forbidden' | 'activity_running' | 'not_found' | 'board_full' };
 
 /**
  * Teacher: starts an activity: every active student of the lesson gets a board of their own with
@@ -171,8 +174,9 @@ export async function startActivity(
   clock: Clock,
   actor: EditActor,
   input: { activityId: string; title: string; start: ActivityStart },
+  caps: ElementCaps,
 ): Promise<StartActivityResult> {
-  return editTransaction(db, async (tx) => {
+  return refusedWhenFull(() => editTransaction(db, async (tx) => {
     const auth = await teacherOfLesson(tx, clock, actor);
     if (typeof auth === 'string') return { decision: auth };
     const existing = await readActivity(tx, actor.roomId);
@@ -210,26 +214,26 @@ export async function startActivity(
     const boards: BoardInfo[] = [];
     const events: RoomEvent[] = [await activityEvent(tx, clock, actor.roomId, activity, auth)];
     for (const s of students) {
-      const made = await ensureBoard(tx, clock, actor.roomId, activity, { userId: s.user_id, displayName: s.display_name }, actor, auth);
+      const made = await ensureBoard(tx, clock, actor.roomId, activity, { userId: s.user_id, displayName: s.display_name }, actor, auth, caps);
       boards.push(made.board);
       events.push(...made.events);
     }
     return { decision: 'applied' as const, activity: await toActivity(tx, activity), boards, events };
-  });
+  }));
 }
 
 export type MyBoardResult =
   /** `created`: the board was made by this call (a student who joined after the start). */
   | { decision: 'applied'; activity: Activity; board: BoardInfo; events: RoomEvent[]; created: boolean }
-  | { decision: 'not_a_member' | 'not_a_student' | 'no_activity' };
+  | { decision: 'not_a_member' | 'not_a_student' | 'no_activity' | 'board_full' };
 
 /**
  * Student: their board of the lesson's current activity, made now from the template when they
  * joined after it started (a late joiner gets a board too). Idempotent: one board per student and
  * activity. An ended activity hands out no new boards.
  */
-export async function openMyBoard(db: Db, clock: Clock, actor: EditActor): Promise<MyBoardResult> {
-  return editTransaction(db, async (tx) => {
+export async function openMyBoard(db: Db, clock: Clock, actor: EditActor, caps: ElementCaps): Promise<MyBoardResult> {
+  return refusedWhenFull(() => editTransaction(db, async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
     if (auth.role !== 'student') return { decision: 'not_a_student' as const };
@@ -240,9 +244,9 @@ export async function openMyBoard(db: Db, clock: Clock, actor: EditActor): Promi
       sql`SELECT display_name FROM memberships WHERE room_id = ${actor.roomId}::uuid AND user_id = ${actor.userId}::uuid`,
     );
     if (!me) return { decision: 'not_a_member' as const };
-    const made = await ensureBoard(tx, clock, actor.roomId, activity, { userId: actor.userId, displayName: me.display_name }, actor, auth);
+    const made = await ensureBoard(tx, clock, actor.roomId, activity, { userId: actor.userId, displayName: me.display_name }, actor, auth, caps);
     return { decision: 'applied' as const, activity: await toActivity(tx, activity), board: made.board, events: made.events, created: made.created };
-  });
+  }));
 }
 
 export type ActivityResult =

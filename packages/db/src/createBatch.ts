@@ -9,22 +9,27 @@
  *      serialised exactly as it is against a single edit (I11);
  *   2. take the room row (FOR NO KEY UPDATE, as every revision bump does): writers of this room
  *      wait here, so the next statement sees every element already in it; a room whose policy or
- *      status is no longer the one step 1 read sends the batch one by one (I11, editRights.ts);
+ *      status is no longer the one step 1 read sends the batch one by one (I11, editRights.ts), and
+ *      so does a batch that might take the board past its cap on elements (elementCap.ts): near
+ *      the cap each create is decided on its own, in order, the last ones refused `board_full`;
  *   3. one statement inserts the elements, their first versions (the one copy of each shape) and
  *      their events (which name that version), and moves the
- *      room's revision once, by the number of elements created (revisions stay gap-free and in
- *      request order: the i-th stroke applied is at revision + i);
+ *      room's revision and its live element count once, by the number of elements created
+ *      (revisions stay gap-free and in request order: the i-th stroke applied is at revision + i);
  *   COMMIT
  *
  * Each request gets the decision `createElement` would have given it: refused by its member's
  * rights, `already_applied` for its creator's retry, `conflict` for another member reusing the id,
- * `not_found` for a deleted element. An id twice in one batch is decided after the batch, one by one.
+ * `not_found` for a deleted element, `image_unknown` for a picture the lesson lacks (asked in one
+ * more statement, only when the batch holds an image). An id twice in one batch is decided after
+ * the batch, one by one.
  */
 import { sql } from 'drizzle-orm';
 import type { ElementShape, EditPolicy, RoomEvent, Role } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { drawingRefusal, type Authorized, type EditActor } from './editRights.ts';
 import { ELEMENT_DATA, ELEMENT_STORED_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
+import { imageHashes, imagesNotInLesson, type ElementCaps } from './elementCap.ts';
 import { createElement, type ElementResult } from './elements.ts';
 import { eventId } from './eventIds.ts';
 import { int, rows, type Db } from './sql.ts';
@@ -35,11 +40,11 @@ export interface CreateRequest {
   shape: ElementShape;
 }
 
-/** Thrown inside the batch's transaction when its write did not match what it read: rolled back, then one by one. */
+/** Thrown inside the batch's transaction when its write did not match what it read, or near the cap: rolled back, then one by one. */
 class BatchRaced extends Error {}
 
 /** Creates the elements of one room's batch; the i-th result answers the i-th request. */
-export async function createElements(db: Db, clock: Clock, requests: readonly CreateRequest[]): Promise<ElementResult[]> {
+export async function createElements(db: Db, clock: Clock, requests: readonly CreateRequest[], caps: ElementCaps): Promise<ElementResult[]> {
   if (requests.length === 0) return [];
   const roomId = requests[0]!.actor.roomId;
   if (requests.some((r) => r.actor.roomId !== roomId)) throw new Error('a create batch holds the creates of one room');
@@ -81,13 +86,22 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
           else writing.push(at);
         }
       }
+      const unknown = await imagesNotInLesson(tx, roomId, imageHashes(writing.map((at) => requests[at]!.shape)));
+      if (unknown.size > 0) {
+        for (const at of writing.filter((at) => unknown.has((requests[at]!.shape as { sha256?: string }).sha256 ?? ''))) {
+          out.set(at, { decision: 'image_unknown' });
+          writing.splice(writing.indexOf(at), 1);
+        }
+      }
       if (writing.length === 0) return out;
 
-      const [room] = await rows<{ revision: unknown; edit_policy: EditPolicy; status: string }>(
+      const [room] = await rows<{ revision: unknown; edit_policy: EditPolicy; status: string; live_elements: unknown }>(
         tx,
-        sql`SELECT revision, edit_policy, status FROM rooms WHERE id = ${roomId}::uuid FOR NO KEY UPDATE`,
+        sql`SELECT revision, edit_policy, status, live_elements FROM rooms WHERE id = ${roomId}::uuid FOR NO KEY UPDATE`,
       );
       if (!room) throw new Error(`room ${roomId} does not exist`);
+      // Near the cap the creates are decided one by one (the last ones refused), never all together.
+      if (int(room.live_elements) + writing.length > caps.maxPerBoard) throw new BatchRaced();
       // The rights read in step 1 must still be the room's as its revision moves (I11).
       const changed = writing.some((at) => {
         const granted = rights.get(requests[at]!.actor.sessionId)!;
@@ -138,7 +152,8 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
               RETURNING event_id
             ),
             bump AS (
-              UPDATE rooms SET revision = revision + (SELECT count(*) FROM ins) WHERE id = ${roomId}::uuid
+              UPDATE rooms SET revision = revision + (SELECT count(*) FROM ins), live_elements = live_elements + (SELECT count(*) FROM ins)
+              WHERE id = ${roomId}::uuid
               RETURNING revision
             )
             SELECT ins.*, fresh.data, fresh.ord, fresh.revision AS event_revision, true AS found,
@@ -176,8 +191,8 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
     for (const [at, result] of decided) results[at] = result;
   } catch (error) {
     if (!(error instanceof BatchRaced)) throw error;
-    for (const at of first) results[at] = await createElement(db, clock, requests[at]!.actor, requests[at]!);
+    for (const at of first) results[at] = await createElement(db, clock, requests[at]!.actor, requests[at]!, caps);
   }
-  for (const at of later) results[at] = await createElement(db, clock, requests[at]!.actor, requests[at]!);
+  for (const at of later) results[at] = await createElement(db, clock, requests[at]!.actor, requests[at]!, caps);
   return results;
 }

@@ -19,6 +19,7 @@ import {
   type PolicyRefusal,
 } from './editRights.ts';
 import { ELEMENT_COLUMNS, readElement, readElementForUpdate, shapeOf, toElement, withShape, type ElementRow } from './elementRows.ts';
+import { changeNamesUnknownImage, refusedWhenFull, type ElementCaps } from './elementCap.ts';
 import { recordVersion, shapeChangeAction } from './elementVersions.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { appendRoomEvent } from './roomLog.ts';
@@ -36,7 +37,11 @@ export type Refusal =
   | 'locked'
   | 'conflict'
   | 'stale_generation'
-  | 'forbidden';
+  | 'forbidden'
+  /** The board holds as many live elements as it may (elementCap.ts): nothing was stored. */
+  | 'board_full'
+  /** An image element naming a picture its lesson does not hold (`lesson_images`): nothing was stored. */
+  | 'image_unknown';
 
 export type ElementResult =
   | { decision: 'applied'; element: Element; events: RoomEvent[] }
@@ -82,18 +87,23 @@ export function refusalFor(row: DecisionRow | null, actor: EditActor, auth: Auth
   return 'conflict';
 }
 
-/** Creates an element. Idempotent by element id: a retried create answers with the element. */
+/**
+ * Creates an element. Idempotent by element id: a retried create answers with the element. Refused
+ * `board_full` at the board's cap and `image_unknown` for a picture its lesson lacks (elementCap.ts).
+ */
 export async function createElement(
   db: Db,
   clock: Clock,
   actor: EditActor,
   input: { id: string; shape: ElementShape },
+  caps: ElementCaps,
 ): Promise<ElementResult> {
-  return editTransaction(db, async (tx) => {
+  return refusedWhenFull(() => editTransaction(db, async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
     const refused = drawingRefusal(auth);
     if (refused) return { decision: refused };
+    if (await changeNamesUnknownImage(tx, actor.roomId, input.shape, null)) return { decision: 'image_unknown' as const };
     const [inserted] = await rows<ElementRow>(
       tx,
       sql`INSERT INTO elements (room_id, id, kind, version, created_by, updated_by, created_at, updated_at, z)
@@ -115,9 +125,9 @@ export async function createElement(
     const created = withShape(inserted, input.shape);
     const element = toElement(created);
     await recordVersion(tx, clock, created, 'created', actor.userId);
-    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.created', { elementId: element.id }, { element }, auth);
+    const event = await appendRoomEvent(tx, clock, actor.roomId, 'element.created', { elementId: element.id }, { element }, auth, caps.maxPerBoard);
     return { decision: 'applied' as const, element, events: [event] };
-  });
+  }));
 }
 
 /**
@@ -140,6 +150,7 @@ export async function updateElement(
     if (refused) return { decision: refused };
     const isTeacher = auth.role === 'teacher';
     const before = await readElementForUpdate(tx, actor.roomId, input.id);
+    if (before && (await changeNamesUnknownImage(tx, actor.roomId, input.shape, before.data))) return { decision: 'image_unknown' as const };
     const [changed] = await rows<ElementRow>(
       tx,
       sql`UPDATE elements SET version = version + 1,

@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Element, HistoryAction, HistoryEntry, RoomEvent } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, type EditActor } from './editRights.ts';
+import { refusedWhenFull, type ElementCaps } from './elementCap.ts';
 import { ELEMENT_COLUMNS, readElementForUpdate, toElement, withShape, type ElementRow } from './elementRows.ts';
 import { deletedEvent, type ElementResult } from './elements.ts';
 import { recordVersion } from './elementVersions.ts';
@@ -81,6 +82,7 @@ async function writeBack(
   current: ElementRow,
   data: unknown,
   batchId: string | null,
+  caps: ElementCaps,
 ): Promise<{ element: Element; events: RoomEvent[] }> {
   const [written] = await rows<ElementRow>(
     tx,
@@ -99,7 +101,10 @@ async function writeBack(
   }
   await recordVersion(tx, clock, restored, 'restored', actor.userId, batchId);
   const kind = current.deleted ? 'element.restored' : 'element.updated';
-  events.push(await appendRoomEvent(tx, clock, actor.roomId, kind, { elementId: element.id, version: element.version }, { element }));
+  // Bringing a deleted element back counts against the board's cap like a create (elementCap.ts).
+  events.push(
+    await appendRoomEvent(tx, clock, actor.roomId, kind, { elementId: element.id, version: element.version }, { element }, undefined, caps.maxPerBoard),
+  );
   return { element, events };
 }
 
@@ -109,8 +114,9 @@ export async function restoreElementVersion(
   clock: Clock,
   actor: EditActor,
   input: { elementId: string; version: number },
+  caps: ElementCaps,
 ): Promise<ElementResult> {
-  return db.transaction(async (tx) => {
+  return refusedWhenFull(() => db.transaction(async (tx) => {
     const refused = await teacherOnly(tx, clock, actor);
     if (refused) return refused;
     const current = await readElementForUpdate(tx, actor.roomId, input.elementId);
@@ -120,9 +126,9 @@ export async function restoreElementVersion(
           WHERE room_id = ${actor.roomId}::uuid AND element_id = ${input.elementId}::uuid AND version = ${input.version}::int8`,
     );
     if (!current || !kept) return { decision: 'not_found' as const };
-    const { element, events } = await writeBack(tx, clock, actor, current, kept.data, null);
+    const { element, events } = await writeBack(tx, clock, actor, current, kept.data, null, caps);
     return { decision: 'applied' as const, element, events };
-  });
+  }));
 }
 
 export type ClearBoardResult =
@@ -154,14 +160,21 @@ export async function clearBoard(db: Db, clock: Clock, actor: EditActor, input: 
 
 export type RestoreBatchResult =
   | { decision: 'applied'; count: number; events: RoomEvent[] }
-  | { decision: 'not_a_member' | 'forbidden' | 'not_found' };
+  | { decision: 'not_a_member' | 'forbidden' | 'not_found' | 'board_full' };
 
 /**
  * Teacher: undoes one clear. Each element comes back only while it is still the version the clear
  * left (deleted, unchanged since): restoring twice, or after a later restore, brings nothing twice.
+ * All or nothing: a batch that would take the board past its cap brings nothing back (`board_full`).
  */
-export async function restoreBatch(db: Db, clock: Clock, actor: EditActor, input: { batchId: string }): Promise<RestoreBatchResult> {
-  return db.transaction(async (tx) => {
+export async function restoreBatch(
+  db: Db,
+  clock: Clock,
+  actor: EditActor,
+  input: { batchId: string },
+  caps: ElementCaps,
+): Promise<RestoreBatchResult> {
+  return refusedWhenFull(() => db.transaction(async (tx) => {
     const refused = await teacherOnly(tx, clock, actor);
     if (refused) return refused;
     const batch = await rows<{ element_id: string; version: unknown; data: unknown }>(
@@ -176,9 +189,9 @@ export async function restoreBatch(db: Db, clock: Clock, actor: EditActor, input
     for (const entry of batch) {
       const current = await readElementForUpdate(tx, actor.roomId, entry.element_id);
       if (!current || !current.deleted || int(current.version) !== int(entry.version)) continue;
-      events.push(...(await writeBack(tx, clock, actor, current, entry.data, null)).events);
+      events.push(...(await writeBack(tx, clock, actor, current, entry.data, null, caps)).events);
       count++;
     }
     return { decision: 'applied' as const, count, events };
-  });
+  }));
 }

@@ -20,4 +20,5 @@ export * from './retention.ts';
 export * from './embeddedBackup.ts';
 export { DeadlineExceeded, isDeadlineExceeded, Lane, LaneGate, PRIORITY_OPERATIONS, inLane, withWork, type Work } from './lanes.ts';
 export type { CreateRequest } from './createBatch.ts';
+export { DEFAULT_ELEMENT_CAPS, type ElementCaps } from './elementCap.ts';
 export type { ImageCaps, ImageMeta, ImageStore, PutImageResult, StoredImage } from './images.ts';

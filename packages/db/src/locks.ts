@@ -15,6 +15,7 @@ import type { Element, ElementShape, RoomEvent } from '@wb/protocol';
 import { msFromNow, type Clock } from './clock.ts';
 import { authorizeEdit, drawingRefusal, editTransaction, mayChangeCondition, ownWorkOnly, type EditActor, type PolicyRefusal } from './editRights.ts';
 import { ELEMENT_COLUMNS, ELEMENT_DATA, toElement, withShape, type ElementRow } from './elementRows.ts';
+import { changeNamesUnknownImage } from './elementCap.ts';
 import { recordVersion, shapeChangeAction } from './elementVersions.ts';
 import type { ElementResult } from './elements.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
@@ -132,6 +133,10 @@ export async function releaseLock(
         tx,
         sql`SELECT ${ELEMENT_DATA} AS data FROM elements WHERE room_id = ${actor.roomId}::uuid AND id = ${input.elementId}::uuid FOR UPDATE`,
       );
+      // A commit cannot swap an image for a picture its lesson lacks (the lock stays held).
+      if (input.shape && before && (await changeNamesUnknownImage(tx, actor.roomId, input.shape, before.data))) {
+        return { decision: 'image_unknown' as const };
+      }
       // A reduction of this member's rights ends their lock in its own transaction, so a commit
       // under a generation that still holds is within their rights; the condition repeats it.
       const [written] = await rows<ElementRow>(

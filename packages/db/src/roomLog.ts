@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Element, RoomEvent, RoomEventKind } from '@wb/protocol';
 import type { Clock } from './clock.ts';
+import { BoardFull, liveDelta } from './elementCap.ts';
 import { RightsChanged, stillHeld, type Authorized } from './editRights.ts';
 import { eventId, type EventKey } from './eventIds.ts';
 import { AlreadyApplied, int, rows, type Executor, type Tx } from './sql.ts';
@@ -14,6 +15,11 @@ type PayloadOf<K extends RoomEventKind> = Extract<RoomEvent, { kind: K }>['paylo
  * before rolls the whole transaction back with `AlreadyApplied`. An edit passes the rights it was
  * authorised under (`editedUnder`): the bump then matches only while they hold (I11, editRights.ts)
  * and throws `RightsChanged` otherwise.
+ *
+ * An event that makes an element live or deleted moves the room's live element count in the same
+ * UPDATE (elementCap.ts); with `elementCap`, one that makes an element live matches only while the
+ * board holds fewer than that many, and throws `BoardFull` at the cap (the caller's transaction
+ * rolls back: nothing of the element is stored).
  */
 export async function appendRoomEvent<K extends RoomEventKind>(
   tx: Tx,
@@ -23,14 +29,26 @@ export async function appendRoomEvent<K extends RoomEventKind>(
   key: EventKey<K>,
   payload: PayloadOf<K>,
   editedUnder?: Authorized,
+  elementCap?: number,
 ): Promise<RoomEvent> {
+  const delta = liveDelta(kind);
+  const capped = delta > 0 && elementCap !== undefined;
   const [bumped] = await rows<{ revision: unknown }>(
     tx,
-    sql`UPDATE rooms SET revision = revision + 1 WHERE id = ${roomId}::uuid AND ${stillHeld(editedUnder)} RETURNING revision`,
+    sql`UPDATE rooms SET revision = revision + 1${delta === 0 ? sql.empty() : sql`, live_elements = live_elements + ${delta}::int`}
+        WHERE id = ${roomId}::uuid AND ${stillHeld(editedUnder)}${capped ? sql` AND live_elements < ${elementCap}::int` : sql.empty()}
+        RETURNING revision`,
   );
   if (!bumped) {
-    if (editedUnder && editedUnder.role !== 'teacher') throw new RightsChanged(roomId);
-    throw new Error(`room ${roomId} does not exist`);
+    // Only a refused bump asks why: the rights changed (run again), or the board is full.
+    const [room] = await rows<{ held: boolean; live_elements: unknown }>(
+      tx,
+      sql`SELECT ${stillHeld(editedUnder)} AS held, live_elements FROM rooms WHERE id = ${roomId}::uuid`,
+    );
+    if (!room) throw new Error(`room ${roomId} does not exist`);
+    if (!room.held && editedUnder && editedUnder.role !== 'teacher') throw new RightsChanged(roomId);
+    if (capped && int(room.live_elements) >= elementCap) throw new BoardFull(roomId, elementCap);
+    throw new Error(`the revision bump of room ${roomId} matched nothing`);
   }
   const revision = int(bumped.revision);
   // An id named by its room revision must name the one it got, or it could name another event's.

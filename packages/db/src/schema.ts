@@ -12,6 +12,7 @@ import {
   bigserial,
   boolean,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -78,6 +79,11 @@ export const rooms = pgTable('rooms', {
   activityId: uuid('activity_id'),
   /** Not null while the teacher shows the board to the class: the label it is shown under. */
   shownLabel: text('shown_label'),
+  /**
+   * The board's live (not deleted) elements, moved by the revision bump of each element event that
+   * makes one live or deleted (migration 0016): what the cap on elements per board is checked against.
+   */
+  liveElements: integer('live_elements').notNull().default(0),
 });
 
 /** A lesson's activities (migration 0011): each student works on a private board of their own. */

@@ -73,6 +73,7 @@ import {
 } from './boards.ts';
 import { Lane, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
 import { getImage, hasImage, putImage, type ImageCaps, type StoredImage } from './images.ts';
+import { DEFAULT_ELEMENT_CAPS, type ElementCaps } from './elementCap.ts';
 import { inOperation } from './statements.ts';
 
 /**
@@ -80,17 +81,19 @@ import { inOperation } from './statements.ts';
  * transaction, each returning a decision rather than throwing on a lost race (I3).
  * Every comparison against time uses `clock` (the database's `now()` in production, I2).
  */
-export function createStore(database: Database, clock: Clock = databaseClock) {
+export function createStore(database: Database, clock: Clock = databaseClock, elementCaps: ElementCaps = DEFAULT_ELEMENT_CAPS) {
   const { db } = database;
   return {
     database,
     clock,
-    ...countedOperations(operations(db, clock)),
+    /** The cap on live elements per board every create is checked against (elementCap.ts). */
+    elementCaps,
+    ...countedOperations(operations(db, clock, elementCaps)),
   };
 }
 
 /** The store's operations; `createStore` counts each one's statements under its name. */
-function operations(db: Database['db'], clock: Clock) {
+function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
   return {
     createRoom: (input: Parameters<typeof createRoom>[2]) => createRoom(db, clock, input),
     findRoomByCode: (code: string) => findRoomByCode(db, code),
@@ -140,9 +143,9 @@ function operations(db: Database['db'], clock: Clock) {
     archiveRoom: (input: Parameters<typeof archiveRoom>[2]) => archiveRoom(db, clock, input),
     roomTeacherMember: (roomId: string) => roomTeacherMember(db, roomId),
 
-    createElement: (actor: EditActor, input: Parameters<typeof createElement>[3]) => createElement(db, clock, actor, input),
+    createElement: (actor: EditActor, input: Parameters<typeof createElement>[3]) => createElement(db, clock, actor, input, caps),
     /** The creates of one room in one transaction of 5 statements (createBatch.ts); results in request order. */
-    createElements: (requests: readonly CreateRequest[]) => createElements(db, clock, requests),
+    createElements: (requests: readonly CreateRequest[]) => createElements(db, clock, requests, caps),
     updateElement: (actor: EditActor, input: Parameters<typeof updateElement>[3]) => updateElement(db, clock, actor, input),
     deleteElement: (actor: EditActor, input: Parameters<typeof deleteElement>[3]) => deleteElement(db, clock, actor, input),
     setElementPinned: (actor: EditActor, input: Parameters<typeof setElementPinned>[3]) =>
@@ -153,9 +156,9 @@ function operations(db: Database['db'], clock: Clock) {
     lowerAllHands: (actor: EditActor) => lowerAllHands(db, clock, actor),
     listHistory: (roomId: string, input: Parameters<typeof listHistory>[2]) => listHistory(db, roomId, input),
     restoreElementVersion: (actor: EditActor, input: Parameters<typeof restoreElementVersion>[3]) =>
-      restoreElementVersion(db, clock, actor, input),
+      restoreElementVersion(db, clock, actor, input, caps),
     clearBoard: (actor: EditActor, input: Parameters<typeof clearBoard>[3]) => clearBoard(db, clock, actor, input),
-    restoreBatch: (actor: EditActor, input: Parameters<typeof restoreBatch>[3]) => restoreBatch(db, clock, actor, input),
+    restoreBatch: (actor: EditActor, input: Parameters<typeof restoreBatch>[3]) => restoreBatch(db, clock, actor, input, caps),
     pruneElementVersions: (keepPerRoom: number) => pruneElementVersions(db, keepPerRoom),
     endLesson: (actor: EditActor) => endLesson(db, clock, actor),
     reopenLesson: (actor: EditActor) => reopenLesson(db, clock, actor),
@@ -163,8 +166,8 @@ function operations(db: Database['db'], clock: Clock) {
 
     // Activities and private boards (boards.ts, docs/boards.md). Element and lock operations work
     // on a board when the actor's `roomId` names it.
-    startActivity: (actor: EditActor, input: Parameters<typeof startActivity>[3]) => startActivity(db, clock, actor, input),
-    openMyBoard: (actor: EditActor) => openMyBoard(db, clock, actor),
+    startActivity: (actor: EditActor, input: Parameters<typeof startActivity>[3]) => startActivity(db, clock, actor, input, caps),
+    openMyBoard: (actor: EditActor) => openMyBoard(db, clock, actor, caps),
     setActivityStatus: (actor: EditActor, input: Parameters<typeof setActivityStatus>[3]) => setActivityStatus(db, clock, actor, input),
     setBoardsShown: (actor: EditActor, input: Parameters<typeof setBoardsShown>[3]) => setBoardsShown(db, clock, actor, input),
     currentActivity: (lessonId: string) => currentActivity(db, lessonId),

@@ -68,6 +68,14 @@ export const RequestErrorCode = {
   UNSUPPORTED_IMAGE: 'unsupported_image',
   /** The lesson holds as many images, or image bytes, as it may (docs/protocol.md, "Images"). Nothing was stored. */
   QUOTA_EXCEEDED: 'quota_exceeded',
+  /**
+   * The board (the class board, or a private board) holds as many live elements as it may
+   * (`BOARD_ELEMENTS_MAX`): a create, a restore or an activity's board copies were refused whole.
+   * Nothing was stored; deleting elements makes room.
+   */
+  BOARD_FULL: 'board_full',
+  /** An image element naming a picture its lesson does not hold (upload it first). Nothing was stored. */
+  IMAGE_UNKNOWN: 'image_unknown',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

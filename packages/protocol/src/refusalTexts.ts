@@ -48,6 +48,8 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.BOARD_FORBIDDEN]: 'This board is not yours to see or change.',
   [RequestErrorCode.UNSUPPORTED_IMAGE]: 'This file is not a PNG, JPEG, WebP or GIF image, or it is damaged.',
   [RequestErrorCode.QUOTA_EXCEEDED]: 'This lesson has no room for more images.',
+  [RequestErrorCode.BOARD_FULL]: 'This board is full. Delete something (or clear the board) to add more.',
+  [RequestErrorCode.IMAGE_UNKNOWN]: 'This picture is not in this lesson. Paste or upload the picture itself.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */

@@ -26,6 +26,8 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [ErrorCode.UNSUPPORTED_IMAGE]: 415,
   [ErrorCode.QUOTA_EXCEEDED]: 409,
+  [ErrorCode.BOARD_FULL]: 409,
+  [ErrorCode.IMAGE_UNKNOWN]: 409,
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.UNAVAILABLE]: 503,
   [ErrorCode.SERVER_RESTARTING]: 503,

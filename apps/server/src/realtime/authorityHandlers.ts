@@ -81,6 +81,7 @@ export function authorityHandlers(deps: EditDeps & { store: Store }): Pick<Clien
     [ClientEvent.BATCH_RESTORE]: async (session, request) => {
       const result = await store.restoreBatch(session.actor, { batchId: request.batchId });
       if (result.decision === 'not_found') throw new Refusal({ code: ErrorCode.NOT_FOUND, message: refusalText.not_found });
+      if (result.decision === 'board_full') throw new Refusal(editRefusals.board_full);
       if (result.decision !== 'applied') return refuse(session, result.decision);
       publisher.publish(result.events);
       return { count: result.count };

@@ -113,6 +113,11 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
           throw new Refusal({ code: ErrorCode.CONFLICT, message: 'An activity is already running in this lesson; end it first.' });
         case 'not_found':
           throw new Refusal({ code: ErrorCode.NOT_FOUND, message: 'None of the chosen elements is on the board any more.' });
+        case 'board_full':
+          throw new Refusal({
+            code: ErrorCode.BOARD_FULL,
+            message: `The starting content has more elements than a board may hold (${store.elementCaps.maxPerBoard}); nothing was started.`,
+          });
         case 'forbidden':
           throw new Refusal(teacherOnly);
         case 'not_a_member':
@@ -193,6 +198,11 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
           throw new Refusal({ code: ErrorCode.NOT_FOUND, message: 'There is no activity in this lesson now.' });
         case 'not_a_student':
           throw new Refusal({ code: ErrorCode.FORBIDDEN, message: 'Only students have a board of their own.' });
+        case 'board_full':
+          throw new Refusal({
+            code: ErrorCode.BOARD_FULL,
+            message: `The activity's starting content has more elements than a board may hold (${store.elementCaps.maxPerBoard}).`,
+          });
         case 'not_a_member':
           return refuseMember(session);
       }

@@ -27,6 +27,8 @@ export const editRefusals: Record<Exclude<ElementResult['decision'], 'applied' |
   not_found: { code: ErrorCode.NOT_FOUND, message: refusalText.not_found },
   stale_generation: { code: ErrorCode.STALE_GENERATION, message: refusalText.stale_generation },
   forbidden: { code: ErrorCode.FORBIDDEN, message: forbiddenText.teacherOnly },
+  board_full: { code: ErrorCode.BOARD_FULL, message: refusalText.board_full },
+  image_unknown: { code: ErrorCode.IMAGE_UNKNOWN, message: refusalText.image_unknown },
 };
 
 export interface EditDeps {
