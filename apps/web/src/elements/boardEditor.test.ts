@@ -1,4 +1,4 @@
-import { DEFAULT_LESSON_SETTINGS, INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, policyText, type Ack, type EditPolicy, type Element, type ElementReply, type InkUpdate, type LockGrant, type LockManyReply, type LockMove, type LockReleaseRequest, type UpdateElementRequest } from '@wb/protocol';
+import { DEFAULT_LESSON_SETTINGS, INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, policyText, refusalText, type Ack, type EditPolicy, type Element, type ElementReply, type InkUpdate, type LockGrant, type LockManyReply, type LockMove, type LockReleaseRequest, type UpdateElementRequest } from '@wb/protocol';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { applyRoomEvent, stateFromSnapshot, type RoomState } from '../sync/roomState.ts';
 import { ALICE, ALICE_S, BOB, BOB_S, EL1, EL2, TEACHER, member, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
@@ -336,6 +336,38 @@ describe('undo and redo as new acknowledged edits', () => {
     const last = calls.at(-1);
     expect(last?.kind).toBe('create');
     expect((last?.request as { id: string }).id).not.toBe(id);
+  });
+});
+
+describe('a full board (board_full)', () => {
+  const full: Ack<ElementReply> = { ok: false, error: { code: 'board_full', message: refusalText.board_full } };
+
+  test('a paste refused board_full is dropped whole: the rest is not sent, nothing stays drawn, one notice counts it all', async () => {
+    const { editor, calls, flush, answerCreatesWith } = setup(withRect());
+    answerCreatesWith(full);
+    const ids = editor.createMany([rect(1, 1), rect(2, 2), rect(3, 3)]);
+    expect(ids).toHaveLength(3);
+    expect(ids.every((id) => editor.board.getState().elements.has(id))).toBe(true);
+    await flush();
+    await flush();
+    expect(calls.filter((c) => c.kind === 'create')).toHaveLength(1);
+    expect(ids.some((id) => editor.board.getState().elements.has(id))).toBe(false);
+    expect(editor.board.getState()).toMatchObject({ unsynced: 0 });
+    expect(editor.board.getState().notice?.text).toBe(`3 changes were not saved. ${refusalText.board_full}`);
+  });
+
+  test('creates already acknowledged stay; a later create is sent again once room was made', async () => {
+    const { editor, calls, flush, answerCreatesWith } = setup(withRect());
+    answerCreatesWith({ ok: true, element: element('00000000-0000-4000-8000-0000000000a1', 1, rect(1, 1)) }, full);
+    editor.createMany([rect(1, 1), rect(2, 2), rect(3, 3)]);
+    await flush();
+    await flush();
+    await flush();
+    expect(calls.filter((c) => c.kind === 'create')).toHaveLength(2);
+    expect(editor.board.getState().notice?.text).toBe(`2 changes were not saved. ${refusalText.board_full}`);
+    editor.create(rect(4, 4));
+    await flush();
+    expect(calls.filter((c) => c.kind === 'create')).toHaveLength(3);
   });
 });
 

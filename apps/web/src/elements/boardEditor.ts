@@ -1,5 +1,6 @@
 import {
   DEFAULT_LESSON_SETTINGS,
+  ErrorCode,
   MAX_GROUP_LOCK_ELEMENTS,
   forbiddenText,
   mayChangeElement,
@@ -661,7 +662,9 @@ export class BoardEditor {
       this.queue.acknowledged(request.requestId, reply.element.version);
       if (this.confirmed) this.queue.settle(this.confirmed);
     } else if (reply && isFinalRefusal(reply.error.code)) {
-      const dropped = this.queue.refused(request.requestId);
+      // A full board refuses the rest of a paste too: dropped at once, under one notice.
+      const full = reply.error.code === ErrorCode.BOARD_FULL && request.kind === 'create';
+      const dropped = full ? this.queue.refusedAsFull(request.requestId) : this.queue.refused(request.requestId);
       this.notify(refusalNotice(reply.error, dropped.length));
     } else {
       // Not delivered, busy, rate limited or unavailable: the same request goes again.

@@ -126,12 +126,33 @@ export class EditQueue {
    * it is dropped, with every edit built on it. Returns the dropped edits.
    */
   refused(requestId: string): EditOp[] {
-    const dropped: EditOp[] = [];
+    return this.drop(new Set([requestId]), new Set());
+  }
+
+  /**
+   * The server refused a create because the board is full (`board_full`): the creates still
+   * queued behind it (the rest of a paste, of a duplicate) would be refused too, so they are
+   * dropped now with it, with the edits built on them or naming their elements, and nothing more
+   * is sent for them. Edits already in flight or acknowledged stay. Returns the dropped edits.
+   */
+  refusedAsFull(requestId: string): EditOp[] {
     const doomed = new Set([requestId]);
+    const elements = new Set<string>();
+    for (const e of this.entries) {
+      if (e.op.kind !== 'create' || (e.op.requestId !== requestId && e.status !== 'queued')) continue;
+      doomed.add(e.op.requestId);
+      elements.add(e.op.id);
+    }
+    return this.drop(doomed, elements);
+  }
+
+  /** Drops the `doomed` edits, every edit built on one of them, and every edit of the `elements`. */
+  private drop(doomed: Set<string>, elements: ReadonlySet<string>): EditOp[] {
+    const dropped: EditOp[] = [];
     const keep: Entry[] = [];
     for (const e of this.entries) {
       const dependsOnDoomed = e.op.kind === 'update' && typeof e.op.base !== 'number' && doomed.has(e.op.base.after);
-      if (doomed.has(e.op.requestId) || dependsOnDoomed) {
+      if (doomed.has(e.op.requestId) || dependsOnDoomed || elements.has(e.op.id)) {
         doomed.add(e.op.requestId);
         dropped.push(e.op);
       } else keep.push(e);
