@@ -56,6 +56,8 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       PGLITE_DIR: join(tmpdir(), `wb-e2e-${Date.now()}`, 'pglite'),
+      // Its new data directory starts from the migrated template, not initdb (pgliteTemplate.ts).
+      WB_PGLITE_TEMPLATE_DISK: 'on',
       LOG_LEVEL: 'warn',
       LEASE_TTL_MS: '4000',
       LEASE_RENEW_MS: '1000',
