@@ -13,13 +13,14 @@ export default defineConfig({
   // Generous: CI machines are shared, and a wait that is a condition costs nothing when it holds.
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  // Two lanes: the browser specs two files at a time on the shared server below (every spec makes
-  // its own lessons and accounts, and none reads server-wide state), and beside them the release
-  // drill, whose two databases (each its own server process) run side by side.
-  workers: 4,
+  // Two lanes: the browser specs three files at a time on the shared server below (every spec makes
+  // its own lessons and accounts, and none reads server-wide state; most of a spec's time is spent
+  // waiting on pages and sockets, not computing), and beside them the release drill, whose two
+  // databases (each its own server process) run side by side.
+  workers: 5,
   retries: 0,
   projects: [
-    { name: 'browser', testIgnore: '**/drill.spec.ts', fullyParallel: false, workers: 2 },
+    { name: 'browser', testIgnore: '**/drill.spec.ts', fullyParallel: false, workers: 3 },
     { name: 'drill', testMatch: '**/drill.spec.ts', fullyParallel: true, workers: 2 },
   ],
   forbidOnly: true,
@@ -56,6 +57,8 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       PGLITE_DIR: join(tmpdir(), `wb-e2e-${Date.now()}`, 'pglite'),
+      // Its new data directory starts from the migrated template, not initdb (pgliteTemplate.ts).
+      WB_PGLITE_TEMPLATE_DISK: 'on',
       LOG_LEVEL: 'warn',
       LEASE_TTL_MS: '4000',
       LEASE_RENEW_MS: '1000',

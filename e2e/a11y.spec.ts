@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { axeScan } from './axe.ts';
 import { expect, joinLesson, startLesson, test } from './support.ts';
 
 /** Serious and critical violations, with the nodes they hit, readable in a failure message. */
 async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await axeScan(page, { tags: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));

@@ -4,7 +4,7 @@
  * and student B whose laptop lid closes (page JS stopped, socket left open).
  *
  * Every step asserts what a person sees and what the server recorded; waits are on conditions.
- * On failure, each step's screenshots and every page's trace are kept in e2e/artifacts/drill-*.
+ * On failure, each step's screenshots (and, off CI, every page's trace) are kept in e2e/artifacts/drill-*.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -175,9 +175,13 @@ for (const database of databases) {
         });
 
       const contexts: BrowserContext[] = [];
+      // A trace records a screencast and DOM snapshots at every action of all three pages, for the
+      // whole drill: worth it when a person reruns a failure, not on a two-core CI machine where the
+      // drill shares the CPU with the browser suite (there, each step's screenshots are kept).
+      const tracing = !process.env.CI;
       const trace = async (context: BrowserContext) => {
         contexts.push(context);
-        await context.tracing.start({ screenshots: true, snapshots: true });
+        if (tracing) await context.tracing.start({ screenshots: true, snapshots: true });
       };
 
       // The drill's measured figures, kept whether it passes or fails: printed, attached to the
@@ -193,11 +197,13 @@ for (const database of databases) {
       try {
         await runDrill(browser, server, screens, step, trace, figures);
         // Passed: nothing to keep.
-        for (const context of contexts) await context.tracing.stop().catch(() => {});
+        if (tracing) for (const context of contexts) await context.tracing.stop().catch(() => {});
         rmSync(artifacts, { recursive: true, force: true });
       } catch (error) {
-        for (const [i, context] of contexts.entries()) {
-          await context.tracing.stop({ path: join(artifacts, `trace-${screens[i]?.name ?? i}.zip`) }).catch(() => {});
+        if (tracing) {
+          for (const [i, context] of contexts.entries()) {
+            await context.tracing.stop({ path: join(artifacts, `trace-${screens[i]?.name ?? i}.zip`) }).catch(() => {});
+          }
         }
         testInfo.annotations.push({ type: 'artifacts', description: artifacts });
         throw error;

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { axeScan } from './axe.ts';
 import { elementsOf, hashOf } from './boardHook.ts';
 import { expect, joinLesson, startLesson, test } from './support.ts';
 
@@ -135,12 +135,12 @@ test('issue 23: notes in colours, text sizes and alignment; Enter finishes and S
   await page.getByRole('button', { name: 'Align centre' }).click();
   // The text choices are named, pressed where chosen, and pass axe like the rest of the toolbar.
   await expect(page.getByRole('button', { name: 'Note Pink' })).toHaveAttribute('aria-pressed', 'true');
-  const toolbarAxe = await new AxeBuilder({ page }).include('[data-testid="toolbar"]').withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  const toolbarAxe = await axeScan(page, { include: '[data-testid="toolbar"]', tags: ['wcag2a', 'wcag2aa', 'wcag21aa'] });
   expect(toolbarAxe.violations.map((v) => v.id)).toEqual([]);
   const noteAt = await at(page, 300, 200);
   await page.mouse.click(noteAt.x, noteAt.y);
   await expect(page.getByTestId('text-editor-hint')).toHaveText('Enter to finish · Shift+Enter for a new line');
-  const editorAxe = await new AxeBuilder({ page }).include('.text-editor-box').withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  const editorAxe = await axeScan(page, { include: '.text-editor-box', tags: ['wcag2a', 'wcag2aa', 'wcag21aa'] });
   expect(editorAxe.violations.map((v) => v.id)).toEqual([]);
   await page.keyboard.type('Homework');
   await page.keyboard.press('Shift+Enter');

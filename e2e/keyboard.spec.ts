@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axeScan } from './axe.ts';
 import { elementsOf } from './boardHook.ts';
 import { expect, startLesson, test } from './support.ts';
 
@@ -86,6 +86,6 @@ test('issue 23 keyboard: the element list names the elements in Tab order, selec
 
   // The list, shown with focus in it, has no serious accessibility violations.
   await list.getByRole('button').first().focus();
-  const results = await new AxeBuilder({ page }).include('[data-testid="element-list"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await axeScan(page, { include: '[data-testid="element-list"]', tags: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 });

@@ -70,4 +70,15 @@ test('issue 23: a student marquee-selects three shapes and drags them together w
   await expect
     .poll(async () => (await elementsOf(teacher.page)).map((e) => [e.x, e.y]).sort())
     .toEqual([[260, 241], [380, 241], [500, 241]]);
+
+  // Ana drags the group's south-east handle and holds it: the teacher watches the three grow
+  // (drawn from her lock.move frames) before anything is committed; the drop then lands as drawn.
+  // The frame (260, 241)–(580, 301) becomes (260, 241)–(740, 361): each 80 × 60 becomes 120 × 120.
+  await drag(ana.page, [580, 301], [740, 361], true);
+  const drawnSizes = () => rects.evaluateAll((gs) => gs.map((g) => [g.querySelector('rect')?.getAttribute('width'), g.querySelector('rect')?.getAttribute('height')]));
+  await expect.poll(drawnSizes).toEqual([['120', '120'], ['120', '120'], ['120', '120']]);
+  expect((await elementsOf(teacher.page)).map((e) => e.shape.w)).toEqual([80, 80, 80]);
+  await ana.page.mouse.up();
+  await expect.poll(async () => (await elementsOf(teacher.page)).map((e) => [e.shape.w, e.shape.h, e.lockedBy])).toEqual([[120, 120, null], [120, 120, null], [120, 120, null]]);
+  expect(await drawnSizes()).toEqual([['120', '120'], ['120', '120'], ['120', '120']]);
 });

@@ -4,7 +4,7 @@
  *
  *   tests:   the unit and contract suites (two files at a time)
  *   checks:  lint, then the typechecks (two programs at a time)
- *   browser: the web build, the browser suite (Playwright: two spec files at a time, with the
+ *   browser: the web build, the browser suite (Playwright: three spec files at a time, with the
  *            release drill's two databases side by side beside them), then the fault suite (real
  *            server processes: outages, kills, floods; two files at a time)
  *

@@ -216,7 +216,7 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     expect(await ask(t, ClientEvent.LOCK_ACQUIRE, { requestId: rid(), elementId, boardId: boardA.id })).toMatchObject({ ok: false, error: { code: ErrorCode.LOCKED } });
     expect(await ask(b, ClientEvent.LOCK_ACQUIRE, { requestId: rid(), elementId, boardId: boardA.id })).toMatchObject({ ok: false, error: { code: ErrorCode.BOARD_FORBIDDEN } });
     // Ben's hand-written move under Ana's generation is dropped (not his lock).
-    b.socket.emit(ClientEvent.LOCK_MOVE, { elementId, generation: grant.grant.generation, x: 999, y: 999, boardId: boardA.id });
+    b.socket.emit(ClientEvent.LOCK_MOVE, { elementId, generation: grant.grant.generation, x: 999, y: 999, frame: { x: 999, y: 999, w: 5, h: 5, rotation: 0 }, boardId: boardA.id });
     const released = await ask<{ element: { shape: { x: number } } }>(a, ClientEvent.LOCK_RELEASE, {
       requestId: rid(),
       elementId,
@@ -232,8 +232,10 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     expect(teacherGrant.grant.generation).toBeGreaterThan(grant.grant.generation);
     // Ana's late move under her old generation never moves it (I4).
     a.socket.emit(ClientEvent.LOCK_MOVE, { elementId, generation: grant.grant.generation, x: 555, y: 555, boardId: boardA.id });
-    t.socket.emit(ClientEvent.LOCK_MOVE, { elementId, generation: teacherGrant.grant.generation, x: 300, y: 300, boardId: boardA.id });
-    await a.until(() => dragsOn(a, boardA.id, elementId).some((d) => d.x === 300), "the teacher's drag at Ana");
+    // The teacher turns it (a resize or turn in progress is a move with its frame, on the same path).
+    const turned = { x: 300, y: 300, w: 4, h: 4, rotation: 45 };
+    t.socket.emit(ClientEvent.LOCK_MOVE, { elementId, generation: teacherGrant.grant.generation, x: 300, y: 300, frame: turned, boardId: boardA.id });
+    await a.until(() => dragsOn(a, boardA.id, elementId).some((d) => d.x === 300 && d.frame?.rotation === 45), "the teacher's turn at Ana");
     const teacherRelease = await ask(t, ClientEvent.LOCK_RELEASE, { requestId: rid(), elementId, generation: teacherGrant.grant.generation, shape: dot(300), boardId: boardA.id });
     expect(teacherRelease).toMatchObject({ ok: true });
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { LanePool, reservedFor, type LaneGate } from './lanes.ts';
 import { PgliteDirLock } from './pgliteLock.ts';
-import { pgliteTemplateEnabled, pgliteTemplatePath, readPgliteTemplate, writePgliteTemplate } from './pgliteTemplate.ts';
+import { pgliteDiskTemplateEnabled, pgliteTemplateEnabled, pgliteTemplatePath, readPgliteTemplate, writePgliteTemplate } from './pgliteTemplate.ts';
 import * as schema from './schema.ts';
 import type { Db } from './sql.ts';
 import { StatementCounter, countStatements } from './statements.ts';
@@ -100,9 +100,13 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
 }
 
-/** Starts the engine; in memory (tests, benches) from the migrated template when there is one. */
+/**
+ * Starts the engine; in memory (tests, benches) from the migrated template when there is one, and a
+ * new directory on disk too when test servers ask for it (pgliteDiskTemplateEnabled).
+ */
 async function startEmbeddedEngine(dataDir: string | undefined): Promise<EmbeddedEngine> {
-  const templatePath = !dataDir && pgliteTemplateEnabled() ? pgliteTemplatePath(migrationsFolder) : null;
+  const seeded = dataDir ? pgliteDiskTemplateEnabled() && !existsSync(join(dataDir, 'PG_VERSION')) : pgliteTemplateEnabled();
+  const templatePath = seeded ? pgliteTemplatePath(migrationsFolder) : null;
   const template = templatePath ? readPgliteTemplate(templatePath) : null;
   const engine = await EmbeddedEngine.start(dataDir, template);
   if (templatePath && !template) engine.writeTemplateTo = templatePath;

@@ -1,8 +1,9 @@
 /**
  * A migrated, empty embedded database kept as a tarball, so an in-memory PGlite (tests, benches)
  * starts from it instead of running initdb and every migration again: about 0.7 s of CPU instead
- * of 3-5 s, measured on the 2-core CI machine. Only in-memory databases use it; a data directory
- * on disk is never seeded from here.
+ * of 3-5 s, measured on the 2-core CI machine. In-memory databases use it; a new data directory on
+ * disk is seeded from it only when WB_PGLITE_TEMPLATE_DISK=on (the test servers of the browser and
+ * fault suites, which start a dozen fresh servers a run), never in a deployment.
  *
  * The file is keyed by the PGlite version and the migrations' bytes, so a changed migration or
  * engine makes a new template; it is written under a temporary name and renamed, so processes
@@ -58,6 +59,14 @@ function pgliteVersion(): string {
 
 export function pgliteTemplateEnabled(): boolean {
   return process.env.WB_PGLITE_TEMPLATE !== 'off';
+}
+
+/**
+ * Whether a new data directory on disk starts from the template (WB_PGLITE_TEMPLATE_DISK=on): for
+ * test servers only. A deployment's first start runs initdb, from nothing in a cache directory.
+ */
+export function pgliteDiskTemplateEnabled(): boolean {
+  return pgliteTemplateEnabled() && process.env.WB_PGLITE_TEMPLATE_DISK === 'on';
 }
 
 /** The template's bytes, or null when there is none yet (or it cannot be read). */

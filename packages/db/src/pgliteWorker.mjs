@@ -92,8 +92,10 @@ const SCHEMA_SIGNATURE = `
   ) items`;
 
 async function main() {
-  // In memory, from the migrated template when the parent has one (pgliteTemplate.ts).
-  const db = dataDir ? new PGlite(dataDir) : new PGlite(template ? { loadDataDir: new Blob([template]) } : undefined);
+  // From the migrated template when the parent gives one (pgliteTemplate.ts): in memory, or a new
+  // directory on disk for a test server.
+  const seed = template ? { loadDataDir: new Blob([template]) } : undefined;
+  const db = dataDir ? new PGlite(dataDir, seed) : new PGlite(seed);
   await db.waitReady;
   let current = null;
   const waiting = [];

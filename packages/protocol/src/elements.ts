@@ -175,8 +175,21 @@ export type LockManyReply = z.infer<typeof LockManyReply>;
 export const LockHolder = z.object({ elementId: ElementId, userId: UserId });
 export type LockHolder = z.infer<typeof LockHolder>;
 
-/** A drag move: volatile, never stored, dropped unless `generation` is the element's current one. */
-export const LockMove = z.strictObject({ elementId: ElementId, generation: LockGeneration, x: Coordinate, y: Coordinate, ...OnBoard });
+/**
+ * Where a resize or turn in progress has taken an element: the box it is handled by (a box
+ * element's own `x, y, w, h`, unturned, and its `rotation`; a line's, arrow's or stroke's upright
+ * bounds with `rotation` 0 at the drag's start) as that box now stands. A receiver draws the
+ * element it holds mapped from its own frame onto this one: the shape the holder will drop,
+ * without sending its points (a stroke's may be thousands).
+ */
+export const DragFrame = z.strictObject({ x: Coordinate, y: Coordinate, w: Size, h: Size, rotation: Rotation });
+export type DragFrame = z.infer<typeof DragFrame>;
+
+/**
+ * A drag move: volatile, never stored, dropped unless `generation` is the element's current one.
+ * `x, y` is where the element's own `x, y` is now; a resize or turn in progress adds its `frame`.
+ */
+export const LockMove = z.strictObject({ elementId: ElementId, generation: LockGeneration, x: Coordinate, y: Coordinate, frame: DragFrame.optional(), ...OnBoard });
 export type LockMove = z.infer<typeof LockMove>;
 
 /** Pointer-up: ends the drag, writing the final shape only if the generation still holds. */
@@ -195,7 +208,7 @@ export type PinElementRequest = z.infer<typeof PinElementRequest>;
 export const BreakLockRequest = z.strictObject({ requestId: RequestId, elementId: ElementId, ...OnBoard });
 export type BreakLockRequest = z.infer<typeof BreakLockRequest>;
 
-/** Other people's drags in progress, batched with cursors. */
+/** Other people's drags (moves, resizes, turns) in progress, batched with cursors. */
 export const DragEntry = z.object({
   elementId: ElementId,
   generation: LockGeneration,
@@ -203,5 +216,7 @@ export const DragEntry = z.object({
   userId: UserId,
   x: z.number(),
   y: z.number(),
+  /** A resize or turn in progress (`LockMove.frame`); absent for a move. */
+  frame: DragFrame.optional(),
 });
 export type DragEntry = z.infer<typeof DragEntry>;

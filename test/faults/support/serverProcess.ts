@@ -165,6 +165,8 @@ export async function spawnServer(options: ServerProcessOptions): Promise<Server
     WB_TEST_HOOKS: '1',
     NODE_ENV: 'test',
     WEB_DIST: '/nonexistent',
+    // A new embedded data directory starts from the migrated template, not initdb (pgliteTemplate.ts).
+    WB_PGLITE_TEMPLATE_DISK: 'on',
     ...Object.fromEntries(Object.entries(FAULT_TIMINGS).map(([k, v]) => [k, String(v)])),
     ...options.env,
   };

@@ -1,4 +1,4 @@
-import { ClientEvent } from '@wb/protocol';
+import { ClientEvent, type DragEntry } from '@wb/protocol';
 import type { Config } from '../config.ts';
 import type { BoardEphemera } from './boardEphemera.ts';
 import { settleBoardEdit } from './elementHandlers.ts';
@@ -33,7 +33,8 @@ type LockEvents =
  * Drag locks: acquire, the volatile moves under the current generation, release with the final
  * shape, and the teacher's break. Grants and commits are the store's; this node's `LockCache`
  * only drops moves of a generation that is not current (I4) and refuses an acquire of an element
- * that is surely held. Moves travel in the ephemeral fan-out with the cursors and are never stored.
+ * that is surely held. Moves travel in the ephemeral fan-out with the cursors and are never stored;
+ * a resize or turn in progress is a move with its `frame`, filtered and batched the same way.
  *
  * With `boardId` (docs/boards.md) the lock is on an element of that private board: the store
  * authorises it as an edit of the board (its owner, a teacher; `board_forbidden` otherwise, as
@@ -120,7 +121,9 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
       }
       // A former holder's late move, or a forged one, never moves the element (I4).
       if (lock.sessionId !== sessionId || lock.generation !== move.generation) return;
-      const drag = { elementId: move.elementId, generation: move.generation, sessionId, userId: session.userId, x: move.x, y: move.y };
+      // A resize or turn carries its frame: the same packet, rate and filter as a move.
+      const drag: DragEntry = { elementId: move.elementId, generation: move.generation, sessionId, userId: session.userId, x: move.x, y: move.y };
+      if (move.frame) drag.frame = move.frame;
       if (move.boardId) boards.pushDrag(roomId, drag);
       else fanout.pushDrag(roomId, drag);
       const now = performance.now();

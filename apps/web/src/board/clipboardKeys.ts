@@ -1,6 +1,6 @@
-import { CLIPBOARD_MIME, MAX_CLIPBOARD_ELEMENTS, readClipboard, type ClipboardRead } from '@wb/protocol';
+import { CLIPBOARD_MIME, MAX_CLIPBOARD_ELEMENTS, readClipboard, type ClipboardRead, type ElementShape } from '@wb/protocol';
 import type { BoardEditor } from '../elements/boardEditor.ts';
-import { DUPLICATE_OFFSET, clipboardContent, placedAt, selectedShapes, shiftedBy, type ClipboardContent } from '../elements/clipboard.ts';
+import { DUPLICATE_OFFSET, clipboardContent, clipboardPicture, placedAt, selectedShapes, shiftedBy, type ClipboardContent } from '../elements/clipboard.ts';
 import type { Point } from '../elements/geometry.ts';
 import { pngOf } from './exportImage.ts';
 
@@ -54,17 +54,22 @@ function readPaste(data: DataTransfer): ClipboardRead {
 /**
  * Puts a PNG of the copy (and its SVG where the browser takes one) on the clipboard for other
  * apps, beside the same text, through the async Clipboard API: the copy event's clipboard takes
- * text types only. That write replaces the copy event's types, so the whiteboard's own type is
- * then found through the remembered copy (by its text). Best effort: a browser without the API,
- * or one that refuses (no focus, no permission), keeps what the copy event wrote.
+ * text types only. Both carry the copied images' pictures (`clipboardPicture`: fetched with the
+ * session's token, as the export does); the write is asked for in the copy's task, with the
+ * pictures as promises, so the browser still counts it as the person's gesture. That write
+ * replaces the copy event's types, so the whiteboard's own type is then found through the
+ * remembered copy (by its text). Best effort: a browser without the API, or one that refuses (no
+ * focus, no permission), keeps what the copy event wrote.
  */
-async function addPicture(content: ClipboardContent): Promise<void> {
+async function addPicture(content: ClipboardContent, shapes: readonly ElementShape[]): Promise<void> {
   if (typeof ClipboardItem === 'undefined' || !navigator.clipboard?.write) return;
-  const svg = new Blob([content.svg], { type: 'image/svg+xml' });
+  const picture = clipboardPicture(shapes);
   const types: Record<string, Blob | Promise<Blob>> = {
     'text/plain': new Blob([content.text], { type: 'text/plain' }),
-    'image/png': pngOf(content.svg, content.bounds),
-    ...(typeof ClipboardItem.supports === 'function' && ClipboardItem.supports('image/svg+xml') ? { 'image/svg+xml': svg } : {}),
+    'image/png': picture.then(({ svg, bounds }) => pngOf(svg, bounds)),
+    ...(typeof ClipboardItem.supports === 'function' && ClipboardItem.supports('image/svg+xml')
+      ? { 'image/svg+xml': picture.then(({ svg }) => new Blob([svg], { type: 'image/svg+xml' })) }
+      : {}),
   };
   try {
     await navigator.clipboard.write([new ClipboardItem(types)]);
@@ -97,14 +102,15 @@ export function attachClipboard(editor: BoardEditor, pointer: () => Point | null
 
   const onCopy = (e: ClipboardEvent, cut: boolean) => {
     if (isTyping(e.target) || pageTextSelected() || !e.clipboardData) return;
-    const content = clipboardContent(selection());
+    const shapes = selection();
+    const content = clipboardContent(shapes);
     if (!content) return;
     e.preventDefault();
     e.clipboardData.setData(CLIPBOARD_MIME, content.elements);
     e.clipboardData.setData('image/svg+xml', content.svg);
     e.clipboardData.setData('text/plain', content.text);
     remember(content.text, content.elements);
-    void addPicture(content);
+    void addPicture(content, shapes);
     if (cut) editor.delete(editor.board.getState().selection);
   };
   const copy = (e: ClipboardEvent) => onCopy(e, false);

@@ -2,7 +2,7 @@ import type { Element, Paper } from '@wb/protocol';
 import { boardSvgDocument } from '../elements/elementSvg.ts';
 import { loadEquationRenderer } from '../elements/equationRenderer.ts';
 import type { Bounds } from '../elements/geometry.ts';
-import { imageDataUri } from '../images/imageRefs.ts';
+import { embeddedImageHrefs } from '../images/imageRefs.ts';
 import { paperSvg } from './paper.ts';
 
 /** PNG exports are drawn at twice the board scale so text stays crisp on a projector. */
@@ -28,22 +28,6 @@ function baseName(title: string): string {
   return `${slug}-${new Date().toISOString().slice(0, 10)}`;
 }
 
-/**
- * The board's images as `data:` URIs: an exported SVG carries its pictures inside it, so the file
- * stands alone (and an SVG drawn as an image for the PNG export could not load a URL anyway).
- */
-async function embeddedImages(ordered: readonly Element[]): Promise<(sha256: string) => string | null> {
-  const hashes = new Set(ordered.flatMap((e) => (e.shape.kind === 'image' ? [e.shape.sha256] : [])));
-  const uris = new Map<string, string>();
-  await Promise.all(
-    [...hashes].map(async (sha256) => {
-      const uri = await imageDataUri(sha256);
-      if (uri) uris.set(sha256, uri);
-    }),
-  );
-  return (sha256) => uris.get(sha256) ?? null;
-}
-
 /** What an export may add to the elements. */
 export interface ExportOptions {
   /** Draw the board's paper under the elements (graph paper's axes where they cross it). */
@@ -57,7 +41,8 @@ export interface ExportOptions {
 export async function boardSvg(ordered: readonly Element[], options: ExportOptions = {}): Promise<{ svg: string; bounds: Bounds }> {
   if (ordered.some((e) => e.shape.kind === 'equation')) await loadEquationRenderer();
   const { paper } = options;
-  return boardSvgDocument(ordered, '#ffffff', paper ? (bounds) => paperSvg(paper, bounds) : undefined, await embeddedImages(ordered));
+  // Images as `data:` URIs: an exported SVG carries its pictures inside it, so the file stands alone.
+  return boardSvgDocument(ordered, '#ffffff', paper ? (bounds) => paperSvg(paper, bounds) : undefined, await embeddedImageHrefs(ordered.map((e) => e.shape)));
 }
 
 export async function exportSvg(ordered: readonly Element[], title: string, options: ExportOptions = {}): Promise<void> {

@@ -115,7 +115,7 @@ describe('drags under a lock', () => {
     expect(editor.board.getState().canUndo).toBe(true);
   });
 
-  test('TR8: a resize from a handle is a drag under the lock: the others see it held in place, the drop commits the new size', async () => {
+  test('TR8: a resize from a handle is a drag under the lock: its moves carry the frame the others draw it at, the drop commits the new size', async () => {
     const { editor, calls, moves, flush } = setup(withRect());
     const frame = { x: 100, y: 100, w: 100, h: 50, rotation: 0 };
     expect(editor.beginDrag([EL1], { x: 200, y: 150 }, { kind: 'resize', handle: 'se', frame })).toBeNull();
@@ -123,9 +123,9 @@ describe('drags under a lock', () => {
     await flush();
     editor.moveDrag({ x: 300, y: 250 }, true);
     await vi.advanceTimersByTimeAsync(40);
-    // Our screen shows the new shape; the lock is kept alive from where the element is.
+    // Our screen shows the new shape; each move keeps the lock alive and says where it now stands.
     expect(editor.motion.getState().previews.get(EL1)?.shape).toMatchObject({ x: 100, y: 100, w: 300, h: 150 });
-    expect(moves.at(-1)).toEqual({ elementId: EL1, generation: 7, x: 100, y: 100 });
+    expect(moves.at(-1)).toEqual({ elementId: EL1, generation: 7, x: 100, y: 100, frame: { x: 100, y: 100, w: 300, h: 150, rotation: 0 } });
     editor.endDrag();
     expect(calls.at(-1)).toMatchObject({ kind: 'release', request: { elementId: EL1, generation: 7, shape: { x: 100, y: 100, w: 300, h: 150 } } });
   });
@@ -193,7 +193,13 @@ describe('drags under a lock', () => {
     expect(calls.at(-1)).toMatchObject({ kind: 'acquireMany', request: { elementIds: [EL1, EL2] } });
     await flush();
     editor.moveDrag({ x: 400, y: 125 });
+    await vi.advanceTimersByTimeAsync(100);
     editor.endDrag();
+    // Each element's move carries its own frame, turned about the group's centre.
+    expect(calls.filter((c) => c.kind === 'moveGroup').at(-1)?.request).toEqual([
+      { elementId: EL1, generation: 4, x: 200, y: 0, frame: { x: 200, y: 0, w: 100, h: 50, rotation: 90 } },
+      { elementId: EL2, generation: 4, x: 200, y: 200, frame: { x: 200, y: 200, w: 100, h: 50, rotation: 90 } },
+    ]);
     // A quarter turn: the left rectangle's centre (150, 125) goes to (250, 25), the right one's to (250, 225).
     expect(calls.slice(-2)).toMatchObject([
       { kind: 'release', request: { elementId: EL1, generation: 4, shape: { x: 200, y: 0, w: 100, h: 50, rotation: 90 } } },

@@ -38,7 +38,7 @@ import type { RoomState } from '../sync/roomState.ts';
 import type { DragTarget } from '../sync/syncEngine.ts';
 import { EditQueue, isFinalRefusal, type EditRequest } from './editQueue.ts';
 import { clampCoordinate, inDrawingOrder, moveShapeTo, type Point } from './geometry.ts';
-import { resizeFrame, rotateFrame, transformShape, type Frame, type ResizeHandle } from './transform.ts';
+import { frameAfter, reshapeToFrame, resizeFrame, rotateFrame, shapeFrame, transformShape, type Frame, type ResizeHandle } from './transform.ts';
 import { History, type Step } from './history.ts';
 import { InkSender } from './inkSender.ts';
 import type { PenSample } from './penStroke.ts';
@@ -99,7 +99,7 @@ export interface BoardView {
 export interface DragPreview {
   readonly x: number;
   readonly y: number;
-  /** Our own resize or rotate in progress: the whole shape as it will be (no one else's carries one). */
+  /** A resize or turn in progress (ours, or someone else's from its `frame`): the whole shape as it will be. */
   readonly shape?: ElementShape;
   readonly userId: string;
   readonly own: boolean;
@@ -174,6 +174,11 @@ export class BoardEditor {
   private readonly history = new History();
   private confirmed: RoomState | null = null;
   private remoteDrags: ReadonlyMap<string, DragTarget> = new Map();
+  /**
+   * Others' resizes and turns as last drawn, by element: kept while neither the packet nor the
+   * element changed, so a batch that moves something else does not rebuild their markup.
+   */
+  private remoteShapes = new Map<string, { readonly target: DragTarget; readonly element: Element; readonly shape: ElementShape }>();
   private drag: OwnDrag | null = null;
   /** Releases in flight: their previews stay until the answer, so the elements do not jump back. */
   private readonly releasing = new Map<string, Point & { shape?: ElementShape }>();
@@ -772,11 +777,19 @@ export class BoardEditor {
     if (drag?.phase !== 'dragging') return;
     this.lastMoveAt = Date.now();
     const moves: LockMove[] = [];
+    // A resize or turn sends each element's frame as it now stands (the others draw the element
+    // mapped onto it); before the pointer moved, where the element is, as a move would.
+    const to = drag.moved ? this.targetFrame(drag) : null;
     for (const item of drag.items) {
-      // A resize or turn keeps the lock alive from where the element is: the others see it held
-      // in place, and its new shape when the drop is committed.
-      const at = drag.mode.kind === 'move' ? this.dragPosition(drag, item) : item.origin;
-      if (item.generation !== null) moves.push({ elementId: item.elementId, generation: item.generation, x: at.x, y: at.y });
+      if (item.generation === null) continue;
+      if (to && drag.mode.kind !== 'move') {
+        const frame = frameAfter(shapeFrame(item.before), drag.mode.frame, to);
+        const shape = transformShape(item.before, drag.mode.frame, to);
+        moves.push({ elementId: item.elementId, generation: item.generation, x: shape.x, y: shape.y, frame });
+      } else {
+        const at = drag.mode.kind === 'move' ? this.dragPosition(drag, item) : item.origin;
+        moves.push({ elementId: item.elementId, generation: item.generation, x: at.x, y: at.y });
+      }
     }
     const [only] = moves;
     if (moves.length === 1 && only) this.transport.moveLocked(only);
@@ -804,9 +817,21 @@ export class BoardEditor {
         return moveShapeTo(current, at.x, at.y);
       }
       case 'resize':
-        return transformShape(item.before, mode.frame, resizeFrame(mode.frame, mode.handle, drag.pointer, drag.shift));
       case 'rotate':
-        return transformShape(item.before, mode.frame, rotateFrame(mode.frame, drag.grab, drag.pointer, drag.shift));
+        return transformShape(item.before, mode.frame, this.targetFrame(drag) ?? mode.frame);
+    }
+  }
+
+  /** Where a resize or turn has taken the selection's frame (null for a move). */
+  private targetFrame(drag: OwnDrag): Frame | null {
+    const { mode } = drag;
+    switch (mode.kind) {
+      case 'move':
+        return null;
+      case 'resize':
+        return resizeFrame(mode.frame, mode.handle, drag.pointer, drag.shift);
+      case 'rotate':
+        return rotateFrame(mode.frame, drag.grab, drag.pointer, drag.shift);
     }
   }
 
@@ -850,7 +875,21 @@ export class BoardEditor {
 
   private publishMotion(): void {
     const previews = new Map<string, DragPreview>();
-    for (const [elementId, d] of this.remoteDrags) previews.set(elementId, { x: d.x, y: d.y, userId: d.userId, own: false });
+    const shapes = new Map<string, { target: DragTarget; element: Element; shape: ElementShape }>();
+    for (const [elementId, d] of this.remoteDrags) {
+      const element = d.frame ? this.view().get(elementId) : undefined;
+      if (!d.frame || !element) {
+        previews.set(elementId, { x: d.x, y: d.y, userId: d.userId, own: false });
+        continue;
+      }
+      // Someone's resize or turn: the element as we hold it (unchanged under their lock), mapped
+      // onto the frame they sent. The committed shape replaces it in the same change.
+      const last = this.remoteShapes.get(elementId);
+      const shape = last?.target === d && last.element === element ? last.shape : reshapeToFrame(element.shape, d.frame);
+      shapes.set(elementId, { target: d, element, shape });
+      previews.set(elementId, { x: shape.x, y: shape.y, shape, userId: d.userId, own: false });
+    }
+    this.remoteShapes = shapes;
     for (const [elementId, at] of this.releasing) previews.set(elementId, { ...at, userId: this.self.userId, own: true });
     const drag = this.drag;
     if (drag && drag.phase !== 'acquiring' && drag.moved) {

@@ -1,7 +1,8 @@
 import { CLIPBOARD_TYPE, readClipboard, type ElementShape } from '@wb/protocol';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { ALICE, EL1, EL2, element, rect } from '../sync/testFixtures.ts';
-import { clipboardContent, DUPLICATE_OFFSET, placedAt, selectedShapes, shiftedBy } from './clipboard.ts';
+import { registerImagePictures } from '../images/imageRefs.ts';
+import { clipboardContent, clipboardPicture, DUPLICATE_OFFSET, placedAt, selectedShapes, shiftedBy } from './clipboard.ts';
 
 const note: ElementShape = { kind: 'sticky', x: 300, y: 0, w: 200, h: 100, text: 'Page 12 <b>', fill: '#fff3a8' };
 
@@ -23,6 +24,44 @@ describe('CB3: what a copy carries', () => {
     // Without text, the text is the SVG itself.
     expect(clipboardContent([rect(0, 0)])?.text).toMatch(/^<svg /);
     expect(clipboardContent([])).toBeNull();
+  });
+});
+
+describe('CB7: a copy\'s picture for other apps carries its images', () => {
+  const photo = (sha: string, x: number): ElementShape => ({ kind: 'image', x, y: 0, w: 160, h: 90, sha256: sha.repeat(64), naturalWidth: 1600, naturalHeight: 900 });
+  const cat = photo('a', 0);
+  const missing = photo('b', 200);
+  const catUri = 'data:image/png;base64,iVBORw0KGgo=';
+
+  test('the SVG the PNG is drawn from embeds each picture as a data: URI (fetched once per image), in the same bounds as the copy', async () => {
+    const dataUriOf = vi.fn(async (sha256: string) => (sha256 === 'a'.repeat(64) ? catUri : null));
+    const shapes = [cat, rect(0, 120), { ...cat, x: 400 }, missing];
+    const picture = await clipboardPicture(shapes, dataUriOf);
+    expect(dataUriOf.mock.calls.map(([sha]) => sha).sort()).toEqual(['a'.repeat(64), 'b'.repeat(64)]);
+    // Both copies of the cat carry its picture; the image that could not be had is a placeholder.
+    expect(picture.svg.match(/<image [^>]*href="data:image\/png;base64,iVBORw0KGgo="/g)).toHaveLength(2);
+    expect(picture.svg.match(/data-image-pending="true"/g)).toHaveLength(1);
+    expect(picture.bounds).toEqual(clipboardContent(shapes)?.bounds);
+  });
+
+  test('the copy event\'s own SVG never names the screen\'s object URLs: another app could not open them', () => {
+    const unregister = registerImagePictures({ href: () => 'blob:http://localhost/1234', picture: () => null, dataUri: async () => catUri });
+    try {
+      const content = clipboardContent([cat]);
+      expect(content?.svg).not.toContain('blob:');
+      expect(content?.text).not.toContain('blob:');
+    } finally {
+      unregister();
+    }
+  });
+
+  test('by default the pictures come from the lesson\'s image library (the export\'s source)', async () => {
+    const unregister = registerImagePictures({ href: () => null, picture: () => null, dataUri: async () => catUri });
+    try {
+      expect((await clipboardPicture([cat])).svg).toContain(`href="${catUri}"`);
+    } finally {
+      unregister();
+    }
   });
 });
 

@@ -221,9 +221,13 @@ export function boardSvgDocument(ordered: readonly Element[], background = '#fff
 /** What an export draws under the elements over its bounds (the board's paper): defs and body. */
 export type Underlay = (bounds: Bounds) => { defs: string; body: string };
 
-/** A standalone SVG document of some shapes (a copy, for other apps), on no background. */
-export function shapesSvgDocument(shapes: readonly ElementShape[]): { svg: string; bounds: Bounds } {
-  return svgDocument(shapes.map((shape) => ({ shape })), null, undefined, imageHref);
+/**
+ * A standalone SVG document of some shapes (a copy, for other apps), on no background. `hrefOf`
+ * names the images' pictures: `data:` URIs for a document that leaves the page; by default none
+ * (placeholders), since the screen's object URLs mean nothing to another app.
+ */
+export function shapesSvgDocument(shapes: readonly ElementShape[], hrefOf: ImageHrefOf = () => null): { svg: string; bounds: Bounds } {
+  return svgDocument(shapes.map((shape) => ({ shape })), null, undefined, hrefOf);
 }
 
 function svgDocument(

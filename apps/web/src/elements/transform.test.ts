@@ -2,7 +2,7 @@ import type { ElementShape } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
 import { hitShape, inkBounds, rotatedBounds } from './geometry.ts';
 import { elementsInMarquee } from './selection.ts';
-import { HANDLE_REACH_TOUCH_PX, handleAt, handlePositions, resizeFrame, rotateFrame, selectionFrame, shapeFrame, transformShape, type Frame } from './transform.ts';
+import { HANDLE_REACH_TOUCH_PX, frameAfter, handleAt, handlePositions, reshapeToFrame, resizeFrame, rotateFrame, selectionFrame, shapeFrame, transformShape, type Frame } from './transform.ts';
 
 const filled = (rotation?: number): ElementShape => ({
   kind: 'rect',
@@ -148,5 +148,41 @@ describe('[TR4] handles', () => {
     // A finger reaches further: 14 px off the corner still takes it.
     expect(handleAt(f, { x: 114, y: 50 }, 1)).toBeNull();
     expect(handleAt(f, { x: 114, y: 50 }, 1, HANDLE_REACH_TOUCH_PX)).toBe('se');
+  });
+});
+
+/** Every number of `a` within 0.02 of `b`'s (rounding to hundredths on two paths), the rest equal. */
+function closeShape(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return close(a, b);
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => closeShape(v, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((k) => closeShape((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return a === b;
+}
+
+describe('[TR13] a resize or turn in progress travels as each element\'s frame: mapped onto it, the element is the shape its holder drops', () => {
+  const turnedRect: ElementShape = { ...filled(30), x: 40, y: 60 };
+  const stroke: ElementShape = { kind: 'pen', x: 300, y: 40, points: [[0, 0, 0.5], [40, 10, 0.6], [80, -20, 0.4], [120, 30, 0.5]], stroke: '#000000', strokeWidth: 3 };
+  const line: ElementShape = { kind: 'line', x: 0, y: 300, dx: 150, dy: 0, stroke: '#000000', strokeWidth: 2 };
+  const arrow: ElementShape = { kind: 'arrow', x: 500, y: 100, dx: -60, dy: 90, stroke: '#000000', strokeWidth: 2 };
+  const equation: ElementShape = { kind: 'equation', x: 200, y: 200, w: 120, h: 48, latex: 'x^2', stroke: '#000000', fontSize: 28 };
+  const group = [turnedRect, stroke, line, arrow, equation];
+  const groupFrame = selectionFrame(group)!;
+  const single = shapeFrame(turnedRect);
+  const table: Array<[name: string, shapes: ElementShape[], from: Frame, to: Frame]> = [
+    ['one turned box resized from its corner', [turnedRect], single, resizeFrame(single, 'se', { x: 400, y: 300 }, false)],
+    ['one turned box turned further', [turnedRect], single, rotateFrame(single, { x: 0, y: 0 }, { x: 300, y: -50 }, false)],
+    ['a group stretched unevenly from a side and a corner', group, groupFrame, resizeFrame(resizeFrame(groupFrame, 'e', { x: 900, y: 0 }, false), 'sw', { x: -100, y: 500 }, false)],
+    ['a group turned about its centre', group, groupFrame, rotateFrame(groupFrame, { x: groupFrame.x + groupFrame.w / 2, y: groupFrame.y - 30 }, { x: groupFrame.x + groupFrame.w + 50, y: groupFrame.y + 40 }, false)],
+    ['a group shrunk to a sliver', group, groupFrame, resizeFrame(groupFrame, 'n', { x: 0, y: groupFrame.y + groupFrame.h - 2 }, false)],
+  ];
+  test.each(table)('%s', (_name, shapes, from, to) => {
+    for (const shape of shapes) {
+      const dropped = transformShape(shape, from, to);
+      const drawn = reshapeToFrame(shape, frameAfter(shapeFrame(shape), from, to));
+      expect(closeShape(drawn, dropped), `${shape.kind}: ${JSON.stringify(drawn)} vs ${JSON.stringify(dropped)}`).toBe(true);
+    }
   });
 });

@@ -213,6 +213,27 @@ export function transformShape(shape: ElementShape, from: Frame, to: Frame): Ele
   }
 }
 
+/**
+ * An element's own frame (`shapeFrame`) after its selection's frame changed from `from` to `to`:
+ * its centre mapped, its sides scaled as the selection's, turned by as much. A resize or turn in
+ * progress sends it for each element (`LockMove.frame`, rounded to the protocol's bounds), and
+ * `reshapeToFrame` makes of it the shape `transformShape(shape, from, to)` makes: a group's frame
+ * is upright and only a single element's is turned, so each element's frame stays a box [TR13].
+ */
+export function frameAfter(own: Frame, from: Frame, to: Frame): Frame {
+  const sx = from.w === 0 ? 1 : to.w / from.w;
+  const sy = from.h === 0 ? 1 : to.h / from.h;
+  const c = mapPoint(from, to, centreOf(own));
+  const w = clampSize(own.w * sx);
+  const h = clampSize(own.h * sy);
+  return { x: clampCoordinate(c.x - w / 2), y: clampCoordinate(c.y - h / 2), w, h, rotation: normalizeDegrees(own.rotation + to.rotation - from.rotation) };
+}
+
+/** Someone else's resize or turn in progress, drawn: the element mapped from its own frame onto `frame`. */
+export function reshapeToFrame(shape: ElementShape, frame: Frame): ElementShape {
+  return transformShape(shape, shapeFrame(shape), frame);
+}
+
 /** The shape an element shows during a drag (a move preview, or a transform's own shape). */
 export function shownShape(e: Element, preview: { readonly x: number; readonly y: number; readonly shape?: ElementShape } | undefined): ElementShape {
   if (!preview) return e.shape;

@@ -1,3 +1,5 @@
+import type { ElementShape } from '@wb/protocol';
+
 /**
  * Where the element drawing code (elementSvg.ts, elementCanvas.ts) finds the pictures of image
  * elements: the open lesson's ImageLibrary (imageLibrary.ts) registers itself here, and the pure
@@ -33,6 +35,27 @@ export function imagePicture(sha256: string): CanvasImageSource | null {
 
 export function imageDataUri(sha256: string): Promise<string | null> {
   return current ? current.dataUri(sha256) : Promise.resolve(null);
+}
+
+/**
+ * The pictures of these shapes' images as `data:` URIs (the library fetches each with the
+ * session's bearer token, once per hash), for a document that must stand alone: an export, or a
+ * copy's SVG and PNG for other apps (an SVG drawn as an image for a PNG loads no URL at all). An
+ * image that cannot be had gets null: it is drawn as its placeholder.
+ */
+export async function embeddedImageHrefs(
+  shapes: readonly ElementShape[],
+  dataUriOf: (sha256: string) => Promise<string | null> = imageDataUri,
+): Promise<(sha256: string) => string | null> {
+  const hashes = new Set(shapes.flatMap((s) => (s.kind === 'image' ? [s.sha256] : [])));
+  const uris = new Map<string, string>();
+  await Promise.all(
+    [...hashes].map(async (sha256) => {
+      const uri = await dataUriOf(sha256);
+      if (uri) uris.set(sha256, uri);
+    }),
+  );
+  return (sha256) => uris.get(sha256) ?? null;
 }
 
 const listeners = new Set<(sha256: string) => void>();

@@ -1,4 +1,4 @@
-import type { CursorBatch, RoomEvent, SyncMessage } from '@wb/protocol';
+import type { CursorBatch, DragFrame, RoomEvent, SyncMessage } from '@wb/protocol';
 import { LiveInk, type LiveStroke } from './liveInk.ts';
 import { applyConnectivity, applyRoomEvent, elementTouchedBy, sessionsEndedBy, stateFromSnapshot, type RoomState } from './roomState.ts';
 
@@ -17,9 +17,10 @@ import { applyConnectivity, applyRoomEvent, elementTouchedBy, sessionsEndedBy, s
  *   forces a fresh snapshot.
  * - Cursors render only once a sync is applied, only for sessions with a connected presence, and a
  *   cursor goes the moment its session's presence ends; a late cursor packet cannot revive it.
- * - A drag preview (another person moving an element) is shown only while its generation is the
- *   element's current lock generation and its session is the holder: a former holder's late
- *   packet never moves an element (I1, I4). Any event touching the element ends the preview.
+ * - A drag preview (another person moving, resizing or turning an element) is shown only while
+ *   its generation is the element's current lock generation and its session is the holder: a
+ *   former holder's late packet never moves an element (I1, I4). Any event touching the element
+ *   ends the preview.
  * - Live ink (liveInk.ts, rules LI1-LI5) follows the cursor rules: shown only for a connected
  *   presence, gone with it; a stroke goes the moment its element (same id) is applied, so the
  *   durable stroke replaces it in the same change, and a late entry never revives it.
@@ -77,7 +78,10 @@ export interface SyncPorts {
 
 export type SyncChange = 'state' | 'cursors' | 'drags' | 'ink' | 'phase';
 
-/** Someone else's drag in progress: where the element's (x, y) is now, under a current lock. */
+/**
+ * Someone else's drag in progress: where the element's (x, y) is now, under a current lock, and
+ * for a resize or turn the frame it has been taken to (`DragEntry.frame`).
+ */
 export interface DragTarget {
   readonly elementId: string;
   readonly generation: number;
@@ -85,6 +89,7 @@ export interface DragTarget {
   readonly userId: string;
   readonly x: number;
   readonly y: number;
+  readonly frame?: DragFrame;
   /** Local receive time (ms), for interpolation only (I2). */
   readonly receivedAt: number;
 }
