@@ -13,7 +13,8 @@ import { z } from 'zod';
  *    drag lock's `lock.acquire`/`move`/`release`/`break`, and `ink`/`drags` in `board.pointers`.
  * 6: the `image` element kind (an uploaded picture named by its SHA-256; docs/protocol.md
  *    "Images"), the `equation` element kind and the setting `paper` (an older client cannot read
- *    any of them).
+ *    any of them). Added since, compatibly (optional, an older client ignores it):
+ *    `BoardInfo.lastDrewMsAgo` in a teacher's `board.list` reply.
  */
 export const PROTOCOL_VERSION = 6;
 
