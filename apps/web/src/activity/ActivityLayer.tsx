@@ -9,7 +9,7 @@
  * down, re-rendered only when its own board changes (each board view keeps its identity until then).
  */
 import type { ActivityStart, Element, ElementShape, InkPoint, SessionGrant } from '@wb/protocol';
-import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { exportPng, exportPngZip } from '../board/exportImage.ts';
@@ -238,14 +238,11 @@ function SelectLayer({ view, drag, previews, selected, onSelect, onPoint }: {
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix.inverse());
     return { x: p.x, y: p.y };
   };
-  const onKeyDown = (e: ReactKeyboardEvent) => {
-    if (e.key === 'Escape') onSelect(null);
-  };
   const handleSize = HANDLE_PX / zoom;
   const positions = frame ? handlePositions(frame, zoom) : null;
   return (
-    <svg ref={svgRef} className="activity-select" viewBox={`0 0 ${BOARD_W} ${BOARD_H}`} data-testid="select-layer" aria-label="Select elements"
-      role="application" tabIndex={0} onKeyDown={onKeyDown}
+    // Pointer input over the board image (which keeps its label); not a focus stop of its own.
+    <svg ref={svgRef} className="activity-select" viewBox={`0 0 ${BOARD_W} ${BOARD_H}`} data-testid="select-layer" aria-hidden="true"
       onPointerDown={(e) => {
         const p = toBoard(e);
         if (!p) return;
