@@ -132,7 +132,9 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   const strokeBefore = (await anaStroke.boundingBox())!;
   await teacher.page.mouse.move(layer.x + layer.width * 0.5, layer.y + layer.height * 0.6, { steps: 6 });
   await teacher.page.mouse.up();
-  await expect.poll(async () => ((await anaStroke.boundingBox())?.x ?? 0) - strokeBefore.x).toBeGreaterThan(anaBox.width * 0.1);
+  // Stored, not only previewed: the stroke's next version, where the teacher dropped it.
+  await expect(anaStroke).toHaveAttribute('data-version', '2');
+  expect((await anaStroke.boundingBox())!.x - strokeBefore.x).toBeGreaterThan(anaBox.width * 0.1);
   // Still private: Ben's page holds no board of Ana's.
   await expect(students[1]!.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
 

@@ -80,7 +80,7 @@ export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoi
   const svgRef = useRef<SVGSVGElement>(null);
   const [samples, setSamples] = useState<PenSample[] | null>(null);
   const markup = useMemo(
-    () => ordered(view).map((e) => `<g data-element-id="${e.id}">${shapeSvg(shownShape(e, previews?.get(e.id)))}</g>`).join(''),
+    () => ordered(view).map((e) => `<g data-element-id="${e.id}" data-version="${e.version}">${shapeSvg(shownShape(e, previews?.get(e.id)))}</g>`).join(''),
     [view, previews],
   );
   const toBoard = (e: ReactPointerEvent): PenSample | null => {
