@@ -549,32 +549,49 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
         </div>
       ) : (
         <ul className="class-grid" data-testid="class-grid">
-          {tiles.map((view) => {
-            const entry = byUser.get(view.info.ownerUserId);
-            const since = view.lastDrewAt === null ? null : Math.max(0, Math.round((now - view.lastDrewAt) / 1000));
-            return (
-              <li key={view.info.id}>
-                <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => setOpenBoard(view.info.id)}>
-                  <BoardSvg view={view} label={`${view.info.ownerName}'s board`} liveInk={client.boards.ink} />
-                  <span className="class-tile-name">{view.info.ownerName}</span>
-                  {/* Two short lines, so a 110 px tile shows them whole; read as one ("here · last drew 5 s ago"). */}
-                  <span className="class-tile-meta" data-presence={presenceText(entry)}>
-                    <span className="class-tile-presence">
-                      {presenceText(entry)}
-                      {shownIds.has(view.info.id) ? ', shown' : ''}
-                    </span>
-                    <span className="visually-hidden"> · </span>
-                    <span className="class-tile-drew">{since === null ? 'not drawn yet' : `last drew ${agoText(since)}`}</span>
-                  </span>
-                </button>
-              </li>
-            );
-          })}
+          {tiles.map((view) => (
+            <ClassTile key={view.info.id} view={view} presence={presenceText(byUser.get(view.info.ownerUserId))} shown={shownIds.has(view.info.id)}
+              since={view.lastDrewAt === null ? null : Math.max(0, Math.round((now - view.lastDrewAt) / 1000))} liveInk={client.boards.ink}
+              onOpen={setOpenBoard} />
+          ))}
         </ul>
       )}
     </section>
   );
 }
+
+/**
+ * One tile of the class grid. Memoised on what it shows, so a stroke on one board (a new view of
+ * that board only) or the second's tick (a new `since` for the tiles that have one) re-renders
+ * those tiles, not the 30-40 of the grid.
+ */
+const ClassTile = memo(function ClassTile({ view, presence, shown, since, liveInk, onOpen }: {
+  view: BoardView;
+  presence: string;
+  shown: boolean;
+  /** Seconds since the owner last drew, or null. */
+  since: number | null;
+  liveInk: BoardsClient['ink'];
+  onOpen: (boardId: string) => void;
+}) {
+  return (
+    <li>
+      <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => onOpen(view.info.id)}>
+        <BoardSvg view={view} label={`${view.info.ownerName}'s board`} liveInk={liveInk} />
+        <span className="class-tile-name">{view.info.ownerName}</span>
+        {/* Two short lines, so a 110 px tile shows them whole; read as one ("here · last drew 5 s ago"). */}
+        <span className="class-tile-meta" data-presence={presence}>
+          <span className="class-tile-presence">
+            {presence}
+            {shown ? ', shown' : ''}
+          </span>
+          <span className="visually-hidden"> · </span>
+          <span className="class-tile-drew">{since === null ? 'not drawn yet' : `last drew ${agoText(since)}`}</span>
+        </span>
+      </button>
+    </li>
+  );
+});
 
 interface StartActivityDialogProps {
   /** The teacher's selection on the class board, when they open the dialog. */
