@@ -6,7 +6,8 @@
  * holds another's board (I12: checked in the DOM, with a screenshot of each student's screen). The
  * teacher sees the student's pointer on the board they opened, and live ink both ways: a student's
  * stroke grows on the grid's tile and the open board before the pen lifts, the teacher's on the
- * student's board, and on no other student's page.
+ * student's board, and on no other student's page. The teacher's select tool moves a stroke on the
+ * student's board under its drag lock.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -120,6 +121,20 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   await teacher.page.getByRole('button', { name: 'Add comment' }).click();
   await expect(ana.page.getByRole('img', { name: 'Your board' })).toHaveAttribute('data-elements', '5');
   await expect(ana.page.getByRole('img', { name: 'Your board' })).toContainText('Nice: now halve it again');
+  // With Select the teacher drags Ana's first stroke under its lock: it moves on Ana's board.
+  await teacher.page.getByTestId('open-board').getByRole('button', { name: 'Select', exact: true }).click();
+  const layer = (await teacher.page.getByTestId('select-layer').boundingBox())!;
+  await teacher.page.mouse.move(layer.x + layer.width * 0.35, layer.y + layer.height * 0.45);
+  await teacher.page.mouse.down();
+  const frame = teacher.page.getByTestId('selection-frame');
+  await expect(frame).toHaveAttribute('data-selected', /^[0-9a-f-]{36}$/);
+  const anaStroke = ana.page.getByRole('img', { name: 'Your board' }).locator(`g[data-element-id="${await frame.getAttribute('data-selected')}"]`);
+  const strokeBefore = (await anaStroke.boundingBox())!;
+  await teacher.page.mouse.move(layer.x + layer.width * 0.5, layer.y + layer.height * 0.6, { steps: 6 });
+  await teacher.page.mouse.up();
+  // Stored, not only previewed: the stroke's next version, where the teacher dropped it.
+  await expect(anaStroke).toHaveAttribute('data-version', '2');
+  expect((await anaStroke.boundingBox())!.x - strokeBefore.x).toBeGreaterThan(anaBox.width * 0.1);
   // Still private: Ben's page holds no board of Ana's.
   await expect(students[1]!.page.locator('svg[data-owner="Ana"]')).toHaveCount(0);
 

@@ -7,7 +7,8 @@
  *   pnpm screenshots -- --editing --out /tmp/shots  also the editing screens at every size: a
  *                                                 note's text choices, typing, a turned selection's handles
  *   pnpm screenshots -- --boards --out /tmp/shots   also an activity at every size: the teacher's class
- *                                                 grid of 30, an opened board, a student's own board
+ *                                                 grid of 30, an opened board (and a selection on it
+ *                                                 with the select tool), a student's own board
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -203,6 +204,12 @@ async function boardShots(browser: Browser, teacher: { page: Page; code: string 
     await page.locator(`[data-testid="board-tile"][data-owner="Pat ${name}"]`).click();
     await page.getByTestId('open-board').waitFor();
     await page.screenshot({ path: join(outDir, `${name}-boards-open.png`) });
+    // The select tool on the opened board: the student's stroke selected, its frame and handles.
+    await page.getByTestId('open-board').getByRole('button', { name: 'Select', exact: true }).click();
+    const opened = (await page.getByTestId('select-layer').boundingBox())!;
+    await page.mouse.click(opened.x + opened.width * 0.45, opened.y + opened.height * 0.45);
+    await page.getByTestId('selection-frame').waitFor();
+    await page.screenshot({ path: join(outDir, `${name}-boards-select.png`) });
     await context.close();
     await student.context().close();
   }

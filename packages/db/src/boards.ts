@@ -38,13 +38,29 @@ interface BoardRow {
   revision: unknown;
   edit_policy: EditPolicy;
   shown_label: string | null;
+  /** Only where the reader is a teacher (`listBoards`); null when the owner has not drawn. */
+  last_drew_ms_ago?: unknown;
 }
 
 const ACTIVITY_COLUMNS = sql.raw('id, room_id, title, status, start_kind, template, started_at');
 
 /** A board's columns with its owner's name (from the lesson's membership), for `toBoard`. */
-const boardSelect = sql`SELECT b.id, b.activity_id, b.owner_user_id, m.display_name AS owner_name, b.revision, b.edit_policy, b.shown_label
-  FROM rooms b JOIN memberships m ON m.room_id = b.parent_id AND m.user_id = b.owner_user_id`;
+const BOARD_COLUMNS = sql`b.id, b.activity_id, b.owner_user_id, m.display_name AS owner_name, b.revision, b.edit_policy, b.shown_label`;
+const BOARD_FROM = sql`FROM rooms b JOIN memberships m ON m.room_id = b.parent_id AND m.user_id = b.owner_user_id`;
+const boardSelect = sql`SELECT ${BOARD_COLUMNS} ${BOARD_FROM}`;
+
+/**
+ * How long ago (ms, the database's clock: I2) the board's owner last drew on it: their newest
+ * element version (created, moved, restyled, restored) since the board was made, so the copy of the
+ * starting content (written with the board) and the teacher's comments do not count. Read from the
+ * versions the history keeps anyway (`element_versions_room_at` on `(room_id, at)`: a backward
+ * index scan that stops at the owner's newest row), so a stroke costs no extra write.
+ */
+const lastDrewMsAgo = (clock: Clock) =>
+  sql`(SELECT floor(extract(epoch FROM (${clock.now()} - max(v.at))) * 1000)::int8
+         FROM element_versions v
+        WHERE v.room_id = b.id AND v.by = b.owner_user_id AND v.at > b.created_at
+          AND v.action IN ('created', 'moved', 'restyled', 'restored'))`;
 
 const toBoard = (r: BoardRow): BoardInfo => ({
   id: r.id,
@@ -54,6 +70,8 @@ const toBoard = (r: BoardRow): BoardInfo => ({
   revision: int(r.revision),
   editPolicy: r.edit_policy,
   shownLabel: r.shown_label,
+  // A frozen test clock may stand before the version's time: never negative.
+  ...(r.last_drew_ms_ago != null ? { lastDrewMsAgo: Math.max(0, int(r.last_drew_ms_ago)) } : {}),
 });
 
 /** The edit policy of every board of an activity in this status (frozen and ended: look only). */
@@ -118,10 +136,11 @@ async function ensureBoard(
   const id = randomUUID();
   const [made] = await rows<{ id: string }>(
     tx,
+    // created_at on the store's clock, as its elements' versions: what the owner drew is what came after (lastDrewMsAgo).
     sql`INSERT INTO rooms (id, code, title, status, revision, edit_policy, cursor_visibility, laser_allowed, require_approval,
-                           parent_id, owner_user_id, activity_id)
+                           parent_id, owner_user_id, activity_id, created_at)
         VALUES (${id}::uuid, ${`board-${id}`}, ${owner.displayName}, 'open', 0, ${boardPolicy(activity.status)}, 'teacher', false, false,
-                ${lessonId}::uuid, ${owner.userId}::uuid, ${activity.id}::uuid)
+                ${lessonId}::uuid, ${owner.userId}::uuid, ${activity.id}::uuid, ${clock.now()})
         ON CONFLICT (activity_id, owner_user_id) WHERE parent_id IS NOT NULL DO NOTHING
         RETURNING id`,
   );
@@ -350,13 +369,14 @@ export interface Reader {
 
 /**
  * The boards of the lesson this reader may see (I12): the teacher every board (of the activity
- * given, or of all), a student their own and the shown ones. Empty for anyone not an active member
- * with an open session.
+ * given, or of all), each with how long ago its owner last drew (`lastDrewMsAgo`, teachers only:
+ * the grid's "last drew" after a reload), a student their own and the shown ones. Empty for anyone
+ * not an active member with an open session.
  */
 export async function listBoards(db: Executor, clock: Clock, reader: Reader, activityId?: string): Promise<BoardInfo[]> {
   const found = await rows<BoardRow>(
     db,
-    sql`${boardSelect}
+    sql`SELECT ${BOARD_COLUMNS}, CASE WHEN me.role = 'teacher' THEN ${lastDrewMsAgo(clock)} END AS last_drew_ms_ago ${BOARD_FROM}
         JOIN sessions s ON s.room_id = b.parent_id AND s.id = ${reader.sessionId}::uuid AND s.user_id = ${reader.userId}::uuid
           AND s.status = 'open' AND s.expires_at > ${clock.now()}
         JOIN memberships me ON me.room_id = s.room_id AND me.user_id = s.user_id AND me.status = 'active'

@@ -203,6 +203,59 @@ for (const { kind, skip } of storeDatabaseKinds) {
       decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Next', start: { kind: 'blank' } }), 'applied');
     });
 
+    test('last drew: a teacher\'s board list says how long ago each owner last changed an element, on the database clock; not the starting copy, not the teacher\'s comments', async () => {
+      const l = await lesson();
+      // Started with a copy of the class board: the copies are the owners' elements, but not their drawing.
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Drew', start: { kind: 'board' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      const bens = started.boards.find((b) => b.ownerUserId === l.ben.userId)!;
+      const drew = async () =>
+        new Map((await store.listBoards(l.reader(l.teacher), started.activity.id)).map((b) => [b.ownerUserId, b.lastDrewMsAgo]));
+      expect(await drew()).toEqual(new Map([[l.ana.userId, undefined], [l.ben.userId, undefined]]));
+
+      clock.advance(1_000);
+      const mark = decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied').element;
+      clock.advance(4_000);
+      // The teacher's comments on both boards change neither.
+      decided(await store.createElement(on(l.teacher, anas.id), { id: randomUUID(), shape: { ...square, x: 30 } }), 'applied');
+      decided(await store.createElement(on(l.teacher, bens.id), { id: randomUUID(), shape: { ...square, x: 30 } }), 'applied');
+      expect(await drew()).toEqual(new Map([[l.ana.userId, 4_000], [l.ben.userId, undefined]]));
+
+      // Ana's move (a lock's release with the shape) is drawing; the teacher's move of it is not.
+      clock.advance(2_000);
+      const grant = decided(await store.acquireLock(on(l.ana, anas.id), { elementId: mark.id, requestId: requestId('l'), firstTermMs: 2_000 }), 'granted');
+      decided(await store.releaseLock(on(l.ana, anas.id), { elementId: mark.id, generation: grant.generation, shape: { ...square, x: 70 }, requestId: requestId('r') }), 'applied');
+      clock.advance(1_500);
+      const teachers = decided(await store.acquireLock(on(l.teacher, anas.id), { elementId: mark.id, requestId: requestId('l'), firstTermMs: 2_000 }), 'granted');
+      decided(await store.releaseLock(on(l.teacher, anas.id), { elementId: mark.id, generation: teachers.generation, shape: { ...square, x: 90 }, requestId: requestId('r') }), 'applied');
+      expect((await drew()).get(l.ana.userId)).toBe(1_500);
+      // A student's list never carries it (their own board included).
+      expect((await store.listBoards(l.reader(l.ana))).map((b) => b.lastDrewMsAgo)).toEqual([undefined]);
+    });
+
+    test('I11: on a private board the teacher moves and resizes any element, frozen or not; the owner moves their own, never the teacher\'s comment', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Move', start: { kind: 'blank' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      const mark = decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied').element;
+      const comment = decided(await store.createElement(on(l.teacher, anas.id), { id: randomUUID(), shape: { ...square, x: 30 } }), 'applied').element;
+      const move = async (who: EditActor, elementId: string, shape: ElementShape) => {
+        const grant = await store.acquireLock(on(who, anas.id), { elementId, requestId: requestId('l'), firstTermMs: 2_000 });
+        if (grant.decision !== 'granted') return grant.decision;
+        return (await store.releaseLock(on(who, anas.id), { elementId, generation: grant.generation, shape, requestId: requestId('r') })).decision;
+      };
+      expect(await move(l.ana, comment.id, { ...square, x: 500 })).toBe('not_own');
+      expect(await move(l.ana, mark.id, { ...square, x: 5 })).toBe('applied');
+      decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'frozen' }), 'applied');
+      expect(await move(l.ana, mark.id, { ...square, x: 6 })).toBe('look_only');
+      expect(await move(l.teacher, mark.id, { ...square, x: 200, w: 40, h: 40 })).toBe('applied');
+      expect(await move(l.ben, mark.id, { ...square, x: 300 })).toBe('not_a_member');
+      const snapshot = await store.loadBoardSnapshot(l.reader(l.teacher), anas.id);
+      if (snapshot === 'forbidden') throw new Error('teacher refused');
+      expect(snapshot.elements.find((e) => e.id === mark.id)?.shape).toMatchObject({ x: 200, w: 40, h: 40 });
+      expect(snapshot.elements.find((e) => e.id === comment.id)?.shape.x).toBe(30);
+    });
+
     test('I11: the lesson\'s end holds on every board: a student\'s board edit after it is refused, one before it stays; the board\'s bump names the board row', async () => {
       const l = await lesson();
       const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'End', start: { kind: 'blank' } }), 'applied');

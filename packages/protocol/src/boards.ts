@@ -52,6 +52,13 @@ export const BoardInfo = z.object({
   editPolicy: EditPolicy,
   /** Null while private; the label while shown to the class. */
   shownLabel: BoardLabel.nullable(),
+  /**
+   * Teachers, in `board.list` only: milliseconds between the owner's last change of an element on
+   * the board (created, moved, restyled, restored; not the starting copy, not the teacher's) and
+   * the server reading it, on the database's clock. Absent when they have not drawn on it. A
+   * duration, not a time, so the client's clock never meets the server's (I2).
+   */
+  lastDrewMsAgo: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type BoardInfo = z.infer<typeof BoardInfo>;
 

@@ -13,8 +13,9 @@ import { z } from 'zod';
  *    drag lock's `lock.acquire`/`move`/`release`/`break`, and `ink`/`drags` in `board.pointers`.
  * 6: the `image` element kind (an uploaded picture named by its SHA-256; docs/protocol.md
  *    "Images"), the `equation` element kind and the setting `paper` (an older client cannot read
- *    any of them). Added since, compatibly: `frame` on `lock.move` and on drag entries (a resize
- *    or turn in progress; a client that ignores it sees a plain move until the drop).
+ *    any of them). Added since, compatibly (optional, an older client ignores them): `frame` on
+ *    `lock.move` and on drag entries (a resize or turn in progress; a client that ignores it sees
+ *    a plain move until the drop), and `BoardInfo.lastDrewMsAgo` in a teacher's `board.list` reply.
  */
 export const PROTOCOL_VERSION = 6;
 

@@ -1,7 +1,8 @@
 /**
  * Activities and private boards on screen (docs/boards.md): the student's own board (with the
  * banner saying who can see it), the teacher's class grid of live thumbnails, one board full size
- * (the teacher draws or comments on it), and the boards the teacher shows to the class. What each
+ * (the teacher draws, comments, or selects, moves, resizes and turns elements on it under drag
+ * locks), and the boards the teacher shows to the class. What each
  * person may see is the server's decision; this only draws what the boards client holds.
  *
  * A board here is a fixed page of BOARD_W x BOARD_H board units; a thumbnail is the same SVG scaled
@@ -15,6 +16,9 @@ import { exportPng, exportPngZip } from '../board/exportImage.ts';
 import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
 import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
+import { topmostAt } from '../elements/geometry.ts';
+import { HANDLE_PX, HANDLE_REACH_PX, HANDLE_REACH_TOUCH_PX, RESIZE_HANDLES, frameCorners, handleAt, handlePositions, shapeFrame, shownShape } from '../elements/transform.ts';
+import type { BoardDrag } from './boardDrag.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 import { POINTER_STALE_MS, type BoardView, type BoardsClient } from './boardsClient.ts';
 
@@ -28,6 +32,24 @@ const TEACHER_INK = '#d92c20';
 
 /** The board's elements in drawing order. */
 const ordered = (view: BoardView): Element[] => [...view.elements.values()].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
+
+type Previews = ReadonlyMap<string, { x: number; y: number; shape?: ElementShape }>;
+
+/**
+ * Where the elements being dragged on a board are now: others' drags (their moves, from the
+ * board's `board.pointers`) and ours (the whole new shape), subscribed per board so a drag
+ * re-renders that one board only.
+ */
+function usePreviews(client: RoomClient, boardId: string): Previews | undefined {
+  const remote = useStore(client.boards.drags, (s) => s.byBoard.get(boardId));
+  const own = useStore(client.boards.drag.store, (s) => (s.preview?.boardId === boardId ? s.preview : null));
+  return useMemo(() => {
+    if (!own && !remote?.size) return undefined;
+    const all = new Map<string, { x: number; y: number; shape?: ElementShape }>(remote ?? []);
+    if (own) all.set(own.elementId, { x: own.shape.x, y: own.shape.y, shape: own.shape });
+    return all;
+  }, [remote, own]);
+}
 
 /** Our pen on a board: each stroke sent live while drawn, then created with the live stroke's id. */
 interface Pen {
@@ -49,13 +71,18 @@ interface BoardSvgProps {
   onPoint?: (x: number, y: number) => void;
   /** A press places something (a written comment) instead of drawing. */
   onPlace?: ((x: number, y: number) => void) | undefined;
+  /** Drags in progress drawn where they are (the open board, the student's own, shown ones). */
+  previews?: Previews | undefined;
 }
 
 /** A board as SVG. */
-export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint, onPlace, liveInk }: BoardSvgProps) {
+export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint, onPlace, liveInk, previews }: BoardSvgProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const [samples, setSamples] = useState<PenSample[] | null>(null);
-  const markup = useMemo(() => ordered(view).map((e) => `<g data-element-id="${e.id}">${shapeSvg(e.shape)}</g>`).join(''), [view]);
+  const markup = useMemo(
+    () => ordered(view).map((e) => `<g data-element-id="${e.id}" data-version="${e.version}">${shapeSvg(shownShape(e, previews?.get(e.id)))}</g>`).join(''),
+    [view, previews],
+  );
   const toBoard = (e: ReactPointerEvent): PenSample | null => {
     const svg = svgRef.current;
     const matrix = svg?.getScreenCTM();
@@ -141,10 +168,13 @@ function LiveBoard(props: {
   /** Draws with a pen: the stroke, created with its live ink's id. */
   onDraw?: ((shape: ElementShape, id: string) => void) | undefined;
   onPlace?: ((x: number, y: number) => void) | undefined;
+  /** The select tool: pick, move, resize and turn elements under drag locks (the teacher's). */
+  select?: { selected: string | null; onSelect: (id: string | null) => void } | undefined;
   nameOf: (userId: string) => string;
 }) {
-  const { client, view, nameOf, onDraw, ...rest } = props;
+  const { client, view, nameOf, onDraw, select, ...rest } = props;
   const boardId = view.info.id;
+  const previews = usePreviews(client, boardId);
   const color = props.ink ?? STUDENT_INK;
   const onPoint = useMemo(() => (x: number, y: number) => client.boards.sendPointer(boardId, x, y), [client, boardId]);
   const stroke = useRef<string | null>(null);
@@ -167,9 +197,96 @@ function LiveBoard(props: {
   }, [client, boardId, color, onDraw]);
   return (
     <div className="activity-live-board">
-      <BoardSvg view={view} onPoint={onPoint} onDraw={pen} liveInk={client.boards.ink} {...rest} />
+      <BoardSvg view={view} onPoint={onPoint} onDraw={select ? undefined : pen} liveInk={client.boards.ink} previews={previews} {...rest} />
       <PointerLayer client={client} boardId={boardId} nameOf={nameOf} />
+      {select && <SelectLayer view={view} drag={client.boards.drag} previews={previews} onPoint={onPoint} {...select} />}
     </div>
+  );
+}
+
+/**
+ * The select tool over a board: a press on an element selects it and drags it under its lock; a
+ * press on a handle of the selection resizes or turns it; a press elsewhere clears the selection.
+ * The lock, the moves and the drop are the drag's (boardDrag.ts); the server decides each.
+ */
+function SelectLayer({ view, drag, previews, selected, onSelect, onPoint }: {
+  view: BoardView;
+  drag: BoardDrag;
+  previews: Previews | undefined;
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+  onPoint: (x: number, y: number) => void;
+}) {
+  const svgRef = useRef<SVGSVGElement>(null);
+  const dragging = useRef(false);
+  // Screen px per board unit: handles keep their size on screen however large the board is shown.
+  const [zoom, setZoom] = useState(0.5);
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const measure = () => setZoom(svg.getBoundingClientRect().width / BOARD_W || 0.5);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(svg);
+    return () => observer.disconnect();
+  }, []);
+  const element = selected ? view.elements.get(selected) : undefined;
+  const frame = element ? shapeFrame(shownShape(element, previews?.get(element.id))) : null;
+  const toBoard = (e: ReactPointerEvent) => {
+    const matrix = svgRef.current?.getScreenCTM();
+    if (!matrix) return null;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix.inverse());
+    return { x: p.x, y: p.y };
+  };
+  const handleSize = HANDLE_PX / zoom;
+  const positions = frame ? handlePositions(frame, zoom) : null;
+  return (
+    // Pointer input over the board image (which keeps its label); not a focus stop of its own.
+    <svg ref={svgRef} className="activity-select" viewBox={`0 0 ${BOARD_W} ${BOARD_H}`} data-testid="select-layer" aria-hidden="true"
+      onPointerDown={(e) => {
+        const p = toBoard(e);
+        if (!p) return;
+        const reach = e.pointerType === 'touch' ? HANDLE_REACH_TOUCH_PX : HANDLE_REACH_PX;
+        const handle = element && frame ? handleAt(frame, p, zoom, reach) : null;
+        let target: Element | null;
+        if (element && handle) {
+          drag.begin(view.info.id, element, p, handle === 'rotate' ? { kind: 'rotate' } : { kind: 'resize', handle });
+          target = element;
+        } else {
+          target = topmostAt(ordered(view), p, (e.pointerType === 'touch' ? 12 : 6) / zoom);
+          onSelect(target?.id ?? null);
+          if (target) drag.begin(view.info.id, target, p);
+        }
+        if (!target) return;
+        dragging.current = true;
+        e.currentTarget.setPointerCapture(e.pointerId);
+      }}
+      onPointerMove={(e) => {
+        const p = toBoard(e);
+        if (!p) return;
+        onPoint(p.x, p.y);
+        if (dragging.current) drag.move(p, e.shiftKey);
+      }}
+      onPointerUp={() => {
+        if (dragging.current) drag.end();
+        dragging.current = false;
+      }}
+      onPointerCancel={() => {
+        if (dragging.current) drag.cancel();
+        dragging.current = false;
+      }}>
+      {frame && positions && (
+        <g data-testid="selection-frame" data-selected={selected ?? undefined} pointerEvents="none">
+          <polygon points={frameCorners(frame).map((c) => `${c.x},${c.y}`).join(' ')} fill="none" stroke="#3b6fd8" strokeWidth={1.5 / zoom} />
+          <line x1={positions.n.x} y1={positions.n.y} x2={positions.rotate.x} y2={positions.rotate.y} stroke="#3b6fd8" strokeWidth={1.5 / zoom} />
+          <circle cx={positions.rotate.x} cy={positions.rotate.y} r={handleSize / 2} fill="#ffffff" stroke="#3b6fd8" strokeWidth={1.5 / zoom} />
+          {RESIZE_HANDLES.map((h) => (
+            <rect key={h} x={positions[h].x - handleSize / 2} y={positions[h].y - handleSize / 2} width={handleSize} height={handleSize}
+              fill="#ffffff" stroke="#3b6fd8" strokeWidth={1.5 / zoom} />
+          ))}
+        </g>
+      )}
+    </svg>
   );
 }
 
@@ -295,13 +412,21 @@ function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (user
 
 type SortBy = 'name' | 'activity';
 
+const toolHint = {
+  pen: 'Draw to comment.',
+  text: 'Click where your comment goes, then type it.',
+  select: 'Press an element to select and move it; drag a handle to resize or turn it.',
+} as const;
+
 function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roster: readonly RosterEntry[]; nameOf: (userId: string) => string }) {
   const { activity, boards } = useStore(client.boards.store);
   const ui = teacherUi(client);
   const gridOpen = useStore(ui, (s) => s.gridOpen);
   const [openBoard, setOpenBoard] = useState<string | null>(null);
   const [sortBy, setSortBy] = useState<SortBy>('name');
-  const [tool, setTool] = useState<'pen' | 'text'>('pen');
+  const [tool, setTool] = useState<'pen' | 'text' | 'select'>('pen');
+  const [selected, setSelected] = useState<string | null>(null);
+  const dragNotice = useStore(client.boards.drag.store, (s) => s.notice);
   const [placed, setPlaced] = useState<{ x: number; y: number } | null>(null);
   const [comment, setComment] = useState('');
   const now = useNow();
@@ -333,7 +458,11 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
         <span className="activity-status" data-testid="activity-status">{current.status === 'frozen' ? 'Frozen: look only' : 'Running'}</span>
         {opened ? (
           <>
-            <button type="button" className="button button-secondary" onClick={() => setOpenBoard(null)}>
+            <button type="button" className="button button-secondary" onClick={() => {
+              client.boards.drag.cancel();
+              setSelected(null);
+              setOpenBoard(null);
+            }}>
               Back to grid
             </button>
             <button type="button" className="button button-secondary" onClick={() => void exportPng(ordered(opened), `${current.title} ${opened.info.ownerName}`)}>
@@ -383,14 +512,22 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
         <div className="activity-full" data-testid="open-board">
           <p className="activity-banner">
             {opened.info.ownerName}’s board{shownIds.has(opened.info.id) ? `, shown to the class as “${shownIds.get(opened.info.id)}”` : ''}.{' '}
-            {tool === 'pen' ? 'Draw to comment.' : 'Click where your comment goes, then type it.'}
+            {toolHint[tool]}
           </p>
-          <div className="activity-tools" role="group" aria-label="Comment with">
+          {dragNotice && (
+            <p className="activity-notice" role="status" key={dragNotice.serial}>
+              {dragNotice.text}
+            </p>
+          )}
+          <div className="activity-tools" role="group" aria-label="Tool">
             <button type="button" className="button button-secondary" aria-pressed={tool === 'pen'} onClick={() => setTool('pen')}>
               Pen
             </button>
             <button type="button" className="button button-secondary" aria-pressed={tool === 'text'} onClick={() => setTool('text')}>
               Text
+            </button>
+            <button type="button" className="button button-secondary" aria-pressed={tool === 'select'} onClick={() => setTool('select')}>
+              Select
             </button>
             {tool === 'text' && placed && (
               <form className="activity-comment"
@@ -407,36 +544,54 @@ function TeacherActivity({ client, roster, nameOf }: { client: RoomClient; roste
           </div>
           <LiveBoard client={client} nameOf={nameOf} view={opened} label={`${opened.info.ownerName}'s board`} ink={TEACHER_INK}
             onDraw={tool === 'pen' ? drawOpened : undefined}
-            onPlace={tool === 'text' ? (x, y) => setPlaced({ x, y }) : undefined} />
+            onPlace={tool === 'text' ? (x, y) => setPlaced({ x, y }) : undefined}
+            select={tool === 'select' ? { selected, onSelect: setSelected } : undefined} />
         </div>
       ) : (
         <ul className="class-grid" data-testid="class-grid">
-          {tiles.map((view) => {
-            const entry = byUser.get(view.info.ownerUserId);
-            const since = view.lastDrewAt === null ? null : Math.max(0, Math.round((now - view.lastDrewAt) / 1000));
-            return (
-              <li key={view.info.id}>
-                <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => setOpenBoard(view.info.id)}>
-                  <BoardSvg view={view} label={`${view.info.ownerName}'s board`} liveInk={client.boards.ink} />
-                  <span className="class-tile-name">{view.info.ownerName}</span>
-                  {/* Two short lines, so a 110 px tile shows them whole; read as one ("here · last drew 5 s ago"). */}
-                  <span className="class-tile-meta" data-presence={presenceText(entry)}>
-                    <span className="class-tile-presence">
-                      {presenceText(entry)}
-                      {shownIds.has(view.info.id) ? ', shown' : ''}
-                    </span>
-                    <span className="visually-hidden"> · </span>
-                    <span className="class-tile-drew">{since === null ? 'not drawn yet' : `last drew ${agoText(since)}`}</span>
-                  </span>
-                </button>
-              </li>
-            );
-          })}
+          {tiles.map((view) => (
+            <ClassTile key={view.info.id} view={view} presence={presenceText(byUser.get(view.info.ownerUserId))} shown={shownIds.has(view.info.id)}
+              since={view.lastDrewAt === null ? null : Math.max(0, Math.round((now - view.lastDrewAt) / 1000))} liveInk={client.boards.ink}
+              onOpen={setOpenBoard} />
+          ))}
         </ul>
       )}
     </section>
   );
 }
+
+/**
+ * One tile of the class grid. Memoised on what it shows, so a stroke on one board (a new view of
+ * that board only) or the second's tick (a new `since` for the tiles that have one) re-renders
+ * those tiles, not the 30-40 of the grid.
+ */
+const ClassTile = memo(function ClassTile({ view, presence, shown, since, liveInk, onOpen }: {
+  view: BoardView;
+  presence: string;
+  shown: boolean;
+  /** Seconds since the owner last drew, or null. */
+  since: number | null;
+  liveInk: BoardsClient['ink'];
+  onOpen: (boardId: string) => void;
+}) {
+  return (
+    <li>
+      <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => onOpen(view.info.id)}>
+        <BoardSvg view={view} label={`${view.info.ownerName}'s board`} liveInk={liveInk} />
+        <span className="class-tile-name">{view.info.ownerName}</span>
+        {/* Two short lines, so a 110 px tile shows them whole; read as one ("here · last drew 5 s ago"). */}
+        <span className="class-tile-meta" data-presence={presence}>
+          <span className="class-tile-presence">
+            {presence}
+            {shown ? ', shown' : ''}
+          </span>
+          <span className="visually-hidden"> · </span>
+          <span className="class-tile-drew">{since === null ? 'not drawn yet' : `last drew ${agoText(since)}`}</span>
+        </span>
+      </button>
+    </li>
+  );
+});
 
 interface StartActivityDialogProps {
   /** The teacher's selection on the class board, when they open the dialog. */

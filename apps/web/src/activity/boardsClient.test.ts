@@ -11,6 +11,7 @@ import { BoardsClient } from './boardsClient.ts';
 const LESSON = '00000000-0000-4000-8000-00000000000a';
 const BOARD = '00000000-0000-4000-8000-0000000000b1';
 const OTHER = '00000000-0000-4000-8000-0000000000b2';
+const ME_BOARD = '00000000-0000-4000-8000-0000000000b3';
 const ME = '00000000-0000-4000-8000-0000000000c1';
 const ACTIVITY = '00000000-0000-4000-8000-0000000000d1';
 
@@ -33,12 +34,12 @@ const element = (n: number): Element => ({
   z: n,
   lock: null,
 });
-const created = (boardId: string, revision: number): RoomEvent => ({
+const created = (boardId: string, revision: number, made: Element = element(revision)): RoomEvent => ({
   roomId: boardId,
   revision,
   eventId: `element.created:${boardId}:${revision}`,
   kind: 'element.created',
-  payload: { element: element(revision) },
+  payload: { element: made },
 });
 const activity = (shown: Activity['shown'] = []): Activity => ({
   id: ACTIVITY,
@@ -176,5 +177,56 @@ describe('boards client', () => {
       [BOARD, strokeId, 0, 1, undefined],
       [BOARD, strokeId, 1, 1, 'up'],
     ]);
+  });
+
+  test('last drew: a teacher\'s board.list `lastDrewMsAgo` is a moment on our clock after a reload; the owner\'s next change moves it, a teacher\'s comment does not', async () => {
+    let now = 50_000;
+    const requests: string[] = [];
+    const client = new BoardsClient(
+      {
+        request: async <T,>(event: string, payload: unknown) => {
+          requests.push(event);
+          if (event === ClientEvent.BOARD_LIST)
+            return { ok: true, activity: activity(), boards: [{ ...info(BOARD, OTHER), lastDrewMsAgo: 7_000 }, info(ME_BOARD, ME)] } as never as { ok: true } & T;
+          if (event === ClientEvent.BOARD_SYNC) {
+            const id = (payload as { boardId: string }).boardId;
+            return { ok: true, sync: { kind: 'snapshot', snapshot: { revision: 0, elements: [], board: info(id, id === BOARD ? OTHER : ME) } } } as never;
+          }
+          return { ok: false, error: { code: 'bad_request', message: 'no' } } as never;
+        },
+        emit: () => undefined,
+      },
+      { lessonId: LESSON, userId: ME, role: 'teacher' },
+      () => now,
+    );
+    await client.reconnected();
+    await settle();
+    const drewAt = () => client.store.getState().boards.get(BOARD)?.lastDrewAt;
+    // The snapshot after the list keeps what the list said.
+    expect(drewAt()).toBe(43_000);
+    expect(client.store.getState().boards.get(ME_BOARD)?.lastDrewAt).toBeNull();
+    now = 60_000;
+    const comment = { ...element(1), createdBy: ME, updatedBy: ME };
+    client.receiveEvent(created(BOARD, 1, comment));
+    expect(drewAt()).toBe(43_000);
+    now = 61_000;
+    client.receiveEvent(created(BOARD, 2, { ...element(2), createdBy: OTHER, updatedBy: OTHER }));
+    expect(drewAt()).toBe(61_000);
+  });
+
+  test('others\' drags on a board are kept per board from board.pointers, ours are not, and end with the lock\'s release', async () => {
+    const { client } = setup('teacher');
+    await client.reconnected();
+    client.receiveOpened(info(BOARD, OTHER));
+    await settle();
+    const drags = () => client.drags.getState().byBoard.get(BOARD);
+    const SESSION = '00000000-0000-4000-8000-0000000000e1';
+    const drag = (userId: string, x: number) => ({ elementId: element(1).id, generation: 3, sessionId: SESSION, userId, x, y: 5 });
+    client.receivePointers({ boardId: BOARD, pointers: [], drags: [drag(OTHER, 40)] });
+    expect(drags()?.get(element(1).id)).toMatchObject({ userId: OTHER, x: 40, y: 5 });
+    client.receivePointers({ boardId: BOARD, pointers: [], drags: [{ ...drag(ME, 90), elementId: element(2).id }] });
+    expect(drags()?.has(element(2).id)).toBe(false);
+    client.receiveEvent({ roomId: BOARD, revision: 1, eventId: `lock.released:${BOARD}:1`, kind: 'lock.released', payload: { elementId: element(1).id, generation: 3, reason: 'released' } });
+    expect(drags()?.size).toBe(0);
   });
 });

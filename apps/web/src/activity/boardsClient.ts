@@ -23,6 +23,7 @@ import {
 } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { LiveInk, type LiveStroke } from '../sync/liveInk.ts';
+import { BoardDrag } from './boardDrag.ts';
 
 /** One board as this client holds it. */
 export interface BoardView {
@@ -30,7 +31,11 @@ export interface BoardView {
   /** Null until its first sync arrived. */
   revision: number | null;
   elements: ReadonlyMap<string, Element>;
-  /** When this client last saw a stroke land on it (ms, local clock), for "last drew N s ago". */
+  /**
+   * When its owner last changed an element on it (ms, local clock), for "last drew N s ago": from
+   * the teacher's `board.list` (`lastDrewMsAgo`, so it survives a reload), then from the owner's
+   * element events as they arrive (never the teacher's own comments).
+   */
   lastDrewAt: number | null;
 }
 
@@ -53,6 +58,14 @@ export interface BoardsPorts {
 
 /** Someone's pointer on a board, as last heard. */
 export interface BoardPointer {
+  userId: string;
+  x: number;
+  y: number;
+  at: number;
+}
+
+/** Someone's drag on a board, as last heard from its `board.pointers` (the lock holder's move). */
+export interface BoardDragPreview {
   userId: string;
   x: number;
   y: number;
@@ -84,6 +97,13 @@ export class BoardsClient {
   readonly ink: StoreApi<{ byBoard: ReadonlyMap<string, ReadonlyMap<string, LiveStroke>> }> = createStore(() => ({
     byBoard: new Map(),
   }));
+  /**
+   * Others' drags in progress per board (element id -> where it is now), until the lock's release
+   * or the element's next version arrives, or it is not heard of for POINTER_STALE_MS.
+   */
+  readonly drags: StoreApi<{ byBoard: ReadonlyMap<string, ReadonlyMap<string, BoardDragPreview>> }> = createStore(() => ({
+    byBoard: new Map(),
+  }));
   private readonly liveInk = new Map<string, LiveInk>();
   /** Our stroke being drawn: its points not sent yet, sent at most every INK_SYNC_MS. */
   private drawing: { boardId: string; strokeId: string; stroke: string; strokeWidth: number; sent: number; unsent: InkPoint[]; timer?: ReturnType<typeof setTimeout> } | null = null;
@@ -99,11 +119,27 @@ export class BoardsClient {
    */
   private readonly held = new Map<string, RoomEvent[]>();
 
+  /** Our drag of an element on a board (the select tool), under its drag lock. */
+  readonly drag: BoardDrag;
+
   constructor(
     private readonly ports: BoardsPorts,
     private readonly self: { lessonId: string; userId: string; role: 'teacher' | 'student' },
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.drag = new BoardDrag(
+      {
+        request: (event, payload) => ports.request(event, payload),
+        emit: (event, payload) => ports.emit(event, payload),
+        randomId,
+        every: (fn, ms) => {
+          const timer = setInterval(fn, ms);
+          return () => clearInterval(timer);
+        },
+      },
+      now,
+    );
+  }
 
   /** After every (re)connect: subscriptions are per socket, so list and sync again. */
   async reconnected(): Promise<void> {
@@ -144,11 +180,26 @@ export class BoardsClient {
       case 'element.updated':
       case 'element.restored':
         elements.set(event.payload.element.id, event.payload.element);
-        drew = true;
+        // "Last drew" is the owner's work, as the server counts it (lastDrewMsAgo): not a teacher's comment.
+        drew = event.payload.element.updatedBy === board.info.ownerUserId;
+        if (event.kind === 'element.updated') this.endDrag(event.roomId, event.payload.element.id);
         break;
       case 'element.deleted':
         elements.delete(event.payload.elementId);
+        this.endDrag(event.roomId, event.payload.elementId);
         break;
+      case 'lock.granted': {
+        const e = elements.get(event.payload.elementId);
+        const { generation, sessionId, userId } = event.payload;
+        if (e) elements.set(e.id, { ...e, lock: { generation, sessionId, userId } });
+        break;
+      }
+      case 'lock.released': {
+        const e = elements.get(event.payload.elementId);
+        if (e?.lock?.generation === event.payload.generation) elements.set(e.id, { ...e, lock: null });
+        this.endDrag(event.roomId, event.payload.elementId);
+        break;
+      }
       default:
         break;
     }
@@ -165,6 +216,27 @@ export class BoardsClient {
     byBoard.set(batch.boardId, board);
     this.pointers.setState({ byBoard });
     if (batch.ink) this.receiveInk(batch, now);
+    if (batch.drags?.length || this.drags.getState().byBoard.get(batch.boardId)?.size) this.receiveDrags(batch, now);
+  }
+
+  /** Others' drag moves on a board (our own are drawn from our drag); stale ones go. */
+  private receiveDrags(batch: BoardPointers, now: number): void {
+    const byBoard = new Map(this.drags.getState().byBoard);
+    const board = new Map(byBoard.get(batch.boardId) ?? []);
+    for (const d of batch.drags ?? []) if (d.userId !== this.self.userId) board.set(d.elementId, { userId: d.userId, x: d.x, y: d.y, at: now });
+    for (const [elementId, d] of board) if (now - d.at > POINTER_STALE_MS) board.delete(elementId);
+    byBoard.set(batch.boardId, board);
+    this.drags.setState({ byBoard });
+  }
+
+  private endDrag(boardId: string, elementId: string): void {
+    const board = this.drags.getState().byBoard.get(boardId);
+    if (!board?.has(elementId)) return;
+    const byBoard = new Map(this.drags.getState().byBoard);
+    const rest = new Map(board);
+    rest.delete(elementId);
+    byBoard.set(boardId, rest);
+    this.drags.setState({ byBoard });
   }
 
   /** A batch's live ink: others' strokes grow; ours (this member's sessions) are drawn locally. */
@@ -338,7 +410,10 @@ export class BoardsClient {
 
   private know(info: BoardInfo): void {
     const existing = this.store.getState().boards.get(info.id);
-    this.put(existing ? { ...existing, info } : { info, revision: null, elements: new Map(), lastDrewAt: null });
+    // The server's "how long ago" (a duration, I2) becomes a moment on our clock; a later event wins.
+    const told = info.lastDrewMsAgo === undefined ? null : this.now() - info.lastDrewMsAgo;
+    const lastDrewAt = Math.max(existing?.lastDrewAt ?? -Infinity, told ?? -Infinity);
+    this.put({ info, revision: existing?.revision ?? null, elements: existing?.elements ?? new Map(), lastDrewAt: Number.isFinite(lastDrewAt) ? lastDrewAt : null });
   }
 
   private put(view: BoardView): void {
