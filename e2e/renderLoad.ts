@@ -5,9 +5,15 @@
  * canvas) in each. Not a test (nothing asserts): a
  * measurement for BENCHMARKS.md ("Web rendering").
  *
+ * IMAGES=n (default 0) also uploads n distinct worksheet-like pictures of 1200 x 900 pixels
+ * (worksheetPng.ts) and places them among the other elements (interleaved in drawing order), at
+ * 120 x 90 on the board in rows of ten from (10, 10): in the start view and in view while it pans
+ * and zooms. Measuring waits until the page has decoded every picture (its `<img>` decode() with
+ * naturalWidth 1200) and no placeholder is drawn.
+ *
  *   pnpm build
  *   PORT=3313 PGLITE_DIR=$(mktemp -d)/pglite node --import tsx apps/server/src/main.ts &
- *   node --import tsx e2e/renderLoad.ts          # BASE_URL=http://127.0.0.1:3313 ELEMENTS=2000 CURSORS=30 SWEEP=1
+ *   node --import tsx e2e/renderLoad.ts          # BASE_URL=http://127.0.0.1:3313 ELEMENTS=2000 CURSORS=30 IMAGES=0 SWEEP=1
  *
  * TRACE_DIR=/some/dir also writes a Chromium performance trace of each phase there (open it in
  * DevTools' Performance panel) to see what a long frame spent its time on.
@@ -21,10 +27,15 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { ClientEvent, type ElementShape } from '@wb/protocol';
 import { connectMember, createElements, joinRoom, startRoom, type MemberSocket } from './roomSeed.ts';
+import { worksheetPng } from './worksheetPng.ts';
 
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:3313';
 const ELEMENTS = Number(process.env.ELEMENTS ?? 2_000);
 const CURSORS = Number(process.env.CURSORS ?? 30);
+const IMAGES = Number(process.env.IMAGES ?? 0);
+/** The pictures' pixels (a scanned worksheet's) and their size on the board (in view at 100 %). */
+const PICTURE = { width: 1_200, height: 900 } as const;
+const PLACED = { w: 120, h: 90, perRow: 10, gapX: 125, gapY: 100 } as const;
 /** Sockets creating the elements in parallel (the teacher's and movers'), each under the server's budget. */
 const SEEDERS = 4;
 const SAMPLE_MS = 5_000;
@@ -54,15 +65,55 @@ function shapeFor(i: number): ElementShape {
   }
 }
 
+/** Uploads `count` distinct pictures to the lesson as the web client does; their image shapes, in view at the start. */
+async function uploadPictures(grant: { token: string; room: { id: string } }, count: number): Promise<ElementShape[]> {
+  const shapes: ElementShape[] = [];
+  for (let k = 0; k < count; k++) {
+    const response = await fetch(`${BASE}/api/rooms/${grant.room.id}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${grant.token}`, 'content-type': 'image/png' },
+      body: new Uint8Array(worksheetPng(k, PICTURE.width, PICTURE.height)),
+    });
+    if (!response.ok) throw new Error(`upload ${k}: ${response.status} ${await response.text()}`);
+    const { sha256, width, height } = (await response.json()) as { sha256: string; width: number; height: number };
+    const x = 10 + (k % PLACED.perRow) * PLACED.gapX;
+    const y = 10 + Math.floor(k / PLACED.perRow) * PLACED.gapY;
+    shapes.push({ kind: 'image', x, y, w: PLACED.w, h: PLACED.h, sha256, naturalWidth: width, naturalHeight: height });
+  }
+  return shapes;
+}
+
+/**
+ * The page's decoded pictures: the image library decodes each fetched picture in an `<img>`
+ * (decode()) before drawing it; this init script records each decode that resolved, with its
+ * natural size, so the measurement starts only once every picture is really there.
+ */
+const recordDecodes = `(() => {
+  const decoded = (window.__decodedPictures = []);
+  const decode = HTMLImageElement.prototype.decode;
+  HTMLImageElement.prototype.decode = function () {
+    return decode.call(this).then(() => { decoded.push({ src: this.src, width: this.naturalWidth, height: this.naturalHeight }); });
+  };
+})()`;
+
 async function main() {
-  const teacher = await startRoom(BASE, 'Load teacher');
+  // The viewer is a student: it sees the 30 others' cursors only when the lesson shows everyone's
+  // (a new lesson shows students only the teacher's since cursor visibility came in).
+  const teacher = await startRoom(BASE, 'Load teacher', { cursorVisibility: 'everyone' });
+  const pictures = await uploadPictures(teacher, IMAGES);
   const code = teacher.room.code;
   const teacherSocket = await connectMember(BASE, teacher);
   const movers: MemberSocket[] = [];
   for (let i = 0; i < CURSORS; i++) movers.push(await connectMember(BASE, await joinRoom(BASE, code, `Mover ${i}`)));
   const started = Date.now();
-  const ids = await createElements([teacherSocket, ...movers].slice(0, SEEDERS), Array.from({ length: ELEMENTS }, (_, i) => shapeFor(i)));
-  console.log(`created ${ELEMENTS} elements in ${((Date.now() - started) / 1_000).toFixed(1)} s (load ${load1()})`);
+  // The pictures go among the other elements in drawing order: one after every ELEMENTS / (IMAGES + 1).
+  const shapes = Array.from({ length: ELEMENTS }, (_, i) => shapeFor(i));
+  const all = [...shapes];
+  for (let k = pictures.length - 1; k >= 0; k--) all.splice(Math.floor(((k + 1) * ELEMENTS) / (pictures.length + 1)), 0, pictures[k]!);
+  const created = await createElements([teacherSocket, ...movers].slice(0, SEEDERS), all);
+  const at = new Map(all.map((shape, i) => [shape, i]));
+  const ids = shapes.map((shape) => created[at.get(shape)!]!);
+  console.log(`created ${ELEMENTS} elements and ${IMAGES} images in ${((Date.now() - started) / 1_000).toFixed(1)} s (load ${load1()})`);
 
   let t = 0;
   const cursorTimer = setInterval(() => {
@@ -72,6 +123,7 @@ async function main() {
 
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript(recordDecodes);
   await page.goto(`${BASE}/r/${code}`);
   await page.getByLabel('Your name').fill('Viewer');
   await page.getByRole('button', { name: 'Join lesson' }).click();
@@ -84,6 +136,22 @@ async function main() {
     { timeout: 30_000 },
   );
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="cursor"]').length >= n, CURSORS, { timeout: 30_000 });
+  if (IMAGES > 0) {
+    const decodeStarted = Date.now();
+    // Every picture decoded at its full size, and no placeholder left in the SVG layer; then a
+    // second for the overview canvas's repaint with them (at the next frame) to be done.
+    await page.waitForFunction(
+      ({ n, width, height }) => {
+        const decoded = (window as { __decodedPictures?: Array<{ src: string; width: number; height: number }> }).__decodedPictures ?? [];
+        const full = new Set(decoded.filter((d) => d.src.startsWith('blob:') && d.width === width && d.height === height).map((d) => d.src));
+        return full.size >= n && document.querySelector('[data-image-pending]') === null;
+      },
+      { n: IMAGES, ...PICTURE },
+      { timeout: 120_000, polling: 250 },
+    );
+    await page.waitForTimeout(1_000);
+    console.log(`${IMAGES} pictures of ${PICTURE.width} x ${PICTURE.height} decoded in the page ${((Date.now() - decodeStarted) / 1_000).toFixed(1)} s after the board drew`);
+  }
   /** What the element layer draws now: its mode, the count its decision read, and SVG nodes in the DOM. */
   const layerState = () =>
     page.evaluate(() => {

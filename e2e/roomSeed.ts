@@ -13,6 +13,7 @@ import {
   type ClientToServerEvents,
   type ElementReply,
   type ElementShape,
+  type LessonSettings,
   type ServerToClientEvents,
   type SessionGrant,
 } from '@wb/protocol';
@@ -32,7 +33,9 @@ async function post<T>(url: string, body: unknown): Promise<T> {
   return (await res.json()) as T;
 }
 
-export const startRoom = (baseUrl: string, teacherName: string) => post<SessionGrant>(`${baseUrl}/api/rooms`, { teacherName, memberKey: memberKey(), settings: { editPolicy: 'everyone' } });
+/** A lesson where everyone may edit; `settings` adds to that (e.g. `cursorVisibility`: a new lesson shows students only the teacher's cursor). */
+export const startRoom = (baseUrl: string, teacherName: string, settings: Partial<LessonSettings> = {}) =>
+  post<SessionGrant>(`${baseUrl}/api/rooms`, { teacherName, memberKey: memberKey(), settings: { editPolicy: 'everyone', ...settings } });
 
 export const joinRoom = (baseUrl: string, code: string, displayName: string) =>
   post<SessionGrant>(`${baseUrl}/api/rooms/${code}/join`, { displayName, memberKey: memberKey() });
