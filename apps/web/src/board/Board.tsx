@@ -85,7 +85,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     const gestures = new ViewportGestures({ surface, viewport, tool: toolInput, onPointer: onBoardPointer, onSpaceHeld: setSpaceHeld, onPanning: setPanning });
     gestures.attach();
     const detachSelectionKeys = attachSelectionKeys(editor);
-    const detachClipboard = attachClipboard(editor, () => pointer, viewCentre);
+    const detachClipboard = attachClipboard(editor, images, () => pointer, viewCentre);
     // Registered after the clipboard's paste: a paste of the board's own copy is claimed there first.
     const pictures = new ImageInput({
       editor,

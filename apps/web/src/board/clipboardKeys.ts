@@ -1,4 +1,6 @@
-import { CLIPBOARD_MIME, MAX_CLIPBOARD_ELEMENTS, readClipboard, type ClipboardRead, type ElementShape } from '@wb/protocol';
+import { CLIPBOARD_MIME, MAX_CLIPBOARD_ELEMENTS, imageKindOf, readClipboard, type ClipboardRead, type ElementShape } from '@wb/protocol';
+import { browserPictureStash, pastablePictures, stashCopiedPictures, type LessonPictures } from '../images/copiedPictures.ts';
+import type { ImageLibrary } from '../images/imageLibrary.ts';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { DUPLICATE_OFFSET, clipboardContent, clipboardPicture, placedAt, selectedShapes, shiftedBy, type ClipboardContent } from '../elements/clipboard.ts';
 import type { Point } from '../elements/geometry.ts';
@@ -84,15 +86,31 @@ const PASTE_REFUSED: Record<Exclude<ClipboardRead, { ok: true }>['reason'], stri
   too_large: 'The clipboard holds more than can be pasted at once. Nothing was pasted.',
 };
 
+/** The open lesson's pictures as a paste needs them: known here, or uploaded from a copy's bytes. */
+function lessonPicturesOf(images: ImageLibrary): LessonPictures {
+  return {
+    has: (sha256) => images.has(sha256),
+    async upload(bytes) {
+      const mime = imageKindOf(new Uint8Array(await bytes.slice(0, 16).arrayBuffer()));
+      if (!mime) throw new Error('it is not a picture this board takes.');
+      return (await images.upload(bytes, mime)).sha256;
+    },
+  };
+}
+
 /**
  * Ctrl/Cmd+C, X, V and D on the board: copy and cut write the selection to the system clipboard
  * (the whiteboard's own type, an SVG and text for other apps); paste creates the copied shapes
  * at the pointer through the editor's normal create path; duplicate copies the selection beside
- * itself. Typing and selected page text keep the browser's own copy and paste.
+ * itself. Typing and selected page text keep the browser's own copy and paste. A copy keeps its
+ * images' bytes for the browser's other tabs (copiedPictures.ts); a paste uploads the pictures
+ * its lesson lacks (`images`, the open lesson's library) before creating the shapes.
  * `pointer` is the last board point under the pointer (null: none yet), `viewCentre` the middle
  * of the view. Returns the detach function.
  */
-export function attachClipboard(editor: BoardEditor, pointer: () => Point | null, viewCentre: () => Point): () => void {
+export function attachClipboard(editor: BoardEditor, images: ImageLibrary, pointer: () => Point | null, viewCentre: () => Point): () => void {
+  const stash = browserPictureStash();
+  const lesson = lessonPicturesOf(images);
   /** The selection's shapes, at most MAX_CLIPBOARD_ELEMENTS; past that the person is told. */
   const selection = () => {
     const { ordered, selection: ids } = editor.board.getState();
@@ -110,6 +128,7 @@ export function attachClipboard(editor: BoardEditor, pointer: () => Point | null
     e.clipboardData.setData('image/svg+xml', content.svg);
     e.clipboardData.setData('text/plain', content.text);
     remember(content.text, content.elements);
+    void stashCopiedPictures(shapes, (sha256) => images.blob(sha256), stash);
     void addPicture(content, shapes);
     if (cut) editor.delete(editor.board.getState().selection);
   };
@@ -129,7 +148,12 @@ export function attachClipboard(editor: BoardEditor, pointer: () => Point | null
       return;
     }
     e.preventDefault();
-    editor.createMany(placedAt(read.payload.shapes, pointer() ?? viewCentre()));
+    const placed = placedAt(read.payload.shapes, pointer() ?? viewCentre());
+    if (!placed.some((s) => s.kind === 'image')) {
+      editor.createMany(placed);
+      return;
+    }
+    void pastablePictures(placed, lesson, stash, (text) => editor.tell(text)).then((shapes) => editor.createMany(shapes));
   };
 
   const keydown = (e: KeyboardEvent) => {

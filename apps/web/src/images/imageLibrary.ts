@@ -53,6 +53,18 @@ export class ImageLibrary implements ImagePictures {
     });
   }
 
+  /** The picture's bytes (loaded here, else fetched), or null when the lesson has none. */
+  async blob(sha256: string): Promise<Blob | null> {
+    const known = this.entries.get(sha256);
+    const entry = known?.status === 'ready' ? known : await this.fetchEntry(sha256);
+    return entry.status === 'ready' ? entry.blob : null;
+  }
+
+  /** Whether the lesson holds the picture: shown here already, or found on the server. */
+  async has(sha256: string): Promise<boolean> {
+    return (await this.blob(sha256)) !== null;
+  }
+
   /**
    * Uploads checked bytes (imageUpload.ts) of the given kind; the answer names the stored image.
    * Refusals arrive as ApiError with the server's code (`unsupported_image`, `payload_too_large`,
