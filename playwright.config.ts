@@ -20,12 +20,14 @@ export default defineConfig({
   workers: 5,
   retries: 0,
   projects: [
-    { name: 'browser', testIgnore: '**/drill.spec.ts', fullyParallel: false, workers: 3 },
-    { name: 'drill', testMatch: '**/drill.spec.ts', fullyParallel: true, workers: 2 },
+    // Each project writes its own output folder, so the two can also run as separate invocations
+    // at once (`pnpm test` runs the drill beside the browser suite, at a higher priority) without
+    // one clearing the other's folder.
+    { name: 'browser', testIgnore: '**/drill.spec.ts', fullyParallel: false, workers: 3, outputDir: 'test-results/browser' },
+    { name: 'drill', testMatch: '**/drill.spec.ts', fullyParallel: true, workers: 2, outputDir: 'test-results/drill' },
   ],
   forbidOnly: true,
   reporter: [['list']],
-  outputDir: 'test-results',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     // Recording a trace costs every test CPU (snapshots and a screencast at each action) even when
@@ -46,7 +48,9 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  // The shared server of the browser specs; the drill starts servers of its own, so a run of the
+  // drill alone (E2E_WEB_SERVER=off, as `pnpm test` runs it) does not start this one.
+  webServer: process.env.E2E_WEB_SERVER === 'off' ? undefined : {
     command: 'node --import tsx apps/server/src/main.ts',
     url: `http://127.0.0.1:${port}/readyz`,
     timeout: 120_000,

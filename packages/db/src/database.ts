@@ -68,6 +68,8 @@ export type DatabaseOptions =
       migrate?: boolean;
       /** How long work waits for a free connection before it fails, in ms. Default 5,000. */
       connectionWaitMs?: number;
+      /** Postgres cancels a statement after this long, in ms. Default STATEMENT_TIMEOUT_MS. */
+      statementTimeoutMs?: number;
     }
   /** `dataDir` undefined means in memory (tests). */
   | { kind: 'pglite'; dataDir?: string };
@@ -75,7 +77,7 @@ export type DatabaseOptions =
 /** Opens the database and applies every pending migration before returning (unless `migrate: false`). */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.kind === 'postgres'
-    ? openPostgres(options.url, options.poolSize ?? 10, options.migrate ?? true, options.connectionWaitMs ?? 5_000)
+    ? openPostgres(options.url, options.poolSize ?? 10, options.migrate ?? true, options.connectionWaitMs ?? 5_000, options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS)
     : openPglite(options.dataDir);
 }
 
@@ -363,7 +365,7 @@ type WorkerMessage =
  */
 export const STATEMENT_TIMEOUT_MS = 5_000;
 
-async function openPostgres(url: string, poolSize: number, migrate: boolean, connectionWaitMs: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, migrate: boolean, connectionWaitMs: number, statementTimeoutMs: number): Promise<Database> {
   // TCP keep-alive: a connection to a database that vanished without a reset (a black-holed
   // network) is found dead by the kernel instead of holding its pool slot until packets flow again.
   // Renewals and handshakes keep connections of their own (lanes.ts): normal work may hold all
@@ -393,9 +395,9 @@ async function openPostgres(url: string, poolSize: number, migrate: boolean, con
   }
   // Every connection opened from now on, and the migrator's (already idle in the pool), get the limit.
   pool.on('connect', (client) => {
-    client.query(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`).catch(() => {});
+    client.query(`SET statement_timeout = ${statementTimeoutMs}`).catch(() => {});
   });
-  await Promise.all(Array.from({ length: pool.idleCount }, () => pool.query(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`)));
+  await Promise.all(Array.from({ length: pool.idleCount }, () => pool.query(`SET statement_timeout = ${statementTimeoutMs}`)));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',

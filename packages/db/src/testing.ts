@@ -56,13 +56,14 @@ export class ScratchDatabase {
   }
 
   /** Opens a pool on the scratch database (migrating it on first open); closed by `drop`. */
-  async open(options: { poolSize?: number; user?: string; migrate?: boolean; connectionWaitMs?: number } = {}): Promise<Database> {
+  async open(options: { poolSize?: number; user?: string; migrate?: boolean; connectionWaitMs?: number; statementTimeoutMs?: number } = {}): Promise<Database> {
     const database = await openDatabase({
       kind: 'postgres',
       url: this.url(options.user),
       poolSize: options.poolSize ?? 4,
       ...(options.migrate === false ? { migrate: false } : {}),
       ...(options.connectionWaitMs === undefined ? {} : { connectionWaitMs: options.connectionWaitMs }),
+      ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
     });
     this.opened.push(database);
     return database;
@@ -87,9 +88,10 @@ export class ScratchDatabase {
 
 /**
  * Opens a migrated, empty database of the given kind. `connectionWaitMs` (Postgres) replaces the
- * 5 s a caller may wait for a connection: for tests that queue hundreds of transactions on purpose.
+ * 5 s a caller may wait for a connection, and `statementTimeoutMs` the 5 s a statement may run
+ * (waiting for a row lock included): for tests that queue hundreds of transactions on purpose.
  */
-export async function openTestDatabase(kind: TestDatabaseKind, options: { connectionWaitMs?: number } = {}): Promise<TestDatabase> {
+export async function openTestDatabase(kind: TestDatabaseKind, options: { connectionWaitMs?: number; statementTimeoutMs?: number } = {}): Promise<TestDatabase> {
   if (kind === 'pglite') {
     // An emptied engine of an earlier file of this process when there is one (database.ts).
     const database = await openRecycledPglite();

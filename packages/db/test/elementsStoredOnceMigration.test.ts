@@ -213,10 +213,12 @@ for (const { kind, skip } of storeDatabaseKinds) {
     let store: Store;
     const count = async (query: SQL) => int((await rows<{ n: unknown }>(opened!.database.db, query))[0]!.n);
 
+    // Two database starts on disk and fifteen migrations: 17 s on a quiet machine, over 120 s in a
+    // CI run that kept two cores at a run queue of 10-30.
     beforeAll(async () => {
       opened = await upgraded(kind, board);
       store = createStore(opened.database, new FrozenClock(new Date(CLOCK_START.getTime() + 3_600_000)));
-    });
+    }, 360_000);
     afterAll(async () => {
       await opened?.cleanUp();
     });
