@@ -26,7 +26,7 @@ export default defineConfig({
           isolate: false,
           include: ['packages/db/test/**/*.test.ts'],
           testTimeout: 180_000,
-          hookTimeout: 120_000,
+          hookTimeout: 300_000,
         },
       },
       {
@@ -35,7 +35,7 @@ export default defineConfig({
           isolate: false,
           include: ['apps/server/test/**/*.test.ts'],
           testTimeout: 180_000,
-          hookTimeout: 120_000,
+          hookTimeout: 300_000,
         },
       },
       { test: { name: 'web', isolate: false, include: ['apps/web/src/**/*.test.ts', 'apps/web/test/**/*.test.ts'] } },
