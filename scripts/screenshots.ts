@@ -220,7 +220,7 @@ async function editingShots(page: Page, name: string): Promise<void> {
   const shot = (what: string) => page.screenshot({ path: join(outDir, `${name}-editing-${what}.png`) });
   const box = (await page.getByTestId('board').boundingBox())!;
   const spot = { x: box.x + box.width * 0.3, y: box.y + box.height * 0.35 };
-  await page.getByRole('button', { name: /^Sticky note/ }).click();
+  await page.getByRole('button', { name: 'Sticky note (S)' }).click();
   const popover = page.getByRole('button', { name: 'Colour and stroke' });
   if (await popover.isVisible()) await popover.click();
   await page.getByRole('button', { name: 'Note Blue' }).click();
