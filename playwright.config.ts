@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { testBrowserPath } from './scripts/test-browser.mjs';
 
-const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Debian's headless shell where the machine has it (a third of full Chromium's CPU per page).
+const systemChromium = testBrowserPath();
 const port = Number(process.env.E2E_PORT ?? 3210);
 
 /** Browser tests against the real server on the embedded default database (a fresh directory). */
@@ -35,8 +36,8 @@ export default defineConfig({
     trace: process.env.CI ? 'off' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      // Debian's chromium where the machine has it; Playwright's own browser otherwise.
-      ...(existsSync(systemChromium) ? { executablePath: systemChromium } : {}),
+      // Debian's headless shell or chromium where the machine has one; Playwright's own otherwise.
+      ...(systemChromium ? { executablePath: systemChromium } : {}),
       args: [
         '--no-sandbox',
         '--disable-gpu',
