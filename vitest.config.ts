@@ -45,6 +45,8 @@ export default defineConfig({
         test: {
           name: 'faults',
           include: ['test/faults/**/*.test.ts'],
+          // One compiled server for every file's server processes (scripts/test-server.mjs).
+          globalSetup: ['test/faults/support/globalSetup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           // Each file spawns server processes, but most of their time is spent waiting (on lease

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { testServerBuild } from '../../scripts/test-server.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 /** How long a drill server may take to answer /healthz after its start. */
@@ -91,7 +92,10 @@ export async function startDrillServer(database: DrillDatabase): Promise<DrillSe
     delete env.DATABASE_URL;
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   }
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  // The compiled server (scripts/test-server.mjs), as the fault suite runs it.
+  const build = await testServerBuild();
+  Object.assign(env, build.env);
+  const child: ChildProcess = spawn(process.execPath, [build.entry], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { testServerBuild } from '../../../scripts/test-server.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
@@ -178,7 +179,11 @@ export async function spawnServer(options: ServerProcessOptions): Promise<Server
     delete env.DATABASE_URL;
     env.PGLITE_DIR = options.pgliteDir;
   }
-  const args = ['--import', 'tsx', ...(options.preload ?? []).flatMap((p) => ['--import', p]), 'apps/server/src/main.ts'];
+  // The compiled server (scripts/test-server.mjs); tsx only to load a fault hook's preload.
+  const build = await testServerBuild();
+  const preload = (options.preload ?? []).flatMap((p) => ['--import', p]);
+  const args = [...(preload.length > 0 ? ['--import', 'tsx', ...preload] : []), build.entry];
+  env.WB_PGLITE_TEMPLATE_DIR = options.env?.WB_PGLITE_TEMPLATE_DIR ?? build.env.WB_PGLITE_TEMPLATE_DIR!;
   const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   child.once('exit', () => live.delete(child));
