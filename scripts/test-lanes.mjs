@@ -50,10 +50,9 @@ const lanes = {
       {
         name: 'typecheck',
         // The Node-side packages in one program (tsconfig.node.json), the browser-side ones beside it.
-        run: [
-          'pnpm exec tsc -p tsconfig.node.json',
-          'pnpm exec tsc -p packages/protocol/tsconfig.json && pnpm exec tsc -p apps/web/tsconfig.json && pnpm exec tsc -p e2e/tsconfig.json',
-        ],
+        // The protocol has no program of its own here: the Node program checks all of its source
+        // without the DOM, the web program all of it (19 of 19 files) without Node's types.
+        run: ['pnpm exec tsc -p tsconfig.node.json', 'pnpm exec tsc -p apps/web/tsconfig.json && pnpm exec tsc -p e2e/tsconfig.json'],
       },
     ],
   },
