@@ -42,7 +42,7 @@ if ('skip' in target) {
     let two: Store;
 
     beforeAll(async () => {
-      await scratch.create();
+      await scratch.create({ migrated: true });
       dbOne = await scratch.open();
       dbTwo = await scratch.open();
       one = createStore(dbOne, clock);

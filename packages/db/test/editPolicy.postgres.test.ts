@@ -43,7 +43,7 @@ if ('skip' in target) {
     let two: Store;
 
     beforeAll(async () => {
-      await scratch.create();
+      await scratch.create({ migrated: true });
       one = createStore(await scratch.open({ connectionWaitMs: CONNECTION_WAIT_MS }), clock);
       two = createStore(await scratch.open({ connectionWaitMs: CONNECTION_WAIT_MS }), clock);
     });

@@ -33,7 +33,7 @@ if ('skip' in target) {
     let two: Store;
 
     beforeAll(async () => {
-      await scratch.create();
+      await scratch.create({ migrated: true });
       one = createStore(await scratch.open(), clock, { maxPerBoard: CAP });
       two = createStore(await scratch.open(), clock, { maxPerBoard: CAP });
     });

@@ -25,7 +25,7 @@ if ('skip' in target) {
     let two: Store;
 
     beforeAll(async () => {
-      await scratch.create();
+      await scratch.create({ migrated: true });
       one = createStore(await scratch.open(), clock);
       two = createStore(await scratch.open(), clock);
     });

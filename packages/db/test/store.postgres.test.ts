@@ -14,7 +14,7 @@ if ('skip' in target) {
     label: 'real Postgres',
     hasPeer: true,
     open: async () => {
-      await scratch.create();
+      await scratch.create({ migrated: true });
       const database = await scratch.open();
       // A second pool: the races below need two real connections, not two turns of one.
       const peer = await scratch.open();
