@@ -7,7 +7,7 @@
  * Measured per point (1, 2, 4 classes): the delivery of each stroke to the teacher (pointer-up,
  * i.e. the create sent, to the teacher's `room.event` of it) p50/p95/p99, the first live ink of
  * each stroke at the teacher (first packet sent to first `board.pointers` entry) p95, strokes
- * lost, and the server's CPU per stroke. The teacher's browser frame time with 30 live tiles is
+ * lost, the share of live-ink points that reach the teacher, and the server's CPU per stroke. The teacher's browser frame time with 30 live tiles is
  * e2e/gridLoad.ts (a browser is needed).
  *
  *   node --import tsx bench/run.ts --only=boards [--boards-points=1,2,4] [--boards-window=20]
@@ -52,6 +52,8 @@ export interface PrivateClassPoint {
   strokeP95Ms: number;
   strokeP99Ms: number;
   firstInkP95Ms: number;
+  /** Live-ink points of counted strokes that reached their teacher, over those sent (1 = all). */
+  inkAtTeacherShare: number;
   serverCores: number;
   serverCpuMsPerStroke: number;
   load: [number, number, number];
@@ -113,7 +115,7 @@ async function openClass(baseUrl: string, n: number): Promise<ClassRoom> {
 export async function drawLoop(
   student: { socket: Member; boardId: string },
   until: () => boolean,
-  onStroke: (strokeId: string) => { firstInk(at: number): void; created(at: number): void },
+  onStroke: (strokeId: string) => { firstInk(at: number): void; created(at: number): void; inkSent?(points: number): void },
   onRefused: () => void,
 ): Promise<void> {
   while (!until()) {
@@ -136,6 +138,7 @@ export async function drawLoop(
       if (sent === 0) stroke.firstInk(performance.now());
       student.socket.emit(ClientEvent.INK, { boardId: student.boardId, strokeId, from: sent, points: fresh, stroke: '#1e1e1e', strokeWidth: 4 });
       sent += fresh.length;
+      stroke.inkSent?.(fresh.length);
       await sleep(LIVE_INK_INTERVAL_MS);
     }
     student.socket.emit(ClientEvent.INK, { boardId: student.boardId, strokeId, from: sent, points: [], stroke: '#1e1e1e', strokeWidth: 4, end: 'up' });
@@ -164,6 +167,8 @@ export async function privateClassPoint(server: ServerUnderTest, classes: number
   const delivery: number[] = [];
   const firstInk: number[] = [];
   const inkSeen = new Set<string>();
+  let inkSent = 0;
+  let inkAtTeacher = 0;
   let delivered = 0;
   let refused = 0;
   let measuring = false;
@@ -177,6 +182,7 @@ export async function privateClassPoint(server: ServerUnderTest, classes: number
     });
     room.teacher.on(ServerEvent.BOARD_POINTERS, (batch) => {
       for (const entry of batch.ink ?? []) {
+        if (strokes.get(entry.strokeId)?.counted) inkAtTeacher += entry.points.length;
         if (inkSeen.has(entry.strokeId)) continue;
         inkSeen.add(entry.strokeId);
         const stroke = strokes.get(entry.strokeId);
@@ -205,6 +211,9 @@ export async function privateClassPoint(server: ServerUnderTest, classes: number
           return {
             firstInk: (at) => (stroke.firstInkAt = at),
             created: (at) => (stroke.createdAt = at),
+            inkSent: (points) => {
+              if (stroke.counted) inkSent += points;
+            },
           };
         },
         () => {
@@ -235,6 +244,7 @@ export async function privateClassPoint(server: ServerUnderTest, classes: number
     strokeP95Ms,
     strokeP99Ms: percentileOf(delivery, 99),
     firstInkP95Ms: percentileOf(firstInk, 95),
+    inkAtTeacherShare: inkSent > 0 ? inkAtTeacher / inkSent : 0,
     serverCores: cpuSeconds / ((after.at - before.at) / 1000),
     serverCpuMsPerStroke: sent > 0 ? (cpuSeconds * 1000) / sent : 0,
     load: loadAverage(),
@@ -250,7 +260,7 @@ export async function privateClassSweep(server: ServerUnderTest, points: readonl
     log(
       `boards: ${classes} class(es) of 1 + ${STUDENTS_PER_CLASS}: ${point.strokesDelivered}/${point.strokesSent} strokes at the teacher, ` +
         `p50 ${point.strokeP50Ms.toFixed(0)} ms, p95 ${point.strokeP95Ms.toFixed(0)} ms, p99 ${point.strokeP99Ms.toFixed(0)} ms, ` +
-        `first ink p95 ${point.firstInkP95Ms.toFixed(0)} ms, server ${point.serverCores.toFixed(2)} cores, ${point.serverCpuMsPerStroke.toFixed(2)} ms CPU/stroke ` +
+        `first ink p95 ${point.firstInkP95Ms.toFixed(0)} ms, ink at the teacher ${(point.inkAtTeacherShare * 100).toFixed(0)} %, server ${point.serverCores.toFixed(2)} cores, ${point.serverCpuMsPerStroke.toFixed(2)} ms CPU/stroke ` +
         `(load ${point.load.map((l) => l.toFixed(1)).join(' ')})`,
     );
     results.push(point);

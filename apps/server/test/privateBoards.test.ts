@@ -120,6 +120,39 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     }
   });
 
+  test('issue 22: strokes on every board sent together share the lesson\'s create batches (under 2 statements each), each board\'s at its own consecutive revisions, each only to its audience', async () => {
+    const { t, students, lessonId, boards } = await classOfThree();
+    const [, b] = students as [TestClient, TestClient, TestClient];
+    await ask(t, ClientEvent.BOARD_LIST, {});
+    const createStatements = async () =>
+      (await (await fetch(`${app.url}/metrics`)).text())
+        .split('\n')
+        .filter((line) => line.startsWith('wb_db_statements_total{') && line.includes('kind="create"'))
+        .reduce((total, line) => total + Number(line.split(' ').at(-1)), 0);
+    const before = await createStatements();
+    const STROKES_EACH = 10;
+    const replies = await Promise.all([
+      ...students.flatMap((c, i) => Array.from({ length: STROKES_EACH }, (_, j) => draw(c, boards[i]!.id, j))),
+      // Ben's strokes on Ana's board, in the same batches: refused, Ana's unaffected.
+      draw(b, boards[0]!.id, 99),
+      draw(b, boards[0]!.id, 98),
+    ]);
+    const strokes = students.length * STROKES_EACH;
+    expect(replies.slice(0, strokes).filter((r) => !r.ok)).toEqual([]);
+    expect(replies.slice(strokes)).toMatchObject([0, 1].map(() => ({ ok: false, error: { code: ErrorCode.BOARD_FORBIDDEN } })));
+    expect(((await createStatements()) - before) / strokes).toBeLessThan(2);
+    await t.until(() => [...boardEvents(t, lessonId).values()].flat().length >= strokes, 'the teacher sees every stroke');
+    for (const board of boards) {
+      const revisions = (boardEvents(t, lessonId).get(board.id) ?? []).map((e) => e.revision);
+      expect(revisions).toEqual(revisions.map((_, i) => i + 1));
+      expect(revisions.length).toBe(STROKES_EACH);
+    }
+    for (const [i, c] of students.entries()) {
+      await c.until(() => (boardEvents(c, lessonId).get(boards[i]!.id)?.length ?? 0) === STROKES_EACH, 'a student sees their strokes');
+      expect([...boardEvents(c, lessonId).keys()]).toEqual([boards[i]!.id]);
+    }
+  });
+
   test('I12, I13: a pointer on a private board reaches its owner and the teachers only; a pointer on another\'s board is refused', async () => {
     const { t, students, boards, grants } = await classOfThree();
     const [a, b, c] = students as [TestClient, TestClient, TestClient];

@@ -4,7 +4,9 @@
  * names the board row (`stillHeld` checks the board's own policy and status), so the lesson's
  * status is not re-checked there: it holds because `authorizeEdit` keeps the lesson row FOR KEY
  * SHARE until the edit commits, and ending a lesson takes that row FOR UPDATE first. These tests
- * prove both directions of that wait, then race the real operations.
+ * prove both directions of that wait, then race the real operations. A create batch over several
+ * boards (createBatch.ts) races an activity's freeze: it takes the lesson row first, so the two
+ * never deadlock, and the batch lands whole before the freeze or is refused whole after it.
  */
 import { randomUUID } from 'node:crypto';
 import type { ElementShape } from '@wb/protocol';
@@ -128,6 +130,45 @@ if ('skip' in target) {
           expect(kept.elements.length).toBe(1 + createdHere);
         }
         expect(applied + refused).toBe(TRIALS * 3);
+      },
+      RACE_TIMEOUT_MS,
+    );
+
+    it(
+      `I11: ${TRIALS} trials of freezing an activity racing one create batch over three students' boards: no deadlock, the batch lands whole before the freeze or is refused whole after it`,
+      async () => {
+        let before = 0;
+        let after = 0;
+        for (let trial = 0; trial < TRIALS; trial++) {
+          const room = await newRoom(one);
+          const teacherSession = randomUUID();
+          await one.openSession({ id: teacherSession, roomId: room.roomId, userId: room.teacherId, tokenHash: randomUUID(), ttlMs: SESSION_TTL_MS });
+          const teacher: EditActor = { roomId: room.roomId, sessionId: teacherSession, userId: room.teacherId };
+          const seats = [await seatStudent(one, room), await seatStudent(one, room), await seatStudent(one, room)];
+          const started = await one.startActivity(teacher, { activityId: randomUUID(), title: 'Freeze race', start: { kind: 'blank' } });
+          if (started.decision !== 'applied') throw new Error(started.decision);
+          // Each owner on their own board, twice, in an order that is not the boards' id order.
+          const owners = seats.map((seat) => ({ roomId: started.boards.find((b) => b.ownerUserId === seat.userId)!.id, sessionId: seat.sessionId, userId: seat.userId }));
+          const requests = [...owners, ...owners.reverse()].map((actor, i) => ({ actor, id: randomUUID(), shape: { ...square, x: i } }));
+          // Which side starts first varies by trial, so both orders occur under any load.
+          const wait = (side: number) => (trial % 3 === side ? new Promise((resolve) => setTimeout(resolve, trial % 4)) : Promise.resolve());
+          const [frozen, batch] = await Promise.all([
+            wait(1).then(() => two.setActivityStatus(teacher, { activityId: started.activity.id, status: 'frozen' })),
+            wait(2).then(() => one.createElements(requests)),
+          ]);
+          expect(frozen.decision).toBe('applied');
+          const decisions = new Set(batch.map((r) => r.decision));
+          expect(decisions.size).toBe(1);
+          if (decisions.has('applied')) before++;
+          else {
+            expect([...decisions]).toEqual(['look_only']);
+            after++;
+          }
+        }
+        expect(before + after).toBe(TRIALS);
+        // Both orders occur: the race really was run, and a batch after the freeze is refused.
+        expect(before).toBeGreaterThan(0);
+        expect(after).toBeGreaterThan(0);
       },
       RACE_TIMEOUT_MS,
     );

@@ -136,6 +136,57 @@ for (const { kind, skip } of storeDatabaseKinds) {
       expect(lessonReplay.events.every((e) => e.roomId === l.roomId)).toBe(true);
     });
 
+    test('I1, I11, I12: one create batch over the class board and two boards decides each stroke by its board\'s rights, at that board\'s own gap-free revisions, in 5 statements', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Batch', start: { kind: 'blank' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      const bens = started.boards.find((b) => b.ownerUserId === l.ben.userId)!;
+      const lessonBefore = await roomRevision(testDb.database, l.roomId);
+      const statementsBefore = testDb.database.statements.snapshot().get('createElements') ?? 0;
+      const shape = (x: number) => ({ ...square, x });
+      const results = await store.createElements([
+        { actor: on(l.ana, anas.id), id: randomUUID(), shape: shape(1) },
+        { actor: on(l.ben, bens.id), id: randomUUID(), shape: shape(2) },
+        // Ben on Ana's board: not his until shown (I12), refused inside the batch.
+        { actor: on(l.ben, anas.id), id: randomUUID(), shape: shape(3) },
+        { actor: l.teacher, id: randomUUID(), shape: shape(4) },
+        { actor: on(l.teacher, bens.id), id: randomUUID(), shape: shape(5) },
+        { actor: on(l.ana, anas.id), id: randomUUID(), shape: shape(6) },
+        { actor: l.ana, id: randomUUID(), shape: shape(7) },
+      ]);
+      expect(testDb.database.statements.snapshot().get('createElements')! - statementsBefore).toBe(5);
+      expect(results.map((r) => r.decision)).toEqual(['applied', 'applied', 'not_a_member', 'applied', 'applied', 'applied', 'applied']);
+      const at = (i: number) => {
+        const r = decided(results[i]!, 'applied');
+        return [r.events[0]!.roomId, r.events[0]!.revision, r.element.z];
+      };
+      expect([0, 1, 3, 4, 5, 6].map(at)).toEqual([
+        [anas.id, 1, 1],
+        [bens.id, 1, 1],
+        [l.roomId, lessonBefore + 1, lessonBefore + 1],
+        [bens.id, 2, 2],
+        [anas.id, 2, 2],
+        [l.roomId, lessonBefore + 2, lessonBefore + 2],
+      ]);
+      expect(await roomRevision(testDb.database, anas.id)).toBe(2);
+      expect(await roomRevision(testDb.database, bens.id)).toBe(2);
+      expect(await roomRevision(testDb.database, l.roomId)).toBe(lessonBefore + 2);
+      // Each board's log holds exactly its own strokes, as answered.
+      const replay = await store.boardEventsAfter(l.reader(l.ana), anas.id, 0, 100);
+      if (replay === 'forbidden' || replay.kind !== 'replay') throw new Error(`no replay: ${JSON.stringify(replay)}`);
+      expect(replay.events).toEqual([0, 5].flatMap((i) => decided(results[i]!, 'applied').events));
+
+      // Frozen: the boards are look-only for their owners inside a batch too; the teacher still comments.
+      decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'frozen' }), 'applied');
+      const frozen = await store.createElements([
+        { actor: on(l.ana, anas.id), id: randomUUID(), shape: shape(8) },
+        { actor: on(l.teacher, anas.id), id: randomUUID(), shape: shape(9) },
+        { actor: l.ana, id: randomUUID(), shape: shape(10) },
+      ]);
+      expect(frozen.map((r) => r.decision)).toEqual(['look_only', 'applied', 'applied']);
+      expect(decided(frozen[1]!, 'applied').events[0]!.revision).toBe(3);
+    });
+
     test('I12, I11: a student neither reads nor writes another student\'s board until it is shown; the teacher does both', async () => {
       const l = await lesson();
       const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Private', start: { kind: 'blank' } }), 'applied');

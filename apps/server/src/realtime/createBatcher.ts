@@ -6,25 +6,27 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-interface RoomQueue {
+interface LessonQueue {
   pending: Pending[];
-  /** A batch of this room is being written, or about to be (scheduled for the end of this tick). */
+  /** A batch of this lesson is being written, or about to be (scheduled for the end of this tick). */
   busy: boolean;
 }
 
 /**
- * Collects a room's `element.create`s and writes them in batches (issue 19): the creates that
- * arrive in the same tick, or while the room's previous batch is being written, go to the store
- * together (`createElements`: one transaction of 5 statements, the room's revision moved once). A
- * quiet room's stroke is written at the end of the tick it arrived in; a busy room's strokes wait
- * for the batch in flight and then share the next, so batches grow with the load and the database
- * does less work per stroke the more strokes there are.
+ * Collects a lesson's `element.create`s and writes them in batches (issue 19): the creates that
+ * arrive in the same tick, or while the lesson's previous batch is being written, go to the store
+ * together (`createElements`: one transaction of 5 statements, each room's revision moved once).
+ * A lesson's batch holds the creates on its class board and on its students' private boards
+ * (issue 22: thirty boards each drawn on about once a second would otherwise cost a transaction a
+ * stroke). A quiet lesson's stroke is written at the end of the tick it arrived in; a busy one's
+ * strokes wait for the batch in flight and then share the next, so batches grow with the load and
+ * the database does less work per stroke the more strokes there are.
  *
- * Bounded (I10): at most `maxBatch` creates a batch, at most `maxPending` waiting per room (past
+ * Bounded (I10): at most `maxBatch` creates a batch, at most `maxPending` waiting per lesson (past
  * that a create is refused at once rather than queued).
  */
 export class CreateBatcher {
-  private readonly rooms = new Map<string, RoomQueue>();
+  private readonly lessons = new Map<string, LessonQueue>();
 
   constructor(
     private readonly store: Pick<Store, 'createElements'>,
@@ -32,36 +34,38 @@ export class CreateBatcher {
     private readonly onBatch: (size: number) => void = () => {},
   ) {}
 
-  /** Creates waiting (not yet being written) in a room. */
-  waiting(roomId: string): number {
-    return this.rooms.get(roomId)?.pending.length ?? 0;
+  /** Creates waiting (not yet being written) in a lesson's batches. */
+  waiting(lessonId: string): number {
+    return this.lessons.get(lessonId)?.pending.length ?? 0;
   }
 
-  /** Resolves with this create's decision once its batch is written; rejects if the store fails. */
-  submit(request: CreateRequest): Promise<ElementResult> {
-    const roomId = request.actor.roomId;
-    let room = this.rooms.get(roomId);
-    if (!room) {
-      room = { pending: [], busy: false };
-      this.rooms.set(roomId, room);
+  /**
+   * Resolves with this create's decision once its batch is written; rejects if the store fails.
+   * `lessonId` names the batch: the request's room, or for a private board its lesson's.
+   */
+  submit(request: CreateRequest, lessonId: string = request.actor.roomId): Promise<ElementResult> {
+    let lesson = this.lessons.get(lessonId);
+    if (!lesson) {
+      lesson = { pending: [], busy: false };
+      this.lessons.set(lessonId, lesson);
     }
-    if (room.pending.length >= this.options.maxPending) return Promise.reject(new CreateQueueFull());
+    if (lesson.pending.length >= this.options.maxPending) return Promise.reject(new CreateQueueFull());
     return new Promise((resolve, reject) => {
-      room.pending.push({ request, resolve, reject });
-      if (!room.busy) {
-        room.busy = true;
-        setImmediate(() => void this.flush(roomId));
+      lesson.pending.push({ request, resolve, reject });
+      if (!lesson.busy) {
+        lesson.busy = true;
+        setImmediate(() => void this.flush(lessonId));
       }
     });
   }
 
-  private async flush(roomId: string): Promise<void> {
-    const room = this.rooms.get(roomId);
-    if (!room) return;
-    const batch = room.pending.splice(0, this.options.maxBatch);
+  private async flush(lessonId: string): Promise<void> {
+    const lesson = this.lessons.get(lessonId);
+    if (!lesson) return;
+    const batch = lesson.pending.splice(0, this.options.maxBatch);
     if (batch.length === 0) {
-      room.busy = false;
-      this.rooms.delete(roomId);
+      lesson.busy = false;
+      this.lessons.delete(lessonId);
       return;
     }
     this.onBatch(batch.length);
@@ -86,7 +90,7 @@ export class CreateBatcher {
       }
     }
     // The next batch: whatever arrived meanwhile, at once.
-    await this.flush(roomId);
+    await this.flush(lessonId);
   }
 }
 

@@ -73,20 +73,18 @@ type ElementEvents =
 export function elementHandlers(deps: EditDeps & { creates: CreateBatcher }): Pick<ClientEventHandlers, ElementEvents> {
   const { store, creates } = deps;
   return {
-    // Batched per room (createBatcher.ts): the creates of a tick share one transaction.
+    // Batched per lesson (createBatcher.ts): the creates of a tick, on the class board and on
+    // the lesson's private boards, share one transaction; the store decides each board's right.
     [ClientEvent.ELEMENT_CREATE]: async (session, request) => {
-      // A board's creates are not batched: the batch authorises lesson sessions on the class board.
-      if (request.boardId) {
-        return settleBoardEdit(deps, await store.createElement(onBoard(session, request.boardId), { id: request.id, shape: request.shape }));
-      }
+      const actor = request.boardId ? onBoard(session, request.boardId) : session.actor;
       let result: ElementResult;
       try {
-        result = await creates.submit({ actor: session.actor, id: request.id, shape: request.shape });
+        result = await creates.submit({ actor, id: request.id, shape: request.shape }, session.actor.roomId);
       } catch (error) {
         if (error instanceof CreateQueueFull) throw new Refusal({ code: ErrorCode.BUSY, message: refusalText.busy });
         throw error;
       }
-      return settleEdit(deps, session, result);
+      return request.boardId ? settleBoardEdit(deps, result) : settleEdit(deps, session, result);
     },
 
     [ClientEvent.ELEMENT_UPDATE]: async (session, { boardId, ...request }) =>
