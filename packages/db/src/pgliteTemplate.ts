@@ -33,15 +33,24 @@ export function pgliteTemplatePath(migrationsFolder: string): string {
 }
 
 function templateName(migrationsFolder: string): string {
+  return `${migrationsKey(migrationsFolder, `pglite ${pgliteVersion()}\n`)}.tar`;
+}
+
+/**
+ * A short key for a migrated template: a hash of every migration's name and bytes (and `salt`,
+ * e.g. the engine's version), so a changed migration keys a new template. Also the Postgres test
+ * template's (testing.ts).
+ */
+export function migrationsKey(migrationsFolder: string, salt = ''): string {
   const hash = createHash('sha256');
-  hash.update(`pglite ${pgliteVersion()}\n`);
+  hash.update(salt);
   const files = readdirSync(migrationsFolder, { recursive: true, encoding: 'utf8' }).sort();
   for (const file of files) {
     if (!file.endsWith('.sql') && !file.endsWith('.json')) continue;
     hash.update(file);
     hash.update(readFileSync(join(migrationsFolder, file)));
   }
-  return `${hash.digest('hex').slice(0, 16)}.tar`;
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** The installed engine's version, from its package.json (which the package does not export). */

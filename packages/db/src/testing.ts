@@ -3,11 +3,10 @@
  * database on the real Postgres named by TEST_DATABASE_URL, dropped afterwards.
  * On CI (env CI set) a missing or unreachable Postgres is a failure, never a skip.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrationsFolder, openDatabase, openRecycledPglite, type Database } from './database.ts';
+import { migrationsKey } from './pgliteTemplate.ts';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
@@ -124,7 +123,7 @@ export async function openTestDatabase(kind: TestDatabaseKind, options: { connec
  */
 let templateName: string | null = null;
 async function migratedTemplate(serverUrl: string): Promise<string> {
-  templateName ??= `wb_template_${migrationsHash()}`;
+  templateName ??= `wb_template_${migrationsKey(migrationsFolder)}`;
   const name = templateName;
   const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5_000 });
   await admin.connect();
@@ -154,15 +153,4 @@ async function migratedTemplate(serverUrl: string): Promise<string> {
   } finally {
     await admin.end().catch(() => {});
   }
-}
-
-function migrationsHash(): string {
-  const hash = createHash('sha256');
-  const files = readdirSync(migrationsFolder, { recursive: true, encoding: 'utf8' }).sort();
-  for (const file of files) {
-    if (!file.endsWith('.sql') && !file.endsWith('.json')) continue;
-    hash.update(file);
-    hash.update(readFileSync(join(migrationsFolder, file)));
-  }
-  return hash.digest('hex').slice(0, 16);
 }
