@@ -67,17 +67,22 @@ export function volatileFits(queue: readonly QueuedPacket[] | undefined): boolea
 
 /**
  * Makes the socket's connection take volatile packets while its write buffer has room (V1) and
- * drop them past that, calling `shed` for each dropped one. Once per connection.
+ * drop them past that, calling `shed` for each dropped one. Once per connection. Returns false,
+ * leaving Socket.IO's own rule in place, if the internals are not there (an upgrade the contract
+ * test would have caught): the socket still works, as before issue 22's fix.
  */
-export function boundVolatile(socket: WbSocket, shed: () => void): void {
-  const client = socket.client as unknown as EngineClient;
-  if (bounded.has(client)) return;
+export function boundVolatile(socket: WbSocket, shed: () => void): boolean {
+  const client = socket.client as unknown as Partial<EngineClient>;
+  if (typeof client.writeToEngine !== 'function' || !client.conn) return false;
+  if (bounded.has(client)) return true;
   bounded.add(client);
   const write = client.writeToEngine.bind(client);
+  const conn = client.conn;
   client.writeToEngine = (encodedPackets, opts) => {
     if (!opts.volatile) return write(encodedPackets, opts);
-    if (!volatileFits(client.conn.writeBuffer)) return shed();
+    if (!volatileFits(conn.writeBuffer)) return shed();
     // A copy: a broadcast shares one options object among all its receivers.
     write(encodedPackets, { ...opts, volatile: false });
   };
+  return true;
 }
