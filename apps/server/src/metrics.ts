@@ -119,6 +119,11 @@ export function createMetrics() {
       help: "Live-ink points dropped because a room tick's bound was full (I10)",
       registers: [registry],
     }),
+    shedVolatilePackets: new Counter({
+      name: 'wb_volatile_packets_shed_total',
+      help: "Volatile packets (cursor and board batches) not sent to a socket because its write buffer was full (I10, boundedVolatile.ts)",
+      registers: [registry],
+    }),
     connectedSockets: new Gauge({ name: 'wb_connected_sockets', help: 'Open sockets on this node', registers: [registry] }),
     renewals: new Counter({
       name: 'wb_lease_renewals_total',

@@ -92,6 +92,35 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     expect(told).toEqual({ kind: 'presenting', presenting: true, view: view(640) });
   });
 
+  test("issue 22: a teacher on node A following three boards whose students draw on node B in the same ticks gets every board's ink", async () => {
+    const teacher = await createRoom(nodeA);
+    const t = client(nodeA, teacher.token);
+    await t.ready();
+    const students: TestClient[] = [];
+    for (const name of ['Ana', 'Ben', 'Cleo']) students.push(client(nodeB, (await joinAs(nodeB, teacher.room.code, name)).token));
+    for (const s of students) await s.ready();
+    const ask = (c: TestClient, event: string, packet: unknown) =>
+      c.socket.timeout(10_000).emitWithAck(event as typeof ClientEvent.BOARD_MINE, packet as never) as unknown as Promise<{ ok: boolean; board: { id: string } }>;
+    expect(await ask(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Grid', start: { kind: 'blank' } })).toMatchObject({ ok: true });
+    const drawers: { s: TestClient; boardId: string; strokeId: string }[] = [];
+    for (const s of students) {
+      await s.until(() => s.eventsOfKind('activity.updated').length > 0, 'the activity, heard on node B');
+      const { board } = await ask(s, ClientEvent.BOARD_MINE, {});
+      expect(await ask(s, ClientEvent.BOARD_SYNC, { boardId: board.id })).toMatchObject({ ok: true });
+      drawers.push({ s, boardId: board.id, strokeId: randomUUID() });
+    }
+    const ROUNDS = 8;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const d of drawers) {
+        d.s.socket.emit(ClientEvent.INK, { boardId: d.boardId, strokeId: d.strokeId, from: round, points: [[round, round, 0.5]], stroke: '#1e1e1e', strokeWidth: 3 });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const pointsAtTeacher = (d: (typeof drawers)[number]) =>
+      t.received['board.pointers'].filter((p) => p.boardId === d.boardId).flatMap((p) => (p.ink ?? []).filter((e) => e.strokeId === d.strokeId)).flatMap((e) => e.points).length;
+    for (const d of drawers) await t.until(() => pointsAtTeacher(d) === ROUNDS, `every point of ${d.boardId}, from node B at node A`, 2_000);
+  });
+
   test('I5/I9: leases swept by both nodes at once, the leader lock held by neither, are each expired exactly once, everywhere', async () => {
     const teacher = await createRoom(nodeA);
     const t = client(nodeA, teacher.token);

@@ -233,6 +233,39 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     expect(boardEvents(t, lessonId).size).toBe(0);
   });
 
+  test("issue 22, I13: a socket following several boards gets each board's batch of a tick: ink drawn on three boards in the same ticks all reaches the teacher, and a student gets a shown board's ink beside their own", async () => {
+    const { t, students, boards, activityId } = await classOfThree();
+    const [a, b] = students as [TestClient, TestClient, TestClient];
+    const [boardA, boardB] = boards as [BoardInfo, BoardInfo, BoardInfo];
+    const ROUNDS = 8;
+    const pointsOn = (c: TestClient, boardId: string, strokeId: string) => inkOn(c, boardId, strokeId).flatMap((e) => e.points).length;
+    /** Each drawer sends a packet of two points on its board per round, all in one turn, so most rounds share a board tick. */
+    const drawTogether = async (drawers: readonly { c: TestClient; boardId: string; strokeId: string }[]) => {
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const d of drawers) d.c.socket.emit(ClientEvent.INK, inkPacket(d.boardId, d.strokeId, 2 * round));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+
+    // The teacher's grid follows all three boards.
+    const everyone = students.map((c, i) => ({ c, boardId: boards[i]!.id, strokeId: randomUUID() }));
+    await drawTogether(everyone);
+    for (const d of everyone) await t.until(() => pointsOn(t, d.boardId, d.strokeId) === 2 * ROUNDS, `every point of ${d.boardId} at the teacher`, 1_500);
+    // Each owner gets their own board's batches, and no other's.
+    for (const d of everyone) await d.c.until(() => pointsOn(d.c, d.boardId, d.strokeId) === 2 * ROUNDS, 'every point of their own board', 1_500);
+
+    // Ana's board shown: Ben follows it beside his own, and both draw in the same ticks.
+    await ask(t, ClientEvent.BOARD_SHOW, { activityId, boards: [{ boardId: boardA.id, label: 'Student A' }] });
+    await b.until(() => b.eventsOfKind('activity.updated').some((e) => e.payload.shown.length === 1), 'Ben hears the board is shown');
+    expect(await ask(b, ClientEvent.BOARD_SYNC, { boardId: boardA.id })).toMatchObject({ ok: true });
+    const pair = [
+      { c: b, boardId: boardB.id, strokeId: randomUUID() },
+      { c: a, boardId: boardA.id, strokeId: randomUUID() },
+    ];
+    await drawTogether(pair);
+    for (const d of pair) await b.until(() => pointsOn(b, d.boardId, d.strokeId) === 2 * ROUNDS, `every point of ${d.boardId} at Ben`, 1_500);
+  });
+
   test("I12, I4: locks and drags on a private board: its owner and the teacher take turns, the drag preview reaches the board's audience only, another student is board_forbidden", async () => {
     const { t, students, boards } = await classOfThree();
     const [a, b, c] = students as [TestClient, TestClient, TestClient];

@@ -4,7 +4,9 @@
  * (`roomChannel(boardId)`) only, as one `board.pointers` batch. A socket is in that channel only
  * after the store said it may see the board (its owner, the lesson's teachers, the class while it
  * is shown), so nothing of a private board reaches another student before it is shown, on this
- * path or the durable one. Never stored; a dropped batch is superseded by the next.
+ * path or the durable one. Never stored; a dropped batch is superseded by the next. A socket in
+ * several boards' channels (the teacher's grid) gets each one's batch of the tick: volatile
+ * packets are dropped only when its outgoing queue is full (boundedVolatile.ts).
  *
  * `BoardAccess` is this node's memory of which boards each socket may draw on (learned when the
  * store subscribed it) and whether each board's activity lets its owner draw (running) or not

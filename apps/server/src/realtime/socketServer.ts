@@ -17,6 +17,7 @@ import { cursorAwareParser } from './cursorIngress.ts';
 import { attentionHandlers, presentingView, tellFollowerCount } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
 import { BoardAccess, BoardEphemera } from './boardEphemera.ts';
+import { boundVolatile } from './boundedVolatile.ts';
 import { boardHandlers } from './boardHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { CreateBatcher } from './createBatcher.ts';
@@ -157,6 +158,8 @@ export function attachRealtime(
   io.use(authenticateHandshake({ store, log, origins, proxies }));
 
   io.on('connection', (socket) => {
+    // Volatile batches queue while its write buffer has room, and are shed past it (issue 22).
+    boundVolatile(socket, () => metrics.shedVolatilePackets.inc());
     const session = new SocketSession(socket);
     sessions.add(session);
     metrics.connectedSockets.inc();
