@@ -84,14 +84,16 @@ describe(`rate limits without TRUST_PROXY (the default; ${process.env.TEST_DATAB
   test('a made-up X-Forwarded-For does not reset the room-creation limit', async () => {
     // One lesson was made above: 19 more from this address this minute, then rate_limited.
     const answers: Answer[] = [];
+    const from = Date.now();
     for (let i = 0; i < 19; i++) answers.push(await post(`${server.url}/api/rooms`, newRoom()));
     expect(answers.map((a) => a.status)).toEqual(Array(19).fill(201));
-    const from = Date.now();
     const spoofed: Answer[] = [];
     for (let i = 0; i < 25; i++) spoofed.push(await post(`${server.url}/api/rooms`, newRoom(), forwardedFor(i)));
-    // The bucket refills one room per 3 s whoever asks: at most that many got through.
+    // The bucket refills one room per 3 s whoever asks, and may have been full again (20) when this
+    // test began if the lesson above was made 3 s before: besides the 19, at most one room left
+    // plus the refill since then got through (CI once saw 2 within 3 s of the 19th).
     const admitted = spoofed.filter((a) => a.status === 201).length;
-    expect(admitted).toBeLessThanOrEqual(Math.ceil((Date.now() - from) / 3_000));
+    expect(admitted).toBeLessThanOrEqual(1 + Math.ceil((Date.now() - from) / 3_000));
     expect(spoofed.filter((a) => a.status !== 201).every((a) => a.code === 'rate_limited')).toBe(true);
   });
 
