@@ -82,6 +82,7 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
               AND (b.parent_id IS NULL OR m.role = 'teacher' OR b.owner_user_id = s.user_id)
             ORDER BY b.id
             FOR KEY SHARE OF r, b FOR SHARE OF m`,
+        'wb_create_batch_rights',
       );
       const rights = new Map<string, Authorized>(
         auth.map((a) => [`${a.room_id}/${a.session_id}`, { role: a.role, editPolicy: a.edit_policy, penMuted: a.pen_muted, roomStatus: a.status }]),
@@ -110,6 +111,7 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
         tx,
         sql`SELECT id, revision, edit_policy, status, live_elements FROM rooms
             WHERE id = ANY(${`{${roomIds.join(',')}}`}::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
+        'wb_create_batch_rooms',
       );
       const roomOf = new Map(locked.map((room) => [room.id, room]));
       for (const roomId of roomIds) {
@@ -191,6 +193,7 @@ export async function createElements(db: Db, clock: Clock, requests: readonly Cr
             SELECT existing.*, req.ord, NULL, false, NULL, NULL
             FROM existing JOIN req ON req.room_id = existing.room_id AND req.id = existing.id
             ORDER BY ord`,
+        'wb_create_batch_write',
       );
       const created = written.filter((w) => w.found);
       const meta = created[0] as unknown as { events: unknown; room_revisions: unknown } | undefined;

@@ -246,6 +246,7 @@ export async function renewLeases(
         LEFT JOIN auth ON auth.session_id = req.session_id
         LEFT JOIN sessions s ON s.id = req.session_id
         LEFT JOIN rooms r ON r.id = s.room_id`,
+    'wb_renew_batch',
   );
   const bySession = new Map(decided.map((d) => [d.session_id, d]));
   const outcomes = round.map((request): RenewOutcome => {

@@ -137,10 +137,13 @@ async function main() {
       });
     });
     socket.on('close', () => {
-      // Whatever the connection left open is rolled back before the next one is served.
+      // Whatever the connection left open is rolled back before the next one is served, and its
+      // prepared statements dropped: the next connection's driver knows none and parses its named
+      // statements again, which would fail on a name the backend still holds.
       queue = queue
         .then(async () => {
           if (db.isInTransaction()) await db.exec('ROLLBACK');
+          await db.exec('DEALLOCATE ALL');
         })
         .catch(() => {})
         .finally(() => release(socket));
