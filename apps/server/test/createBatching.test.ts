@@ -8,9 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import type { CreateRequest } from '@wb/db';
 import { ClientEvent, ErrorCode, type ElementShape } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
+import { CreateBatcher } from '../src/realtime/createBatcher.ts';
 import { REQUEST_DEADLINE_MS } from '../src/realtime/requests.ts';
 import { createRoom, describeOnEachDatabase, joinAs } from './support.ts';
 
@@ -82,6 +84,41 @@ describeOnEachDatabase('batched creates', {}, (suite) => {
     expect(revisions).toEqual(revisions.map((_, i) => revisions[0]! + i));
     // Each stroke's element sits at its own revision (drawing order).
     expect(created.every((e) => e.payload.element.z === e.revision)).toBe(true);
+  });
+
+  test('issue 19: one writer (the embedded database) takes every lesson\'s creates in turn; a writer per lesson never mixes lessons', async () => {
+    const actors: CreateRequest['actor'][] = [];
+    for (const teacher of [await createRoom(app), await createRoom(app)]) {
+      for (let i = 0; i < 3; i++) {
+        const grant = await joinAs(app, teacher.room.code, `Student ${i}`);
+        actors.push({ roomId: teacher.room.id, sessionId: grant.sessionId, userId: grant.userId });
+      }
+    }
+    for (const oneWriter of [true, false]) {
+      // The real store, watched: which lessons each batch it is given holds.
+      const batches: string[][] = [];
+      const watched = {
+        createElements: (requests: readonly CreateRequest[]) => {
+          batches.push(requests.map((r) => r.actor.roomId));
+          return app.store.createElements(requests);
+        },
+      };
+      const batcher = new CreateBatcher(watched, { maxBatch: 4, maxPending: 100, oneWriter });
+      // Lesson A's 15 creates are queued before lesson B's 15, all in one tick.
+      const results = await Promise.all(
+        actors.flatMap((actor, a) => Array.from({ length: 5 }, (_, k) => batcher.submit({ actor, id: randomUUID(), shape: stroke(a * 10 + k) }))),
+      );
+      expect(results.map((r) => r.decision)).toEqual(Array(30).fill('applied'));
+      const lessonsPerBatch = batches.map((lessons) => new Set(lessons).size);
+      if (oneWriter) {
+        // In turn: B's first create is in the first batch although A's 15 came first.
+        expect(batches).toHaveLength(8);
+        expect(lessonsPerBatch).toEqual(Array(8).fill(2));
+      } else {
+        expect(batches).toHaveLength(8);
+        expect(lessonsPerBatch).toEqual(Array(8).fill(1));
+      }
+    }
   });
 
   test('issue 19: past capacity a create is answered busy, not unavailable, while a renewal is still accepted on its lane', async () => {

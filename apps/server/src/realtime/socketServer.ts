@@ -132,7 +132,9 @@ export function attachRealtime(
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
   const boardEphemera = new BoardEphemera(io, BOARD_POINTER_MS);
   const boardAccess = new BoardAccess();
-  const creates = new CreateBatcher(store, CREATE_BATCH, (size) => metrics.createBatchSize.observe(size));
+  const creates = new CreateBatcher(store, { ...CREATE_BATCH, oneWriter: store.database.kind === 'pglite' }, (size) =>
+    metrics.createBatchSize.observe(size),
+  );
   /** The database answered within this long: a request missing its deadline is load, not an outage. */
   const databaseAnswering = () => store.database.lanes.answeredWithin(DATABASE_ANSWERING_MS);
 
