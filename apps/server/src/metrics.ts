@@ -145,7 +145,7 @@ export function createMetrics() {
     }),
     createBatchSize: new Histogram({
       name: 'wb_create_batch_size',
-      help: 'Element creates written per batch (one transaction of 5 statements per batch)',
+      help: 'Element creates written per batch (one statement per batch)',
       buckets: [1, 2, 4, 8, 16, 32, 64],
       registers: [registry],
     }),

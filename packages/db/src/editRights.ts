@@ -103,7 +103,11 @@ export async function editTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): 
   }
 }
 
-/** A refusal that holds for every element (drawing included), or null when the member may draw. */
+/**
+ * A refusal that holds for every element (drawing included), or null when the member may draw.
+ * The batched create decides the same in SQL (`wb_create_batch`, migration 0017, step 2): a change
+ * here is a new migration replacing that function too.
+ */
 export function drawingRefusal(auth: Authorized): Exclude<PolicyRefusal, 'not_own'> | null {
   if (auth.role === 'teacher') return null;
   if (auth.penMuted) return 'pen_muted';

@@ -144,7 +144,7 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     roomTeacherMember: (roomId: string) => roomTeacherMember(db, roomId),
 
     createElement: (actor: EditActor, input: Parameters<typeof createElement>[3]) => createElement(db, clock, actor, input, caps),
-    /** The creates of one room in one transaction of 5 statements (createBatch.ts); results in request order. */
+    /** The creates of a batch (one room, or a lesson's boards) in one statement (createBatch.ts); results in request order. */
     createElements: (requests: readonly CreateRequest[]) => createElements(db, clock, requests, caps),
     updateElement: (actor: EditActor, input: Parameters<typeof updateElement>[3]) => updateElement(db, clock, actor, input),
     deleteElement: (actor: EditActor, input: Parameters<typeof deleteElement>[3]) => deleteElement(db, clock, actor, input),

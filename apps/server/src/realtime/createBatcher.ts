@@ -9,7 +9,7 @@ interface Pending {
 /**
  * Collects a lesson's `element.create`s and writes them in batches (issue 19): the creates that
  * arrive in the same tick, or while the previous batch is being written, go to the store together
- * (`createElements`: one transaction of 5 statements, each room's revision moved once). A lesson's
+ * (`createElements`: one statement, each room's revision moved once). A lesson's
  * batch holds the creates on its class board and on its students' private boards (issue 22:
  * thirty boards each drawn on about once a second would otherwise cost a transaction a stroke). A
  * quiet lesson's stroke is written at the end of the tick it arrived in; a busy one's strokes wait
@@ -20,7 +20,7 @@ interface Pending {
  * on the pool's connections. With `oneWriter` (the embedded database: one connection, every
  * transaction in a row) one writer takes every lesson's creates, the lessons in turn, so a stroke
  * waits for at most the batch in flight, not for one batch of every other lesson before its own
- * (each of its 5 statements a round trip to the engine's thread).
+ * (each a round trip to the engine's thread).
  *
  * Bounded (I10): at most `maxBatch` creates a batch, at most `maxPending` waiting per lesson (past
  * that a create is refused at once rather than queued).
