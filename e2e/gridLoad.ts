@@ -8,10 +8,14 @@
  *   PORT=3313 PGLITE_DIR=$(mktemp -d)/pglite node --import tsx apps/server/src/main.ts &
  *   node --import tsx e2e/gridLoad.ts          # BASE_URL=http://127.0.0.1:3313 STUDENTS=30 SAMPLE_MS=5000
  *
+ * TRACE_DIR=/some/dir also writes a Chromium performance trace of the drawing sample there
+ * (`drawing.json`; summed up by e2e/traceSummary.ts, or open it in DevTools' Performance panel).
+ *
  * Everything runs on one machine (server, 30 drawing sockets, the browser), so the numbers are an
  * upper bound on a teacher's laptop's frame times.
  */
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { ClientEvent, type BoardInfo } from '@wb/protocol';
 import { drawLoop } from '../bench/privateClass.ts';
@@ -20,6 +24,9 @@ import { connectMember, joinRoom, type MemberSocket } from './roomSeed.ts';
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:3313';
 const STUDENTS = Number(process.env.STUDENTS ?? 30);
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 5_000);
+const TRACE_DIR = process.env.TRACE_DIR;
+/** The timeline, script (with the sampling profiler's stacks) and paint of the page. */
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink', 'cc', 'gpu', 'toplevel'];
 const load1 = () => loadavg()[0]!.toFixed(1);
 
 // As source text: tsx would wrap a function literal in helpers that do not exist in the page.
@@ -68,7 +75,10 @@ async function main(): Promise<void> {
   let drawing = true;
   const loops = boards.map((b) => drawLoop(b, () => !drawing, () => ({ firstInk: () => {}, created: () => {} }), () => {}));
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  console.log(`grid of ${STUDENTS}, every student drawing with live ink: ${fmt(await sample())}`);
+  if (TRACE_DIR) await browser.startTracing(page, { path: join(TRACE_DIR, 'drawing.json'), categories: TRACE_CATEGORIES });
+  const drawingSample = await sample();
+  if (TRACE_DIR) await browser.stopTracing();
+  console.log(`grid of ${STUDENTS}, every student drawing with live ink: ${fmt(drawingSample)}`);
   drawing = false;
   await Promise.all(loops);
   const drawn = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid="board-tile"] svg'), (svg) => Number(svg.getAttribute('data-elements') ?? 0)).reduce((n, m) => n + m, 0));
