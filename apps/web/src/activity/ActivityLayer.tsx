@@ -19,6 +19,7 @@ import { penShapeFromSamples, type PenSample } from '../elements/penStroke.ts';
 import { topmostAt } from '../elements/geometry.ts';
 import { HANDLE_PX, HANDLE_REACH_PX, HANDLE_REACH_TOUCH_PX, RESIZE_HANDLES, frameCorners, handleAt, handlePositions, shapeFrame, shownShape } from '../elements/transform.ts';
 import type { BoardDrag } from './boardDrag.ts';
+import { BoardInkLayer, svgStrokeLines } from './boardInkLayer.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 import { POINTER_STALE_MS, type BoardView, type BoardsClient } from './boardsClient.ts';
 
@@ -33,7 +34,9 @@ const TEACHER_INK = '#d92c20';
 /** The board's elements in drawing order. */
 const ordered = (view: BoardView): Element[] => [...view.elements.values()].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
 
-type Previews = ReadonlyMap<string, { x: number; y: number; shape?: ElementShape }>;
+/** Where an element being dragged is now: moved to `x`, `y`, or the whole new `shape`. */
+type Preview = { x: number; y: number; shape?: ElementShape };
+type Previews = ReadonlyMap<string, Preview>;
 
 /**
  * Where the elements being dragged on a board are now: others' drags (their moves, from the
@@ -45,7 +48,7 @@ function usePreviews(client: RoomClient, boardId: string): Previews | undefined 
   const own = useStore(client.boards.drag.store, (s) => (s.preview?.boardId === boardId ? s.preview : null));
   return useMemo(() => {
     if (!own && !remote?.size) return undefined;
-    const all = new Map<string, { x: number; y: number; shape?: ElementShape }>(remote ?? []);
+    const all = new Map<string, Preview>(remote ?? []);
     if (own) all.set(own.elementId, { x: own.shape.x, y: own.shape.y, shape: own.shape });
     return all;
   }, [remote, own]);
@@ -79,10 +82,7 @@ interface BoardSvgProps {
 export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoint, onPlace, liveInk, previews }: BoardSvgProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const [samples, setSamples] = useState<PenSample[] | null>(null);
-  const markup = useMemo(
-    () => ordered(view).map((e) => `<g data-element-id="${e.id}" data-version="${e.version}">${shapeSvg(shownShape(e, previews?.get(e.id)))}</g>`).join(''),
-    [view, previews],
-  );
+  const elements = useMemo(() => ordered(view), [view]);
   const toBoard = (e: ReactPointerEvent): PenSample | null => {
     const svg = svgRef.current;
     const matrix = svg?.getScreenCTM();
@@ -117,7 +117,11 @@ export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoi
     <svg ref={svgRef} className={onDraw ? 'activity-board activity-board-drawable' : 'activity-board'} viewBox={`0 0 ${BOARD_W} ${BOARD_H}`}
       role="img" aria-label={label} data-board-id={view.info.id} data-owner={view.info.ownerName} data-elements={view.elements.size} {...handlers}>
       <rect x={0} y={0} width={BOARD_W} height={BOARD_H} fill="#ffffff" />
-      <g dangerouslySetInnerHTML={{ __html: markup }} />
+      <g>
+        {elements.map((e) => (
+          <ElementMarkup key={e.id} element={e} preview={previews?.get(e.id)} />
+        ))}
+      </g>
       {liveInk && <LiveStrokes ink={liveInk} boardId={view.info.id} />}
       {samples && samples.length > 1 && (
         <polyline points={samples.map((s) => `${s.x},${s.y}`).join(' ')} fill="none" stroke={ink ?? STUDENT_INK} strokeWidth={4} strokeLinecap="round" strokeLinejoin="round" />
@@ -126,18 +130,35 @@ export const BoardSvg = memo(function BoardSvg({ view, onDraw, ink, label, onPoi
   );
 });
 
-/** Others' strokes on one board while drawn: only this layer re-renders as they grow. */
+/**
+ * One element of a board, drawn again only when it changes (a new version, a drag's preview): a new
+ * stroke on a board of hundreds adds one node, it does not parse the board's markup again.
+ */
+const ElementMarkup = memo(function ElementMarkup({ element, preview }: { element: Element; preview: Preview | undefined }) {
+  return <g data-element-id={element.id} data-version={element.version} dangerouslySetInnerHTML={{ __html: shapeSvg(shownShape(element, preview)) }} />;
+});
+
+/**
+ * Others' strokes on one board while drawn, kept by a BoardInkLayer subscribed to the ink store:
+ * React renders this group once; a growing stroke only appends its new points to its line.
+ */
 function LiveStrokes({ ink, boardId }: { ink: BoardsClient['ink']; boardId: string }) {
-  const strokes = useStore(ink, (s) => s.byBoard.get(boardId));
-  if (!strokes || strokes.size === 0) return null;
-  return (
-    <g data-testid="live-ink">
-      {[...strokes.values()].map((s) => (
-        <polyline key={s.strokeId} data-stroke-id={s.strokeId} points={s.points.map((p) => `${p[0]},${p[1]}`).join(' ')} fill="none"
-          stroke={s.stroke} strokeWidth={s.strokeWidth} strokeLinecap="round" strokeLinejoin="round" />
-      ))}
-    </g>
-  );
+  const ref = useRef<SVGGElement>(null);
+  useEffect(() => {
+    const parent = ref.current;
+    if (!parent) return;
+    const layer = new BoardInkLayer(svgStrokeLines(parent));
+    layer.draw(ink.getState().byBoard.get(boardId));
+    const unsubscribe = ink.subscribe((now, before) => {
+      const strokes = now.byBoard.get(boardId);
+      if (strokes !== before.byBoard.get(boardId)) layer.draw(strokes);
+    });
+    return () => {
+      unsubscribe();
+      layer.clear();
+    };
+  }, [ink, boardId]);
+  return <g ref={ref} />;
 }
 
 /** The others' pointers on a board, over it (the teacher's on a student's board, the student's for the teacher). */
