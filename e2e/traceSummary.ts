@@ -46,9 +46,15 @@ const span = (() => {
   return ts.length ? (Math.max(...timed.map((e) => e.ts + (e.dur ?? 0))) - Math.min(...ts)) / 1000 : 0;
 })();
 
-// The page's main thread: the renderer main thread with the most work.
+// Busy time per thread: its outermost events (a task and what runs inside it counted once).
 const busyByThread = new Map<string, number>();
-for (const e of timed) if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') busyByThread.set(key(e), (busyByThread.get(key(e)) ?? 0) + (e.dur ?? 0) / 1000);
+const outerEnd = new Map<string, number>();
+for (const e of [...timed].sort((a, b) => a.ts - b.ts)) {
+  if (e.ts < (outerEnd.get(key(e)) ?? -Infinity)) continue;
+  outerEnd.set(key(e), e.ts + (e.dur ?? 0));
+  busyByThread.set(key(e), (busyByThread.get(key(e)) ?? 0) + (e.dur ?? 0) / 1000);
+}
+// The page's main thread: the renderer main thread with the most work.
 const main = [...busyByThread].filter(([k]) => threadNames.get(k) === 'CrRendererMain').sort((a, b) => b[1] - a[1])[0]?.[0];
 if (!main) throw new Error('no renderer main thread in the trace');
 
@@ -60,10 +66,18 @@ for (const [k, ms] of [...busyByThread].sort((a, b) => b[1] - a[1]).slice(0, 8))
 // Self time per event name on the main thread: each event's duration minus its children's.
 const own = timed.filter((e) => key(e) === main).sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
 const self = new Map<string, { ms: number; count: number }>();
+const inclusive = new Map<string, { ms: number; count: number }>();
 const stack: { e: TraceEvent; end: number; child: number }[] = [];
 const close = (upTo: number) => {
   while (stack.length && stack.at(-1)!.end <= upTo) {
     const done = stack.pop()!;
+    // Inclusive time of the outermost event of each name (a name nested in itself counted once).
+    if (!stack.some((open) => open.e.name === done.e.name)) {
+      const i = inclusive.get(done.e.name) ?? { ms: 0, count: 0 };
+      i.ms += (done.e.dur ?? 0) / 1000;
+      i.count++;
+      inclusive.set(done.e.name, i);
+    }
     const s = self.get(done.e.name) ?? { ms: 0, count: 0 };
     s.ms += ((done.e.dur ?? 0) - done.child) / 1000;
     s.count++;
@@ -78,6 +92,10 @@ for (const e of own) {
 close(Infinity);
 console.log('\nmain thread self time per trace event:');
 for (const [name, s] of [...self].sort((a, b) => b[1].ms - a[1].ms).slice(0, TOP))
+  console.log(`  ${name.padEnd(36)} ${s.ms.toFixed(0).padStart(6)} ms  ${pct(s.ms).padStart(7)}  x${s.count}`);
+
+console.log('\nmain thread time per trace event, with what runs inside it:');
+for (const [name, s] of [...inclusive].sort((a, b) => b[1].ms - a[1].ms).slice(0, TOP))
   console.log(`  ${name.padEnd(36)} ${s.ms.toFixed(0).padStart(6)} ms  ${pct(s.ms).padStart(7)}  x${s.count}`);
 
 // Script self time per function: the sampling profiler's chunks of the main thread's isolate.
