@@ -8,6 +8,11 @@
  *   PORT=3313 PGLITE_DIR=$(mktemp -d)/pglite node --import tsx apps/server/src/main.ts &
  *   node --import tsx e2e/gridLoad.ts          # BASE_URL=http://127.0.0.1:3313 STUDENTS=30 SAMPLE_MS=5000
  *
+ * Each sample also gives the page's main-thread busy time (CDP Performance metrics: wall time of
+ * its tasks, script, layout, style) and the CPU time of Chromium's renderer and of all its
+ * processes, per second of the sample: figures that depend less on the machine's other load than
+ * the frame intervals do.
+ *
  * TRACE_DIR=/some/dir also writes a Chromium performance trace of the drawing sample there
  * (`drawing.json`; summed up by e2e/traceSummary.ts, or open it in DevTools' Performance panel).
  *
@@ -50,10 +55,11 @@ const samplerSource = `(duration) => new Promise((resolve) => {
 })`;
 type Sample = { frames: number; p50: number; p95: number; max: number; over: number; longTasks: number; busy: Busy };
 /** The page's main thread over a sample (CDP Performance metrics), in ms per second of the sample. */
-type Busy = { task: number; script: number; layout: number; style: number };
+type Busy = { task: number; script: number; layout: number; style: number; rendererCpu: number; chromiumCpu: number };
 const fmt = (s: Sample) =>
   `${s.frames} frames, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms, ${s.over} frames > 25 ms, ${s.longTasks} long tasks; ` +
-  `main thread busy ${s.busy.task.toFixed(0)} ms/s (script ${s.busy.script.toFixed(0)}, layout ${s.busy.layout.toFixed(0)}, style ${s.busy.style.toFixed(0)}) (load ${load1()})`;
+  `main thread busy ${s.busy.task.toFixed(0)} ms/s (script ${s.busy.script.toFixed(0)}, layout ${s.busy.layout.toFixed(0)}, style ${s.busy.style.toFixed(0)}), ` +
+  `CPU: renderer ${s.busy.rendererCpu.toFixed(0)} ms/s, all of Chromium ${s.busy.chromiumCpu.toFixed(0)} ms/s (load ${load1()})`;
 
 async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
@@ -76,14 +82,26 @@ async function main(): Promise<void> {
   // The main thread's busy time beside the frames: less at the mercy of the machine's other load.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  const metrics = async () => new Map((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  // CPU time, not wall time: what the page costs, whatever else the machine runs (seconds, per process).
+  const browserCdp = await browser.newBrowserCDPSession();
+  const cpu = async () => {
+    const { processInfo } = (await browserCdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] };
+    return { renderer: processInfo.filter((p) => p.type === 'renderer').reduce((n, p) => n + p.cpuTime, 0), all: processInfo.reduce((n, p) => n + p.cpuTime, 0) };
+  };
+  const metrics = async () => {
+    const m = new Map((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    const c = await cpu();
+    m.set('RendererCpu', c.renderer);
+    m.set('ChromiumCpu', c.all);
+    return m;
+  };
   const sample = async (): Promise<Sample> => {
     const before = await metrics();
     const frames = (await page.evaluate(`(${samplerSource})(${SAMPLE_MS})`)) as Omit<Sample, 'busy'>;
     const after = await metrics();
     const seconds = (after.get('Timestamp') ?? 0) - (before.get('Timestamp') ?? 0);
     const perSecond = (name: string) => (1000 * ((after.get(name) ?? 0) - (before.get(name) ?? 0))) / seconds;
-    return { ...frames, busy: { task: perSecond('TaskDuration'), script: perSecond('ScriptDuration'), layout: perSecond('LayoutDuration'), style: perSecond('RecalcStyleDuration') } };
+    return { ...frames, busy: { task: perSecond('TaskDuration'), script: perSecond('ScriptDuration'), layout: perSecond('LayoutDuration'), style: perSecond('RecalcStyleDuration'), rendererCpu: perSecond('RendererCpu'), chromiumCpu: perSecond('ChromiumCpu') } };
   };
   console.log(`grid of ${STUDENTS}, idle: ${fmt(await sample())}`);
   let drawing = true;

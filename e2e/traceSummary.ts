@@ -41,10 +41,8 @@ const threadNames = new Map<string, string>();
 for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threadNames.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
 const key = (e: TraceEvent) => `${e.pid}:${e.tid}`;
 const timed = events.filter((e) => e.ph === 'X' && e.dur !== undefined);
-const span = (() => {
-  const ts = timed.map((e) => e.ts);
-  return ts.length ? (Math.max(...timed.map((e) => e.ts + (e.dur ?? 0))) - Math.min(...ts)) / 1000 : 0;
-})();
+// Large traces hold millions of events: no spreading them into Math.max.
+const span = timed.length ? (timed.reduce((m, e) => Math.max(m, e.ts + (e.dur ?? 0)), -Infinity) - timed.reduce((m, e) => Math.min(m, e.ts), Infinity)) / 1000 : 0;
 
 // Busy time per thread: its outermost events (a task and what runs inside it counted once).
 const busyByThread = new Map<string, number>();
