@@ -6,7 +6,7 @@
  *
  *   pnpm build
  *   PORT=3313 PGLITE_DIR=$(mktemp -d)/pglite node --import tsx apps/server/src/main.ts &
- *   node --import tsx e2e/gridLoad.ts          # BASE_URL=http://127.0.0.1:3313 STUDENTS=30 SAMPLE_MS=5000
+ *   node --import tsx e2e/gridLoad.ts          # BASE_URL=http://127.0.0.1:3313 STUDENTS=30 SAMPLE_MS=5000 WARMUP_MS=1500
  *
  * Each sample also gives the page's main-thread busy time (CDP Performance metrics: wall time of
  * its tasks, script, layout, style) and the CPU time of Chromium's renderer and of all its
@@ -29,6 +29,8 @@ import { connectMember, joinRoom, type MemberSocket } from './roomSeed.ts';
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:3313';
 const STUDENTS = Number(process.env.STUDENTS ?? 30);
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 5_000);
+/** How long the students draw before the drawing sample: longer for tiles that hold many strokes (~0.8 a second each). */
+const WARMUP_MS = Number(process.env.WARMUP_MS ?? 1_500);
 const TRACE_DIR = process.env.TRACE_DIR || undefined;
 /** The timeline, script (with the sampling profiler's stacks) and paint of the page. */
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink', 'cc', 'gpu', 'toplevel'];
@@ -106,7 +108,7 @@ async function main(): Promise<void> {
   console.log(`grid of ${STUDENTS}, idle: ${fmt(await sample())}`);
   let drawing = true;
   const loops = boards.map((b) => drawLoop(b, () => !drawing, () => ({ firstInk: () => {}, created: () => {} }), () => {}));
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   if (TRACE_DIR) await browser.startTracing(page, { path: join(TRACE_DIR, 'drawing.json'), categories: TRACE_CATEGORIES });
   const drawingSample = await sample();
   if (TRACE_DIR) await browser.stopTracing();
