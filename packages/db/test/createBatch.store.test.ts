@@ -187,7 +187,11 @@ for (const { kind, skip } of storeDatabaseKinds) {
         // the batch reads the rights it had (a key-share lock does not wait for it), then waits
         // for the room's row, and finds a policy other than the one it read.
         const holder = new pg.Client({ connectionString: testDb.url! });
+        // Watched from a connection of its own: inside the holder's transaction pg_stat_activity
+        // is read once and kept, so a poll there never sees the batch start waiting.
+        const watcher = new pg.Client({ connectionString: testDb.url! });
         await holder.connect();
+        await watcher.connect();
         try {
           await holder.query('BEGIN');
           await holder.query(`UPDATE rooms SET edit_policy = 'look', revision = revision + 1 WHERE id = $1`, [room.roomId]);
@@ -196,7 +200,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
             .poll(
               async () =>
                 (
-                  await holder.query(
+                  await watcher.query(
                     `SELECT count(*)::int AS n FROM pg_stat_activity
                      WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%wb_create_batch%'`,
                   )
@@ -210,6 +214,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
           expect(teacherResult!.decision).toBe('applied');
         } finally {
           await holder.end();
+          await watcher.end();
         }
       },
       30_000,
