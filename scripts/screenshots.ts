@@ -201,6 +201,11 @@ async function boardShots(browser: Browser, teacher: { page: Page; code: string 
     await page.getByTestId('board-tile').nth(30).waitFor();
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(outDir, `${name}-boards-grid.png`) });
+    // The grid's tiles (each on its own compositor layer) in the dark theme too.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(outDir, `${name}-boards-grid-dark.png`) });
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.locator(`[data-testid="board-tile"][data-owner="Pat ${name}"]`).click();
     await page.getByTestId('open-board').waitFor();
     await page.screenshot({ path: join(outDir, `${name}-boards-open.png`) });
