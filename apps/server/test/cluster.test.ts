@@ -121,6 +121,54 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     for (const d of drawers) await t.until(() => pointsAtTeacher(d) === ROUNDS, `every point of ${d.boardId}, from node B at node A`, 2_000);
   });
 
+  test("issue 22: a teacher on node A who reads boards.pointers, following boards drawn on both nodes, gets every point once: node A's boards grouped, node B's as board.pointers", async () => {
+    const teacher = await createRoom(nodeA);
+    const t = client(nodeA, teacher.token, { features: ['boards.pointers'] });
+    await t.ready();
+    const students: TestClient[] = [];
+    for (const [name, node] of [['Ana', nodeA], ['Ben', nodeA], ['Cleo', nodeB], ['Dev', nodeB]] as const) {
+      students.push(client(node, (await joinAs(node, teacher.room.code, name)).token, { features: ['boards.pointers'] }));
+    }
+    for (const s of students) await s.ready();
+    const ask = (c: TestClient, event: string, packet: unknown) =>
+      c.socket.timeout(10_000).emitWithAck(event as typeof ClientEvent.BOARD_MINE, packet as never) as unknown as Promise<{ ok: boolean; board: { id: string } }>;
+    expect(await ask(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Grid', start: { kind: 'blank' } })).toMatchObject({ ok: true });
+    const drawers: { s: TestClient; boardId: string; strokeId: string }[] = [];
+    for (const s of students) {
+      await s.until(() => s.eventsOfKind('activity.updated').length > 0, 'the activity');
+      const { board } = await ask(s, ClientEvent.BOARD_MINE, {});
+      expect(await ask(s, ClientEvent.BOARD_SYNC, { boardId: board.id })).toMatchObject({ ok: true });
+      drawers.push({ s, boardId: board.id, strokeId: randomUUID() });
+    }
+    const ROUNDS = 8;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const d of drawers) {
+        d.s.socket.emit(ClientEvent.INK, { boardId: d.boardId, strokeId: d.strokeId, from: round, points: [[round, round, 0.5]], stroke: '#1e1e1e', strokeWidth: 3 });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const inkOf = (c: TestClient, d: (typeof drawers)[number]) =>
+      [...c.received['boards.pointers'].flatMap((m) => m.batches), ...c.received['board.pointers']]
+        .filter((p) => p.boardId === d.boardId)
+        .flatMap((p) => (p.ink ?? []).filter((e) => e.strokeId === d.strokeId))
+        .flatMap((e) => e.points).length;
+    for (const d of drawers) await t.until(() => inkOf(t, d) === ROUNDS, `every point of ${d.boardId} at the teacher`, 2_000);
+    for (const d of drawers) await d.s.until(() => inkOf(d.s, d) === ROUNDS, 'every point of their own board', 2_000);
+    // Node A's two boards came grouped; node B's only one by one (the grouping is per node).
+    const [ana, ben, cleo, dev] = drawers as [(typeof drawers)[number], (typeof drawers)[number], (typeof drawers)[number], (typeof drawers)[number]];
+    const grouped = new Set(t.received['boards.pointers'].flatMap((m) => m.batches.map((b) => b.boardId)));
+    expect(grouped.has(ana.boardId) && grouped.has(ben.boardId)).toBe(true);
+    expect(grouped.has(cleo.boardId) || grouped.has(dev.boardId)).toBe(false);
+    // A round trip after two more board ticks: nothing arrived twice, and no student got another's board.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    for (const d of drawers) {
+      await ask(d.s, ClientEvent.BOARD_MINE, {});
+      expect(inkOf(t, d)).toBe(ROUNDS);
+      expect(d.s.received['boards.pointers']).toEqual([]);
+      expect(new Set(d.s.received['board.pointers'].map((p) => p.boardId))).toEqual(new Set([d.boardId]));
+    }
+  });
+
   test('I5/I9: leases swept by both nodes at once, the leader lock held by neither, are each expired exactly once, everywhere', async () => {
     const teacher = await createRoom(nodeA);
     const t = client(nodeA, teacher.token);

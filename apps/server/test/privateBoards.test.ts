@@ -43,12 +43,12 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     return by;
   };
 
-  async function classOfThree() {
+  async function classOfThree(teacherOptions: Parameters<typeof client>[2] = {}, studentOptions: Parameters<typeof client>[2] = {}) {
     const teacher = await createRoom(app);
     const code = teacher.room.code;
     const grants = [await joinAs(app, code, 'Ana'), await joinAs(app, code, 'Ben'), await joinAs(app, code, 'Cleo')];
-    const t = client(app, teacher.token);
-    const students = grants.map((g) => client(app, g.token));
+    const t = client(app, teacher.token, teacherOptions);
+    const students = grants.map((g) => client(app, g.token, studentOptions));
     for (const c of [t, ...students]) await c.ready();
     const lessonId = teacher.room.id;
     const started = await ask<{ boards: BoardInfo[]; activity: { id: string } }>(t, ClientEvent.ACTIVITY_START, {
@@ -264,6 +264,39 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     ];
     await drawTogether(pair);
     for (const d of pair) await b.until(() => pointsOn(b, d.boardId, d.strokeId) === 2 * ROUNDS, `every point of ${d.boardId} at Ben`, 1_500);
+  });
+
+  test("issue 22, I12: a teacher whose client reads boards.pointers gets a tick's batches of several boards in one message, each point once; each student still gets only their own board's", async () => {
+    const { t, students, boards } = await classOfThree({ features: ['boards.pointers'] }, { features: ['boards.pointers'] });
+    const ROUNDS = 8;
+    const drawers = students.map((c, i) => ({ c, boardId: boards[i]!.id, strokeId: randomUUID() }));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const d of drawers) d.c.socket.emit(ClientEvent.INK, inkPacket(d.boardId, d.strokeId, 2 * round));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const grouped = () => t.received[ServerEvent.BOARDS_POINTERS].flatMap((m) => m.batches);
+    const pointsAtTeacher = (d: (typeof drawers)[number]) =>
+      [...grouped(), ...t.received[ServerEvent.BOARD_POINTERS]]
+        .filter((p) => p.boardId === d.boardId)
+        .flatMap((p) => (p.ink ?? []).filter((e) => e.strokeId === d.strokeId))
+        .flatMap((e) => e.points).length;
+    for (const d of drawers) await t.until(() => pointsAtTeacher(d) === 2 * ROUNDS, `every point of ${d.boardId} at the teacher`, 1_500);
+    // The ticks where several boards moved came as one message each, every batch in it once.
+    const messages = t.received[ServerEvent.BOARDS_POINTERS];
+    expect(messages.some((m) => m.batches.length === 3)).toBe(true);
+    for (const m of messages) {
+      expect(m.batches.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(m.batches.map((b) => b.boardId)).size).toBe(m.batches.length);
+    }
+    // Each owner (who asked for the grouped form too, but follows one board): their own board's
+    // batches, as board.pointers, and nothing grouped. The teacher got every point once.
+    await settle(students);
+    for (const d of drawers) {
+      expect(pointsAtTeacher(d)).toBe(2 * ROUNDS);
+      expect(d.c.received[ServerEvent.BOARDS_POINTERS]).toEqual([]);
+      expect(new Set(d.c.received[ServerEvent.BOARD_POINTERS].map((p) => p.boardId))).toEqual(new Set([d.boardId]));
+      expect(inkOn(d.c, d.boardId, d.strokeId).flatMap((e) => e.points).length).toBe(2 * ROUNDS);
+    }
   });
 
   test("I12, I4: locks and drags on a private board: its owner and the teacher take turns, the drag preview reaches the board's audience only, another student is board_forbidden", async () => {

@@ -5,6 +5,7 @@ import {
   ClientEvent,
   PROTOCOL_VERSION,
   ServerEvent,
+  type ClientFeature,
   type ClientToServerEvents,
   type CreateRoomRequest,
   type RoomEvent,
@@ -83,11 +84,12 @@ export class TestClient {
     follow: [],
     'board.opened': [],
     'board.pointers': [],
+    'boards.pointers': [],
   };
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;
   private waiters: (() => void)[] = [];
 
-  constructor(app: App, token: string, options: { lastRevision?: number; origin?: string; protocol?: number } = {}) {
+  constructor(app: App, token: string, options: { lastRevision?: number; origin?: string; protocol?: number; features?: ClientFeature[] } = {}) {
     this.socket = connectSocket(app.url, {
       transports: ['websocket'],
       reconnection: false,
@@ -96,6 +98,7 @@ export class TestClient {
         token,
         protocol: options.protocol ?? PROTOCOL_VERSION,
         ...(options.lastRevision === undefined ? {} : { lastRevision: options.lastRevision }),
+        ...(options.features ? { features: options.features } : {}),
       },
       ...(options.origin ? { extraHeaders: { origin: options.origin } } : {}),
     });

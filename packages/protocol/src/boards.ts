@@ -116,6 +116,15 @@ export const BoardPointers = z.object({
 export type BoardPointers = z.infer<typeof BoardPointers>;
 
 /**
+ * One tick's `board.pointers` batches for one socket, in one message (`boards.pointers`): sent
+ * instead of them to a socket that asked for it in its handshake (`features`) when it follows two
+ * or more boards with something moving in the tick, as a teacher's class grid does (one message a
+ * tick instead of one per board). Each batch is exactly what `board.pointers` would have carried.
+ */
+export const BoardsPointers = z.object({ batches: z.array(BoardPointers) });
+export type BoardsPointers = z.infer<typeof BoardsPointers>;
+
+/**
  * `GET /api/teacher/rooms/:code/boards`: every activity of a lesson, newest first, each with its
  * students' boards and their live elements: the kept work, for the teacher's page and its export.
  */

@@ -42,6 +42,7 @@ import {
   BoardSyncRequest,
   BoardPointerUpdate,
   type BoardPointers,
+  type BoardsPointers,
   type Activity,
   type BoardInfo,
 } from './boards.ts';
@@ -120,6 +121,7 @@ export const ServerEvent = {
   FOLLOW: 'follow',
   BOARD_OPENED: 'board.opened',
   BOARD_POINTERS: 'board.pointers',
+  BOARDS_POINTERS: 'boards.pointers',
 } as const;
 
 /** Client to server. Cursor, ink and drag-move packets are volatile and unacknowledged; everything else is acked. */
@@ -216,6 +218,12 @@ export interface ServerToClientEvents {
   [ServerEvent.BOARD_OPENED]: (signal: { board: BoardInfo }) => void;
   /** Volatile: the pointers on a board this socket is subscribed to, batched. */
   [ServerEvent.BOARD_POINTERS]: (batch: BoardPointers) => void;
+  /**
+   * Volatile, to a socket that asked for it in its handshake (`features: ['boards.pointers']`):
+   * every `board.pointers` batch of one tick for this socket, in one message, when it follows
+   * two or more boards with something moving (a teacher's class grid).
+   */
+  [ServerEvent.BOARDS_POINTERS]: (batches: BoardsPointers) => void;
 }
 
 export type ClientEventName = (typeof ClientEvent)[keyof typeof ClientEvent];

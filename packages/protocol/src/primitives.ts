@@ -15,7 +15,8 @@ import { z } from 'zod';
  *    "Images"), the `equation` element kind and the setting `paper` (an older client cannot read
  *    any of them). Added since, compatibly (optional, an older client ignores them): `frame` on
  *    `lock.move` and on drag entries (a resize or turn in progress; a client that ignores it sees
- *    a plain move until the drop), and `BoardInfo.lastDrewMsAgo` in a teacher's `board.list` reply.
+ *    a plain move until the drop), and `BoardInfo.lastDrewMsAgo` in a teacher's `board.list` reply;
+ *    the handshake's `features` and, for a client that asks for it, the `boards.pointers` message.
  */
 export const PROTOCOL_VERSION = 6;
 

@@ -96,11 +96,20 @@ export type SessionGrant = z.infer<typeof SessionGrant>;
 // ---------------------------------------------------------------------------------------------
 // Socket handshake
 
+/** What a client may ask for in its handshake's `features`. */
+export const CLIENT_FEATURES = ['boards.pointers'] as const;
+export type ClientFeature = (typeof CLIENT_FEATURES)[number];
+
 export const HandshakeAuth = z.strictObject({
   token: z.string().min(1).max(200),
   protocol: z.number().int(),
   /** The last room revision this client applied; absent on a first connect. */
   lastRevision: Revision.optional(),
+  /**
+   * Optional message forms this client reads (added compatibly; a client that sends none gets
+   * what every client gets): `boards.pointers`, a tick's board batches in one message.
+   */
+  features: z.array(z.enum(CLIENT_FEATURES)).max(CLIENT_FEATURES.length).optional(),
 });
 export type HandshakeAuth = z.infer<typeof HandshakeAuth>;
 

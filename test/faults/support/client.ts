@@ -64,6 +64,7 @@ export class FaultClient {
     follow: [],
     'board.opened': [],
     'board.pointers': [],
+    'boards.pointers': [],
   };
   readonly renewals: RenewalRecord[] = [];
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;

@@ -5,8 +5,9 @@
  * after the store said it may see the board (its owner, the lesson's teachers, the class while it
  * is shown), so nothing of a private board reaches another student before it is shown, on this
  * path or the durable one. Never stored; a dropped batch is superseded by the next. A socket in
- * several boards' channels (the teacher's grid) gets each one's batch of the tick: volatile
- * packets are dropped only when its outgoing queue is full (boundedVolatile.ts).
+ * several boards' channels (the teacher's grid) gets each one's batch of the tick: in one
+ * `boards.pointers` message when its client asked for that in the handshake, else one message per
+ * board; volatile packets are dropped only when its outgoing queue is full (boundedVolatile.ts).
  *
  * `BoardAccess` is this node's memory of which boards each socket may draw on (learned when the
  * store subscribed it) and whether each board's activity lets its owner draw (running) or not
@@ -95,16 +96,58 @@ export class BoardEphemera {
     this.pending.get(boardId)?.drags.delete(elementId);
   }
 
+  /**
+   * Sends the tick's batches. A socket of this node that asked for `boards.pointers` and follows
+   * two or more of the tick's boards (a teacher's grid) gets them all in one message, and is left
+   * out of those boards' own broadcasts; every other socket, this node's or another's (through the
+   * adapter), gets one `board.pointers` per board, encoded once for the whole channel.
+   */
   flush(): void {
     const pending = this.pending;
     if (pending.size === 0) return;
     this.pending = new Map();
+    const batches: BoardPointers[] = [];
     for (const [boardId, tick] of pending) {
       const batch: BoardPointers = { boardId, pointers: [...tick.pointers.values()] };
       if (tick.ink.size > 0) batch.ink = [...tick.ink.values()];
       if (tick.drags.size > 0) batch.drags = [...tick.drags.values()];
-      this.io.to(roomChannel(boardId)).volatile.emit(ServerEvent.BOARD_POINTERS, batch);
+      batches.push(batch);
     }
+    const grouped = batches.length > 1 ? this.groupedSockets(batches) : new Map<string, BoardPointers[]>();
+    const leftOut = new Map<BoardPointers, string[]>();
+    for (const [socketId, own] of grouped) {
+      for (const batch of own) {
+        const ids = leftOut.get(batch);
+        if (ids) ids.push(socketId);
+        else leftOut.set(batch, [socketId]);
+      }
+    }
+    for (const batch of batches) {
+      const channel = roomChannel(batch.boardId);
+      const except = leftOut.get(batch);
+      (except ? this.io.to(channel).except(except) : this.io.to(channel)).volatile.emit(ServerEvent.BOARD_POINTERS, batch);
+    }
+    const sockets = this.io.of('/').sockets;
+    for (const [socketId, own] of grouped) sockets.get(socketId)?.volatile.emit(ServerEvent.BOARDS_POINTERS, { batches: own });
+  }
+
+  /** This node's sockets that read `boards.pointers` and follow two or more of the tick's boards, with those boards' batches. */
+  private groupedSockets(batches: readonly BoardPointers[]): Map<string, BoardPointers[]> {
+    const channels = this.io.of('/').adapter.rooms;
+    const sockets = this.io.of('/').sockets;
+    const following = new Map<string, BoardPointers[]>();
+    for (const batch of batches) {
+      const members = channels.get(roomChannel(batch.boardId));
+      if (!members) continue;
+      for (const socketId of members) {
+        if (!sockets.get(socketId)?.data.groupsBoards) continue;
+        let own = following.get(socketId);
+        if (!own) following.set(socketId, (own = []));
+        own.push(batch);
+      }
+    }
+    for (const [socketId, own] of following) if (own.length < 2) following.delete(socketId);
+    return following;
   }
 
   stop(): void {

@@ -46,6 +46,7 @@ export function authenticateHandshake(deps: { store: Store; log: FastifyBaseLogg
         role: found.member.role,
         displayName: found.member.displayName,
         lastRevision: auth.value.lastRevision,
+        groupsBoards: auth.value.features?.includes('boards.pointers') ?? false,
       };
       next();
     } catch (error) {

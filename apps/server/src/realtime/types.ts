@@ -10,6 +10,8 @@ export interface SocketData {
   displayName: string;
   /** The revision the client already has, for its first sync (replay or snapshot). */
   lastRevision: number | undefined;
+  /** The client reads `boards.pointers` (its handshake's `features`): a tick's board batches in one message. */
+  groupsBoards: boolean;
   /**
    * A teacher's socket while presenting: the view its students follow (the latest `viewport`).
    * Kept on the socket so a student joining on any node reads it with `fetchSockets` (through the

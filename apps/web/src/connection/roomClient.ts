@@ -271,9 +271,9 @@ export class RoomClient {
 
   private handshakeAuth(): HandshakeAuth {
     const lastRevision = this.engine.revision;
-    return lastRevision === undefined
-      ? { token: this.grant.token, protocol: PROTOCOL_VERSION }
-      : { token: this.grant.token, protocol: PROTOCOL_VERSION, lastRevision };
+    // `boards.pointers`: a teacher's grid gets a tick's board batches in one message.
+    const base = { token: this.grant.token, protocol: PROTOCOL_VERSION, features: ['boards.pointers' as const] };
+    return lastRevision === undefined ? base : { ...base, lastRevision };
   }
 
   private wireSocket(): void {
@@ -316,6 +316,9 @@ export class RoomClient {
     });
     socket.on(ServerEvent.BOARD_OPENED, (signal) => this.boards.receiveOpened(signal.board));
     socket.on(ServerEvent.BOARD_POINTERS, (batch) => this.boards.receivePointers(batch));
+    socket.on(ServerEvent.BOARDS_POINTERS, ({ batches }) => {
+      for (const batch of batches) this.boards.receivePointers(batch);
+    });
     socket.on(ServerEvent.CURSORS, (batch) => {
       // Laser points and the teacher's view are not room state: they go straight to the kit.
       if (batch.laser) this.attention.receiveLaser(batch.laser);
