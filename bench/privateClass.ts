@@ -19,6 +19,8 @@ import {
   PROTOCOL_VERSION,
   ServerEvent,
   type BoardInfo,
+  type BoardPointers,
+  type ClientFeature,
   type ClientToServerEvents,
   type ElementShape,
   type InkPoint,
@@ -39,6 +41,8 @@ export const BOARDS_PASS = { strokeP95Ms: 150 } as const;
 export interface PrivateClassTiming {
   warmupMs: number;
   windowMs: number;
+  /** The teachers' sockets ask for `boards.pointers` (a tick's board batches in one message), as the web client does. */
+  grouped: boolean;
 }
 
 export interface PrivateClassPoint {
@@ -70,8 +74,9 @@ async function post<T>(url: string, body: unknown): Promise<T> {
   return (await response.json()) as T;
 }
 
-function connect(baseUrl: string, grant: SessionGrant): Promise<Member> {
-  const socket: Member = io(baseUrl, { transports: ['websocket'], auth: { token: grant.token, protocol: PROTOCOL_VERSION }, forceNew: true, reconnection: false });
+function connect(baseUrl: string, grant: SessionGrant, features: ClientFeature[] = []): Promise<Member> {
+  const auth = { token: grant.token, protocol: PROTOCOL_VERSION, ...(features.length > 0 ? { features } : {}) };
+  const socket: Member = io(baseUrl, { transports: ['websocket'], auth, forceNew: true, reconnection: false });
   // Renewed from the server's prompt, as the app does: a lease that lapses drops the member's ink.
   socket.on(ServerEvent.LEASE_DUE, (due) => socket.emit(ClientEvent.LEASE_RENEW, { revision: due.revision + 1, requestId: rid() }, () => undefined));
   return new Promise((resolve, reject) => {
@@ -89,13 +94,13 @@ interface ClassRoom {
 }
 
 /** One class: the lesson, 30 students joined and connected, an activity started, the teacher's grid subscribed. */
-async function openClass(baseUrl: string, n: number): Promise<ClassRoom> {
+async function openClass(baseUrl: string, n: number, grouped: boolean): Promise<ClassRoom> {
   const teacherGrant = await post<SessionGrant>(`${baseUrl}/api/rooms`, { teacherName: `Teacher ${n}`, memberKey: rid() });
   const grants: SessionGrant[] = [];
   for (let i = 0; i < STUDENTS_PER_CLASS; i++) {
     grants.push(await post<SessionGrant>(`${baseUrl}/api/rooms/${teacherGrant.room.code}/join`, { displayName: `Student ${i + 1}`, memberKey: rid() }));
   }
-  const teacher = await connect(baseUrl, teacherGrant);
+  const teacher = await connect(baseUrl, teacherGrant, grouped ? ['boards.pointers'] : []);
   const sockets = await Promise.all(grants.map((g) => connect(baseUrl, g)));
   const started = await ask<{ boards: BoardInfo[] }>(teacher, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Bench', start: { kind: 'blank' } });
   if (!started.ok) throw new Error(`activity.start: ${JSON.stringify(started)}`);
@@ -162,7 +167,7 @@ export async function drawLoop(
 /** One point: `classes` classes drawing at once for the window, after a warm-up. */
 export async function privateClassPoint(server: ServerUnderTest, classes: number, timing: PrivateClassTiming): Promise<PrivateClassPoint> {
   const rooms: ClassRoom[] = [];
-  for (let n = 0; n < classes; n++) rooms.push(await openClass(server.url, n));
+  for (let n = 0; n < classes; n++) rooms.push(await openClass(server.url, n, timing.grouped));
   const strokes = new Map<string, { firstInkAt: number; createdAt: number; counted: boolean }>();
   const delivery: number[] = [];
   const firstInk: number[] = [];
@@ -180,7 +185,7 @@ export async function privateClassPoint(server: ServerUnderTest, classes: number
       delivered++;
       delivery.push(performance.now() - stroke.createdAt);
     });
-    room.teacher.on(ServerEvent.BOARD_POINTERS, (batch) => {
+    const atTeacher = (batch: BoardPointers) => {
       for (const entry of batch.ink ?? []) {
         if (strokes.get(entry.strokeId)?.counted) inkAtTeacher += entry.points.length;
         if (inkSeen.has(entry.strokeId)) continue;
@@ -188,7 +193,9 @@ export async function privateClassPoint(server: ServerUnderTest, classes: number
         const stroke = strokes.get(entry.strokeId);
         if (stroke?.counted && stroke.firstInkAt > 0) firstInk.push(performance.now() - stroke.firstInkAt);
       }
-    });
+    };
+    room.teacher.on(ServerEvent.BOARD_POINTERS, atTeacher);
+    room.teacher.on(ServerEvent.BOARDS_POINTERS, ({ batches }) => batches.forEach(atTeacher));
   }
   const warmupEnd = performance.now() + timing.warmupMs;
   const end = warmupEnd + timing.windowMs;

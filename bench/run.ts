@@ -73,7 +73,7 @@ const profile = full
       drawingPoints: [1, 2, 3, 4, 6, 8, 12],
       drawing: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
       boardsPoints: [1, 2, 4],
-      boards: { warmupMs: 5_000, windowMs: 20_000 } satisfies PrivateClassTiming,
+      boards: { warmupMs: 5_000, windowMs: 20_000, grouped: !flag('boards-ungrouped') } satisfies PrivateClassTiming,
       district: { rooms: 33, warmupMs: 5_000, windowMs: 60_000, lidCloses: 10 },
     }
   : {
@@ -90,7 +90,7 @@ const profile = full
       drawingPoints: [1, 2, 4],
       drawing: { warmupMs: 2_000, windowMs: 5_000, drainBoundMs: 10_000, repeats: 1 } satisfies DrawingTiming,
       boardsPoints: [1, 2, 4],
-      boards: { warmupMs: 2_000, windowMs: 8_000 } satisfies PrivateClassTiming,
+      boards: { warmupMs: 2_000, windowMs: 8_000, grouped: !flag('boards-ungrouped') } satisfies PrivateClassTiming,
       district: { rooms: 20, warmupMs: 3_000, windowMs: 40_000, lidCloses: 8 },
     };
 // --quick: the district day at 310 users and a 30 s window (a third in, the kill; then a lease
