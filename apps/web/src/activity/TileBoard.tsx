@@ -4,8 +4,11 @@
  * the painter then draws only what changed. Live ink comes from the boards client's ink store
  * without React, as the open board's does.
  */
+import type { Element, ElementShape } from '@wb/protocol';
 import { memo, useLayoutEffect, useRef } from 'react';
 import { drawElementsOnCanvas } from '../elements/elementCanvas.ts';
+import { equationPicture, onEquationPictureReady } from '../elements/equationPicture.ts';
+import { onEquationRendererLoaded } from '../elements/equationRenderer.ts';
 import { onImageReady } from '../images/imageRefs.ts';
 import { orderedElements, type BoardView, type BoardsClient } from './boardsClient.ts';
 import { TilePainter, type TileSurface } from './tilePainter.ts';
@@ -33,12 +36,39 @@ function surface(canvas: HTMLCanvasElement): TileSurface<CanvasRenderingContext2
   };
 }
 
-/** The canvas's content box in device pixels: exact where the browser says it (Chromium, Firefox). */
-function devicePixels(entry: ResizeObserverEntry): { width: number; height: number } {
-  const exact = entry.devicePixelContentBoxSize?.[0];
-  if (exact) return { width: exact.inlineSize, height: exact.blockSize };
-  const dpr = window.devicePixelRatio || 1;
-  return { width: entry.contentRect.width * dpr, height: entry.contentRect.height * dpr };
+/**
+ * Keeps the painter at the canvas's size in device pixels: its CSS size times the pixel ratio, on
+ * a resize and on a change of ratio (a page zoom, a move to another screen). Not the observer's
+ * device-pixel box: Chromium leaves an emulated ratio (the tests' phone) out of it.
+ */
+function followSize(canvas: HTMLCanvasElement, painter: TilePainter<CanvasRenderingContext2D>): () => void {
+  let size = { width: canvas.clientWidth, height: canvas.clientHeight };
+  let ratio: MediaQueryList | null = null;
+  const paint = () => {
+    const dpr = window.devicePixelRatio || 1;
+    painter.resize(size.width * dpr, size.height * dpr);
+  };
+  const watchRatio = () => {
+    ratio?.removeEventListener('change', onRatio);
+    ratio = typeof matchMedia === 'function' ? matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`) : null;
+    ratio?.addEventListener('change', onRatio);
+  };
+  const onRatio = () => {
+    watchRatio();
+    paint();
+  };
+  const resized = new ResizeObserver(([entry]) => {
+    if (!entry) return;
+    size = { width: entry.contentRect.width, height: entry.contentRect.height };
+    paint();
+  });
+  resized.observe(canvas);
+  watchRatio();
+  paint();
+  return () => {
+    resized.disconnect();
+    ratio?.removeEventListener('change', onRatio);
+  };
 }
 
 export const TileBoard = memo(function TileBoard({ view, liveInk }: { view: BoardView; liveInk: BoardsClient['ink'] }) {
@@ -53,37 +83,32 @@ export const TileBoard = memo(function TileBoard({ view, liveInk }: { view: Boar
     const board = boardRef.current && surface(boardRef.current);
     const ink = inkRef.current && surface(inkRef.current);
     if (!board || !ink || !boardRef.current) return;
-    const p = new TilePainter(board, ink, drawElementsOnCanvas);
+    const p = new TilePainter(board, ink, (ctx, elements: readonly Element[]) => drawElementsOnCanvas(ctx, elements, equationPicture));
     painter.current = p;
-    const rect = boardRef.current.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    p.resize(rect.width * dpr, rect.height * dpr);
+    const unfollow = followSize(boardRef.current, p);
     p.paint(orderedElements(viewRef.current));
     p.drawInk(liveInk.getState().byBoard.get(boardId));
-    const resized = new ResizeObserver(([entry]) => {
-      if (!entry) return;
-      const { width, height } = devicePixels(entry);
-      p.resize(width, height);
-    });
-    try {
-      resized.observe(boardRef.current, { box: 'device-pixel-content-box' });
-    } catch {
-      resized.observe(boardRef.current);
-    }
     const unsubscribeInk = liveInk.subscribe((now, before) => {
       const strokes = now.byBoard.get(boardId);
       if (strokes !== before.byBoard.get(boardId)) p.drawInk(strokes);
     });
-    // A picture the tile shows as its placeholder arrived: drawn again with it.
+    // A picture the tile shows as its placeholder arrived: drawn again with it. Equations show
+    // their source until KaTeX has loaded and their picture decoded (equationPicture.ts).
+    const holds = (test: (shape: ElementShape) => boolean) => [...viewRef.current.elements.values()].some((e) => test(e.shape));
     const unsubscribeImages = onImageReady((sha256) => {
-      for (const e of viewRef.current.elements.values()) {
-        if (e.shape.kind === 'image' && e.shape.sha256 === sha256) return p.repaint();
-      }
+      if (holds((shape) => shape.kind === 'image' && shape.sha256 === sha256)) p.repaint();
     });
+    const equationsReady = () => {
+      if (holds((shape) => shape.kind === 'equation')) p.repaint();
+    };
+    const unsubscribeTypeset = onEquationRendererLoaded(equationsReady);
+    const unsubscribePictures = onEquationPictureReady(equationsReady);
     return () => {
-      resized.disconnect();
+      unfollow();
       unsubscribeInk();
       unsubscribeImages();
+      unsubscribeTypeset();
+      unsubscribePictures();
       p.clear();
       painter.current = null;
     };
