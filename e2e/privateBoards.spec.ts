@@ -187,6 +187,27 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   await expect(grid.locator('[data-testid="board-tile"]')).toHaveCount(3);
 });
 
+test("a grid tile is drawn at the screen's pixel ratio (a 2x screen): its canvas holds twice its CSS pixels", async ({ browser }) => {
+  const page = await (await browser.newContext({ deviceScaleFactor: 2 })).newPage();
+  await page.goto('/');
+  await page.getByLabel('Your name').fill('Ms Rivera');
+  await page.getByRole('button', { name: 'Start lesson' }).click();
+  await page.waitForURL(/\/r\/[A-Z2-9]{6}$/);
+  await expectLive(page);
+  const ana = await joinLesson(browser, /\/r\/([A-Z2-9]{6})$/.exec(page.url())![1]!, 'Ana');
+  await page.getByRole('button', { name: 'Start activity' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  await strokeOn(ana.page, ana.page.getByRole('img', { name: 'Your board' }), [0.2, 0.5], [0.8, 0.5]);
+  const canvas = page.locator('[data-testid="board-tile"][data-owner="Ana"]').getByRole('img', { name: "Ana's board, 1 stroke" });
+  await expect.poll(() => inkedPixels(canvas, { fx: 0.5, fy: 0.5, radius: 3 })).toBeGreaterThan(0);
+  const [width, cssWidth, height, cssHeight] = await canvas.evaluate((c) => {
+    const box = c.getBoundingClientRect();
+    return [(c as HTMLCanvasElement).width, box.width, (c as HTMLCanvasElement).height, box.height];
+  });
+  expect(Math.abs(width! - 2 * cssWidth!)).toBeLessThanOrEqual(1);
+  expect(Math.abs(height! - 2 * cssHeight!)).toBeLessThanOrEqual(1);
+});
+
 test('the boards stay with the lesson: the teacher\'s page lists them after the activity ended, each exportable', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
