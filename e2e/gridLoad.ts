@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   console.log(`grid of ${STUDENTS}, every student drawing with live ink: ${fmt(drawingSample)}`);
   drawing = false;
   await Promise.all(loops);
-  const drawn = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid="board-tile"] svg'), (svg) => Number(svg.getAttribute('data-elements') ?? 0)).reduce((n, m) => n + m, 0));
+  const drawn = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid="board-tile"] [data-elements]'), (board) => Number(board.getAttribute('data-elements') ?? 0)).reduce((n, m) => n + m, 0));
   console.log(`strokes on the grid's tiles: ${drawn}`);
   for (const s of students) s.disconnect();
   await browser.close();

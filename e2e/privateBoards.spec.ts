@@ -22,6 +22,24 @@ async function seriousViolations(page: Page) {
   return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
 }
 
+/**
+ * Inked pixels of a tile's canvas (alpha > 0) within `radius` device pixels of the point at
+ * fractions `fx`, `fy` of it; the whole canvas without a point. Read from the canvas itself: a
+ * tile whose painter drew nothing fails, whatever its attributes say.
+ */
+async function inkedPixels(canvas: ReturnType<Page['locator']>, at?: { fx: number; fy: number; radius: number }): Promise<number> {
+  return canvas.evaluate((el, at) => {
+    const c = el as HTMLCanvasElement;
+    const box = at
+      ? { x: Math.max(0, Math.round(at.fx * c.width - at.radius)), y: Math.max(0, Math.round(at.fy * c.height - at.radius)), w: 2 * at.radius + 1, h: 2 * at.radius + 1 }
+      : { x: 0, y: 0, w: c.width, h: c.height };
+    const data = c.getContext('2d')!.getImageData(box.x, box.y, box.w, box.h).data;
+    let n = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+    return n;
+  }, at);
+}
+
 async function strokeOn(page: Page, board: ReturnType<Page['locator']>, from: [number, number], to: [number, number]) {
   const box = await board.boundingBox();
   if (!box) throw new Error('no board on screen');
@@ -49,11 +67,16 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
     await expect(own).toHaveAttribute('data-elements', '1');
   }
 
-  // The teacher's grid shows all three drawings live, by name.
+  // The teacher's grid shows all three drawings live, by name: each tile says what is on it, and
+  // its canvas is inked on the stroke's middle and blank far from it.
   const grid = teacher.page.getByTestId('class-grid');
-  for (const name of names) {
-    await expect(grid.locator(`[data-testid="board-tile"][data-owner="${name}"] svg`)).toHaveAttribute('data-elements', '1');
-    await expect(grid.locator(`[data-testid="board-tile"][data-owner="${name}"]`)).toContainText(/here · last drew \d+ s ago/);
+  for (const [i, name] of names.entries()) {
+    const tile = grid.locator(`[data-testid="board-tile"][data-owner="${name}"]`);
+    const canvas = tile.getByRole('img', { name: `${name}'s board, 1 stroke` });
+    await expect(canvas).toHaveAttribute('data-elements', '1');
+    await expect(tile).toContainText(/here · last drew \d+ s ago/);
+    await expect.poll(() => inkedPixels(canvas, { fx: 0.35 + i * 0.1, fy: 0.45, radius: 3 })).toBeGreaterThan(0);
+    expect(await inkedPixels(canvas, { fx: 0.9, fy: 0.1, radius: 4 })).toBe(0);
   }
 
   // The grid and a student's board are usable with assistive technology.
@@ -77,11 +100,22 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   await students[1]!.page.mouse.down();
   await students[1]!.page.mouse.move(benBox.x + benBox.width * 0.3, benBox.y + benBox.height * 0.9, { steps: 10 });
   const benTile = grid.locator('[data-testid="board-tile"][data-owner="Ben"]');
-  await expect(benTile.locator('[data-testid="live-ink"] polyline')).toHaveCount(1);
+  const benInk = benTile.getByTestId('tile-ink');
+  await expect(benInk).toHaveAttribute('data-strokes', '1');
   for (const other of [students[0]!, students[2]!]) await expect(other.page.locator('[data-testid="live-ink"]')).toHaveCount(0);
+  // The live stroke is on the tile's ink layer, and grows there as the pen moves on, still down.
+  await expect.poll(() => inkedPixels(benInk, { fx: 0.2, fy: 0.85, radius: 3 })).toBeGreaterThan(0);
+  const grown = await inkedPixels(benInk);
+  await students[1]!.page.mouse.move(benBox.x + benBox.width * 0.5, benBox.y + benBox.height * 0.8, { steps: 10 });
+  await expect.poll(() => inkedPixels(benInk)).toBeGreaterThan(grown);
+  await expect.poll(() => inkedPixels(benInk, { fx: 0.45, fy: 0.825, radius: 3 })).toBeGreaterThan(0);
   await students[1]!.page.mouse.up();
-  await expect(benTile.locator('svg')).toHaveAttribute('data-elements', '2');
-  await expect(benTile.locator('[data-testid="live-ink"]')).toHaveCount(0);
+  // Pen-up: the stroke's element replaces its live ink (the ink layer blank, the elements layer inked there).
+  const benCanvas = benTile.getByRole('img', { name: "Ben's board, 2 strokes" });
+  await expect(benCanvas).toHaveAttribute('data-elements', '2');
+  await expect(benInk).toHaveAttribute('data-strokes', '0');
+  expect(await inkedPixels(benInk)).toBe(0);
+  expect(await inkedPixels(benCanvas, { fx: 0.45, fy: 0.825, radius: 3 })).toBeGreaterThan(0);
 
   // The teacher opens Ana's board full size and comments on it: Ana sees it at once.
   await grid.locator('[data-testid="board-tile"][data-owner="Ana"]').click();
@@ -153,6 +187,27 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   await expect(grid.locator('[data-testid="board-tile"]')).toHaveCount(3);
 });
 
+test("a grid tile is drawn at the screen's pixel ratio (a 2x screen): its canvas holds twice its CSS pixels", async ({ browser }) => {
+  const page = await (await browser.newContext({ deviceScaleFactor: 2 })).newPage();
+  await page.goto('/');
+  await page.getByLabel('Your name').fill('Ms Rivera');
+  await page.getByRole('button', { name: 'Start lesson' }).click();
+  await page.waitForURL(/\/r\/[A-Z2-9]{6}$/);
+  await expectLive(page);
+  const ana = await joinLesson(browser, /\/r\/([A-Z2-9]{6})$/.exec(page.url())![1]!, 'Ana');
+  await page.getByRole('button', { name: 'Start activity' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  await strokeOn(ana.page, ana.page.getByRole('img', { name: 'Your board' }), [0.2, 0.5], [0.8, 0.5]);
+  const canvas = page.locator('[data-testid="board-tile"][data-owner="Ana"]').getByRole('img', { name: "Ana's board, 1 stroke" });
+  await expect.poll(() => inkedPixels(canvas, { fx: 0.5, fy: 0.5, radius: 3 })).toBeGreaterThan(0);
+  const [width, cssWidth, height, cssHeight] = await canvas.evaluate((c) => {
+    const box = c.getBoundingClientRect();
+    return [(c as HTMLCanvasElement).width, box.width, (c as HTMLCanvasElement).height, box.height];
+  });
+  expect(Math.abs(width! - 2 * cssWidth!)).toBeLessThanOrEqual(1);
+  expect(Math.abs(height! - 2 * cssHeight!)).toBeLessThanOrEqual(1);
+});
+
 test('the boards stay with the lesson: the teacher\'s page lists them after the activity ended, each exportable', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -176,7 +231,7 @@ test('the boards stay with the lesson: the teacher\'s page lists them after the 
   const own = ana.page.getByRole('img', { name: 'Your board' });
   await strokeOn(ana.page, own, [0.3, 0.3], [0.6, 0.6]);
   await expect(own).toHaveAttribute('data-elements', '1');
-  await expect(page.locator('[data-testid="board-tile"][data-owner="Ana"] svg')).toHaveAttribute('data-elements', '1');
+  await expect(page.locator('[data-testid="board-tile"][data-owner="Ana"]').getByRole('img', { name: "Ana's board, 1 stroke" })).toHaveAttribute('data-elements', '1');
   await page.getByRole('button', { name: 'End activity' }).click();
   // Ended: Ana is back on the class board.
   await expect(ana.page.getByTestId('private-board-banner')).toHaveCount(0);

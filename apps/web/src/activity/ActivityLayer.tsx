@@ -5,8 +5,8 @@
  * locks), and the boards the teacher shows to the class. What each
  * person may see is the server's decision; this only draws what the boards client holds.
  *
- * A board here is a fixed page of BOARD_W x BOARD_H board units; a thumbnail is the same SVG scaled
- * down, re-rendered only when its own board changes (each board view keeps its identity until then).
+ * A board here is a fixed page of BOARD_W x BOARD_H board units, drawn as SVG; a grid tile draws
+ * it on canvases instead (TileBoard.tsx), repainted only where its own board changed.
  */
 import type { ActivityStart, Element, ElementShape, InkPoint, SessionGrant } from '@wb/protocol';
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
@@ -21,18 +21,18 @@ import { HANDLE_PX, HANDLE_REACH_PX, HANDLE_REACH_TOUCH_PX, RESIZE_HANDLES, fram
 import type { BoardDrag } from './boardDrag.ts';
 import { BoardInkLayer, svgStrokeLines } from './boardInkLayer.ts';
 import type { RosterEntry } from '../sync/roster.ts';
-import { POINTER_STALE_MS, type BoardView, type BoardsClient } from './boardsClient.ts';
+import { POINTER_STALE_MS, orderedElements, type BoardView, type BoardsClient } from './boardsClient.ts';
+import { BOARD_H, BOARD_W } from './tilePainter.ts';
+import { TileBoard } from './TileBoard.tsx';
 
 export type { BoardView };
 import './activity.css';
 
-const BOARD_W = 1600;
-const BOARD_H = 1000;
 const STUDENT_INK = '#1e1e1e';
 const TEACHER_INK = '#d92c20';
 
 /** The board's elements in drawing order. */
-const ordered = (view: BoardView): Element[] => [...view.elements.values()].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
+const ordered = orderedElements;
 
 /** Where an element being dragged is now: moved to `x`, `y`, or the whole new `shape`. */
 type Preview = { x: number; y: number; shape?: ElementShape };
@@ -598,7 +598,7 @@ const ClassTile = memo(function ClassTile({ view, presence, shown, since, liveIn
   return (
     <li>
       <button type="button" className="class-tile" data-testid="board-tile" data-owner={view.info.ownerName} onClick={() => onOpen(view.info.id)}>
-        <BoardSvg view={view} label={`${view.info.ownerName}'s board`} liveInk={liveInk} />
+        <TileBoard view={view} liveInk={liveInk} />
         <span className="class-tile-name">{view.info.ownerName}</span>
         {/* Two short lines, so a 110 px tile shows them whole; read as one ("here · last drew 5 s ago"). */}
         <span className="class-tile-meta" data-presence={presence}>

@@ -45,6 +45,9 @@ export interface BoardView {
   lastDrewAt: number | null;
 }
 
+/** A board's elements in drawing order (z, then id). */
+export const orderedElements = (view: BoardView): Element[] => [...view.elements.values()].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
+
 export interface BoardsState {
   activity: Activity | null;
   boards: ReadonlyMap<string, BoardView>;

@@ -76,11 +76,18 @@ function drawText(ctx: Ctx, { x, align, fontSize, fill, lines }: TextBlock): voi
   ctx.textAlign = 'left';
 }
 
+/**
+ * An equation's typeset formula as a picture of its box, or null to draw its source (see the
+ * equation case below). The overview draws sources; the class grid's tiles draw the typesetting
+ * (equationPicture.ts), as the board's SVG does.
+ */
+export type EquationPictureOf = (shape: Shape<'equation'>) => CanvasImageSource | null;
+
 /** One shape, in board coordinates on `ctx`'s current transform; a turned box turned about its centre. */
-export function drawShape(ctx: Ctx, shape: ElementShape): void {
+export function drawShape(ctx: Ctx, shape: ElementShape, equationPicture?: EquationPictureOf): void {
   const rotation = rotationOf(shape);
   if (rotation === 0) {
-    drawUpright(ctx, shape);
+    drawUpright(ctx, shape, equationPicture);
     return;
   }
   const c = centreOf(shapeBounds(shape));
@@ -88,11 +95,11 @@ export function drawShape(ctx: Ctx, shape: ElementShape): void {
   ctx.translate(c.x, c.y);
   ctx.rotate((rotation * Math.PI) / 180);
   ctx.translate(-c.x, -c.y);
-  drawUpright(ctx, shape);
+  drawUpright(ctx, shape, equationPicture);
   ctx.restore();
 }
 
-function drawUpright(ctx: Ctx, shape: ElementShape): void {
+function drawUpright(ctx: Ctx, shape: ElementShape, equationPicture: EquationPictureOf | undefined): void {
   switch (shape.kind) {
     case 'rect':
       // SVG draws nothing for a rectangle or ellipse without area.
@@ -155,7 +162,12 @@ function drawUpright(ctx: Ctx, shape: ElementShape): void {
       ctx.setLineDash([]);
       return;
     }
-    case 'equation':
+    case 'equation': {
+      const picture = equationPicture?.(shape);
+      if (picture) {
+        ctx.drawImage(picture, shape.x, shape.y, shape.w, shape.h);
+        return;
+      }
       // The overview shows a crowd of elements small: an equation's box and source, not its typesetting.
       ctx.save();
       ctx.beginPath();
@@ -167,6 +179,7 @@ function drawUpright(ctx: Ctx, shape: ElementShape): void {
       ctx.fillText(shape.latex, shape.x + 4, shape.y + 4);
       ctx.restore();
       return;
+    }
   }
 }
 
@@ -215,10 +228,10 @@ function turnedAbout(b: Bounds, c: Point, deg: number): Bounds {
 }
 
 /** Elements in the order given (drawing order: later ones on top). */
-export function drawElementsOnCanvas(ctx: Ctx, elements: Iterable<Element>): void {
+export function drawElementsOnCanvas(ctx: Ctx, elements: Iterable<Element>, equationPicture?: EquationPictureOf): void {
   ctx.lineCap = 'butt';
   ctx.textBaseline = 'alphabetic';
   ctx.textAlign = 'left';
   fonts.delete(ctx);
-  for (const e of elements) drawShape(ctx, e.shape);
+  for (const e of elements) drawShape(ctx, e.shape, equationPicture);
 }
