@@ -117,6 +117,35 @@ test('teacher + 3 students: private boards, the live class grid, a comment, then
   expect(await inkedPixels(benInk)).toBe(0);
   expect(await inkedPixels(benCanvas, { fx: 0.45, fy: 0.825, radius: 3 })).toBeGreaterThan(0);
 
+  // Ben and Cleo draw at the same time: their boards move in the same 50 ms ticks, so the teacher's
+  // client, which asks for it, gets their batches together in one `boards.pointers` message a
+  // tick (read off the wire), and both tiles' live ink grows to the strokes' ends from them.
+  const cdp = await teacher.page.context().newCDPSession(teacher.page);
+  let groupedFrames = 0;
+  cdp.on('Network.webSocketFrameReceived', (frame) => {
+    if (frame.response.payloadData.startsWith('42["boards.pointers"')) groupedFrames++;
+  });
+  await cdp.send('Network.enable');
+  const pair = [students[1]!, students[2]!];
+  const boxes = await Promise.all(pair.map((s) => s.page.getByRole('img', { name: 'Your board' }).boundingBox()));
+  await Promise.all(
+    pair.map(async (s, i) => {
+      const box = boxes[i];
+      if (!box) throw new Error(`no board on ${s.name}'s screen`);
+      await s.page.mouse.move(box.x + box.width * 0.55, box.y + box.height * 0.1);
+      await s.page.mouse.down();
+      await s.page.mouse.move(box.x + box.width * 0.85, box.y + box.height * 0.3, { steps: 24 });
+    }),
+  );
+  for (const s of pair) {
+    const ink = grid.locator(`[data-testid="board-tile"][data-owner="${s.name}"]`).getByTestId('tile-ink');
+    await expect.poll(() => inkedPixels(ink, { fx: 0.85, fy: 0.3, radius: 3 })).toBeGreaterThan(0);
+  }
+  expect(groupedFrames).toBeGreaterThan(0);
+  await Promise.all(pair.map((s) => s.page.mouse.up()));
+  await expect(grid.getByRole('img', { name: "Cleo's board, 2 strokes" })).toHaveAttribute('data-elements', '2');
+  await cdp.detach();
+
   // The teacher opens Ana's board full size and comments on it: Ana sees it at once.
   await grid.locator('[data-testid="board-tile"][data-owner="Ana"]').click();
   const opened = teacher.page.getByTestId('open-board').getByRole('img', { name: "Ana's board" });
