@@ -103,7 +103,7 @@ describeOnEachDatabase('batched creates', {}, (suite) => {
           return app.store.createElements(requests);
         },
       };
-      const batcher = new CreateBatcher(watched, { maxBatch: 4, maxPending: 100, oneWriter });
+      const batcher = new CreateBatcher(watched, { maxBatch: 4, maxPending: 100, writers: oneWriter ? 1 : undefined });
       // Lesson A's 15 creates are queued before lesson B's 15, all in one tick.
       const results = await Promise.all(
         actors.flatMap((actor, a) => Array.from({ length: 5 }, (_, k) => batcher.submit({ actor, id: randomUUID(), shape: stroke(a * 10 + k) }))),
@@ -119,6 +119,37 @@ describeOnEachDatabase('batched creates', {}, (suite) => {
         expect(lessonsPerBatch).toEqual(Array(8).fill(1));
       }
     }
+  });
+
+  test('issue 19: shared writers (Postgres: a few) each take only their own lessons, always the same ones, in turn', async () => {
+    const batches: string[][] = [];
+    const watched = {
+      createElements: (requests: readonly CreateRequest[]) => {
+        batches.push(requests.map((r) => r.actor.roomId));
+        return app.store.createElements(requests);
+      },
+    };
+    const batcher = new CreateBatcher(watched, { maxBatch: 4, maxPending: 100, writers: 2 });
+    const writerOf = (lessonId: string) => batcher.writerOf(lessonId);
+    // Lessons until both writers have one and one of them has two or more (six at least).
+    const actors: CreateRequest['actor'][] = [];
+    const covered = () => new Set(actors.map((a) => writerOf(a.roomId))).size === 2;
+    while (actors.length < 6 || !covered()) {
+      const teacher = await createRoom(app);
+      const grant = await joinAs(app, teacher.room.code, 'Student');
+      actors.push({ roomId: teacher.room.id, sessionId: grant.sessionId, userId: grant.userId });
+    }
+    const results = await Promise.all(
+      actors.flatMap((actor, a) => Array.from({ length: 4 }, (_, k) => batcher.submit({ actor, id: randomUUID(), shape: stroke(a * 10 + k) }))),
+    );
+    expect(results.map((r) => r.decision)).toEqual(Array(actors.length * 4).fill('applied'));
+    // Each batch is one writer's: never lessons of two writers in one statement.
+    for (const batch of batches) expect(new Set(batch.map(writerOf)).size).toBe(1);
+    // A writer with several lessons takes them in turn: its first batch holds up to 4 of them.
+    const shared = [...new Set(actors.map((a) => writerOf(a.roomId)))].find((w) => actors.filter((a) => writerOf(a.roomId) === w).length >= 2)!;
+    const lessonsOfShared = actors.filter((a) => writerOf(a.roomId) === shared).length;
+    const firstOfShared = batches.find((batch) => writerOf(batch[0]!) === shared)!;
+    expect(new Set(firstOfShared).size).toBe(Math.min(4, lessonsOfShared));
   });
 
   test('issue 19: past capacity a create is answered busy, not unavailable, while a renewal is still accepted on its lane', async () => {

@@ -16,11 +16,15 @@ interface Pending {
  * for the batch in flight and then share the next, so batches grow with the load and the database
  * does less work per stroke the more strokes there are.
  *
- * Who writes: on Postgres each lesson has a writer of its own, so lessons' batches run side by side
- * on the pool's connections. With `oneWriter` (the embedded database: one connection, every
- * transaction in a row) one writer takes every lesson's creates, the lessons in turn, so a stroke
+ * Who writes: `writers` writers, each lesson always to the same one (by a hash of its id), each
+ * writer taking its lessons' creates in turn, one batch at a time. On the embedded database (one
+ * connection, every transaction in a row) one writer takes every lesson's creates, so a stroke
  * waits for at most the batch in flight, not for one batch of every other lesson before its own
- * (each a round trip to the engine's thread).
+ * (each a round trip to the engine's thread). On Postgres a few writers run side by side on the
+ * pool's connections: a batch then holds the creates of several lessons, so the database runs
+ * fewer, larger statements (measured at 12 rooms: about half the Postgres CPU per stroke of a
+ * writer per lesson), while a batch that waits on one lesson's lock holds up only the lessons of
+ * its writer. Without `writers`, each lesson has a writer of its own.
  *
  * Bounded (I10): at most `maxBatch` creates a batch, at most `maxPending` waiting per lesson (past
  * that a create is refused at once rather than queued).
@@ -33,7 +37,7 @@ export class CreateBatcher {
 
   constructor(
     private readonly store: Pick<Store, 'createElements'>,
-    private readonly options: { maxBatch: number; maxPending: number; oneWriter?: boolean },
+    private readonly options: { maxBatch: number; maxPending: number; writers?: number },
     private readonly onBatch: (size: number) => void = () => {},
   ) {}
 
@@ -56,7 +60,7 @@ export class CreateBatcher {
     const queue = pending;
     return new Promise((resolve, reject) => {
       queue.push({ request, resolve, reject });
-      const writer = this.options.oneWriter ? ALL_LESSONS : lessonId;
+      const writer = this.writerOf(lessonId);
       if (!this.writing.has(writer)) {
         this.writing.add(writer);
         setImmediate(() => void this.flush(writer));
@@ -64,21 +68,37 @@ export class CreateBatcher {
     });
   }
 
-  /** The next batch of a writer: its lesson's oldest creates, or one of each lesson in turn. */
+  /** The writer a lesson's creates go to: the lesson itself, or one of `writers` shared ones. */
+  writerOf(lessonId: string): string {
+    const writers = this.options.writers;
+    if (writers === undefined) return lessonId;
+    if (writers <= 1) return SHARED_WRITER;
+    // FNV-1a of the id: a lesson always goes to the same writer.
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < lessonId.length; i++) hash = Math.imul(hash ^ lessonId.charCodeAt(i), 0x01000193);
+    return `${SHARED_WRITER}${(hash >>> 0) % writers}`;
+  }
+
+  /** The next batch of a writer: its lesson's oldest creates, or one of each of its lessons in turn. */
   private take(writer: string): Pending[] {
-    if (writer !== ALL_LESSONS) {
+    if (!writer.startsWith(SHARED_WRITER)) {
       const pending = this.lessons.get(writer);
       if (!pending) return [];
       const batch = pending.splice(0, this.options.maxBatch);
       if (pending.length === 0) this.lessons.delete(writer);
       return batch;
     }
+    const mine = [...this.lessons.keys()].filter((lessonId) => this.writerOf(lessonId) === writer);
     const batch: Pending[] = [];
-    while (batch.length < this.options.maxBatch && this.lessons.size > 0) {
-      for (const [lessonId, pending] of this.lessons) {
-        if (batch.length >= this.options.maxBatch) break;
+    while (batch.length < this.options.maxBatch && mine.length > 0) {
+      for (let i = 0; i < mine.length && batch.length < this.options.maxBatch; ) {
+        const lessonId = mine[i]!;
+        const pending = this.lessons.get(lessonId)!;
         batch.push(pending.shift()!);
-        if (pending.length === 0) this.lessons.delete(lessonId);
+        if (pending.length === 0) {
+          this.lessons.delete(lessonId);
+          mine.splice(i, 1);
+        } else i++;
       }
     }
     return batch;
@@ -116,8 +136,8 @@ export class CreateBatcher {
   }
 }
 
-/** The one writer's name when every lesson shares it (not a lesson id: those are uuids). */
-const ALL_LESSONS = '*';
+/** Shared writers' names start with this (not a lesson id: those are uuids). */
+const SHARED_WRITER = '*';
 
 /** The room's create queue is full: the database is far behind, the sender must slow down. */
 export class CreateQueueFull extends Error {

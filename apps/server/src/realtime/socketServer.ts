@@ -43,6 +43,12 @@ export const MAX_PENDING_RENEWALS = 20_000;
  */
 export const CREATE_BATCH = { maxBatch: 64, maxPending: 1_000 } as const;
 /**
+ * Create writers on Postgres, side by side, each lesson always to the same one (createBatcher.ts);
+ * the embedded database has one. A writer per lesson cost about twice the Postgres CPU per stroke
+ * at 12 drawing rooms (BENCHMARKS.md, "Drawing class"), and could take every pool connection.
+ */
+export const CREATE_WRITERS_POSTGRES = 4;
+/**
  * A request past its deadline is answered `busy` (retry, the server is behind) rather than
  * `unavailable` when the database answered other work within this long (ms).
  */
@@ -132,7 +138,8 @@ export function attachRealtime(
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
   const boardEphemera = new BoardEphemera(io, BOARD_POINTER_MS);
   const boardAccess = new BoardAccess();
-  const creates = new CreateBatcher(store, { ...CREATE_BATCH, oneWriter: store.database.kind === 'pglite' }, (size) =>
+  const writers = store.database.kind === 'pglite' ? 1 : CREATE_WRITERS_POSTGRES;
+  const creates = new CreateBatcher(store, { ...CREATE_BATCH, writers }, (size) =>
     metrics.createBatchSize.observe(size),
   );
   /** The database answered within this long: a request missing its deadline is load, not an outage. */
