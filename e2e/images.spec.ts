@@ -54,6 +54,41 @@ test('issue 23: a file that is not a picture is refused with a message and nothi
   expect(await elementsOf(teacher.page)).toEqual([]);
 });
 
+test('issue 23: a picture dropped on the board is uploaded, added and reaches the other user', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  const box = await teacher.page.getByTestId('board').boundingBox();
+  if (!box) throw new Error('no board on screen');
+  // A drop as the browser makes it from a file dragged in from the desktop: a DataTransfer with the file.
+  await teacher.page.evaluate(async ({ x, y }) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 120;
+    canvas.height = 80;
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#2a6fdb';
+    ctx.fillRect(0, 0, 120, 80);
+    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+    const data = new DataTransfer();
+    data.items.add(new File([blob], 'dropped.png', { type: 'image/png' }));
+    const board = document.querySelector('[data-testid="board"]')!;
+    board.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, clientX: x, clientY: y, bubbles: true, cancelable: true }));
+    board.dispatchEvent(new DragEvent('drop', { dataTransfer: data, clientX: x, clientY: y, bubbles: true, cancelable: true }));
+  }, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  await expect.poll(async () => (await elementsOf(ana.page)).map((e) => e.shape.kind)).toEqual(['image']);
+  const [picture] = (await elementsOf(ana.page)).map((e) => e.shape);
+  if (picture?.kind !== 'image') throw new Error('expected an image');
+  expect([picture.naturalWidth, picture.naturalHeight]).toEqual([120, 80]);
+  await expect(ana.page.locator('[data-testid="element"][data-kind="image"] image')).toHaveCount(1);
+});
+
+test('issue 23: a damaged PDF is refused with a message and nothing is added', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  const damaged = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n(cut off here');
+  await teacher.page.getByTestId('image-file').setInputFiles({ name: 'broken.pdf', mimeType: 'application/pdf', buffer: damaged });
+  await expect(teacher.page.getByText(/“broken\.pdf” could not be read as a PDF .*Nothing was added\./)).toBeVisible({ timeout: 30_000 });
+  expect(await elementsOf(teacher.page)).toEqual([]);
+});
+
 /**
  * A small PDF written by hand: `pages` US-letter pages, each with a heading in Helvetica and a
  * box, and a correct cross-reference table.
