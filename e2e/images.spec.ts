@@ -81,6 +81,38 @@ test('issue 23: a picture dropped on the board is uploaded, added and reaches th
   await expect(ana.page.locator('[data-testid="element"][data-kind="image"] image')).toHaveCount(1);
 });
 
+/** Pastes a `w` x `h` PNG drawn in the page as a file named `name` of declared type `type`. */
+async function pasteFile(page: Page, w: number, h: number, name: string, type: string) {
+  await page.getByTestId('board').focus();
+  await page.evaluate(
+    async ({ w, h, name, type }) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = w;
+      canvas.height = h;
+      const ctx = canvas.getContext('2d')!;
+      ctx.fillStyle = '#2a6fdb';
+      ctx.fillRect(0, 0, w, h);
+      const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+      const data = new DataTransfer();
+      data.items.add(new File([blob], name, { type }));
+      document.querySelector('[data-testid="board"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    { w, h, name, type },
+  );
+}
+
+test('issue 23: a picture over 4,096 pixels a side is scaled down in the browser before it is sent; a PNG labelled JPEG is refused with a message', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera');
+  await pasteFile(teacher.page, 5_000, 1_000, 'panorama.png', 'image/png');
+  await expect.poll(async () => (await elementsOf(teacher.page)).map((e) => e.shape.kind), { timeout: 30_000 }).toEqual(['image']);
+  const [picture] = (await elementsOf(teacher.page)).map((e) => e.shape);
+  if (picture?.kind !== 'image') throw new Error('expected an image');
+  expect([picture.naturalWidth, picture.naturalHeight]).toEqual([4_096, 819]);
+  await pasteFile(teacher.page, 40, 40, 'photo.jpg', 'image/jpeg');
+  await expect(teacher.page.getByText(/“photo\.jpg” says it is JPEG but holds a PNG image; it was not added\./)).toBeVisible();
+  expect((await elementsOf(teacher.page)).length).toBe(1);
+});
+
 test('issue 23: a damaged PDF is refused with a message and nothing is added', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera');
   const damaged = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n(cut off here');
