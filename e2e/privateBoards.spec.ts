@@ -237,6 +237,34 @@ test("a grid tile is drawn at the screen's pixel ratio (a 2x screen): its canvas
   expect(Math.abs(height! - 2 * cssHeight!)).toBeLessThanOrEqual(1);
 });
 
+test('a student takes back their last strokes on their own board (Undo, then Ctrl+Z); the teacher\'s tile follows', async ({ browser }) => {
+  const teacher = await startLesson(browser);
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  await teacher.page.getByRole('button', { name: 'Start activity' }).click();
+  await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  const own = ana.page.getByRole('img', { name: 'Your board' });
+  const undo = ana.page.getByTestId('student-activity').getByRole('button', { name: 'Undo' });
+  await expect(undo).toBeDisabled();
+  await strokeOn(ana.page, own, [0.2, 0.3], [0.8, 0.3]);
+  await strokeOn(ana.page, own, [0.2, 0.7], [0.8, 0.7]);
+  await expect(own).toHaveAttribute('data-elements', '2');
+  const tile = teacher.page.locator('[data-testid="board-tile"][data-owner="Ana"]');
+  await expect(tile.getByRole('img', { name: "Ana's board, 2 strokes" })).toHaveAttribute('data-elements', '2');
+
+  await undo.click();
+  await expect(own).toHaveAttribute('data-elements', '1');
+  const one = tile.getByRole('img', { name: "Ana's board, 1 stroke" });
+  await expect(one).toHaveAttribute('data-elements', '1');
+  // The second stroke (lower) went, the first stays: on the teacher's tile too.
+  await expect.poll(() => inkedPixels(one, { fx: 0.5, fy: 0.7, radius: 3 })).toBe(0);
+  expect(await inkedPixels(one, { fx: 0.5, fy: 0.3, radius: 3 })).toBeGreaterThan(0);
+
+  await ana.page.getByTestId('student-activity').press('Control+z');
+  await expect(own).toHaveAttribute('data-elements', '0');
+  await expect(tile.getByRole('img', { name: "Ana's board, empty" })).toHaveAttribute('data-elements', '0');
+  await expect(undo).toBeDisabled();
+});
+
 test('the boards stay with the lesson: the teacher\'s page lists them after the activity ended, each exportable', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -392,7 +392,7 @@ export function ActivityLayer({ client, grant, roster }: { client: RoomClient; g
 }
 
 function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (userId: string) => string }) {
-  const { activity, boards, mine } = useStore(client.boards.store);
+  const { activity, boards, mine, undoable } = useStore(client.boards.store);
   // One identity per board, so the pen (and the board's SVG) is not rebuilt on every render.
   const drawOwn = useMemo(() => (mine ? (shape: ElementShape, id: string) => void client.boards.draw(mine, shape, id) : undefined), [client, mine]);
   if (!activity) return null;
@@ -400,10 +400,21 @@ function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (user
   const shown = activity.shown.filter((s) => s.boardId !== mine).map((s) => ({ ...s, view: boards.get(s.boardId) }));
   const working = activity.status !== 'ended' && own;
   if (!working && shown.length === 0) return null;
+  const canUndo = activity.status === 'running' && mine !== null && (undoable.get(mine) ?? 0) > 0;
+  const undo = () => {
+    if (canUndo) void client.boards.undo(mine);
+  };
   return (
     // Focusable: it scrolls on a small screen, and a keyboard must be able to scroll it (WCAG 2.1.1).
     <section className="activity-overlay panel" aria-label={activity.title} data-testid="student-activity" tabIndex={0}
-      data-layout={working && shown.length > 0 ? 'split' : 'single'}>
+      data-layout={working && shown.length > 0 ? 'split' : 'single'}
+      onKeyDown={(e) => {
+        // Ctrl+Z / Cmd+Z takes back our last stroke, as on the class board.
+        if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z') {
+          e.preventDefault();
+          undo();
+        }
+      }}>
       {shown.length > 0 && (
         <div className="activity-shown" data-testid="shown-boards">
           <h2>Shown by the teacher</h2>
@@ -423,6 +434,12 @@ function StudentActivity({ client, nameOf }: { client: RoomClient; nameOf: (user
             <strong>{activity.title}.</strong> Your board: only you and the teacher can see it
             {activity.status === 'frozen' ? ' (the teacher froze the boards: look only).' : '.'}
           </p>
+          <div className="activity-tools" role="group" aria-label="Your board's tools">
+            <button type="button" className="button button-secondary" disabled={!canUndo} onClick={undo}
+              aria-keyshortcuts="Control+Z" title="Undo your last stroke (Ctrl+Z)">
+              Undo
+            </button>
+          </div>
           <LiveBoard client={client} nameOf={nameOf} view={own} label="Your board"
             onDraw={activity.status === 'running' ? drawOwn : undefined} />
         </div>

@@ -229,4 +229,52 @@ describe('boards client', () => {
     client.receiveEvent({ roomId: BOARD, revision: 1, eventId: `lock.released:${BOARD}:1`, kind: 'lock.released', payload: { elementId: element(1).id, generation: 3, reason: 'released' } });
     expect(drags()?.size).toBe(0);
   });
+
+  test('undo takes back our newest stroke on the board still there: deleted by someone else is skipped, a refusal keeps it', async () => {
+    const requests: Array<[string, { id?: string; boardId?: string }]> = [];
+    const answers: Record<string, { ok: false; error: { code: string; message: string } } | undefined> = {};
+    const client = new BoardsClient(
+      {
+        request: async <T,>(event: string, payload: unknown) => {
+          const p = payload as { id?: string; boardId?: string };
+          requests.push([event, p]);
+          if (event === ClientEvent.ELEMENT_CREATE) return { ok: true, element: element(1) } as never as { ok: true } & T;
+          if (event === ClientEvent.ELEMENT_DELETE) return (answers[p.id!] ?? { ok: true, element: element(1) }) as never as { ok: true } & T;
+          return { ok: false, error: { code: 'bad_request', message: 'no' } } as never;
+        },
+        emit: () => {},
+      },
+      { lessonId: LESSON, userId: ME, role: 'student' },
+      () => 1_000,
+    );
+    const shape = element(1).shape;
+    const ids = ['s1', 's2', 's3'].map((n) => `00000000-0000-4000-8000-0000000000${n.replace('s', 'e')}`);
+    for (const id of ids) expect(await client.draw(ME_BOARD, shape, id)).toBeNull();
+    // Another board's stroke is not ours to undo here.
+    await client.draw(OTHER, shape, '00000000-0000-4000-8000-0000000000f1');
+    expect(client.store.getState().undoable.get(ME_BOARD)).toBe(3);
+
+    // The newest first, naming its board.
+    expect(await client.undo(ME_BOARD)).toBeNull();
+    const deletes = () => requests.filter(([e]) => e === ClientEvent.ELEMENT_DELETE).map(([, p]) => [p.id, p.boardId]);
+    expect(deletes()).toEqual([[ids[2], ME_BOARD]]);
+    expect(client.store.getState().undoable.get(ME_BOARD)).toBe(2);
+
+    // The teacher deleted s2 meanwhile: it is skipped, s1 goes.
+    answers[ids[1]!] = { ok: false, error: { code: 'not_found', message: 'gone' } };
+    expect(await client.undo(ME_BOARD)).toBeNull();
+    expect(deletes().slice(1)).toEqual([[ids[1], ME_BOARD], [ids[0], ME_BOARD]]);
+    expect(client.store.getState().undoable.get(ME_BOARD)).toBe(0);
+    // Nothing left: no request.
+    expect(await client.undo(ME_BOARD)).toBeNull();
+    expect(deletes()).toHaveLength(3);
+
+    // Frozen: the refusal keeps the stroke for later and says why.
+    const later = '00000000-0000-4000-8000-0000000000e9';
+    await client.draw(ME_BOARD, shape, later);
+    answers[later] = { ok: false, error: { code: 'forbidden_by_policy', message: 'The teacher froze the boards.' } };
+    expect(await client.undo(ME_BOARD)).toMatchObject({ code: 'forbidden_by_policy' });
+    expect(client.store.getState().undoable.get(ME_BOARD)).toBe(1);
+    expect(client.store.getState().error).toBe('The teacher froze the boards.');
+  });
 });

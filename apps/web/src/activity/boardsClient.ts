@@ -54,7 +54,12 @@ export interface BoardsState {
   /** This student's own board of the current activity. */
   mine: string | null;
   error: string | null;
+  /** Per board, how many of our own strokes drawn here since the page loaded Undo can take back. */
+  undoable: ReadonlyMap<string, number>;
 }
+
+/** Our strokes per board that Undo can take back, at most (I10: the oldest are forgotten first). */
+export const MAX_UNDO = 200;
 
 type Ack<T> = ({ ok: true } & T) | { ok: false; error: ProtocolError };
 
@@ -119,7 +124,7 @@ type Ephemeral = 'pointers' | 'ink' | 'drags';
 const randomId = () => crypto.randomUUID().replaceAll('-', '');
 
 export class BoardsClient {
-  readonly store: StoreApi<BoardsState> = createStore<BoardsState>(() => ({ activity: null, boards: new Map(), mine: null, error: null }));
+  readonly store: StoreApi<BoardsState> = createStore<BoardsState>(() => ({ activity: null, boards: new Map(), mine: null, error: null, undoable: new Map() }));
   /** Ephemeral, apart from the boards so a moving pointer never re-renders a thumbnail. */
   readonly pointers: StoreApi<{ byBoard: ReadonlyMap<string, ReadonlyMap<string, BoardPointer>> }> = createStore(() => ({
     byBoard: new Map(),
@@ -161,6 +166,8 @@ export class BoardsClient {
 
   /** Our drag of an element on a board (the select tool), under its drag lock. */
   readonly drag: BoardDrag;
+  /** Per board, the ids of the strokes we drew there (acknowledged), oldest first: what Undo takes back. */
+  private readonly ourStrokes = new Map<string, string[]>();
 
   constructor(
     private readonly ports: BoardsPorts,
@@ -447,9 +454,44 @@ export class BoardsClient {
       shape,
       boardId,
     });
-    if (reply.ok) return null;
+    if (reply.ok) {
+      const ours = this.ourStrokes.get(boardId) ?? [];
+      ours.push(id);
+      if (ours.length > MAX_UNDO) ours.shift();
+      this.ourStrokes.set(boardId, ours);
+      this.publishUndoable(boardId);
+      return null;
+    }
     this.store.setState({ error: reply.error.message });
     return reply.error;
+  }
+
+  /**
+   * Takes back our newest stroke on the board that is still there: an `element.delete` the server
+   * decides like any other (the owner's own element, while the activity runs). One deleted by
+   * someone else meanwhile (`not_found`) is skipped for the one before it; any other refusal keeps
+   * the stroke for a later Undo and says why.
+   */
+  async undo(boardId: string): Promise<ProtocolError | null> {
+    const ours = this.ourStrokes.get(boardId);
+    while (ours && ours.length > 0) {
+      const id = ours.pop()!;
+      this.publishUndoable(boardId);
+      const reply = await this.ports.request<{ element: Element }>(ClientEvent.ELEMENT_DELETE, { requestId: randomId(), id, boardId });
+      if (reply.ok) return null;
+      if (reply.error.code === ErrorCode.NOT_FOUND) continue;
+      ours.push(id);
+      this.publishUndoable(boardId);
+      this.store.setState({ error: reply.error.message });
+      return reply.error;
+    }
+    return null;
+  }
+
+  private publishUndoable(boardId: string): void {
+    const undoable = new Map(this.store.getState().undoable);
+    undoable.set(boardId, this.ourStrokes.get(boardId)?.length ?? 0);
+    this.store.setState({ undoable });
   }
 
   private activityChanged(activity: Activity): void {
