@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { reducePngPixels } from './pngPixels.ts';
 import { cursorOf, expect, expectLive, joinLesson, startLesson, test } from './support.ts';
 
 /** Moves the mouse over the board, at (x, y) from its top-left corner. */
@@ -20,30 +21,13 @@ async function panAway(page: Page, presses: number) {
  * on a blank page of the browser (no image library needed, no stored golden file).
  */
 async function pixelDifference(page: Page, a: Buffer, b: Buffer): Promise<number> {
-  const blank = await page.context().newPage();
-  try {
-    return await blank.evaluate(async ([srcA, srcB]) => {
-      const pixels = async (src: string) => {
-        const img = new Image();
-        img.src = src;
-        await img.decode();
-        const canvas = document.createElement('canvas');
-        canvas.width = img.width;
-        canvas.height = img.height;
-        const ctx = canvas.getContext('2d')!;
-        ctx.drawImage(img, 0, 0);
-        return ctx.getImageData(0, 0, img.width, img.height).data;
-      };
-      const [pa, pb] = await Promise.all([pixels(srcA), pixels(srcB)]);
-      if (pa.length !== pb.length) return 1;
-      let differ = 0;
-      // A pixel differs when its colour moved by more than antialiasing does.
-      for (let i = 0; i < pa.length; i += 4) if (Math.abs(pa[i]! - pb[i]!) + Math.abs(pa[i + 1]! - pb[i + 1]!) + Math.abs(pa[i + 2]! - pb[i + 2]!) > 48) differ++;
-      return differ / (pa.length / 4);
-    }, [`data:image/png;base64,${a.toString('base64')}`, `data:image/png;base64,${b.toString('base64')}`] as const);
-  } finally {
-    await blank.close();
-  }
+  return reducePngPixels(page.context(), [a, b], ([pa, pb]) => {
+    if (pa!.length !== pb!.length) return 1;
+    let differ = 0;
+    // A pixel differs when its colour moved by more than antialiasing does.
+    for (let i = 0; i < pa!.length; i += 4) if (Math.abs(pa![i]! - pb![i]!) + Math.abs(pa![i + 1]! - pb![i + 1]!) + Math.abs(pa![i + 2]! - pb![i + 2]!) > 48) differ++;
+    return differ / (pa!.length / 4);
+  });
 }
 
 test("attention kit: only the teacher's cursor by default, bring everyone, present and pan away, a reload follows, laser trail, raised hand", async ({ browser }) => {

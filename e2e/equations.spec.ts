@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { reducePngPixels } from './pngPixels.ts';
 import { expect, joinLesson, startLesson, test } from './support.ts';
 
 /**
@@ -56,20 +57,11 @@ test('the teacher types an equation, sees the preview, places it; the student se
   const png = await readFile((await (await pngDownload).path())!);
   expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   // ...and the formula is drawn in it: dark pixels, where the board holds nothing but the equation.
-  const dark = await page.evaluate(async (base64) => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${base64}`;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = image.naturalWidth;
-    canvas.height = image.naturalHeight;
-    const ctx = canvas.getContext('2d')!;
-    ctx.drawImage(image, 0, 0);
-    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  const dark = await reducePngPixels(page.context(), [png], ([data]) => {
     let n = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 200 && data[i]! < 90 && data[i + 1]! < 90 && data[i + 2]! < 90) n++;
+    for (let i = 0; i < data!.length; i += 4) if (data![i + 3]! > 200 && data![i]! < 90 && data![i + 1]! < 90 && data![i + 2]! < 90) n++;
     return n;
-  }, png.toString('base64'));
+  });
   expect(dark).toBeGreaterThan(100);
 });
 

@@ -1,6 +1,7 @@
 import type { ElementShape, SessionGrant } from '@wb/protocol';
 import type { Browser, Page } from '@playwright/test';
 import { elementsOf } from './boardHook.ts';
+import { reducePngPixels } from './pngPixels.ts';
 import { connectMember, createElements, deleteElements, joinRoom, startRoom, type MemberSocket } from './roomSeed.ts';
 import { expect, joinLesson, test } from './support.ts';
 
@@ -249,31 +250,16 @@ test('[overview] zooming in to fewer than 350 elements in view leaves overview m
 
 /** Two screenshots' pixels compared in the page: how many differ visibly, and how many are ink at all. */
 async function comparePixels(page: Page, a: Buffer, b: Buffer): Promise<{ ink: number; differing: number }> {
-  return page.evaluate(
-    async ([pngA, pngB]) => {
-      const pixels = async (b64: string) => {
-        const image = new Image();
-        image.src = `data:image/png;base64,${b64}`;
-        await image.decode();
-        const canvas = document.createElement('canvas');
-        canvas.width = image.width;
-        canvas.height = image.height;
-        const ctx = canvas.getContext('2d')!;
-        ctx.drawImage(image, 0, 0);
-        return ctx.getImageData(0, 0, image.width, image.height).data;
-      };
-      const [pa, pb] = [await pixels(pngA), await pixels(pngB)];
-      let ink = 0;
-      let differing = 0;
-      for (let i = 0; i < pa.length; i += 4) {
-        const d = Math.max(Math.abs(pa[i]! - pb[i]!), Math.abs(pa[i + 1]! - pb[i + 1]!), Math.abs(pa[i + 2]! - pb[i + 2]!));
-        if (d > 32) differing++;
-        if (Math.min(pa[i]!, pa[i + 1]!, pa[i + 2]!) < 200) ink++;
-      }
-      return { ink, differing };
-    },
-    [a.toString('base64'), b.toString('base64')] as const,
-  );
+  return reducePngPixels(page.context(), [a, b], ([pa, pb]) => {
+    let ink = 0;
+    let differing = 0;
+    for (let i = 0; i < pa!.length; i += 4) {
+      const d = Math.max(Math.abs(pa![i]! - pb![i]!), Math.abs(pa![i + 1]! - pb![i + 1]!), Math.abs(pa![i + 2]! - pb![i + 2]!));
+      if (d > 32) differing++;
+      if (Math.min(pa![i]!, pa![i + 1]!, pa![i + 2]!) < 200) ink++;
+    }
+    return { ink, differing };
+  });
 }
 
 test('[overview] the canvas draws every kind as the SVG does: the same view in both modes differs in under 2 % of its ink', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { FrozenClock, openDatabase, type Database } from '@wb/db';
 import { openTestDatabase, postgresUnavailableReason, type TestDatabase } from '@wb/db/testing';
-import { ClientEvent, cursorPosition } from '@wb/protocol';
+import { ClientEvent, cursorPosition, type ClientFeature } from '@wb/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { TestClient, createRoom, joinAs, startTestServer } from './support.ts';
@@ -92,62 +92,51 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     expect(told).toEqual({ kind: 'presenting', presenting: true, view: view(640) });
   });
 
-  test("issue 22: a teacher on node A following three boards whose students draw on node B in the same ticks gets every board's ink", async () => {
-    const teacher = await createRoom(nodeA);
-    const t = client(nodeA, teacher.token);
-    await t.ready();
-    const students: TestClient[] = [];
-    for (const name of ['Ana', 'Ben', 'Cleo']) students.push(client(nodeB, (await joinAs(nodeB, teacher.room.code, name)).token));
-    for (const s of students) await s.ready();
-    const ask = (c: TestClient, event: string, packet: unknown) =>
-      c.socket.timeout(10_000).emitWithAck(event as typeof ClientEvent.BOARD_MINE, packet as never) as unknown as Promise<{ ok: boolean; board: { id: string } }>;
-    expect(await ask(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Grid', start: { kind: 'blank' } })).toMatchObject({ ok: true });
-    const drawers: { s: TestClient; boardId: string; strokeId: string }[] = [];
-    for (const s of students) {
-      await s.until(() => s.eventsOfKind('activity.updated').length > 0, 'the activity, heard on node B');
-      const { board } = await ask(s, ClientEvent.BOARD_MINE, {});
-      expect(await ask(s, ClientEvent.BOARD_SYNC, { boardId: board.id })).toMatchObject({ ok: true });
-      drawers.push({ s, boardId: board.id, strokeId: randomUUID() });
-    }
-    const ROUNDS = 8;
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const d of drawers) {
-        d.s.socket.emit(ClientEvent.INK, { boardId: d.boardId, strokeId: d.strokeId, from: round, points: [[round, round, 0.5]], stroke: '#1e1e1e', strokeWidth: 3 });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const pointsAtTeacher = (d: (typeof drawers)[number]) =>
-      t.received['board.pointers'].filter((p) => p.boardId === d.boardId).flatMap((p) => (p.ink ?? []).filter((e) => e.strokeId === d.strokeId)).flatMap((e) => e.points).length;
-    for (const d of drawers) await t.until(() => pointsAtTeacher(d) === ROUNDS, `every point of ${d.boardId}, from node B at node A`, 2_000);
-  });
+  type Drawer = { s: TestClient; boardId: string; strokeId: string };
+  const ROUNDS = 8;
+  const ask = (c: TestClient, event: string, packet: unknown) =>
+    c.socket.timeout(10_000).emitWithAck(event as typeof ClientEvent.BOARD_MINE, packet as never) as unknown as Promise<{ ok: boolean; board: { id: string } }>;
 
-  test("issue 22: a teacher on node A who reads boards.pointers, following boards drawn on both nodes, gets every point once: node A's boards grouped, node B's as board.pointers", async () => {
+  /**
+   * A teacher on node A starts an activity; each student (name, node) opens and syncs their board;
+   * then every student inks ROUNDS packets of one point on their board, all in the same turn each
+   * round, so most rounds share a board tick.
+   */
+  async function classInking(students: readonly (readonly [string, App])[], features: ClientFeature[] = []): Promise<{ t: TestClient; drawers: Drawer[] }> {
+    const options = features.length > 0 ? { features } : {};
     const teacher = await createRoom(nodeA);
-    const t = client(nodeA, teacher.token, { features: ['boards.pointers'] });
+    const t = client(nodeA, teacher.token, options);
     await t.ready();
-    const students: TestClient[] = [];
-    for (const [name, node] of [['Ana', nodeA], ['Ben', nodeA], ['Cleo', nodeB], ['Dev', nodeB]] as const) {
-      students.push(client(node, (await joinAs(node, teacher.room.code, name)).token, { features: ['boards.pointers'] }));
-    }
-    for (const s of students) await s.ready();
-    const ask = (c: TestClient, event: string, packet: unknown) =>
-      c.socket.timeout(10_000).emitWithAck(event as typeof ClientEvent.BOARD_MINE, packet as never) as unknown as Promise<{ ok: boolean; board: { id: string } }>;
+    const sockets: TestClient[] = [];
+    for (const [name, node] of students) sockets.push(client(node, (await joinAs(node, teacher.room.code, name)).token, options));
+    for (const s of sockets) await s.ready();
     expect(await ask(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Grid', start: { kind: 'blank' } })).toMatchObject({ ok: true });
-    const drawers: { s: TestClient; boardId: string; strokeId: string }[] = [];
-    for (const s of students) {
+    const drawers: Drawer[] = [];
+    for (const s of sockets) {
       await s.until(() => s.eventsOfKind('activity.updated').length > 0, 'the activity');
       const { board } = await ask(s, ClientEvent.BOARD_MINE, {});
       expect(await ask(s, ClientEvent.BOARD_SYNC, { boardId: board.id })).toMatchObject({ ok: true });
       drawers.push({ s, boardId: board.id, strokeId: randomUUID() });
     }
-    const ROUNDS = 8;
     for (let round = 0; round < ROUNDS; round++) {
       for (const d of drawers) {
         d.s.socket.emit(ClientEvent.INK, { boardId: d.boardId, strokeId: d.strokeId, from: round, points: [[round, round, 0.5]], stroke: '#1e1e1e', strokeWidth: 3 });
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const inkOf = (c: TestClient, d: (typeof drawers)[number]) =>
+    return { t, drawers };
+  }
+
+  test("issue 22: a teacher on node A following three boards whose students draw on node B in the same ticks gets every board's ink", async () => {
+    const { t, drawers } = await classInking([['Ana', nodeB], ['Ben', nodeB], ['Cleo', nodeB]]);
+    const pointsAtTeacher = (d: Drawer) =>
+      t.received['board.pointers'].filter((p) => p.boardId === d.boardId).flatMap((p) => (p.ink ?? []).filter((e) => e.strokeId === d.strokeId)).flatMap((e) => e.points).length;
+    for (const d of drawers) await t.until(() => pointsAtTeacher(d) === ROUNDS, `every point of ${d.boardId}, from node B at node A`, 2_000);
+  });
+
+  test("issue 22: a teacher on node A who reads boards.pointers, following boards drawn on both nodes, gets every point once: node A's boards grouped, node B's as board.pointers", async () => {
+    const { t, drawers } = await classInking([['Ana', nodeA], ['Ben', nodeA], ['Cleo', nodeB], ['Dev', nodeB]], ['boards.pointers']);
+    const inkOf = (c: TestClient, d: Drawer) =>
       [...c.received['boards.pointers'].flatMap((m) => m.batches), ...c.received['board.pointers']]
         .filter((p) => p.boardId === d.boardId)
         .flatMap((p) => (p.ink ?? []).filter((e) => e.strokeId === d.strokeId))
@@ -155,7 +144,7 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     for (const d of drawers) await t.until(() => inkOf(t, d) === ROUNDS, `every point of ${d.boardId} at the teacher`, 2_000);
     for (const d of drawers) await d.s.until(() => inkOf(d.s, d) === ROUNDS, 'every point of their own board', 2_000);
     // Node A's two boards came grouped; node B's only one by one (the grouping is per node).
-    const [ana, ben, cleo, dev] = drawers as [(typeof drawers)[number], (typeof drawers)[number], (typeof drawers)[number], (typeof drawers)[number]];
+    const [ana, ben, cleo, dev] = drawers as [Drawer, Drawer, Drawer, Drawer];
     const grouped = new Set(t.received['boards.pointers'].flatMap((m) => m.batches.map((b) => b.boardId)));
     expect(grouped.has(ana.boardId) && grouped.has(ben.boardId)).toBe(true);
     expect(grouped.has(cleo.boardId) || grouped.has(dev.boardId)).toBe(false);
