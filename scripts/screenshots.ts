@@ -191,6 +191,11 @@ async function boardShots(browser: Browser, teacher: { page: Page; code: string 
     await student.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.6, { steps: 6 });
     await student.mouse.up();
     await student.screenshot({ path: join(outDir, `${name}-boards-student.png`) });
+    // The student's board and its Undo in the dark theme too.
+    await student.emulateMedia({ colorScheme: 'dark' });
+    await student.waitForTimeout(200);
+    await student.screenshot({ path: join(outDir, `${name}-boards-student-dark.png`) });
+    await student.emulateMedia({ colorScheme: 'light' });
     const hand = student.getByRole('button', { name: /raise hand/i });
     if (await hand.count()) await hand.first().dispatchEvent('click');
 
