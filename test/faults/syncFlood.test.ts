@@ -32,10 +32,13 @@ const ASK_EVERY_MS = 600;
  * Honest p99 under the flood may be at most 2x the quiet p99 of the same run, plus this much. The
  * tolerance is for the machine, not the product: on a shared 2-core machine the flooder process's
  * own CPU (450 packets a second) and other work land on the server's scheduling (at load average
- * ~12 a quiet window's p99 moved between 72 and 231 ms from one run to the next). Starvation, what
- * this test is for, costs seconds: 2.5-4 s in the issue, 9 s with the member budget switched off.
+ * ~12 a quiet window's p99 moved between 72 and 231 ms from one run to the next; in a CI run of
+ * 2026-12-02, the other lanes keeping both cores busy, the flood's p99 was 616 ms against a quiet
+ * 116 ms, every renewal accepted, the server's main thread using 0.06 cores: a wait for a core,
+ * not the flood). Starvation, what this test is for, costs seconds: 2.5-4 s in the issue, 9 s with
+ * the member budget switched off.
  */
-const P99_TOLERANCE_MS = Number(process.env.FAULTS_SYNC_FLOOD_P99_TOLERANCE_MS ?? 250);
+const P99_TOLERANCE_MS = Number(process.env.FAULTS_SYNC_FLOOD_P99_TOLERANCE_MS ?? 500);
 /**
  * The flooder processes' scheduling priority (nice, 0-19; default 0). A flooding student's tabs run
  * on the student's laptop, not on the server's cores; here 10 of them share 2 cores with the server
