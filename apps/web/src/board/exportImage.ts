@@ -55,14 +55,14 @@ export async function exportSvg(ordered: readonly Element[], title: string, opti
  * repeated name numbered): the class's work in one download. The zip writer is loaded only here.
  */
 export async function exportPngZip(boards: readonly { name: string; elements: readonly Element[] }[], title: string): Promise<void> {
-  const { zipStore, uniqueFileNames } = await import('./zipStore.ts');
+  const { zipArchive, uniqueFileNames } = await import('./zipArchive.ts');
   const names = uniqueFileNames(boards.map((b) => b.name), 'png');
   const entries = [];
   for (const [i, board] of boards.entries()) {
     const { svg, bounds } = await boardSvg(board.elements);
     entries.push({ name: names[i]!, data: new Uint8Array(await (await pngOf(svg, bounds)).arrayBuffer()) });
   }
-  download(new Blob([zipStore(entries).buffer as ArrayBuffer], { type: 'application/zip' }), `${baseName(title)}.zip`);
+  download(new Blob([zipArchive(entries).buffer as ArrayBuffer], { type: 'application/zip' }), `${baseName(title)}.zip`);
 }
 
 /** The SVG document drawn onto a canvas: one renderer for screen, SVG and PNG. */
