@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EditActor, ImageStore, Store } from '@wb/db';
-import { ErrorCode, ImageHash, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, ImageMime, policyText, sniffImage, type ImageUploadReply } from '@wb/protocol';
+import { ErrorCode, ImageHash, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, ImageMime, policyText, type ImageUploadReply } from '@wb/protocol';
+import { sniffImage } from './imageSniff.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { actorFromBearer, type Actor } from '../authz.ts';
