@@ -100,6 +100,11 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
         connectSrc: ["'self'", 'ws:', 'wss:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
+        // Never sent (helmet's default would): on plain HTTP (a teacher's laptop on the school
+        // network) it makes the browser ask for every script and style over https, which nothing
+        // answers, and students get a blank page (issue 35). Over TLS it would add nothing: every
+        // source is the page's own origin. Like HSTS, it belongs to the TLS proxy, if anywhere.
+        upgradeInsecureRequests: null,
       },
     },
     // The site is plain HTTP on a laptop by default; HSTS belongs to the TLS proxy in front.
