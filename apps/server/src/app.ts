@@ -24,6 +24,7 @@ import { ProxyTrust } from './http/proxyTrust.ts';
 import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
 import { redisNames } from './redisNames.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
+import { registerJoinRoutes } from './http/joinRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
 import { registerImageRoutes } from './http/imageRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
@@ -31,6 +32,7 @@ import { LobbyWaiters } from './realtime/lobbyWaiters.ts';
 import { registerTeacherRoutes } from './http/teacherRoutes.ts';
 import { registerRoutes } from './http/routes.ts';
 import { ProcessHealth, readiness } from './health.ts';
+import { localUrl } from './joinAddress.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { attachRealtime, type Realtime } from './realtime/socketServer.ts';
 import { TestHooks, registerTestRoutes } from './testHooks.ts';
@@ -44,8 +46,10 @@ export interface App {
   metrics: Metrics;
   /** Waiting pages parked on this node (bounded, I10). */
   lobbyWaiters: LobbyWaiters;
-  /** The address to open, once listening. */
+  /** The address to open on this computer, once listening. */
   url: string;
+  /** The port it listens on (PORT=0 picks one). */
+  port: number;
   /** Graceful shutdown: clients are told the server is restarting and keep their sessions. */
   close(): Promise<void>;
   /**
@@ -151,6 +155,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   registerLobbyRoutes(http, { store, publisher: realtime.publisher, waiters: lobbyWaiters });
   registerTeacherRoutes(http, { store, config, publisher: realtime.publisher, limits });
   registerImageRoutes(http, { store, images: store, limits, caps: { maxImages: config.LESSON_IMAGES_MAX, maxBytes: config.LESSON_IMAGE_BYTES_MAX } });
+  registerJoinRoutes(http, { config, proxies, port: () => listeningPort(http, config.PORT) });
 
   const sweeper = new Sweeper(
     store,
@@ -227,10 +232,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     const metricsAddress = metricsHttp.server.address();
     metricsUrl = `http://${config.HOST}:${typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : config.METRICS_PORT}`;
   }
-  const address = http.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  const url = `http://${shownHost}:${port}`;
+  const port = listeningPort(http, config.PORT);
+  const url = localUrl(config.HOST, port);
 
   if (options.startSweeper !== false) sweeper.start();
 
@@ -278,6 +281,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     metrics,
     lobbyWaiters,
     url,
+    port,
     metricsUrl,
     close,
     shutdown,
@@ -294,6 +298,11 @@ const IMMUTABLE_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.
 const PASS_IN_FLIGHT_MAX_MS = 120_000;
 /** After the reconnect window, how long the last clients get to leave before being closed. */
 const DRAIN_MARGIN_MS = 1_000;
+
+function listeningPort(http: FastifyInstance, configured: number): number {
+  const address = http.server.address();
+  return typeof address === 'object' && address ? address.port : configured;
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
