@@ -19,7 +19,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { createClient } from 'redis';
 import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
-import { OriginPolicy } from './http/origin.ts';
+import { OriginPolicy, isTrustworthyOrigin } from './http/origin.ts';
 import { ProxyTrust } from './http/proxyTrust.ts';
 import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
 import { redisNames } from './redisNames.ts';
@@ -113,12 +113,18 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     },
     // The site is plain HTTP on a laptop by default; HSTS belongs to the TLS proxy in front.
     hsts: false,
+    // Sent below, only where browsers apply it.
+    crossOriginOpenerPolicy: false,
   });
 
   http.addHook('onRequest', async (request, reply) => {
-    if (!origins.allows(request.headers.origin, proxies.selfOrigin(request.raw))) {
+    const self = proxies.selfOrigin(request.raw);
+    if (!origins.allows(request.headers.origin, self)) {
       return sendError(reply, ErrorCode.ORIGIN_NOT_ALLOWED, `Origin ${request.headers.origin} is not allowed.`);
     }
+    // A browser applies COOP only to a secure context; on plain HTTP at a LAN address it ignores
+    // it with an error in every student's console (issue 35). So: only where it takes effect.
+    if (isTrustworthyOrigin(self)) reply.header('cross-origin-opener-policy', 'same-origin');
   });
   http.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

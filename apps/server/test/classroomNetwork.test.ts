@@ -5,7 +5,7 @@
  * src/joinAddress.ts, through the real server and this machine's real interfaces).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTestDatabase, type TestDatabase } from '@wb/db/testing';
@@ -38,21 +38,25 @@ async function withServer(env: Record<string, string>, run: (base: string, port:
   }
 }
 
-/** The route's answer; node:http, because fetch will not send a Host header of the test's choosing. */
-async function joinAddressOf(url: string, headers: Record<string, string> = {}) {
-  const { status, cacheControl, body } = await new Promise<{ status: number; cacheControl: string | undefined; body: string }>((done, fail) => {
-    request(`${url}/api/join-address`, { headers }, (response) => {
+/** A GET through node:http: fetch will not send a Host header of the test's choosing. */
+function get(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((done, fail) => {
+    request(url, { headers }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => done({ status: response.statusCode ?? 0, cacheControl: response.headers['cache-control'], body: text }));
+      response.on('end', () => done({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
     })
       .on('error', fail)
       .end();
   });
-  expect(status).toBe(200);
-  expect(cacheControl).toBe('no-store');
-  return JoinAddress.parse(JSON.parse(body));
+}
+
+async function joinAddressOf(url: string, headers: Record<string, string> = {}) {
+  const response = await get(`${url}/api/join-address`, headers);
+  expect(response.status).toBe(200);
+  expect(response.headers['cache-control']).toBe('no-store');
+  return JoinAddress.parse(JSON.parse(response.body));
 }
 
 describe('I15 a plain-HTTP page is not sent to https', () => {
@@ -71,6 +75,19 @@ describe('I15 a plain-HTTP page is not sent to https', () => {
       const csp = (await fetch(`${base}/`, { headers: { 'x-forwarded-proto': 'https' } })).headers.get('content-security-policy');
       expect(csp).toMatch(/default-src 'self'/);
       expect(csp).not.toMatch(/upgrade-insecure-requests/);
+    });
+  });
+});
+
+describe('I15 no header a plain-HTTP page would only complain about', () => {
+  test('Cross-Origin-Opener-Policy only where the browser applies it: https (through a trusted proxy) or this computer, not a LAN address', async () => {
+    await withServer({ HOST: '0.0.0.0', TRUST_PROXY: '127.0.0.1' }, async (base, port) => {
+      const coop = async (headers: Record<string, string>) => (await get(`${base}/`, headers)).headers['cross-origin-opener-policy'];
+      expect(await coop({ host: `192.168.1.20:${port}` })).toBeUndefined();
+      expect(await coop({ host: `classroom.test:${port}` })).toBeUndefined();
+      expect(await coop({ host: `127.0.0.1:${port}` })).toBe('same-origin');
+      expect(await coop({ host: `localhost:${port}` })).toBe('same-origin');
+      expect(await coop({ host: `192.168.1.20:${port}`, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'board.school.org' })).toBe('same-origin');
     });
   });
 });
