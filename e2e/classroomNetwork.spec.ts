@@ -41,6 +41,22 @@ async function dragOn(page: Page, target: Locator, from: [number, number], to: [
   await page.mouse.up();
 }
 
+/** What Ctrl+V pastes into a fresh text field: the system clipboard's text, read as a person would. */
+async function pastedText(page: Page): Promise<string> {
+  await page.evaluate(() => {
+    const field = document.createElement('textarea');
+    field.id = 'paste-probe';
+    document.body.append(field);
+    field.focus();
+  });
+  await page.keyboard.press('ControlOrMeta+v');
+  return page.evaluate(() => {
+    const field = document.getElementById('paste-probe') as HTMLTextAreaElement;
+    field.remove();
+    return field.value;
+  });
+}
+
 const tool = (page: Page, name: RegExp) => page.getByRole('toolbar', { name: 'Drawing tools' }).getByRole('button', { name }).click();
 const kindsOn = async (page: Page) => (await elementsOf(page)).map((e) => e.shape.kind).sort();
 
@@ -57,6 +73,17 @@ test('I15 the classroom journey over plain HTTP: lesson, activity, a student dra
       uuid: 'undefined',
       clipboard: 'undefined',
     });
+  }
+
+  // The invitation's copy buttons work without the Clipboard API: what lands on the clipboard is
+  // what was asked for (read back by pasting into a text field), the link at the class's address.
+  for (const [button, said, expected] of [
+    ['Copy link', 'Link copied', `${CLASSROOM_URL}/r/${teacher.code}`],
+    ['Copy code only', 'Code copied', teacher.code],
+  ] as const) {
+    await teacher.page.getByRole('button', { name: button }).click();
+    await expect(teacher.page.getByRole('status').filter({ hasText: said })).toBeVisible();
+    expect(await pastedText(teacher.page)).toBe(expected);
   }
 
   // Ana draws on the class board: a pen stroke and a rectangle. The teacher gets each.
