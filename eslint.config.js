@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const SECURE_CONTEXT_ONLY =
+  'missing outside a secure context (plain http on a school network): use the helper with a fallback, session/randomId.ts or platform/systemClipboard.ts';
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'e2e/artifacts/**', 'playwright-report/**', 'test-results/**', 'ci-logs/**'] },
   js.configs.recommended,
@@ -37,6 +40,24 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // I15: a student's tablet on http://<laptop>:3000 is not a secure context, and these APIs are
+    // missing there. Each need has one helper with its fallback (issue 35); nothing else uses them.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/session/randomId.ts', 'apps/web/src/platform/systemClipboard.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['randomUUID', 'subtle'].map((property) => ({ object: 'crypto', property, message: SECURE_CONTEXT_ONLY })),
+        ...['clipboard', 'serviceWorker', 'locks', 'storage', 'mediaDevices', 'share', 'wakeLock', 'userAgentData'].map((property) => ({
+          object: 'navigator',
+          property,
+          message: SECURE_CONTEXT_ONLY,
+        })),
+      ],
+      'no-restricted-globals': ['error', ...['ClipboardItem', 'caches', 'showSaveFilePicker'].map((name) => ({ name, message: SECURE_CONTEXT_ONLY }))],
+    },
   },
   {
     // Specs take `test` from e2e/support.ts, whose fixture closes every browser context a test opens.

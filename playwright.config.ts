@@ -1,11 +1,11 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CLASSROOM_RESOLVER_ARG, CLASSROOM_URL, E2E_PORT as port, SERVER_URL } from './e2e/origins.ts';
 import { testBrowserPath } from './scripts/test-browser.mjs';
 
 // Debian's headless shell where the machine has it (a third of full Chromium's CPU per page).
 const systemChromium = testBrowserPath();
-const port = Number(process.env.E2E_PORT ?? 3210);
 
 /** Browser tests against the real server on the embedded default database (a fresh directory). */
 export default defineConfig({
@@ -30,7 +30,9 @@ export default defineConfig({
   forbidOnly: true,
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // Not a secure context: every page opens the app as a student's tablet on a school network
+    // does, over plain http at a name that is not loopback (e2e/origins.ts, issue 35).
+    baseURL: CLASSROOM_URL,
     // Recording a trace costs every test CPU (snapshots and a screencast at each action) even when
     // it passes and the trace is thrown away; CI, on two cores, keeps the failure screenshots only.
     trace: process.env.CI ? 'off' : 'retain-on-failure',
@@ -46,6 +48,7 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        CLASSROOM_RESOLVER_ARG,
       ],
     },
   },
@@ -54,7 +57,7 @@ export default defineConfig({
   webServer: process.env.E2E_WEB_SERVER === 'off' ? undefined : {
     // The server compiled by esbuild (scripts/test-server.mjs): a cheaper start than tsx.
     command: 'node scripts/test-server.mjs',
-    url: `http://127.0.0.1:${port}/readyz`,
+    url: `${SERVER_URL}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'ignore',
@@ -62,6 +65,9 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
+      // Deployed at the classroom's address: the invitation and its QR code show it, even to a
+      // teacher who opened her own computer's 127.0.0.1 (e2e/classroomNetwork.spec.ts).
+      PUBLIC_URL: CLASSROOM_URL,
       PGLITE_DIR: join(tmpdir(), `wb-e2e-${Date.now()}`, 'pglite'),
       // Its new data directory starts from the migrated template, not initdb (pgliteTemplate.ts).
       WB_PGLITE_TEMPLATE_DISK: 'on',

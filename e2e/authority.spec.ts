@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { elementsOf } from './boardHook.ts';
+import { SERVER_URL } from './origins.ts';
 import { expect, fromLessonMenu, fromRowMenu, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 async function at(page: Page, x: number, y: number) {
@@ -83,7 +84,7 @@ test('issue 20: "end lesson" disconnects everyone, records lesson_ended, refuses
 
   // Attendance: each student's interval closed by the end of the lesson.
   const token = await tokenOf(teacher.page, teacher.code);
-  const response = await teacher.page.request.get(`/api/rooms/${teacher.code}/attendance`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await teacher.page.request.get(`${SERVER_URL}/api/rooms/${teacher.code}/attendance`, { headers: { authorization: `Bearer ${token}` } });
   expect(response.status()).toBe(200);
   const facts = ((await response.json()) as { facts: { kind: string }[] }).facts;
   expect(facts.filter((f) => f.kind === 'lesson_ended')).toHaveLength(2);

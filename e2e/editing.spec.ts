@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { axeScan } from './axe.ts';
 import { elementsOf, hashOf } from './boardHook.ts';
+import { SERVER_URL } from './origins.ts';
 import { expect, joinLesson, startLesson, test } from './support.ts';
 
 async function at(page: Page, x: number, y: number) {
@@ -71,12 +72,10 @@ test('issue 23: copy and paste at the pointer, duplicate, and paste into another
   await page.getByRole('button', { name: /^Select and move/ }).click();
   await expect.poll(async () => (await elementsOf(ana.page)).length).toBe(1);
 
-  // Copy the selected rectangle: other apps find a picture of it on the clipboard, PNG and SVG.
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  // Copy the selected rectangle. The suite's pages are plain http (e2e/origins.ts): other apps get
+  // the copy as text only, and the board says so in one line (a picture needs HTTPS: the test below).
   await page.keyboard.press('ControlOrMeta+c');
-  await expect
-    .poll(() => page.evaluate(async () => (await navigator.clipboard.read()).flatMap((item) => [...item.types]).sort()))
-    .toEqual(expect.arrayContaining(['image/png', 'text/plain']));
+  await expect(page.getByTestId('board-notice')).toHaveText('Copied for the whiteboard. Other apps get it as text, not as a picture: that needs an https address.');
   // A paste lands centred on the pointer at (600, 400).
   const target = await at(page, 600, 400);
   await page.mouse.move(target.x, target.y);
@@ -121,6 +120,23 @@ test('issue 23: copy and paste at the pointer, duplicate, and paste into another
   // Without a keyboard (a phone), the toolbar's Duplicate does what Ctrl+D does.
   await other.getByRole('button', { name: /^Duplicate selection/ }).click();
   await expect.poll(async () => (await shapesOf(other)).map((s) => [s.x, s.y]).sort()).toEqual([[350, 275], [374, 299]]);
+});
+
+test('issue 35: in a secure context (HTTPS, or this computer) a copy also puts a PNG of the shapes on the clipboard for other apps', async ({ browser }) => {
+  // The server's own loopback address: a secure context, unlike the suite's classroom.test.
+  const teacher = await startLesson(browser, 'Ms Rivera', SERVER_URL);
+  const page = teacher.page;
+  expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
+  await page.getByRole('button', { name: /^Rectangle/ }).click();
+  await drag(page, [200, 200], [300, 250]);
+  await page.getByRole('button', { name: /^Select and move/ }).click();
+  await expect(page.getByTestId('selection-outline')).toHaveCount(1);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.keyboard.press('ControlOrMeta+c');
+  await expect
+    .poll(() => page.evaluate(async () => (await navigator.clipboard.read()).flatMap((item) => [...item.types]).sort()))
+    .toEqual(expect.arrayContaining(['image/png', 'text/plain']));
+  await expect(page.getByTestId('board-notice')).toHaveCount(0);
 });
 
 test('issue 23: notes in colours, text sizes and alignment; Enter finishes and Shift+Enter starts a new line', async ({ browser }) => {

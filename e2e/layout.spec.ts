@@ -15,6 +15,7 @@ import { expect, test } from './support.ts';
 import type { SessionGrant } from '@wb/protocol';
 import { fillClass, type Classroom } from './classroom.ts';
 import { joinRoom } from './roomSeed.ts';
+import { SERVER_URL } from './origins.ts';
 
 const SIZES: Record<string, BrowserContextOptions> = {
   laptop: { viewport: { width: 1280, height: 800 } },
@@ -40,8 +41,8 @@ async function post<T>(url: string, body: unknown): Promise<T> {
 }
 const key = () => `layout-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}-key`;
 
-test.beforeAll(async ({ baseURL }) => {
-  const base = baseURL!;
+test.beforeAll(async () => {
+  const base = SERVER_URL;
   teacher = await post<SessionGrant>(`${base}/api/rooms`, { teacherName: 'Ms Rivera', title: 'Fractions, week 3', memberKey: key() });
   classroom = await fillClass(base, teacher.room.code, 29);
   student = await joinRoom(base, teacher.room.code, 'Pat');

@@ -3,6 +3,7 @@ import type { Browser, Page } from '@playwright/test';
 import { elementsOf } from './boardHook.ts';
 import { reducePngPixels } from './pngPixels.ts';
 import { connectMember, createElements, deleteElements, joinRoom, startRoom, type MemberSocket } from './roomSeed.ts';
+import { SERVER_URL } from './origins.ts';
 import { expect, joinLesson, test } from './support.ts';
 
 /**
@@ -80,7 +81,7 @@ let ana: Page;
 let ben: Page;
 
 test.beforeAll(async ({ browser }) => {
-  const baseURL = test.info().project.use.baseURL ?? '';
+  const baseURL = SERVER_URL;
   const teacher: SessionGrant = await startRoom(baseURL, 'Ms Rivera');
   code = teacher.room.code;
   // The teacher's socket stays connected (a drag lock needs the teacher present); three helpers

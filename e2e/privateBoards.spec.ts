@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { axeScan } from './axe.ts';
 import { fillClass } from './classroom.ts';
+import { SERVER_URL } from './origins.ts';
 import { expect, expectLive, joinLesson, startLesson, test } from './support.ts';
 
 /** Serious and critical accessibility violations (as in a11y.spec.ts). */
@@ -334,10 +335,10 @@ function zipEntries(zip: Buffer): { name: string; data: Buffer }[] {
   return entries;
 }
 
-test('the class grid fits a class of 39 on a laptop screen (1280 x 800) without scrolling', async ({ browser, baseURL }) => {
+test('the class grid fits a class of 39 on a laptop screen (1280 x 800) without scrolling', async ({ browser }) => {
   const teacher = await startLesson(browser);
   await teacher.page.setViewportSize({ width: 1280, height: 800 });
-  const klass = await fillClass(baseURL!, teacher.code, 39);
+  const klass = await fillClass(SERVER_URL, teacher.code, 39);
   try {
     await expect(teacher.page.getByRole('button', { name: /People/ })).toContainText('37');
     await teacher.page.getByRole('button', { name: 'Start activity' }).click();

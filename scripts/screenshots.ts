@@ -3,7 +3,8 @@
  * a class of 30 (1280 x 800) and a student's board on a phone (390 x 844, touch).
  *
  *   pnpm build && pnpm screenshots            writes docs/screenshots/*.png
- *   pnpm screenshots -- --all --out /tmp/shots  also every layout size, both themes (for review)
+ *   pnpm screenshots -- --all --out /tmp/shots  also every layout size, both themes (for review),
+ *                                                 the projector view ("Show the code") among them
  *   pnpm screenshots -- --editing --out /tmp/shots  also the editing screens at every size: a
  *                                                 note's text choices, typing, a turned selection's handles
  *   pnpm screenshots -- --boards --out /tmp/shots   also an activity at every size: the teacher's class
@@ -90,6 +91,9 @@ async function main(): Promise<void> {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
+      // The invitation as a teacher teaching from her laptop sees it (`pnpm start:class`): a LAN
+      // address and its QR code. A made-up address, not this machine's.
+      PUBLIC_URL: 'http://192.168.1.20:3000',
       PGLITE_DIR: join(mkdtempSync(join(tmpdir(), 'wb-shots-')), 'pglite'),
       LOG_LEVEL: 'warn',
     },
@@ -133,6 +137,16 @@ async function main(): Promise<void> {
           await page.getByTestId('connection-status').and(page.locator('[data-state="live"]')).waitFor();
           const shot = (what: string) => page.screenshot({ path: join(outDir, `${name}-${colorScheme}-teacher${what}.png`) });
           await shot('');
+          // The projector view: the join code, link and QR code filling the screen.
+          if (await page.locator('.topbar-show-code').isVisible()) {
+            await page.locator('.topbar-show-code').click();
+          } else {
+            await page.getByRole('button', { name: 'More' }).click();
+            await page.locator('.menu-show-code').click();
+          }
+          await page.getByTestId('join-qr').last().and(page.locator('[data-encodes]')).waitFor();
+          await shot('-projector');
+          await page.keyboard.press('Escape');
           const people = page.locator('.topbar-people');
           if ((await people.getAttribute('aria-expanded')) !== 'true') await people.click();
           await page.getByTestId('roster-entry').nth(30).waitFor();

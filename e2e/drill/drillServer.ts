@@ -61,9 +61,10 @@ async function admin(statement: string): Promise<void> {
 
 /**
  * A real server process in test mode (fault-injection hooks on) on a fresh database: a new
- * Postgres database on TEST_DATABASE_URL's server, or a new embedded PGlite directory.
+ * Postgres database on TEST_DATABASE_URL's server, or a new embedded PGlite directory. `extraEnv`
+ * adds to (or overrides) its configuration.
  */
-export async function startDrillServer(database: DrillDatabase): Promise<DrillServer> {
+export async function startDrillServer(database: DrillDatabase, extraEnv: Record<string, string> = {}): Promise<DrillServer> {
   const port = await freePort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -75,6 +76,7 @@ export async function startDrillServer(database: DrillDatabase): Promise<DrillSe
     // A new embedded data directory starts from the migrated template, not initdb (pgliteTemplate.ts).
     WB_PGLITE_TEMPLATE_DISK: 'on',
     ...Object.fromEntries(Object.entries(DRILL_TIMINGS).map(([k, v]) => [k, String(v)])),
+    ...extraEnv,
   };
   let cleanup: () => Promise<void>;
   if (database === 'postgres') {

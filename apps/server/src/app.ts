@@ -19,11 +19,12 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { createClient } from 'redis';
 import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
-import { OriginPolicy } from './http/origin.ts';
+import { OriginPolicy, isTrustworthyOrigin } from './http/origin.ts';
 import { ProxyTrust } from './http/proxyTrust.ts';
 import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
 import { redisNames } from './redisNames.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
+import { registerJoinRoutes } from './http/joinRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
 import { registerImageRoutes } from './http/imageRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
@@ -31,6 +32,7 @@ import { LobbyWaiters } from './realtime/lobbyWaiters.ts';
 import { registerTeacherRoutes } from './http/teacherRoutes.ts';
 import { registerRoutes } from './http/routes.ts';
 import { ProcessHealth, readiness } from './health.ts';
+import { localUrl } from './joinAddress.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { attachRealtime, type Realtime } from './realtime/socketServer.ts';
 import { TestHooks, registerTestRoutes } from './testHooks.ts';
@@ -44,8 +46,10 @@ export interface App {
   metrics: Metrics;
   /** Waiting pages parked on this node (bounded, I10). */
   lobbyWaiters: LobbyWaiters;
-  /** The address to open, once listening. */
+  /** The address to open on this computer, once listening. */
   url: string;
+  /** The port it listens on (PORT=0 picks one). */
+  port: number;
   /** Graceful shutdown: clients are told the server is restarting and keep their sessions. */
   close(): Promise<void>;
   /**
@@ -100,16 +104,27 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
         connectSrc: ["'self'", 'ws:', 'wss:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
+        // Never sent (helmet's default would): on plain HTTP (a teacher's laptop on the school
+        // network) it makes the browser ask for every script and style over https, which nothing
+        // answers, and students get a blank page (issue 35). Over TLS it would add nothing: every
+        // source is the page's own origin. Like HSTS, it belongs to the TLS proxy, if anywhere.
+        upgradeInsecureRequests: null,
       },
     },
     // The site is plain HTTP on a laptop by default; HSTS belongs to the TLS proxy in front.
     hsts: false,
+    // Sent below, only where browsers apply it.
+    crossOriginOpenerPolicy: false,
   });
 
   http.addHook('onRequest', async (request, reply) => {
-    if (!origins.allows(request.headers.origin, proxies.selfOrigin(request.raw))) {
+    const self = proxies.selfOrigin(request.raw);
+    if (!origins.allows(request.headers.origin, self)) {
       return sendError(reply, ErrorCode.ORIGIN_NOT_ALLOWED, `Origin ${request.headers.origin} is not allowed.`);
     }
+    // A browser applies COOP only to a secure context; on plain HTTP at a LAN address it ignores
+    // it with an error in every student's console (issue 35). So: only where it takes effect.
+    if (isTrustworthyOrigin(self)) reply.header('cross-origin-opener-policy', 'same-origin');
   });
   http.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -146,6 +161,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   registerLobbyRoutes(http, { store, publisher: realtime.publisher, waiters: lobbyWaiters });
   registerTeacherRoutes(http, { store, config, publisher: realtime.publisher, limits });
   registerImageRoutes(http, { store, images: store, limits, caps: { maxImages: config.LESSON_IMAGES_MAX, maxBytes: config.LESSON_IMAGE_BYTES_MAX } });
+  registerJoinRoutes(http, { config, proxies, port: () => listeningPort(http, config.PORT) });
 
   const sweeper = new Sweeper(
     store,
@@ -222,10 +238,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     const metricsAddress = metricsHttp.server.address();
     metricsUrl = `http://${config.HOST}:${typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : config.METRICS_PORT}`;
   }
-  const address = http.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  const url = `http://${shownHost}:${port}`;
+  const port = listeningPort(http, config.PORT);
+  const url = localUrl(config.HOST, port);
 
   if (options.startSweeper !== false) sweeper.start();
 
@@ -273,6 +287,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     metrics,
     lobbyWaiters,
     url,
+    port,
     metricsUrl,
     close,
     shutdown,
@@ -289,6 +304,11 @@ const IMMUTABLE_ASSET = /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.
 const PASS_IN_FLIGHT_MAX_MS = 120_000;
 /** After the reconnect window, how long the last clients get to leave before being closed. */
 const DRAIN_MARGIN_MS = 1_000;
+
+function listeningPort(http: FastifyInstance, configured: number): number {
+  const address = http.server.address();
+  return typeof address === 'object' && address ? address.port : configured;
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -15,8 +15,27 @@ const ms = (fallback: number, min: number) => z.coerce.number().int().min(min).m
 const schema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-    /** 127.0.0.1 keeps a laptop's lesson private; set 0.0.0.0 to let students on the LAN join. */
+    /**
+     * 127.0.0.1 keeps a laptop's lesson private; 0.0.0.0 (or `::`, IPv6 too) lets students on the
+     * LAN join (`pnpm start:class`), and the start message then lists the addresses they can open.
+     */
     HOST: z.string().min(1).default('127.0.0.1'),
+    /**
+     * The address students open (`https://board.school.org`), shown in the teacher's invitation
+     * and QR code instead of one the server works out (docs/operations.md, "The join address"):
+     * a deployment behind a proxy or in a container knows its public name, the server does not.
+     * An origin only: the app is served at the root of it.
+     */
+    PUBLIC_URL: z
+      .string()
+      .transform((value, context) => {
+        const url = URL.canParse(value) ? new URL(value) : null;
+        const origin = url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+        if (origin) return url.origin;
+        context.addIssue({ code: 'custom', message: 'must be an http(s) origin (`https://board.school.org`): the app is served at its root' });
+        return z.NEVER;
+      })
+      .optional(),
     /** Unset: embedded PGlite in PGLITE_DIR. Set: real Postgres (node-postgres). */
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
     PGLITE_DIR: z.string().min(1).default(resolve(repoRoot, '.data/pglite')),

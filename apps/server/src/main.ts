@@ -1,6 +1,8 @@
+import { networkInterfaces } from 'node:os';
 import { PgliteDirLockedError } from '@wb/db';
 import { startApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { startMessage } from './joinAddress.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -24,7 +26,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  console.log(`\n  Classroom whiteboard is running: ${app.url}\n  Database: ${app.database.kind}${config.REDIS_URL ? ', Redis adapter on' : ''}\n`);
+  const message = startMessage({ publicUrl: config.PUBLIC_URL, listenHost: config.HOST, port: app.port, interfaces: networkInterfaces() });
+  console.log(['', ...message, `Database: ${app.database.kind}${config.REDIS_URL ? ', Redis adapter on' : ''}`, ''].join('\n  '));
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -48,6 +48,15 @@ describe('config', () => {
     ]);
   });
 
+  test('PUBLIC_URL: an http(s) origin, kept as its origin; a path, a query or another scheme is refused', () => {
+    expect(loadConfig({}).PUBLIC_URL).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: 'https://Board.School.org/' }).PUBLIC_URL).toBe('https://board.school.org');
+    expect(loadConfig({ PUBLIC_URL: 'http://192.168.1.20:3000' }).PUBLIC_URL).toBe('http://192.168.1.20:3000');
+    for (const bad of ['board.school.org', 'ftp://board.school.org', 'https://school.org/whiteboard', 'https://board.school.org/?x=1', 'https://user:pw@board.school.org']) {
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);
+    }
+  });
+
   test('TRUST_PROXY: off by default, a hop count, or a list of proxy addresses and CIDRs', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);

@@ -40,6 +40,7 @@ export function roomPath(code: string): string {
   return `/r/${encodeURIComponent(code)}`;
 }
 
-export function roomLink(code: string): string {
-  return `${location.origin}${roomPath(code)}`;
+/** The join link: `base` is where students open the app (GET /api/join-address), this page's origin by default. */
+export function roomLink(code: string, base: string = location.origin): string {
+  return `${base}${roomPath(code)}`;
 }

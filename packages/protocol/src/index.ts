@@ -16,3 +16,4 @@ export * from './attendanceReport.ts';
 export * from './teacherAccounts.ts';
 export * from './clipboard.ts';
 export * from './images.ts';
+export * from './joinAddress.ts';

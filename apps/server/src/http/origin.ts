@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../joinAddress.ts';
+
 /**
  * The origin allowlist for HTTP and the socket handshake. Same-origin is always allowed (the app
  * is served from the API's own port); other browser origins only when listed in ALLOWED_ORIGINS.
@@ -25,4 +27,14 @@ export class OriginPolicy {
     if (this.allowed.has(normalised)) return true;
     return selfOrigin !== null && normalised === selfOrigin;
   }
+}
+
+/**
+ * Whether a browser treats a page at `origin` as a secure context ("potentially trustworthy"):
+ * https, or a loopback host over http. A student's tablet at `http://<laptop>:3000` is not.
+ */
+export function isTrustworthyOrigin(origin: string | null): boolean {
+  if (origin === null) return false;
+  const url = new URL(origin);
+  return url.protocol === 'https:' || isLoopbackHost(url.hostname);
 }

@@ -46,12 +46,17 @@ export class ProxyTrust {
     return proxyaddr(request, this.trusts);
   }
 
+  /** Whether the socket's peer is a trusted proxy: its forwarded headers are believed. */
+  fromTrustedProxy(request: IncomingMessage): boolean {
+    return request.socket?.remoteAddress !== undefined && this.trusts(request.socket.remoteAddress, 0);
+  }
+
   /**
    * The origin the browser addressed (`scheme://host[:port]`), as Fastify reads it: the forwarded
    * proto and host only from a trusted peer. Null without a Host header.
    */
   selfOrigin(request: IncomingMessage): string | null {
-    const peerTrusted = request.socket?.remoteAddress !== undefined && this.trusts(request.socket.remoteAddress, 0);
+    const peerTrusted = this.fromTrustedProxy(request);
     const forwarded = (name: string) => {
       const raw = request.headers[name];
       const value = Array.isArray(raw) ? raw.join(',') : raw;

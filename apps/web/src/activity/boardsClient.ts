@@ -28,6 +28,7 @@ import {
   type RoomEvent,
 } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { randomUuid } from '../session/randomId.ts';
 import { LiveInk, type LiveStroke } from '../sync/liveInk.ts';
 import { BoardDrag } from './boardDrag.ts';
 
@@ -121,7 +122,7 @@ export const nextFrame: PublishOnFrame = (publish) => {
 
 type Ephemeral = 'pointers' | 'ink' | 'drags';
 
-const randomId = () => crypto.randomUUID().replaceAll('-', '');
+const randomId = () => randomUuid().replaceAll('-', '');
 
 export class BoardsClient {
   readonly store: StoreApi<BoardsState> = createStore<BoardsState>(() => ({ activity: null, boards: new Map(), mine: null, error: null, undoable: new Map() }));
@@ -350,7 +351,7 @@ export class BoardsClient {
    */
   beginStroke(boardId: string, stroke: string, strokeWidth: number, first: InkPoint): string {
     this.cancelStroke();
-    const strokeId = crypto.randomUUID();
+    const strokeId = randomUuid();
     this.drawing = { boardId, strokeId, stroke, strokeWidth, sent: 0, unsent: [first] };
     this.flushInk();
     return strokeId;
@@ -419,7 +420,7 @@ export class BoardsClient {
 
   async start(title: string, start: ActivityStart): Promise<ProtocolError | null> {
     const reply = await this.ports.request<{ activity: Activity; boards: BoardInfo[] }>(ClientEvent.ACTIVITY_START, {
-      activityId: crypto.randomUUID(),
+      activityId: randomUuid(),
       title,
       start,
     });
@@ -447,7 +448,7 @@ export class BoardsClient {
   }
 
   /** A stroke (or any shape) on a board; it appears when its event comes back. `id`: a live stroke's. */
-  async draw(boardId: string, shape: ElementShape, id: string = crypto.randomUUID()): Promise<ProtocolError | null> {
+  async draw(boardId: string, shape: ElementShape, id: string = randomUuid()): Promise<ProtocolError | null> {
     const reply = await this.ports.request<{ element: Element }>(ClientEvent.ELEMENT_CREATE, {
       requestId: randomId(),
       id,

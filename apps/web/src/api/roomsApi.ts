@@ -1,6 +1,7 @@
 import {
   AdmissionStatus,
   ErrorCode,
+  JoinAddress,
   RoomInfo,
   SessionGrant,
   isErrorCode,
@@ -59,6 +60,11 @@ export function createRoom(request: CreateRoomRequest): Promise<SessionGrant> {
 
 export function getRoom(code: string): Promise<RoomInfo> {
   return call(`/api/rooms/${encodeURIComponent(code)}`, { method: 'GET' }, RoomInfo);
+}
+
+/** Where students open a lesson: the base of the join link and who can reach it (issue 35). */
+export function getJoinAddress(): Promise<JoinAddress> {
+  return call('/api/join-address', { method: 'GET' }, JoinAddress);
 }
 
 export function joinRoom(code: string, request: JoinRoomRequest): Promise<SessionGrant> {

@@ -4,6 +4,7 @@ import type { ImageLibrary } from '../images/imageLibrary.ts';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { DUPLICATE_OFFSET, clipboardContent, clipboardPicture, placedAt, selectedShapes, shiftedBy, type ClipboardContent } from '../elements/clipboard.ts';
 import type { Point } from '../elements/geometry.ts';
+import { NO_RICH_CLIPBOARD, richClipboardAvailable, richClipboardTakes, writeRich } from '../platform/systemClipboard.ts';
 import { pngOf } from './exportImage.ts';
 
 /**
@@ -60,24 +61,18 @@ function readPaste(data: DataTransfer): ClipboardRead {
  * session's token, as the export does); the write is asked for in the copy's task, with the
  * pictures as promises, so the browser still counts it as the person's gesture. That write
  * replaces the copy event's types, so the whiteboard's own type is then found through the
- * remembered copy (by its text). Best effort: a browser without the API, or one that refuses (no
- * focus, no permission), keeps what the copy event wrote.
+ * remembered copy (by its text). Only where `richClipboardAvailable()` (a secure context); a
+ * browser that refuses (no focus, no permission) keeps what the copy event wrote.
  */
-async function addPicture(content: ClipboardContent, shapes: readonly ElementShape[]): Promise<void> {
-  if (typeof ClipboardItem === 'undefined' || !navigator.clipboard?.write) return;
+function addPicture(content: ClipboardContent, shapes: readonly ElementShape[]): void {
   const picture = clipboardPicture(shapes);
-  const types: Record<string, Blob | Promise<Blob>> = {
+  void writeRich({
     'text/plain': new Blob([content.text], { type: 'text/plain' }),
     'image/png': picture.then(({ svg, bounds }) => pngOf(svg, bounds)),
-    ...(typeof ClipboardItem.supports === 'function' && ClipboardItem.supports('image/svg+xml')
+    ...(richClipboardTakes('image/svg+xml')
       ? { 'image/svg+xml': picture.then(({ svg }) => new Blob([svg], { type: 'image/svg+xml' })) }
       : {}),
-  };
-  try {
-    await navigator.clipboard.write([new ClipboardItem(types)]);
-  } catch {
-    // Refused or unsupported: the copy event's text types stay on the clipboard.
-  }
+  });
 }
 
 const PASTE_REFUSED: Record<Exclude<ClipboardRead, { ok: true }>['reason'], string | null> = {
@@ -111,6 +106,7 @@ function lessonPicturesOf(images: ImageLibrary): LessonPictures {
 export function attachClipboard(editor: BoardEditor, images: ImageLibrary, pointer: () => Point | null, viewCentre: () => Point): () => void {
   const stash = browserPictureStash();
   const lesson = lessonPicturesOf(images);
+  let toldNoPicture = false;
   /** The selection's shapes, at most MAX_CLIPBOARD_ELEMENTS; past that the person is told. */
   const selection = () => {
     const { ordered, selection: ids } = editor.board.getState();
@@ -129,7 +125,13 @@ export function attachClipboard(editor: BoardEditor, images: ImageLibrary, point
     e.clipboardData.setData('text/plain', content.text);
     remember(content.text, content.elements);
     void stashCopiedPictures(shapes, (sha256) => images.blob(sha256), stash);
-    void addPicture(content, shapes);
+    if (richClipboardAvailable()) {
+      addPicture(content, shapes);
+    } else if (!toldNoPicture) {
+      // Plain http (a LAN address): the copy pastes into any board; other apps get text. Said once.
+      toldNoPicture = true;
+      editor.tell(NO_RICH_CLIPBOARD);
+    }
     if (cut) editor.delete(editor.board.getState().selection);
   };
   const copy = (e: ClipboardEvent) => onCopy(e, false);

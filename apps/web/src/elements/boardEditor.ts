@@ -33,7 +33,7 @@ import {
   type UpdateElementRequest,
 } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { randomId } from '../session/randomId.ts';
+import { randomId, randomUuid } from '../session/randomId.ts';
 import type { RoomState } from '../sync/roomState.ts';
 import type { DragTarget } from '../sync/syncEngine.ts';
 import { EditQueue, isFinalRefusal, type EditRequest } from './editQueue.ts';
@@ -297,7 +297,7 @@ export class BoardEditor {
    */
   beginStroke(first: PenSample, style: { stroke: string; strokeWidth: number }): string | null {
     if (this.readOnly()) return null;
-    const id = newElementId();
+    const id = randomUuid();
     this.ink.begin(id, style, first);
     return id;
   }
@@ -322,7 +322,7 @@ export class BoardEditor {
   }
 
   /** Adds a new element (with `id` when given); returns its id, or null when the board is read-only or the queue full. */
-  create(shape: ElementShape, id: string = newElementId()): string | null {
+  create(shape: ElementShape, id: string = randomUuid()): string | null {
     if (this.readOnly()) return this.refuseReadOnly();
     if (!this.enqueue({ kind: 'create', requestId: randomId(), id, shape })) return null;
     this.history.record([{ id, before: null, after: shape }]);
@@ -343,7 +343,7 @@ export class BoardEditor {
     }
     const recorded: Array<{ id: string; before: null; after: ElementShape }> = [];
     for (const shape of shapes) {
-      const id = newElementId();
+      const id = randomUuid();
       if (!this.enqueue({ kind: 'create', requestId: randomId(), id, shape })) break;
       recorded.push({ id, before: null, after: shape });
     }
@@ -619,7 +619,7 @@ export class BoardEditor {
         if (current && !this.refusalFor(current)) this.enqueue({ kind: 'delete', requestId: randomId(), id: step.id });
       } else if (!current) {
         // Deleted (by us or anyone): deletions are final, so it comes back as a new element.
-        const id = newElementId();
+        const id = randomUuid();
         if (this.enqueue({ kind: 'create', requestId: randomId(), id, shape: step.to })) this.history.alias(step.id, id);
       } else if (!this.refusalFor(current) && current.shape.kind === step.to.kind) {
         this.applyUpdate(step.id, step.to);
@@ -913,15 +913,3 @@ function refusalNotice(error: ProtocolError, count: number): string {
   return `${what} ${refusalText[error.code]}`;
 }
 
-function newElementId(): string {
-  return crypto.randomUUID ? crypto.randomUUID() : uuidFallback();
-}
-
-/** RFC 4122 version 4 from getRandomValues: crypto.randomUUID needs a secure context. */
-function uuidFallback(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}

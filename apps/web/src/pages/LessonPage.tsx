@@ -10,6 +10,7 @@ import { ImageLibrary } from '../images/imageLibrary.ts';
 import { registerImagePictures } from '../images/imageRefs.ts';
 import { HandQueue, RaiseHandButton } from '../attention/Hands.tsx';
 import { InvitePanel } from '../people/InvitePanel.tsx';
+import { useJoinAddress } from '../people/joinAddress.ts';
 import { LobbyPanel } from '../people/LobbyPanel.tsx';
 import { ProjectorCode } from '../people/ProjectorCode.tsx';
 import { RosterAuthority } from '../people/RosterAuthority.tsx';
@@ -114,6 +115,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
   const waitingCount = lobby.filter((e) => e.status === 'pending').length;
   const isTeacher = grant.role === 'teacher';
+  const joinAddress = useJoinAddress(isTeacher);
   const penMutedOf = useCallback((userId: string) => members?.get(userId)?.penMuted ?? false, [members]);
   const teacher = useTeacherControls(grant, { mutedOf: penMutedOf, editor: client.editor });
   const rosterControls = teacher.roster && {
@@ -225,7 +227,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
                 Hide panel
               </button>
             </div>
-            {isTeacher && <InvitePanel code={grant.room.code} onShowCode={() => setShowCode(true)} />}
+            {isTeacher && <InvitePanel code={grant.room.code} address={joinAddress} onShowCode={() => setShowCode(true)} />}
             {isTeacher && <ActivityLauncher client={client} onShown={closePanelIfSheet} />}
             {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
             <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
@@ -267,7 +269,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
       )}
 
       {teacher.dialogs}
-      {showCode && <ProjectorCode code={grant.room.code} title={title} onClose={() => setShowCode(false)} />}
+      {showCode && <ProjectorCode code={grant.room.code} title={title} address={joinAddress} onClose={() => setShowCode(false)} />}
 
       {refused && (
         <RefusedDialog

@@ -1,13 +1,21 @@
-import { useEffect, useRef, useState } from 'react';
+import { JoinReach, type JoinAddress } from '@wb/protocol';
+import { useEffect, useState } from 'react';
+import { copyText } from '../platform/systemClipboard.ts';
 import { roomLink } from '../routing.ts';
+import { QrCode } from './QrCode.tsx';
+import { OPEN_TO_CLASS_COMMAND, reachableByClass } from './joinAddress.ts';
 
 /** How long the "Copied" confirmation stays (ms). */
 const COPIED_FEEDBACK_MS = 2_000;
 
-/** The teacher's invitation: the code to read out and the link to paste into the class chat. */
-export function InvitePanel({ code, onShowCode }: { code: string; onShowCode: () => void }) {
-  const link = roomLink(code);
-  const linkRef = useRef<HTMLInputElement>(null);
+/**
+ * The teacher's invitation: the code to read out, the link to paste into the class chat and a QR
+ * code of it to scan, all at the address students can open (`address`, from the server; null
+ * while it is asked). When only this computer can reach the server, it says so and how to open
+ * the lesson to the class, instead of showing a code nobody else can use.
+ */
+export function InvitePanel({ code, address, onShowCode }: { code: string; address: JoinAddress | null; onShowCode: () => void }) {
+  const link = roomLink(code, address?.base);
   const [copied, setCopied] = useState<'link' | 'code' | 'failed' | null>(null);
 
   useEffect(() => {
@@ -17,33 +25,46 @@ export function InvitePanel({ code, onShowCode }: { code: string; onShowCode: ()
   }, [copied]);
 
   const copy = async (what: 'link' | 'code') => {
-    const text = what === 'link' ? link : code;
-    try {
-      // The Clipboard API needs a secure context; a LAN address over http does not have one.
-      await navigator.clipboard.writeText(text);
-      setCopied(what);
-    } catch {
-      linkRef.current?.select();
-      setCopied(document.execCommand('copy') ? what : 'failed');
-    }
+    setCopied((await copyText(what === 'link' ? link : code)) ? what : 'failed');
   };
 
   return (
     <section className="panel invite" aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite your class</h2>
-      <p className="invite-code-label">Code</p>
-      <p className="invite-code" data-testid="join-code" aria-label={`Join code ${code.split('').join(' ')}`}>
-        {code}
-      </p>
+      <div className="invite-top">
+        <div>
+          <p className="invite-code-label">Code</p>
+          <p className="invite-code" data-testid="join-code" aria-label={`Join code ${code.split('').join(' ')}`}>
+            {code}
+          </p>
+        </div>
+        {address && reachableByClass(address) && (
+          <button type="button" className="invite-qr-button" onClick={onShowCode} aria-label="QR code of the join link: show it full screen">
+            <QrCode text={link} label="QR code of the join link" />
+          </button>
+        )}
+      </div>
+      {address && <ReachNote address={address} />}
       <label htmlFor="invite-link" className="invite-link-label">
         Link
       </label>
       <div className="copy-row">
-        <input id="invite-link" ref={linkRef} readOnly value={link} data-testid="join-link" onFocus={(e) => e.currentTarget.select()} />
+        <input id="invite-link" readOnly value={link} data-testid="join-link" onFocus={(e) => e.currentTarget.select()} />
         <button type="button" className="button button-primary" onClick={() => copy('link')}>
           Copy link
         </button>
       </div>
+      {address && address.others.length > 0 && (
+        <details className="invite-others">
+          <summary>Other addresses of this computer</summary>
+          <p>If a student cannot open the link, try the same code at one of these:</p>
+          <ul>
+            {address.others.map((other) => (
+              <li key={other}>{other}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       <div className="invite-more">
         <button type="button" className="link-button" onClick={() => copy('code')}>
           Copy code only
@@ -57,4 +78,24 @@ export function InvitePanel({ code, onShowCode }: { code: string; onShowCode: ()
       </p>
     </section>
   );
+}
+
+/** When students cannot reach this address: why, and the one thing to do about it. */
+export function ReachNote({ address, className }: { address: JoinAddress; className?: string }) {
+  if (address.reach === JoinReach.THIS_COMPUTER) {
+    return (
+      <p className={`invite-reach ${className ?? ''}`} data-testid="join-reach" data-reach={address.reach}>
+        Only this computer can join: the lesson is not open to the network. To open it to the class, stop the app and start it with{' '}
+        <code>{OPEN_TO_CLASS_COMMAND}</code>.
+      </p>
+    );
+  }
+  if (address.reach === JoinReach.NO_NETWORK) {
+    return (
+      <p className={`invite-reach ${className ?? ''}`} data-testid="join-reach" data-reach={address.reach}>
+        This computer is on no network students can reach. Join the school’s network, then reload this page.
+      </p>
+    );
+  }
+  return null;
 }

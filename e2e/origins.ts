@@ -1,0 +1,22 @@
+/**
+ * Where the browser suite finds the shared e2e server. The browser opens it as a student's tablet
+ * does on a school network: plain HTTP at a name that is not loopback, so no page is a secure
+ * context (issue 35, I15) and a secure-context-only API without a fallback fails a test instead of
+ * a classroom. Chromium maps the name to this machine (`--host-resolver-rules`); Node (fetch,
+ * socket.io-client, `page.request`) does not know the name and uses the server's own address.
+ */
+
+/** The shared e2e server's port (`E2E_PORT`; each helper of a shared machine has its own). */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+
+/** A name in the `.test` top-level domain, reserved for testing (RFC 2606): never a real host. */
+export const CLASSROOM_HOST = 'classroom.test';
+
+/** The browser's address of the app: the baseURL of the browser project. */
+export const CLASSROOM_URL = `http://${CLASSROOM_HOST}:${E2E_PORT}`;
+
+/** Chromium's switch that resolves CLASSROOM_HOST to this machine. */
+export const CLASSROOM_RESOLVER_ARG = `--host-resolver-rules=MAP ${CLASSROOM_HOST} 127.0.0.1`;
+
+/** The same server from Node (API calls, seeding sockets). */
+export const SERVER_URL = `http://127.0.0.1:${E2E_PORT}`;
