@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { elementsOf, hashOf } from './boardHook.ts';
+import { expectNeverArrived, tryToDraw } from './handWritten.ts';
 import { expect, joinLesson, startLesson, test } from './support.ts';
 
 async function at(page: Page, x: number, y: number) {
@@ -94,6 +95,10 @@ test('teacher controls: a pinned element and a look-only lesson refuse students 
   await teacher.page.getByTestId('edit-policy').selectOption('look');
   await expect(ana.page.getByTestId('board-locked-notice')).toBeVisible();
   await expect(ana.page.getByRole('button', { name: /^Pen/ })).toBeDisabled();
+  // The rule is the server's: Ana's own session draws anyway, and is refused; nothing reaches the teacher.
+  const attempt = await tryToDraw(ana.page, teacher.code);
+  expect(attempt.reply).toMatchObject({ ok: false, error: { code: 'forbidden_by_policy' } });
+  await expectNeverArrived(teacher.page, teacher.code, attempt.id);
   await teacher.page.getByTestId('edit-policy').selectOption('own');
   await expect(ana.page.getByTestId('board-locked-notice')).toHaveCount(0);
   await expect(ana.page.getByRole('button', { name: /^Pen/ })).toBeEnabled();
