@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { E2E_SERVER_TIMINGS } from './e2e/serverTimings.ts';
 import { testBrowserPath } from './scripts/test-browser.mjs';
 
 // Debian's headless shell where the machine has it (a third of full Chromium's CPU per page).
@@ -66,9 +67,7 @@ export default defineConfig({
       // Its new data directory starts from the migrated template, not initdb (pgliteTemplate.ts).
       WB_PGLITE_TEMPLATE_DISK: 'on',
       LOG_LEVEL: 'warn',
-      LEASE_TTL_MS: '4000',
-      LEASE_RENEW_MS: '1000',
-      SWEEP_INTERVAL_MS: '250',
+      ...Object.fromEntries(Object.entries(E2E_SERVER_TIMINGS).map(([name, ms]) => [name, String(ms)])),
     },
   },
 });
