@@ -7,6 +7,15 @@ import { testBrowserPath } from './scripts/test-browser.mjs';
 // Debian's headless shell where the machine has it (a third of full Chromium's CPU per page).
 const systemChromium = testBrowserPath();
 const port = Number(process.env.E2E_PORT ?? 3210);
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Browser tests against the real server on the embedded default database (a fresh directory). */
 export default defineConfig({
@@ -25,8 +34,18 @@ export default defineConfig({
     // Each project writes its own output folder, so the two can also run as separate invocations
     // at once (`pnpm test` runs the drill beside the browser suite, at a higher priority) without
     // one clearing the other's folder.
-    { name: 'browser', testIgnore: '**/drill.spec.ts', fullyParallel: false, workers: 3, outputDir: 'test-results/browser' },
+    { name: 'browser', testIgnore: ['**/drill.spec.ts', '**/cluster.spec.ts'], fullyParallel: false, workers: 3, outputDir: 'test-results/browser' },
     { name: 'drill', testMatch: '**/drill.spec.ts', fullyParallel: true, workers: 2, outputDir: 'test-results/drill' },
+    // The multi-node journeys: two server processes of their own on Postgres and Redis, opened as
+    // http://classroom.test:<port> (a non-secure origin, as a school's network serves the app).
+    {
+      name: 'cluster',
+      testMatch: '**/cluster.spec.ts',
+      fullyParallel: false,
+      workers: 1,
+      outputDir: 'test-results/cluster',
+      use: { launchOptions: { ...(systemChromium ? { executablePath: systemChromium } : {}), args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP classroom.test 127.0.0.1'] } },
+    },
   ],
   forbidOnly: true,
   reporter: [['list']],
@@ -39,15 +58,7 @@ export default defineConfig({
     launchOptions: {
       // Debian's headless shell or chromium where the machine has one; Playwright's own otherwise.
       ...(systemChromium ? { executablePath: systemChromium } : {}),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     },
   },
   // The shared server of the browser specs; the drill starts servers of its own, so a run of the
