@@ -128,6 +128,7 @@ test('issue 24: a student\'s pen is muted from their roster row\'s menu; the row
   const attempt = await tryToDraw(ana.page, teacher.code);
   expect(attempt.reply).toMatchObject({ ok: false, error: { code: 'forbidden_by_policy' } });
   await expectNeverArrived(teacher.page, teacher.code, attempt.id);
+  // 36 px: one line of the roster, as layout.spec.ts's rosterRowsOneLine (a 24 px avatar and its padding).
   expect((await row.boundingBox())!.height, 'the row wrapped to a second line').toBeLessThanOrEqual(36);
 
   await fromRowMenu(teacher.page, 'Ana', 'Give pen back to Ana');

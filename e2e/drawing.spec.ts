@@ -97,6 +97,7 @@ test('pan and zoom change only the view: elements stay at their board position',
   const board = await at(page, 600, 400);
   await page.mouse.move(board.x, board.y);
   await page.mouse.wheel(0, 120);
+  // 50 px: a wheel step of 120 pans the view by far more; any pan at all moves it past 50.
   await expect.poll(async () => Math.round((await rect.boundingBox())!.y)).toBeLessThan(Math.round(before.y) - 50);
   const [el] = await elementsOf(page);
   expect(el).toMatchObject({ kind: 'rect', x: 300, y: 200 });
@@ -123,6 +124,7 @@ test('the dot grid follows a zoom: the drawn tile is scaled during the gesture a
   await page.mouse.wheel(0, -40); // zoom in by e^0.4
   await page.keyboard.up('Control');
   const zoomed = 24 * Math.exp(0.4);
+  // To 0.05 px: the computed style rounds the tile's size; a tile not rescaled is 24 px, 11 px off.
   await expect.poll(async () => parseFloat(await grid.evaluate((el) => getComputedStyle(el).backgroundSize))).toBeCloseTo(zoomed, 1);
   await expect.poll(() => grid.evaluate((el) => (el as HTMLElement).style.transform)).not.toMatch(/scale/);
   const styles = await page.evaluate(() => (window as unknown as { gridStyles: { size: string; transform: string }[] }).gridStyles);

@@ -52,6 +52,7 @@ test('issue 6: one person drags, the other sees the lock outline and cannot move
   await expect(teacher.page.getByTestId('board')).toHaveAttribute('data-refused', 'locked');
   await teacher.page.mouse.move(tGrab.x + 200, tGrab.y + 150, { steps: 6 });
   const during = (await rect.boundingBox())!;
+  // Under 2 px: the box's sub-pixel rounding; a drag that moved it would be 200 px off.
   expect(Math.abs(during.x - before.x)).toBeLessThan(2);
   await teacher.page.mouse.up();
 
