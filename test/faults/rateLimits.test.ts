@@ -115,8 +115,13 @@ for (const store of STORES) describe.skipIf(store.skip !== null)(`rate limits wi
   test('TRUST_PROXY=1: the address the proxy appended is counted; what the client wrote before it is not', async () => {
     const server = await oneServer(store, { TRUST_PROXY: '1' });
     // Each "proxied client" (the last X-Forwarded-For entry) has its own 20 a minute...
+    const from = Date.now();
     for (let i = 0; i < 20; i++) expect((await post(`${server.url}/api/rooms`, newRoom(), { 'x-forwarded-for': '198.51.100.7' })).status).toBe(201);
-    expect((await post(`${server.url}/api/rooms`, newRoom(), { 'x-forwarded-for': '198.51.100.7' })).code).toBe('rate_limited');
+    // ...then it is refused. The bucket refills one room per 3 s, so a run starved for longer than
+    // that (42 s for the 20 on a loaded machine) may be let through once per refill first.
+    let refilled = 0;
+    while ((await post(`${server.url}/api/rooms`, newRoom(), { 'x-forwarded-for': '198.51.100.7' })).code !== 'rate_limited' && refilled <= 20) refilled++;
+    expect(refilled).toBeLessThanOrEqual(Math.ceil((Date.now() - from) / 3_000));
     // 127.0.0.1 (the proxy itself) spent nothing.
     expect((await post(`${server.url}/api/rooms`, newRoom())).status).toBe(201);
     expect((await post(`${server.url}/api/rooms`, newRoom(), { 'x-forwarded-for': '198.51.100.8' })).status).toBe(201);
