@@ -105,6 +105,9 @@ test.describe(`two nodes, one Postgres, one Redis${skip ? ` (skipped: ${skip})` 
     await ana.page.mouse.move(grab.x + 40, grab.y + 30, { steps: 6 });
     const outline = teacher.page.getByTestId('lock-outline');
     await expect(outline).toContainText('Ana');
+    // The drag's live preview (lock.move, volatile: it crosses nodes through Redis only) moves it there.
+    const rect = teacher.page.locator('[data-testid="element"][data-kind="rect"]');
+    await expect.poll(async () => (await rect.getAttribute('transform')) ?? '').toMatch(/translate\(4\d(\.\d+)? 3\d/);
     // The teacher's own grab is refused by the lock node B granted.
     const tGrab = await at(teacher.page, 350, 240);
     await teacher.page.mouse.move(tGrab.x + 40, tGrab.y + 30);
