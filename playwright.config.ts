@@ -2,10 +2,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CLASSROOM_RESOLVER_ARG, CLASSROOM_URL, E2E_PORT as port, SERVER_URL } from './e2e/origins.ts';
+import { E2E_SERVER_TIMINGS } from './e2e/serverTimings.ts';
 import { testBrowserPath } from './scripts/test-browser.mjs';
 
 // Debian's headless shell where the machine has it (a third of full Chromium's CPU per page).
 const systemChromium = testBrowserPath();
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  CLASSROOM_RESOLVER_ARG,
+];
 
 /** Browser tests against the real server on the embedded default database (a fresh directory). */
 export default defineConfig({
@@ -24,8 +35,18 @@ export default defineConfig({
     // Each project writes its own output folder, so the two can also run as separate invocations
     // at once (`pnpm test` runs the drill beside the browser suite, at a higher priority) without
     // one clearing the other's folder.
-    { name: 'browser', testIgnore: '**/drill.spec.ts', fullyParallel: false, workers: 3, outputDir: 'test-results/browser' },
+    { name: 'browser', testIgnore: ['**/drill.spec.ts', '**/cluster.spec.ts'], fullyParallel: false, workers: 3, outputDir: 'test-results/browser' },
     { name: 'drill', testMatch: '**/drill.spec.ts', fullyParallel: true, workers: 2, outputDir: 'test-results/drill' },
+    // The multi-node journeys: two server processes of their own on Postgres and Redis, opened as
+    // http://classroom.test:<port> (a non-secure origin, as a school's network serves the app).
+    {
+      name: 'cluster',
+      testMatch: '**/cluster.spec.ts',
+      fullyParallel: false,
+      workers: 1,
+      outputDir: 'test-results/cluster',
+      use: { launchOptions: { ...(systemChromium ? { executablePath: systemChromium } : {}), args: CHROMIUM_ARGS } },
+    },
   ],
   forbidOnly: true,
   reporter: [['list']],
@@ -40,16 +61,7 @@ export default defineConfig({
     launchOptions: {
       // Debian's headless shell or chromium where the machine has one; Playwright's own otherwise.
       ...(systemChromium ? { executablePath: systemChromium } : {}),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        CLASSROOM_RESOLVER_ARG,
-      ],
+      args: CHROMIUM_ARGS,
     },
   },
   // The shared server of the browser specs; the drill starts servers of its own, so a run of the
@@ -72,9 +84,7 @@ export default defineConfig({
       // Its new data directory starts from the migrated template, not initdb (pgliteTemplate.ts).
       WB_PGLITE_TEMPLATE_DISK: 'on',
       LOG_LEVEL: 'warn',
-      LEASE_TTL_MS: '4000',
-      LEASE_RENEW_MS: '1000',
-      SWEEP_INTERVAL_MS: '250',
+      ...Object.fromEntries(Object.entries(E2E_SERVER_TIMINGS).map(([name, ms]) => [name, String(ms)])),
     },
   },
 });

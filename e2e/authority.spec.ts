@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { elementsOf } from './boardHook.ts';
+import { connectAs, expectNeverArrived, tryToDraw } from './handWritten.ts';
 import { SERVER_URL } from './origins.ts';
 import { expect, fromLessonMenu, fromRowMenu, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
@@ -81,6 +82,8 @@ test('issue 20: "end lesson" disconnects everyone, records lesson_ended, refuses
   }
   await expect(teacher.page.getByTestId('lesson-ended')).toBeVisible();
   await expect(teacher.page.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
+  // The end is the server's: Ana's session cannot even connect again to draw.
+  await expect(connectAs(ana.page, teacher.code)).rejects.toThrow(/^(session_closed|lesson_ended)$/);
 
   // Attendance: each student's interval closed by the end of the lesson.
   const token = await tokenOf(teacher.page, teacher.code);
@@ -97,6 +100,14 @@ test('issue 20: "end lesson" disconnects everyone, records lesson_ended, refuses
 
   await teacher.page.getByRole('button', { name: 'Reopen lesson' }).click();
   await expect(teacher.page.getByTestId('lesson-ended')).toHaveCount(0);
+  // Reopened for real: the refused student joins now and draws, and the teacher sees it.
+  await latePage.reload();
+  await latePage.getByLabel('Your name').fill('Late Lee');
+  await latePage.getByRole('button', { name: 'Join lesson' }).click();
+  await expect(latePage.getByTestId('connection-status')).toHaveAttribute('data-state', 'live');
+  const drawn = await tryToDraw(latePage, teacher.code);
+  expect(drawn.reply).toMatchObject({ ok: true });
+  await expect.poll(async () => (await elementsOf(teacher.page)).map((e) => e.id)).toContain(drawn.id);
   await late.close();
 });
 
@@ -114,9 +125,18 @@ test('issue 24: a student\'s pen is muted from their roster row\'s menu; the row
   await fromRowMenu(teacher.page, 'Ana', 'Mute pen of Ana');
   await expect(ana.page.getByTestId('board-locked-notice')).toBeVisible();
   await expect(row.getByTestId('pen-muted')).toBeVisible();
+  // The rule is the server's: Ana's own session draws anyway, and is refused; nothing reaches the teacher.
+  const attempt = await tryToDraw(ana.page, teacher.code);
+  expect(attempt.reply).toMatchObject({ ok: false, error: { code: 'forbidden_by_policy' } });
+  await expectNeverArrived(teacher.page, teacher.code, attempt.id);
+  // 36 px: one line of the roster, as layout.spec.ts's rosterRowsOneLine (a 24 px avatar and its padding).
   expect((await row.boundingBox())!.height, 'the row wrapped to a second line').toBeLessThanOrEqual(36);
 
   await fromRowMenu(teacher.page, 'Ana', 'Give pen back to Ana');
   await expect(ana.page.getByTestId('board-locked-notice')).toHaveCount(0);
   await expect(row.getByTestId('pen-muted')).toHaveCount(0);
+  // And the pen is really back: the same packet is now applied and reaches the teacher.
+  const again = await tryToDraw(ana.page, teacher.code);
+  expect(again.reply).toMatchObject({ ok: true });
+  await expect.poll(async () => (await elementsOf(teacher.page)).map((e) => e.id)).toContain(again.id);
 });

@@ -192,7 +192,7 @@ test('issue 35: a teacher on her own computer is shown the address students open
 test('issue 35: on a server listening on loopback only, the teacher is told only this computer can join, and how to open the lesson to the class', async ({ browser }) => {
   test.setTimeout(300_000);
   // A laptop's default: HOST=127.0.0.1 and no PUBLIC_URL.
-  const server = await startDrillServer('pglite', { HOST: '127.0.0.1' });
+  const server = await startDrillServer('pglite', { env: { HOST: '127.0.0.1' } });
   try {
     const teacher = await startLesson(browser, 'Ms Rivera', server.url);
     const note = teacher.page.getByTestId('join-reach');

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { elementsOf, hashOf, sessionsOf } from './boardHook.ts';
+import { reducePngPixels } from './pngPixels.ts';
 import { expect, joinLesson, startLesson, test } from './support.ts';
 
 /** A point on the board, in page pixels, `x`/`y` from the board's top-left corner. */
@@ -96,6 +97,7 @@ test('pan and zoom change only the view: elements stay at their board position',
   const board = await at(page, 600, 400);
   await page.mouse.move(board.x, board.y);
   await page.mouse.wheel(0, 120);
+  // 50 px: a wheel step of 120 pans the view by far more; any pan at all moves it past 50.
   await expect.poll(async () => Math.round((await rect.boundingBox())!.y)).toBeLessThan(Math.round(before.y) - 50);
   const [el] = await elementsOf(page);
   expect(el).toMatchObject({ kind: 'rect', x: 300, y: 200 });
@@ -122,6 +124,7 @@ test('the dot grid follows a zoom: the drawn tile is scaled during the gesture a
   await page.mouse.wheel(0, -40); // zoom in by e^0.4
   await page.keyboard.up('Control');
   const zoomed = 24 * Math.exp(0.4);
+  // To 0.05 px: the computed style rounds the tile's size; a tile not rescaled is 24 px, 11 px off.
   await expect.poll(async () => parseFloat(await grid.evaluate((el) => getComputedStyle(el).backgroundSize))).toBeCloseTo(zoomed, 1);
   await expect.poll(() => grid.evaluate((el) => (el as HTMLElement).style.transform)).not.toMatch(/scale/);
   const styles = await page.evaluate(() => (window as unknown as { gridStyles: { size: string; transform: string }[] }).gridStyles);
@@ -148,7 +151,23 @@ test('the board exports as SVG and PNG', async ({ browser }) => {
   const png = await pngDownload;
   expect(png.suggestedFilename()).toMatch(/\.png$/);
   const bytes = await readFile((await png.path())!);
-  expect([...bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  // The ellipse is drawn in it, not just a PNG: the dark pixels of its outline span a box 1.2 times
+  // as wide as high (the 120 x 100 drag), and its middle is empty (the shape is not filled).
+  const width = bytes.readUInt32BE(16); // IHDR: the image's width in pixels
+  const dark = await reducePngPixels(page.context(), [bytes], ([data]) => {
+    const at: number[] = [];
+    for (let i = 0; i < data!.length; i += 4) if (data![i + 3]! > 200 && data![i]! < 90 && data![i + 1]! < 90 && data![i + 2]! < 90) at.push(i / 4);
+    return at;
+  });
+  expect(dark.length, 'dark pixels in the export').toBeGreaterThan(100);
+  const xs = dark.map((p) => p % width);
+  const ys = dark.map((p) => Math.floor(p / width));
+  const [left, right, top, bottom] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  // 0.05: a stroke's width adds to both sides of the box ((120 + w) / (100 + w) is 1.18 at w = 4)
+  // and anti-aliasing may darken one more pixel row or column at either end.
+  expect((right - left) / (bottom - top)).toBeCloseTo(1.2, 1);
+  const centre = Math.round((top + bottom) / 2) * width + Math.round((left + right) / 2);
+  expect(dark).not.toContain(centre);
 });
 
 test('a reload keeps the session and the board', async ({ browser }) => {

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { elementsOf, hashOf } from './boardHook.ts';
+import { expectNeverArrived, tryToDraw } from './handWritten.ts';
 import { expect, joinLesson, startLesson, test } from './support.ts';
 
 async function at(page: Page, x: number, y: number) {
@@ -51,6 +52,7 @@ test('issue 6: one person drags, the other sees the lock outline and cannot move
   await expect(teacher.page.getByTestId('board')).toHaveAttribute('data-refused', 'locked');
   await teacher.page.mouse.move(tGrab.x + 200, tGrab.y + 150, { steps: 6 });
   const during = (await rect.boundingBox())!;
+  // Under 2 px: the box's sub-pixel rounding; a drag that moved it would be 200 px off.
   expect(Math.abs(during.x - before.x)).toBeLessThan(2);
   await teacher.page.mouse.up();
 
@@ -94,6 +96,10 @@ test('teacher controls: a pinned element and a look-only lesson refuse students 
   await teacher.page.getByTestId('edit-policy').selectOption('look');
   await expect(ana.page.getByTestId('board-locked-notice')).toBeVisible();
   await expect(ana.page.getByRole('button', { name: /^Pen/ })).toBeDisabled();
+  // The rule is the server's: Ana's own session draws anyway, and is refused; nothing reaches the teacher.
+  const attempt = await tryToDraw(ana.page, teacher.code);
+  expect(attempt.reply).toMatchObject({ ok: false, error: { code: 'forbidden_by_policy' } });
+  await expectNeverArrived(teacher.page, teacher.code, attempt.id);
   await teacher.page.getByTestId('edit-policy').selectOption('own');
   await expect(ana.page.getByTestId('board-locked-notice')).toHaveCount(0);
   await expect(ana.page.getByRole('button', { name: /^Pen/ })).toBeEnabled();

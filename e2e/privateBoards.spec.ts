@@ -234,6 +234,7 @@ test("a grid tile is drawn at the screen's pixel ratio (a 2x screen): its canvas
     const box = c.getBoundingClientRect();
     return [(c as HTMLCanvasElement).width, box.width, (c as HTMLCanvasElement).height, box.height];
   });
+  // 1 px: a canvas holds whole pixels, so twice a fractional CSS size is rounded.
   expect(Math.abs(width! - 2 * cssWidth!)).toBeLessThanOrEqual(1);
   expect(Math.abs(height! - 2 * cssHeight!)).toBeLessThanOrEqual(1);
 });

@@ -5,7 +5,8 @@
  *   checks:  lint, then the typechecks (two programs at a time)
  *   tests:   the unit and contract suites (two files at a time)
  *   browser: the web build, then the browser suite (Playwright: three spec files at a time)
- *   drill:   after the build, the release drill (its two databases side by side)
+ *   drill:   after the build, the release drill (its two databases side by side), then beside it
+ *            the multi-node journeys (two server processes on one Postgres and one Redis)
  *   faults:  the fault suite (real server processes: outages, kills, floods; two files at a time)
  *
  * The lanes together need far more CPU than two cores have while they run (measured: a run queue
@@ -64,10 +65,17 @@ const lanes = {
       { name: 'e2e', run: ['node scripts/ensure-browser.mjs && pnpm exec playwright test --project browser'] },
     ],
   },
-  // Its own Playwright run (its own servers; the shared e2e server is not started for it).
+  // Its own Playwright run (its own servers; the shared e2e server is not started for it), with the
+  // two-node journeys (e2e/cluster.spec.ts), which start their own two servers, in the same run.
   drill: {
     nice: 0,
-    steps: [{ name: 'drill', after: 'browser: build', run: ['node scripts/ensure-browser.mjs && E2E_WEB_SERVER=off pnpm exec playwright test --project drill'] }],
+    steps: [
+      {
+        name: 'drill',
+        after: 'browser: build',
+        run: ['node scripts/ensure-browser.mjs && E2E_WEB_SERVER=off pnpm exec playwright test --project drill --project cluster'],
+      },
+    ],
   },
   faults: { nice: 0, steps: [{ name: 'faults', run: ['pnpm test:faults'] }] },
 };

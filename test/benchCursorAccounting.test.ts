@@ -81,6 +81,7 @@ describe('cursor accounting: merged updates counted', () => {
     // 30 Hz sends; each batch 20 ms after an even packet carries it and merges the odd one before.
     for (let seq = 0; seq < 28; seq++) send(a, seq, 1_000 + seq * 33);
     for (let seq = 0; seq < 28; seq += 2) a.onReceive(r, SENDER, seq, 1_000 + seq * 33 + 20);
+    // To 0.5 ms: the histogram's buckets round a recorded latency (exact inputs: 20 and 53 ms).
     expect(a.hist.summary().p99).toBeCloseTo(20, 0);
     expect(a.mergedHist.summary().p99).toBeCloseTo(53, 0);
   });

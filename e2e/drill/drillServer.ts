@@ -59,12 +59,25 @@ async function admin(statement: string): Promise<void> {
   }
 }
 
+/** A fresh Postgres database on TEST_DATABASE_URL's server, for the nodes of a cluster to share. */
+export async function createDrillDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `wb_cluster_${randomBytes(5).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  await admin(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 /**
  * A real server process in test mode (fault-injection hooks on) on a fresh database: a new
- * Postgres database on TEST_DATABASE_URL's server, or a new embedded PGlite directory. `extraEnv`
- * adds to (or overrides) its configuration.
+ * Postgres database on TEST_DATABASE_URL's server, or a new embedded PGlite directory; or, for a
+ * node of a cluster, the `databaseUrl` given (with `env` such as REDIS_URL).
  */
-export async function startDrillServer(database: DrillDatabase, extraEnv: Record<string, string> = {}): Promise<DrillServer> {
+export async function startDrillServer(
+  database: DrillDatabase,
+  options: { databaseUrl?: string; env?: Record<string, string> } = {},
+): Promise<DrillServer> {
   const port = await freePort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -76,10 +89,14 @@ export async function startDrillServer(database: DrillDatabase, extraEnv: Record
     // A new embedded data directory starts from the migrated template, not initdb (pgliteTemplate.ts).
     WB_PGLITE_TEMPLATE_DISK: 'on',
     ...Object.fromEntries(Object.entries(DRILL_TIMINGS).map(([k, v]) => [k, String(v)])),
-    ...extraEnv,
+    ...options.env,
   };
   let cleanup: () => Promise<void>;
-  if (database === 'postgres') {
+  if (options.databaseUrl) {
+    // A node of a cluster: the database is the caller's (createDrillDatabase), shared by its nodes.
+    env.DATABASE_URL = options.databaseUrl;
+    cleanup = async () => {};
+  } else if (database === 'postgres') {
     const name = `wb_drill_${randomBytes(5).toString('hex')}`;
     await admin(`CREATE DATABASE ${name}`);
     // Commits need not wait for the WAL flush (as packages/db/src/testing.ts): nothing here crashes Postgres.

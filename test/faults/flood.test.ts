@@ -8,15 +8,13 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ClientEvent } from '@wb/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRect, storedSnapshot } from './support/board.ts';
 import { FaultClient, createRoom, joinRoom, requestId } from './support/client.ts';
 import { reportFigures } from './support/results.ts';
-import { createScratchDatabase, killAll, repoRoot, spawnServer, track, type ServerProcess } from './support/serverProcess.ts';
+import { killAll, repoRoot, spawnServer, track, type ServerProcess } from './support/serverProcess.ts';
+import { STORES, databaseOn, skipNote } from './support/stores.ts';
 
 const FLOOD_MS = Number(process.env.FAULTS_FLOOD_MS ?? 6_000);
 const FLOOD_RATE = Number(process.env.FAULTS_FLOOD_RATE ?? 1_000);
@@ -59,21 +57,13 @@ const percentile = (values: number[], p: number) => {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
 };
 
-describe('a flood and a 2 MB packet from one socket (real server process)', () => {
+for (const store of STORES) describe.skipIf(store.skip !== null)(`a flood and a 2 MB packet from one socket (real server process, ${store.label})${skipNote(store)}`, () => {
   let server: ServerProcess;
   const clients: FaultClient[] = [];
   const cleanups: (() => Promise<void> | void)[] = [];
 
   beforeAll(async () => {
-    if (process.env.TEST_DATABASE_URL) {
-      const db = await createScratchDatabase();
-      cleanups.push(db.drop);
-      server = await spawnServer({ databaseUrl: db.url });
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'wb-flood-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      server = await spawnServer({ pgliteDir: dir });
-    }
+    server = await spawnServer(await databaseOn(store, cleanups));
   });
   afterAll(async () => {
     for (const c of clients) c.close();
@@ -173,7 +163,7 @@ describe('a flood and a 2 MB packet from one socket (real server process)', () =
 
     const q = { p50: percentile(quiet.samples, 50), p99: percentile(quiet.samples, 99) };
     const f = { p50: percentile(flood.samples, 50), p99: percentile(flood.samples, 99) };
-    reportFigures('flood and 2 MB packet', {
+    reportFigures(`flood and 2 MB packet (${store.label})`, {
       'oversize accepted': oversizeAccepted,
       '2 MB sender': `disconnected (${bigReason})`,
       'flood sent (packets / ms)': `${tally.sent} / ${tally.sendingMs}`,

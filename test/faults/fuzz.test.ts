@@ -1,48 +1,24 @@
 /**
  * Bad input: every client-to-server socket event fuzzed with fast-check against a real server
  * process (NaN, ±Infinity, 1e308, wrong types, unknown and real ids, missing acks, 50 KB strings,
- * markup and control characters). Each acknowledged request must answer a known error code
- * (bad_request for anything its schema refuses), the sockets and the process stay up, and nothing
- * invalid is stored or published.
+ * markup and control characters). Each acknowledged request is judged by the contract written in
+ * docs/protocol.md (support/contract.ts, apart from the zod schemas the server checks with): a
+ * packet the contract calls invalid is refused bad_request and changes nothing (no room event
+ * reaches anyone), one it calls valid is never refused bad_request; every answer is a known code,
+ * the sockets and the process stay up, and nothing invalid is stored or published.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import {
-  BreakLockRequest,
-  ClearBoardRequest,
-  HistoryListRequest,
-  LessonSettingsRequest,
-  MemberPenRequest,
-  RestoreBatchRequest,
-  RestoreElementRequest,
-  ClientEvent,
-  CreateElementRequest,
-  CursorUpdate,
-  DeleteElementRequest,
-  ElementShape,
-  ErrorCode,
-  LeaseRenewRequest,
-  LockAcquireRequest,
-  LockMove,
-  LockReleaseRequest,
-  PinElementRequest,
-  RoomEvent,
-  RoomSnapshot,
-  SyncRequest,
-  UpdateElementRequest,
-} from '@wb/protocol';
+import { ClientEvent, ElementShape, ErrorCode, RoomEvent, RoomSnapshot } from '@wb/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRect, storedSnapshot } from './support/board.ts';
 import { FaultClient, createRoom, joinRoom, requestId } from './support/client.ts';
 import { reportFigures } from './support/results.ts';
 import type { FaultSocket } from './support/client.ts';
-import { createScratchDatabase, killAll, spawnServer, type ServerProcess, type ServerProcessOptions } from './support/serverProcess.ts';
+import { killAll, spawnServer, type ServerProcess, type ServerProcessOptions } from './support/serverProcess.ts';
+import { validByContract } from './support/contract.ts';
+import { STORES, databaseOn, skipNote } from './support/stores.ts';
 
-/** Anything with a zod-style safeParse (the protocol's schemas). */
-type ZodType = { safeParse(value: unknown): { success: boolean } };
 /** The typed socket, loosened to send what its types forbid. */
 type LooseSocket = {
   emit(event: string, ...args: unknown[]): unknown;
@@ -89,11 +65,18 @@ const poison = fc.oneof(
 /** A valid value most of the time, a poisoned one otherwise. */
 const mixed = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: poison, weight: 1 });
 
-/** A record of mostly valid fields, sometimes with a field missing or an extra one. */
+/**
+ * A record of mostly valid fields, sometimes with fields missing or an extra one; or every field
+ * valid; or every field valid but one, poisoned (the packet that finds a bound the server forgot).
+ */
 function payload(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   const record = fc.record(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, mixed(v)])), { requiredKeys: [] });
+  const whole = fc.record(fields);
+  const oneBad = fc.tuple(whole, fc.constantFrom(...Object.keys(fields)), poison).map(([r, key, bad]) => ({ ...(r as object), [key]: bad }));
   return fc.oneof(
-    { arbitrary: record, weight: 8 },
+    { arbitrary: record, weight: 5 },
+    { arbitrary: whole, weight: 2 },
+    { arbitrary: oneBad, weight: 2 },
     { arbitrary: fc.tuple(record, poison).map(([r, extra]) => ({ ...(r as object), extra })), weight: 1 },
     { arbitrary: poison, weight: 1 },
   );
@@ -118,9 +101,9 @@ const shape = fc.constantFrom('rect', 'ellipse', 'line', 'arrow', 'pen', 'text',
   }),
 );
 
-type Case = { event: string; schema: ZodType; acked: boolean; payload: unknown; as: 'teacher' | 'student'; dropAck: boolean };
+type Case = { event: string; acked: boolean; payload: unknown; as: 'teacher' | 'student'; dropAck: boolean };
 
-describe('fuzzed socket events against a real server process', () => {
+for (const store of STORES) describe.skipIf(store.skip !== null)(`fuzzed socket events against a real server process (${store.label})${skipNote(store)}`, () => {
   let server: ServerProcess;
   let teacher: FaultClient;
   let student: FaultClient;
@@ -129,16 +112,7 @@ describe('fuzzed socket events against a real server process', () => {
   const clients: FaultClient[] = [];
 
   beforeAll(async () => {
-    let where: ServerProcessOptions;
-    if (process.env.TEST_DATABASE_URL) {
-      const db = await createScratchDatabase();
-      cleanups.push(db.drop);
-      where = { databaseUrl: db.url };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'wb-fault-fuzz-'));
-      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-      where = { pgliteDir: join(dir, 'pglite') };
-    }
+    const where: ServerProcessOptions = await databaseOn(store, cleanups);
     // Lease prompts off and the rate limit out of the way: this suite is about content, not rate.
     server = await spawnServer({ ...where, env: { SOCKET_EVENTS_PER_SEC: '10000', SOCKET_EVENT_BURST: '10000', LEASE_TTL_MS: '600000', LEASE_RENEW_MS: '60000' } });
     const teacherGrant = await createRoom(server.url);
@@ -163,36 +137,63 @@ describe('fuzzed socket events against a real server process', () => {
     const elementId = fc.oneof(fc.constantFrom(...known), fc.uuid(), fc.constant(randomUUID()));
     const rid = fc.oneof(fc.constant('req').map(() => requestId()), fc.string({ minLength: 8, maxLength: 20 }));
     const revision = fc.oneof(fc.nat(), fc.integer({ min: 0, max: 2 ** 31 }));
-    const events: { event: string; schema: ZodType; acked: boolean; fields: Record<string, fc.Arbitrary<unknown>> }[] = [
-      { event: ClientEvent.CURSOR, schema: CursorUpdate, acked: false, fields: { x: coordinate, y: coordinate, t: fc.nat() } },
-      { event: ClientEvent.LEASE_RENEW, schema: LeaseRenewRequest, acked: true, fields: { revision, requestId: rid } },
-      { event: ClientEvent.SYNC_REQUEST, schema: SyncRequest, acked: true, fields: { lastRevision: revision } },
-      { event: ClientEvent.ELEMENT_CREATE, schema: CreateElementRequest, acked: true, fields: { requestId: rid, id: fc.oneof(fc.uuid(), elementId), shape } },
-      { event: ClientEvent.ELEMENT_UPDATE, schema: UpdateElementRequest, acked: true, fields: { requestId: rid, id: elementId, baseVersion: revision, shape } },
-      { event: ClientEvent.ELEMENT_DELETE, schema: DeleteElementRequest, acked: true, fields: { requestId: rid, id: fc.uuid() } },
-      { event: ClientEvent.LOCK_ACQUIRE, schema: LockAcquireRequest, acked: true, fields: { requestId: rid, elementId } },
-      { event: ClientEvent.LOCK_MOVE, schema: LockMove, acked: false, fields: { elementId, generation: revision, x: coordinate, y: coordinate } },
-      { event: ClientEvent.LOCK_RELEASE, schema: LockReleaseRequest, acked: true, fields: { requestId: rid, elementId, generation: revision, shape } },
-      { event: ClientEvent.ELEMENT_PIN, schema: PinElementRequest, acked: true, fields: { requestId: rid, elementId, pinned: fc.boolean() } },
-      { event: ClientEvent.LOCK_BREAK, schema: BreakLockRequest, acked: true, fields: { requestId: rid, elementId } },
+    const events: { event: string; acked: boolean; fields: Record<string, fc.Arbitrary<unknown>> }[] = [
+      { event: ClientEvent.CURSOR, acked: false, fields: { x: coordinate, y: coordinate, t: fc.nat() } },
+      { event: ClientEvent.LEASE_RENEW, acked: true, fields: { revision, requestId: rid } },
+      { event: ClientEvent.SYNC_REQUEST, acked: true, fields: { lastRevision: revision } },
+      { event: ClientEvent.ELEMENT_CREATE, acked: true, fields: { requestId: rid, id: fc.oneof(fc.uuid(), elementId), shape } },
+      { event: ClientEvent.ELEMENT_UPDATE, acked: true, fields: { requestId: rid, id: elementId, baseVersion: revision, shape } },
+      { event: ClientEvent.ELEMENT_DELETE, acked: true, fields: { requestId: rid, id: fc.uuid() } },
+      { event: ClientEvent.LOCK_ACQUIRE, acked: true, fields: { requestId: rid, elementId } },
+      { event: ClientEvent.LOCK_MOVE, acked: false, fields: { elementId, generation: revision, x: coordinate, y: coordinate } },
+      { event: ClientEvent.LOCK_RELEASE, acked: true, fields: { requestId: rid, elementId, generation: revision, shape } },
+      { event: ClientEvent.ELEMENT_PIN, acked: true, fields: { requestId: rid, elementId, pinned: fc.boolean() } },
+      { event: ClientEvent.LOCK_BREAK, acked: true, fields: { requestId: rid, elementId } },
       // The teacher-authority events, each kept from changing what the others fuzz against (no look-only
       // policy, no muted pen, no clear of the known elements).
-      { event: ClientEvent.LESSON_SETTINGS, schema: LessonSettingsRequest, acked: true, fields: { requestId: rid, settings: fc.constant({ editPolicy: 'everyone' }) } },
-      { event: ClientEvent.MEMBER_PEN, schema: MemberPenRequest, acked: true, fields: { requestId: rid, userId: fc.uuid(), muted: fc.constant(false) } },
-      { event: ClientEvent.HISTORY_LIST, schema: HistoryListRequest, acked: true, fields: { limit: fc.integer({ min: -5, max: 500 }) } },
-      { event: ClientEvent.ELEMENT_RESTORE, schema: RestoreElementRequest, acked: true, fields: { requestId: rid, elementId, version: revision } },
-      { event: ClientEvent.BOARD_CLEAR, schema: ClearBoardRequest, acked: true, fields: { requestId: rid, of: fc.uuid() } },
-      { event: ClientEvent.BATCH_RESTORE, schema: RestoreBatchRequest, acked: true, fields: { requestId: rid, batchId: fc.uuid() } },
+      { event: ClientEvent.LESSON_SETTINGS, acked: true, fields: { requestId: rid, settings: fc.constant({ editPolicy: 'everyone' }) } },
+      { event: ClientEvent.MEMBER_PEN, acked: true, fields: { requestId: rid, userId: fc.uuid(), muted: fc.constant(false) } },
+      { event: ClientEvent.HISTORY_LIST, acked: true, fields: { limit: fc.integer({ min: -5, max: 500 }) } },
+      { event: ClientEvent.ELEMENT_RESTORE, acked: true, fields: { requestId: rid, elementId, version: revision } },
+      { event: ClientEvent.BOARD_CLEAR, acked: true, fields: { requestId: rid, of: fc.uuid() } },
+      { event: ClientEvent.BATCH_RESTORE, acked: true, fields: { requestId: rid, batchId: fc.uuid() } },
     ];
     const disconnects: string[] = [];
     for (const c of [teacher, student]) c.socket.on('disconnect', (reason) => disconnects.push(`${c.grant.displayName}: ${reason}`));
     const cases: fc.Arbitrary<Case> = fc
       .tuple(fc.constantFrom(...events), fc.constantFrom<'teacher' | 'student'>('teacher', 'student'), fc.oneof({ arbitrary: fc.constant(false), weight: 19 }, { arbitrary: fc.constant(true), weight: 1 }))
       .chain(([spec, as, dropAck]) =>
-        payload(spec.fields).map((p) => ({ event: spec.event, schema: spec.schema, acked: spec.acked, payload: p, as, dropAck: spec.acked && dropAck })),
+        payload(spec.fields).map((p) => ({ event: spec.event, acked: spec.acked, payload: p, as, dropAck: spec.acked && dropAck })),
       );
 
-    const tally = { runs: 0, withoutAck: 0, refusedAsBadRequest: 0, invalidAccepted: 0, unclear: 0, unanswered: 0, socketsLost: 0, crashes: 0, accepted: 0, domainRefusals: 0 };
+    const tally = {
+      runs: 0,
+      withoutAck: 0,
+      refusedAsBadRequest: 0,
+      invalidAccepted: 0,
+      invalidNotBadRequest: 0,
+      validRefusedAsBadRequest: 0,
+      invalidChangedState: 0,
+      unclear: 0,
+      unanswered: 0,
+      socketsLost: 0,
+      crashes: 0,
+      accepted: 0,
+      domainRefusals: 0,
+    };
+    /** The first packets the server and the documented contract disagreed on (event, payload, answer). */
+    const disagreements: string[] = [];
+    const disagree = (c: Case, wire: unknown, answer: string) => {
+      if (disagreements.length < 5) disagreements.push(`${c.event} ${JSON.stringify(wire).slice(0, 300)} -> ${answer}`);
+    };
+    /** Each socket's stored lease revision, as its accepted renewals moved it. */
+    const leaseRevisions = new Map<FaultClient, number>();
+    /**
+     * Room events either socket has received that a packet could have caused: a packet that changed
+     * state published one. The sweeper's own (a lease or a fuzzed lock running out) come any time.
+     */
+    const bySweeper = (e: RoomEvent) => e.kind.startsWith('presence.') || (e.kind === 'lock.released' && e.payload.reason !== 'broken' && e.payload.reason !== 'released');
+    const eventsSeen = () => [teacher, student].reduce((n, c) => n + c.received['room.event'].filter((e) => !bySweeper(e)).length, 0);
     const codes = new Map<string, number>();
     const perEvent = new Map<string, number>();
     const seed = Number(process.env.FAULTS_FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -207,11 +208,15 @@ describe('fuzzed socket events against a real server process', () => {
         // Judged as the server receives it: the packet's JSON, where a key whose value is undefined
         // is absent (seed 823836140 sent `{ ..., extra: undefined }`, valid on the wire).
         const wire: unknown = JSON.parse(JSON.stringify([c.payload ?? null]))[0];
-        const valid = c.schema.safeParse(wire).success;
         if (!c.acked || c.dropAck) {
           tally.withoutAck++;
           socket.emit(c.event, c.payload);
         } else {
+          // The documented contract, not the server's schema, says what is valid (support/contract.ts).
+          const sender = c.as === 'teacher' ? teacher : student;
+          const leaseRevision = leaseRevisions.get(sender) ?? sender.received.welcome[0]!.leaseRevision;
+          const valid = validByContract(c.event, wire, { leaseRevision });
+          const before = eventsSeen();
           const reply = (await socket
             .timeout(10_000)
             .emitWithAck(c.event, c.payload)
@@ -219,14 +224,35 @@ describe('fuzzed socket events against a real server process', () => {
           if (reply === null) tally.unanswered++;
           else if (reply.ok) {
             tally.accepted++;
-            if (!valid) tally.invalidAccepted++;
+            const renewed = reply as { decision?: string; revision?: number };
+            if (c.event === ClientEvent.LEASE_RENEW && (renewed.decision === 'accepted' || renewed.decision === 'no_lease')) leaseRevisions.set(sender, renewed.revision!);
+            if (!valid) {
+              tally.invalidAccepted++;
+              disagree(c, wire, 'ok');
+            }
           } else {
             const code = reply.error?.code ?? 'none';
             codes.set(code, (codes.get(code) ?? 0) + 1);
             if (!knownCodes.has(code) || code === ErrorCode.UNAVAILABLE) tally.unclear++;
             else if (code === ErrorCode.BAD_REQUEST) tally.refusedAsBadRequest++;
             else tally.domainRefusals++;
-            if (!valid && code !== ErrorCode.BAD_REQUEST) tally.unclear++;
+            if (!valid && code !== ErrorCode.BAD_REQUEST) {
+              tally.invalidNotBadRequest++;
+              disagree(c, wire, code);
+            }
+            if (valid && code === ErrorCode.BAD_REQUEST) {
+              tally.validRefusedAsBadRequest++;
+              disagree(c, wire, code);
+            }
+          }
+          if (!valid) {
+            // Bad input loses nothing and changes nothing: no room event reached either socket.
+            // A round trip on each socket orders the check after anything the packet published.
+            await Promise.all([teacher, student].map((s) => s.socket.timeout(10_000).emitWithAck(ClientEvent.HISTORY_LIST, { limit: 1 }).catch(() => null)));
+            if (eventsSeen() !== before) {
+              tally.invalidChangedState++;
+              disagree(c, wire, 'changed the room');
+            }
           }
         }
         // The socket still answers (ordered after the packet above), and the process is alive. The
@@ -246,11 +272,15 @@ describe('fuzzed socket events against a real server process', () => {
     const badElements = snapshot.elements.filter((e) => !ElementShape.safeParse(e.shape).success).length;
     const badPublished = teacher.received['room.event'].filter((e) => !RoomEvent.safeParse(e).success).length;
     const healthy = (await fetch(`${server.url}/healthz`)).ok;
-    const invalidStored = badElements + (snapshotValid ? 0 : 1) + badPublished + tally.invalidAccepted;
-    reportFigures('fuzzed socket events', {
+    const invalidStored = badElements + (snapshotValid ? 0 : 1) + badPublished + tally.invalidAccepted + tally.invalidChangedState;
+    reportFigures(`fuzzed socket events (${store.label})`, {
       'invalid values stored': invalidStored,
       crashes: tally.crashes + (healthy ? 0 : 1),
-      'unclear answers (unknown code, unavailable, or not bad_request for a schema-invalid packet)': tally.unclear,
+      'unclear answers (unknown code, or unavailable)': tally.unclear,
+      'invalid by the contract, not refused bad_request': tally.invalidNotBadRequest,
+      'valid by the contract, refused bad_request': tally.validRefusedAsBadRequest,
+      'invalid by the contract, changed the room': tally.invalidChangedState,
+      'first disagreements with docs/protocol.md': disagreements.join(' | ') || 'none',
       'unanswered requests': tally.unanswered,
       'sockets lost': tally.socketsLost,
       'disconnects': disconnects.join('; ') || 'none',
@@ -265,6 +295,7 @@ describe('fuzzed socket events against a real server process', () => {
       'elements stored and checked': snapshot.elements.length,
       'room events published and checked': teacher.received['room.event'].length,
     });
+    expect(disagreements).toEqual([]);
     expect(invalidStored).toBe(0);
     expect(tally.crashes).toBe(0);
     expect(tally.unclear).toBe(0);
@@ -291,7 +322,7 @@ describe('fuzzed socket events against a real server process', () => {
     const ping = await teacher.socket.timeout(10_000).emitWithAck(ClientEvent.HISTORY_LIST, { limit: 1 });
     const after = await storedSnapshot(server.url, teacher.grant);
     const oversizeAccepted = after.elements.filter((e) => e.id === id).length;
-    reportFigures('2 MB socket packet', {
+    reportFigures(`2 MB socket packet (${store.label})`, {
       'oversize accepted': oversizeAccepted,
       'sender disconnected': reason,
       'others unaffected': ping.ok,

@@ -4,13 +4,11 @@
  * on Postgres when TEST_DATABASE_URL is set, else on PGlite.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ClientEvent, ErrorCode, type Ack, type LeaseRenewResult, type SessionGrant } from '@wb/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FaultClient, createRoom, joinRoom, requestId, type FaultSocket } from './support/client.ts';
-import { createScratchDatabase, killAll, spawnServer, type ServerProcess } from './support/serverProcess.ts';
+import { killAll, spawnServer, type ServerProcess } from './support/serverProcess.ts';
+import { STORES, databaseOn, skipNote } from './support/stores.ts';
 
 /** Emits any event with any payload and waits for its acknowledgement (or null after `ms`). */
 function rawRequest(socket: FaultSocket, event: string, payload: unknown, ms = 6_000): Promise<Ack<Record<string, unknown>> | null> {
@@ -23,7 +21,7 @@ const renew = (client: FaultClient, revision: number) =>
 
 const rect = { kind: 'rect', x: 1, y: 1, w: 10, h: 10, stroke: '#000000', fill: 'transparent', strokeWidth: 1 } as const;
 
-describe(`hostile requests on one server (${process.env.TEST_DATABASE_URL ? 'Postgres' : 'PGlite'})`, () => {
+for (const store of STORES) describe.skipIf(store.skip !== null)(`hostile requests on one server (${store.label})${skipNote(store)}`, () => {
   let server: ServerProcess;
   const clients: FaultClient[] = [];
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -35,15 +33,7 @@ describe(`hostile requests on one server (${process.env.TEST_DATABASE_URL ? 'Pos
   };
 
   beforeAll(async () => {
-    if (process.env.TEST_DATABASE_URL) {
-      const db = await createScratchDatabase();
-      cleanups.push(db.drop);
-      server = await spawnServer({ databaseUrl: db.url });
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'wb-hostile-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      server = await spawnServer({ pgliteDir: dir });
-    }
+    server = await spawnServer(await databaseOn(store, cleanups));
   });
   afterAll(async () => {
     for (const c of clients) c.close();

@@ -3,9 +3,6 @@
  * revision the log no longer holds, the server answers with a snapshot, and the board they end up
  * with is exactly the board of a client that stayed online and applied every event (state hash equal).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ClientEvent, type SyncMessage } from '@wb/protocol';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -14,7 +11,8 @@ import { applyRoomEvent, stateFromSnapshot, type RoomState } from '../../apps/we
 import { createRect, rect } from './support/board.ts';
 import { FaultClient, createRoom, joinRoom, requestId } from './support/client.ts';
 import { reportFigures } from './support/results.ts';
-import { createScratchDatabase, killAll, spawnServer, waitFor, type ServerProcessOptions } from './support/serverProcess.ts';
+import { killAll, spawnServer, waitFor, type ServerProcessOptions } from './support/serverProcess.ts';
+import { STORES, databaseOn, skipNote } from './support/stores.ts';
 
 const KEEP = 10;
 
@@ -28,7 +26,7 @@ function boardOf(client: FaultClient, previous: RoomState | null = null): RoomSt
   return state;
 }
 
-describe('offline longer than the replay log', () => {
+for (const store of STORES) describe.skipIf(store.skip !== null)(`offline longer than the replay log (${store.label})${skipNote(store)}`, () => {
   const cleanups: (() => Promise<void>)[] = [];
   const clients: FaultClient[] = [];
   afterAll(async () => {
@@ -38,16 +36,7 @@ describe('offline longer than the replay log', () => {
   });
 
   test(`a client whose last revision was pruned (log keeps ${KEEP}) gets a snapshot: state hash mismatch = 0`, async () => {
-    let where: ServerProcessOptions;
-    if (process.env.TEST_DATABASE_URL) {
-      const db = await createScratchDatabase();
-      cleanups.push(db.drop);
-      where = { databaseUrl: db.url };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'wb-fault-offline-'));
-      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-      where = { pgliteDir: join(dir, 'pglite') };
-    }
+    const where: ServerProcessOptions = await databaseOn(store, cleanups);
     const server = await spawnServer({ ...where, env: { EVENT_LOG_KEEP: String(KEEP) } });
     const teacherGrant = await createRoom(server.url);
     const studentGrant = await joinRoom(server.url, teacherGrant.room.code, 'Offline Olu');
@@ -105,7 +94,7 @@ describe('offline longer than the replay log', () => {
     const freshBoard = boardOf(fresh);
     const hashes = { student: boardHash(studentAfter), teacher: boardHash(teacherBoard), fresh: boardHash(freshBoard) };
     const mismatches = Number(hashes.student !== hashes.teacher) + Number(hashes.fresh !== hashes.teacher);
-    reportFigures('offline longer than the replay log', {
+    reportFigures(`offline longer than the replay log (${store.label})`, {
       'state hash mismatch': mismatches,
       'sync on return': sync.kind,
       'events while away': eventsWhileAway,

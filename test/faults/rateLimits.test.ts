@@ -5,14 +5,12 @@
  * case on real Postgres and a private redis-server.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createRoom, memberKey } from './support/client.ts';
 import { PrivateRedis, redisSkipReason } from './support/redisServer.ts';
 import { reportFigures } from './support/results.ts';
 import { createScratchDatabase, killAll, postgresSkipReason, spawnServer, type ServerProcess } from './support/serverProcess.ts';
+import { STORES, databaseOn, skipNote, type StoreUnderTest } from './support/stores.ts';
 
 interface Answer {
   status: number;
@@ -44,23 +42,16 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-/** One server, on Postgres when TEST_DATABASE_URL is set, else on a PGlite directory of its own. */
-async function oneServer(env: Record<string, string> = {}): Promise<ServerProcess> {
-  if (process.env.TEST_DATABASE_URL) {
-    const db = await createScratchDatabase();
-    cleanups.push(db.drop);
-    return spawnServer({ databaseUrl: db.url, env });
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'wb-limits-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return spawnServer({ pgliteDir: dir, env });
+/** One server on the store, with a database of its own. */
+async function oneServer(store: StoreUnderTest, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return spawnServer({ ...(await databaseOn(store, cleanups)), env });
 }
 
-describe(`rate limits without TRUST_PROXY (the default; ${process.env.TEST_DATABASE_URL ? 'Postgres' : 'PGlite'})`, () => {
+for (const store of STORES) describe.skipIf(store.skip !== null)(`rate limits without TRUST_PROXY (the default; ${store.label})${skipNote(store)}`, () => {
   let server: ServerProcess;
 
   test('a class of 40 behind one address joins a lesson at once; a script of fakes is stopped at the lesson limit', async () => {
-    server = await oneServer();
+    server = await oneServer(store);
     const lesson = (await createRoom(server.url)).room.code;
     const join = (n: number) => post(`${server.url}/api/rooms/${lesson}/join`, { displayName: `Student ${n}`, memberKey: memberKey() });
     const started = Date.now();
@@ -72,7 +63,7 @@ describe(`rate limits without TRUST_PROXY (the default; ${process.env.TEST_DATAB
     for (let i = 0; i < 100; i++) fakes.push(await join(100 + i));
     const fakesMs = Date.now() - fakesFrom;
     const admitted = fakes.filter((a) => a.status === 200).length;
-    reportFigures('joins behind one address', { 'class of 40 joined (ms)': classMs, 'fakes admitted of 100 after the class': admitted, 'fakes sent over (ms)': fakesMs });
+    reportFigures(`joins behind one address (${store.label})`, { 'class of 40 joined (ms)': classMs, 'fakes admitted of 100 after the class': admitted, 'fakes sent over (ms)': fakesMs });
     // A bucket of 60 per lesson refilled at one a second: 20 more fit after the class of 40, then
     // one a second; everything else is refused.
     expect(admitted).toBeGreaterThanOrEqual(20);
@@ -112,7 +103,7 @@ describe(`rate limits without TRUST_PROXY (the default; ${process.env.TEST_DATAB
     expect(refused.length).toBeGreaterThanOrEqual(4);
     const hashed = guesses.slice(0, 10).map((a) => a.ms).sort((a, b) => a - b);
     const cheap = refused.map((a) => a.ms).sort((a, b) => a - b);
-    reportFigures('sign-in refusals', {
+    reportFigures(`sign-in refusals (${store.label})`, {
       'wrong password answered (median ms)': Math.round(hashed[5]!),
       'rate_limited answered (median ms)': Math.round(cheap[Math.floor(cheap.length / 2)]!),
     });
@@ -120,12 +111,17 @@ describe(`rate limits without TRUST_PROXY (the default; ${process.env.TEST_DATAB
 
 });
 
-describe('rate limits with TRUST_PROXY', () => {
+for (const store of STORES) describe.skipIf(store.skip !== null)(`rate limits with TRUST_PROXY (${store.label})${skipNote(store)}`, () => {
   test('TRUST_PROXY=1: the address the proxy appended is counted; what the client wrote before it is not', async () => {
-    const server = await oneServer({ TRUST_PROXY: '1' });
+    const server = await oneServer(store, { TRUST_PROXY: '1' });
     // Each "proxied client" (the last X-Forwarded-For entry) has its own 20 a minute...
+    const from = Date.now();
     for (let i = 0; i < 20; i++) expect((await post(`${server.url}/api/rooms`, newRoom(), { 'x-forwarded-for': '198.51.100.7' })).status).toBe(201);
-    expect((await post(`${server.url}/api/rooms`, newRoom(), { 'x-forwarded-for': '198.51.100.7' })).code).toBe('rate_limited');
+    // ...then it is refused. The bucket refills one room per 3 s, so a run starved for longer than
+    // that (42 s for the 20 on a loaded machine) may be let through once per refill first.
+    let refilled = 0;
+    while ((await post(`${server.url}/api/rooms`, newRoom(), { 'x-forwarded-for': '198.51.100.7' })).code !== 'rate_limited' && refilled <= 20) refilled++;
+    expect(refilled).toBeLessThanOrEqual(Math.ceil((Date.now() - from) / 3_000));
     // 127.0.0.1 (the proxy itself) spent nothing.
     expect((await post(`${server.url}/api/rooms`, newRoom())).status).toBe(201);
     expect((await post(`${server.url}/api/rooms`, newRoom(), { 'x-forwarded-for': '198.51.100.8' })).status).toBe(201);
@@ -137,7 +133,7 @@ describe('rate limits with TRUST_PROXY', () => {
   });
 
   test('TRUST_PROXY=<an address that is not the peer>: forwarded headers are ignored', async () => {
-    const server = await oneServer({ TRUST_PROXY: '10.1.2.3' });
+    const server = await oneServer(store, { TRUST_PROXY: '10.1.2.3' });
     for (let i = 0; i < 20; i++) expect((await post(`${server.url}/api/rooms`, newRoom(), forwardedFor(i))).status).toBe(201);
     const after: Answer[] = [];
     for (let i = 0; i < 3; i++) after.push(await post(`${server.url}/api/rooms`, newRoom(), forwardedFor(99 + i)));

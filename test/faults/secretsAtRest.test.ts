@@ -4,16 +4,24 @@
  * stored only as hashes), across every path that carries them: create, join, socket handshakes
  * (accepted and refused), bearer-token HTTP routes, teacher sign-up and sign-in, sign-out.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ClientEvent, PROTOCOL_VERSION } from '@wb/protocol';
 import { io } from 'socket.io-client';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FaultClient, memberKey } from './support/client.ts';
 import { reportFigures } from './support/results.ts';
-import { createScratchDatabase, killAll, postgresSkipReason, query, spawnServer, waitFor } from './support/serverProcess.ts';
+import { killAll, query, spawnServer, waitFor } from './support/serverProcess.ts';
+import { STORES, databaseOn, skipNote } from './support/stores.ts';
 
-const skip = postgresSkipReason();
+/** Every file under `dir`, recursively (the embedded database's files at rest). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : entry.isFile() ? [join(dir, entry.name)] : [],
+  );
+}
 
-describe.skipIf(skip !== null)(`secrets in logs and at rest (real Postgres)${skip ? ` (skipped: ${skip})` : ''}`, () => {
+for (const store of STORES) describe.skipIf(store.skip !== null)(`secrets in logs and at rest (${store.label})${skipNote(store)}`, () => {
   const cleanups: (() => Promise<void>)[] = [];
   const clients: FaultClient[] = [];
   afterAll(async () => {
@@ -23,9 +31,8 @@ describe.skipIf(skip !== null)(`secrets in logs and at rest (real Postgres)${ski
   });
 
   test('tokens, cookies, member keys and passwords found in logs = 0 and in the database = 0', async () => {
-    const db = await createScratchDatabase();
-    cleanups.push(db.drop);
-    const server = await spawnServer({ databaseUrl: db.url, env: { LOG_LEVEL: 'trace' } });
+    const where = await databaseOn(store, cleanups);
+    const server = await spawnServer({ ...where, env: { LOG_LEVEL: 'trace' } });
     const json = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
       const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
       return { response, body: (await response.json()) as Record<string, unknown> };
@@ -35,7 +42,9 @@ describe.skipIf(skip !== null)(`secrets in logs and at rest (real Postgres)${ski
     // A teacher account: password and cookie.
     const password = `pw-${memberKey()}`;
     secrets.push(password);
-    const signUp = await json('/api/teacher/sign-up', { email: `t${Date.now()}@school.example`, password, displayName: 'Ms Rivera' });
+    // The address is stored as written: the control that the scan below reads what is at rest.
+    const email = `t${Date.now()}@school.example`;
+    const signUp = await json('/api/teacher/sign-up', { email, password, displayName: 'Ms Rivera' });
     expect(signUp.response.status).toBe(201);
     const setCookie = signUp.response.headers.get('set-cookie') ?? '';
     const cookie = /wb_teacher=([^;]+)/.exec(setCookie)?.[1];
@@ -84,25 +93,48 @@ describe.skipIf(skip !== null)(`secrets in logs and at rest (real Postgres)${ski
 
     const output = server.output();
     const inLogs = secrets.filter((secret) => output.includes(secret)).length;
-    const tables = await query<{ tablename: string }>(db.url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
+    // At rest: every row of every table on Postgres; every byte of the data directory, after a
+    // clean stop, on the embedded database (tokens are short: no page compresses them).
     let atRest = 0;
-    let rowsScanned = 0;
-    for (const { tablename } of tables) {
-      const rows = await query<{ row: string }>(db.url, `SELECT to_jsonb(t)::text AS row FROM "${tablename}" t`);
-      rowsScanned += rows.length;
-      for (const { row } of rows) atRest += secrets.filter((secret) => row.includes(secret)).length;
+    let controlFound = false;
+    let scanned: string;
+    if (where.databaseUrl) {
+      const tables = await query<{ tablename: string }>(where.databaseUrl, `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
+      let rowsScanned = 0;
+      for (const { tablename } of tables) {
+        const rows = await query<{ row: string }>(where.databaseUrl, `SELECT to_jsonb(t)::text AS row FROM "${tablename}" t`);
+        rowsScanned += rows.length;
+        for (const { row } of rows) {
+          atRest += secrets.filter((secret) => row.includes(secret)).length;
+          controlFound ||= row.includes(email);
+        }
+      }
+      scanned = `${tables.length} tables / ${rowsScanned} rows`;
+    } else {
+      await server.stop();
+      const files = filesUnder(where.pgliteDir!);
+      let bytes = 0;
+      for (const file of files) {
+        const content = readFileSync(file);
+        bytes += content.length;
+        atRest += secrets.filter((secret) => content.includes(secret)).length;
+        controlFound ||= content.includes(email);
+      }
+      scanned = `${files.length} files / ${bytes} bytes`;
     }
-    reportFigures('secrets in logs and at rest', {
+    reportFigures(`secrets in logs and at rest (${store.label})`, {
       'secrets found in logs': inLogs,
       'secrets found in the database': atRest,
       'secrets checked': secrets.length,
       'log bytes scanned (LOG_LEVEL=trace)': output.length,
-      'tables / rows scanned': `${tables.length} / ${rowsScanned}`,
+      'scanned at rest': scanned,
+      'teacher email found at rest (control)': controlFound,
       'handshakes refused (forged token, foreign origin)': refusals.join(', '),
       'cookie flags HttpOnly, SameSite=Lax, Path=/': cookieFlags,
     });
     expect(output.length).toBeGreaterThan(1_000); // the log really was written
     expect(inLogs).toBe(0);
+    expect(controlFound).toBe(true);
     expect(atRest).toBe(0);
     expect(refusals).toEqual(['not_authenticated', 'origin_not_allowed']);
     expect(cookieFlags).toBe(3);

@@ -10,15 +10,14 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { setPriority } from 'node:os';
 import { ClientEvent } from '@wb/protocol';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FaultClient, createRoom, joinRoom, requestId } from './support/client.ts';
 import { counterSum, cpuWindow, describeCpu } from './support/cpuShare.ts';
 import { reportFigures } from './support/results.ts';
-import { createScratchDatabase, killAll, repoRoot, spawnServer, track, type ServerProcess } from './support/serverProcess.ts';
+import { killAll, repoRoot, spawnServer, track, type ServerProcess } from './support/serverProcess.ts';
+import { STORES, databaseOn, skipNote } from './support/stores.ts';
 
 const FLOOD_MS = Number(process.env.FAULTS_SYNC_FLOOD_MS ?? 8_000);
 const FLOOD_RATE = Number(process.env.FAULTS_SYNC_FLOOD_RATE ?? 150);
@@ -86,23 +85,13 @@ const percentile = (values: number[], p: number) => {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
 };
 
-const database = process.env.TEST_DATABASE_URL ? 'Postgres' : 'PGlite';
-
-describe(`a student's 3 tabs flooding sync.request (${database})`, () => {
+for (const store of STORES) describe.skipIf(store.skip !== null)(`a student's 3 tabs flooding sync.request (${store.label})${skipNote(store)}`, () => {
   let server: ServerProcess;
   const clients: FaultClient[] = [];
   const cleanups: (() => Promise<void> | void)[] = [];
 
   beforeAll(async () => {
-    if (process.env.TEST_DATABASE_URL) {
-      const db = await createScratchDatabase();
-      cleanups.push(db.drop);
-      server = await spawnServer({ databaseUrl: db.url });
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'wb-syncflood-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      server = await spawnServer({ pgliteDir: dir });
-    }
+    server = await spawnServer(await databaseOn(store, cleanups));
   });
   afterAll(async () => {
     for (const c of clients) c.close();
@@ -199,7 +188,7 @@ describe(`a student's 3 tabs flooding sync.request (${database})`, () => {
     const lost = flood.renewals.filter((r) => !r.reply.ok || r.reply.decision !== 'accepted');
     const q = { p50: percentile(quiet.latencies, 50), p99: percentile(quiet.latencies, 99), renewP99: percentile(quiet.renewalMs, 99) };
     const f = { p50: percentile(flood.latencies, 50), p99: percentile(flood.latencies, 99), renewP99: percentile(flood.renewalMs, 99) };
-    reportFigures(`sync flood from 3 tabs${ROOMS > 1 ? ` in each of ${ROOMS} rooms` : ''} (${database})`, {
+    reportFigures(`sync flood from 3 tabs${ROOMS > 1 ? ` in each of ${ROOMS} rooms` : ''} (${store.label})`, {
       'flood sent / ok / rate_limited / other / unanswered': `${tally.sent} / ${tally.ok} / ${tally.rateLimited} / ${tally.other} / ${tally.unanswered}`,
       'flood sending (ms)': tally.sendingMs,
       'honest renewals accepted during the flood': `${flood.renewals.length - lost.length} of ${flood.renewals.length}`,

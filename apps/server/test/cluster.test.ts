@@ -179,8 +179,9 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     // Both nodes sweep at once through the test hook, which skips the leader lock entirely.
     const [a, b] = await Promise.all([nodeA.sweeper.sweepWithoutLeaderLock(), nodeB.sweeper.sweepWithoutLeaderLock()]);
     // The sweeps overlapped: some leases were found by both nodes, and the second delete lost.
+    // (lost is found minus won by construction; at most one winner per lease is checked below,
+    // in the attendance rows and the expiries each client received.)
     expect(a.lost + b.lost).toBeGreaterThan(0);
-    expect(a.found + b.found).toBe(a.expired + b.expired + a.lost + b.lost);
     expect(a.expired + b.expired).toBeGreaterThanOrEqual(students.length);
     for (const c of [t, watcher]) {
       for (const student of students) {

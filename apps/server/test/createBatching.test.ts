@@ -73,6 +73,8 @@ describeOnEachDatabase('batched creates', {}, (suite) => {
     const after = await scrape();
     const strokes = STUDENTS * STROKES_EACH;
     const perStroke = (after.createStatements - before.createStatements) / strokes;
+    // The claims under test (issue 22): creates batched (fewer batches than half the strokes) and
+    // under 2 statements a stroke; one create a transaction costs 5 statements a stroke.
     expect(after.batches - before.batches).toBeLessThan(strokes / 2);
     expect(perStroke).toBeLessThan(2);
 
@@ -172,6 +174,7 @@ describeOnEachDatabase('batched creates', {}, (suite) => {
     const createdAfterMs = performance.now() - started;
     expect(renewed).toMatchObject({ ok: true, decision: 'accepted' });
     expect(created).toMatchObject({ ok: false, error: { code: ErrorCode.BUSY } });
+    // The request deadline (4 s) and 1 s for the answer's way back: busy at the deadline, not later.
     expect(createdAfterMs).toBeLessThan(5_000);
     await Promise.all(backlog);
   }, 60_000);

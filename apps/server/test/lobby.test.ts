@@ -79,6 +79,7 @@ describeOnEachDatabase('lobby', {}, (suite) => {
       body: { ok: true, decision: 'admitted' },
     });
     expect(await waiting).toEqual({ status: 200, body: { admission: 'admitted' } });
+    // Half the park's 20 s: woken by the admit, not answered at the park's end.
     expect(Date.now() - started).toBeLessThan(10_000);
 
     const s = client(app, grant.token);

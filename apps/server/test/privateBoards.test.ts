@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
-import { ClientEvent, ErrorCode, LessonBoards, ServerEvent, type BoardInfo, type ElementShape, type InkUpdate, type RoomEvent, type SessionGrant } from '@wb/protocol';
+import { ClientEvent, ErrorCode, LessonBoards, ServerEvent, type BoardInfo, type ElementShape, type InkUpdate, type RoomEvent, type SessionGrant, type SyncMessage } from '@wb/protocol';
 import { beforeAll, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { createRoom, describeOnEachDatabase, joinAs, newMemberKey, type TestClient } from './support.ts';
@@ -112,10 +112,16 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     expect([...boardEvents(b, lessonId).keys()]).toEqual([boardB.id]);
     expect([...boardEvents(c, lessonId).keys()]).toEqual([boardC.id]);
     expect(boardEvents(b, lessonId).get(boardB.id)?.length).toBe(2);
-    // Nothing of a board came through the lesson's own log or a sync of it.
-    for (const s of students) {
-      for (const sync of s.received.sync) {
-        if (sync.kind === 'snapshot') expect(sync.snapshot.elements).toEqual([]);
+    // Nothing of a board came through the lesson's own log or a sync of it: not the snapshot each
+    // student got at connect, nor a replay of the lesson's whole log, asked for by hand.
+    const syncs = students.flatMap((s) => s.received.sync);
+    for (const s of students) syncs.push((await ask<{ sync: SyncMessage }>(s, ClientEvent.SYNC_REQUEST, { lastRevision: 0 })).sync);
+    expect(new Set(syncs.map((sync) => sync.kind))).toEqual(new Set(['snapshot', 'replay']));
+    for (const sync of syncs) {
+      if (sync.kind === 'snapshot') expect(sync.snapshot.elements).toEqual([]);
+      else {
+        expect(sync.events.length).toBeGreaterThan(0);
+        expect(sync.events.filter((e) => e.roomId !== lessonId || e.kind.startsWith('element.'))).toEqual([]);
       }
     }
   });

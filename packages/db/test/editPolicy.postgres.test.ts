@@ -13,12 +13,16 @@ import { CLOCK_START, SESSION_TTL_MS, requestId, seatStudent } from './fixtures.
 import { ScratchDatabase, testDatabaseUrl } from './postgresHarness.ts';
 
 /**
- * Trials per race (WB_RACE_TRIALS raises it for a soak: CI once saw one failure in 120 under load,
- * before the bump's guard made it impossible by construction; 300 trials then took over 120 s in a
- * CI run at load 15-23, 31 s alone at the same load; 150 took over 240 s for one race in a CI run
- * whose lanes kept two cores at a run queue of 10-30).
+ * Trials per race: 300 (WB_RACE_TRIALS raises it for a soak). Measured on Postgres, 2026-12-03
+ * (numbers in the commit that set it): all four races take 15 s at 300 trials on an idle machine.
+ * The interleaving that matters is rare: with the bump's guard removed (stillHeld always true) no
+ * edit landed after a change in 1,000 idle trials per race, and CI under load once saw one in 120,
+ * so 300 trials catch that regression with probability 1 - (119/120)^300 = 92 % per loaded run
+ * (57 % at 100). With the rights read's row locks removed as well, every "look" and "end" trial
+ * and 70 % of the mute trials fail. The least common outcome the test needs ("both orders occur")
+ * is a mute trial refused whole: 5-21 % of trials, so 300 trials miss it with probability < 1e-6.
  */
-const TRIALS = Number(process.env.WB_RACE_TRIALS ?? 100);
+const TRIALS = Number(process.env.WB_RACE_TRIALS ?? 300);
 const FIRST_TERM_MS = 2_000;
 /** A correctness test, not a timing one: the trials may take long on a loaded machine. */
 const RACE_TIMEOUT_MS = 480_000;

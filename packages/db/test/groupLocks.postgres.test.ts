@@ -67,8 +67,11 @@ if ('skip' in target) {
         }
         const unshared = ra.decision === 'granted' ? e4 : e1;
         expect((await one.readLock(a.roomId, unshared))?.sessionId ?? null).toBeNull();
+        const winnerGroup = ra.decision === 'granted' ? groupA : groupB;
+        for (const elementId of winnerGroup) {
+          expect(await one.readLock(a.roomId, elementId), `trial ${trial}: ${elementId}`).toEqual({ sessionId: winner.sessionId, generation: 1 });
+        }
       }
-      expect(winsA + winsB).toBe(TRIALS);
       const split = `A won ${winsA}, B won ${winsB} of ${TRIALS}`;
       expect(winsA, split).toBeGreaterThan(0);
       expect(winsB, split).toBeGreaterThan(0);

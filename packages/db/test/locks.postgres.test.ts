@@ -50,15 +50,19 @@ if ('skip' in target) {
         const pressB = () => two.acquireLock(actorB, { elementId, requestId: requestId('b'), firstTermMs: FIRST_TERM_MS });
         const [ra, rb] =
           trial % 2 === 0 ? await Promise.all([pressA(), pressB()]) : await Promise.all([pressB(), pressA()]).then(([b, a]) => [a, b] as const);
+        // At most one winner, and exactly one: the other is refused.
         const decisions = [ra.decision, rb.decision].sort();
         expect(decisions).toEqual(['granted', 'locked']);
-        const winner = ra.decision === 'granted' ? ra : rb;
-        if (winner.decision !== 'granted') throw new Error('no winner');
+        const [winner, winnerActor, loser] = ra.decision === 'granted' ? [ra, actorA, rb] : [rb, actorB, ra];
+        if (winner.decision !== 'granted' || loser.decision !== 'locked') throw new Error('no winner');
         expect(winner.generation).toBe(1);
+        // The loser is told who holds it, at the generation the winner got.
+        expect(loser.element.lock, `trial ${trial}`).toEqual({ sessionId: winnerActor.sessionId, userId: winnerActor.userId, generation: 1 });
+        // The stored lock is the winner's, granted once (a second grant would be generation 2).
+        expect(await one.readLock(a.roomId, elementId), `trial ${trial}`).toEqual({ sessionId: winnerActor.sessionId, generation: 1 });
         if (ra.decision === 'granted') grantsA++;
         else grantsB++;
       }
-      expect(grantsA + grantsB).toBe(TRIALS);
       // A race each side won sometimes: neither connection was always served first.
       const split = `A won ${grantsA}, B won ${grantsB} of ${TRIALS}`;
       expect(grantsA, split).toBeGreaterThan(0);

@@ -108,6 +108,7 @@ describe('protocol schemas refuse bad input at the edge', () => {
     expect(CursorBatch.safeParse(batch).success).toBe(true);
     const tupleBytes = JSON.stringify(batch).length;
     const namedBytes = JSON.stringify({ cursors: entries }).length;
+    // Half: the claim under test (a cursor as a tuple costs under half its named form); not a tolerance.
     expect(tupleBytes).toBeLessThan(namedBytes / 2);
   });
 
