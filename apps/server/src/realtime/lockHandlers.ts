@@ -1,15 +1,12 @@
 import { ClientEvent, type DragEntry } from '@wb/protocol';
 import type { Config } from '../config.ts';
 import type { BoardEphemera } from './boardEphemera.ts';
-import { settleBoardEdit } from './elementHandlers.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
-import { editRefusals, settleEdit, type EditDeps } from './elementHandlers.ts';
+import { actorOn, editRefusals, settleOn, type EditDeps } from './elementHandlers.ts';
 import type { LockCache } from './lockCache.ts';
 import { Refusal } from './requests.ts';
 import { boardForbidden } from './boardHandlers.ts';
-import type { SocketSession } from './socketSession.ts';
-import type { ElementResult } from '@wb/db';
 
 /** While dragging, a node extends the holder's lock at most this often (one write per second). */
 const LOCK_EXTEND_EVERY_MS = 1_000;
@@ -43,9 +40,7 @@ type LockEvents =
  */
 export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEvents> {
   const { store, config, publisher, locks, fanout, boards } = deps;
-  const actorOn = (session: SocketSession, boardId: string | undefined) => (boardId ? { ...session.actor, roomId: boardId } : session.actor);
-  const settle = (session: SocketSession, boardId: string | undefined, result: ElementResult) =>
-    boardId ? settleBoardEdit(deps, result) : settleEdit(deps, session, result);
+  const settle = settleOn.bind(null, deps);
   return {
     [ClientEvent.LOCK_ACQUIRE]: async (session, request) => {
       const actor = actorOn(session, request.boardId);
@@ -80,7 +75,7 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
 
     [ClientEvent.LOCK_ACQUIRE_MANY]: async (session, request) => {
       // No cache shortcut here: the refusal names the holder, which the database knows for sure.
-      const result = await store.acquireLocks(session.actor, {
+      const result = await store.acquireLocks(actorOn(session, request.boardId), {
         elementIds: request.elementIds,
         requestId: request.requestId,
         firstTermMs: config.LOCK_FIRST_TERM_MS,
@@ -93,6 +88,7 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
             grants: result.grants.map((g) => ({ elementId: g.element.id, generation: g.generation, expiresInMs: g.expiresInMs })),
           };
         case 'locked':
+          // On a board the holder is named only to those who may see it: the store refused a stranger first.
           throw new Refusal({ ...editRefusals.locked, heldBy: { elementId: result.elementId, userId: result.holderUserId } });
         case 'not_found':
         case 'pinned':
@@ -101,6 +97,7 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
         case 'not_own':
           throw new Refusal(editRefusals[result.decision]);
         case 'not_a_member':
+          if (request.boardId) throw new Refusal(boardForbidden);
           deps.endRevoked(session);
           throw new Refusal(editRefusals.not_a_member);
       }
