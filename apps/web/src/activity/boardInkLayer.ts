@@ -14,7 +14,7 @@ export interface StrokeLines<Line> {
 
 /**
  * Others' strokes on one board while drawn (live ink), kept on screen from the boards client's
- * ink store (one update a frame at most, boardsClient.ts) without React: a stroke that grew gets
+ * ink store (one update a frame at most, boardEngine.ts) without React: a stroke that grew gets
  * only its new points appended to its line, never its whole point list again; a stroke that ended
  * loses its line in the update that ends it. Pure: the lines are a port (`svgStrokeLines` in the
  * page, a recorder in the tests).

@@ -33,7 +33,7 @@ import {
   type UpdateElementRequest,
 } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { randomId } from '../session/randomId.ts';
+import { randomId, randomUuid } from '../session/randomId.ts';
 import type { RoomState } from '../sync/roomState.ts';
 import type { DragTarget } from '../sync/syncEngine.ts';
 import { EditQueue, isFinalRefusal, type EditRequest } from './editQueue.ts';
@@ -913,15 +913,4 @@ function refusalNotice(error: ProtocolError, count: number): string {
   return `${what} ${refusalText[error.code]}`;
 }
 
-function newElementId(): string {
-  return crypto.randomUUID ? crypto.randomUUID() : uuidFallback();
-}
-
-/** RFC 4122 version 4 from getRandomValues: crypto.randomUUID needs a secure context. */
-function uuidFallback(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+const newElementId = randomUuid;

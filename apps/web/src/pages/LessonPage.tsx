@@ -1,7 +1,8 @@
 import { colorForUser, memberColor, policyText, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { ActivityLauncher, ActivityLayer } from '../activity/ActivityLayer.tsx';
+import { ActivityLauncher, ActivityLayer, useStage } from '../activity/ActivityLayer.tsx';
+import type { BoardEditor } from '../elements/boardEditor.ts';
 import { Board } from '../board/Board.tsx';
 import { canRejoinAfter, describeConnection } from '../connection/connectionMachine.ts';
 import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
@@ -82,7 +83,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   }, [setPeopleOpen]);
   useEffect(
     () =>
-      client.boards.store.subscribe((state, before) => {
+      client.activity.store.subscribe((state, before) => {
         if (state.activity && state.activity.status !== 'ended' && state.activity.id !== before.activity?.id) closePanelIfSheet();
       }),
     [client, closePanelIfSheet],
@@ -98,7 +99,10 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
     const entry = rosterRef.current.find((e) => e.userId === userId);
     return entry ? memberColor(entry.colorIndex) : colorForUser(userId);
   }, []);
-  const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y), [client]);
+  // The board on the stage: the class board, or a private board the activity puts there.
+  const stage = useStage(client, grant);
+  const stageId = stage.engine === client.classBoard ? null : stage.engine.id;
+  const onPointer = useCallback((x: number, y: number) => (stageId ? client.sendBoardPointer(stageId, x, y) : client.sendCursor(x, y)), [client, stageId]);
 
   const leave = async () => {
     setLeaving(true);
@@ -234,8 +238,11 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
 
           {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
           <main className="lesson-board" aria-label="Board">
-            <Board images={images} isTeacher={isTeacher} cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} attention={client.attention} />
-            <BoardNotices client={client} />
+            {/* One Board for every board: keyed by it, so each board keeps its own view and tools state. */}
+            <Board key={stage.engine.id} images={images} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
+              selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
+              attention={stageId ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={stageId !== null} />
+            <BoardNotices editor={stage.engine.editor} />
           </main>
           <ActivityLayer client={client} grant={grant} roster={roster} />
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
@@ -393,10 +400,10 @@ function LessonEndedBanner({ client }: { client: RoomClient }) {
 }
 
 /** The read-only notice for students who may only look, and the last refused edit, spoken politely. */
-function BoardNotices({ client }: { client: RoomClient }) {
-  const readOnly = useStore(client.editor.board, (b) => b.readOnly);
-  const penMuted = useStore(client.editor.board, (b) => b.penMuted);
-  const notice = useStore(client.editor.board, (b) => b.notice);
+function BoardNotices({ editor }: { editor: BoardEditor }) {
+  const readOnly = useStore(editor.board, (b) => b.readOnly);
+  const penMuted = useStore(editor.board, (b) => b.penMuted);
+  const notice = useStore(editor.board, (b) => b.notice);
   const [shown, setShown] = useState<{ text: string; serial: number } | null>(null);
   useEffect(() => {
     if (!notice) return;
