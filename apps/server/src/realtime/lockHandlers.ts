@@ -1,6 +1,5 @@
 import { ClientEvent, type DragEntry } from '@wb/protocol';
 import type { Config } from '../config.ts';
-import type { BoardEphemera } from './boardEphemera.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
 import { actorOn, editRefusals, settleOn, type EditDeps } from './elementHandlers.ts';
@@ -15,8 +14,6 @@ export interface LockDeps extends EditDeps {
   config: Config;
   locks: LockCache;
   fanout: EphemeralFanout;
-  /** Drag previews on private boards go to the board's audience only (boardEphemera.ts). */
-  boards: BoardEphemera;
 }
 
 type LockEvents =
@@ -36,10 +33,11 @@ type LockEvents =
  * With `boardId` (docs/boards.md) the lock is on an element of that private board: the store
  * authorises it as an edit of the board (its owner, a teacher; `board_forbidden` otherwise, as
  * for element edits), its events go to the board's channel, and its moves travel in the board's
- * `board.pointers` batch, so a drag on a private board reaches the board's audience only (I12).
+ * `board.pointers` batch (the one fan-out, keyed by board), so a drag on a private board reaches
+ * the board's audience only (I12).
  */
 export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEvents> {
-  const { store, config, publisher, locks, fanout, boards } = deps;
+  const { store, config, publisher, locks, fanout } = deps;
   const settle = settleOn.bind(null, deps);
   return {
     [ClientEvent.LOCK_ACQUIRE]: async (session, request) => {
@@ -121,8 +119,7 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
       // A resize or turn carries its frame: the same packet, rate and filter as a move.
       const drag: DragEntry = { elementId: move.elementId, generation: move.generation, sessionId, userId: session.userId, x: move.x, y: move.y };
       if (move.frame) drag.frame = move.frame;
-      if (move.boardId) boards.pushDrag(roomId, drag);
-      else fanout.pushDrag(roomId, drag);
+      fanout.pushDrag(roomId, drag, move.boardId ? 'private' : 'class');
       const now = performance.now();
       if (now - lock.lastExtendedAt < LOCK_EXTEND_EVERY_MS) return;
       // The first move confirms the grant arrived; later ones keep the lease alive while dragging.
@@ -147,8 +144,7 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
         shape: request.shape,
         requestId: request.requestId,
       });
-      if (request.boardId) boards.forgetDrag(actor.roomId, request.elementId);
-      else fanout.forgetDrag(actor.roomId, request.elementId);
+      fanout.forgetDrag(actor.roomId, request.elementId);
       return settle(session, request.boardId, result);
     },
 
