@@ -6,6 +6,7 @@ import { actorOn, editRefusals, settleOn, type EditDeps } from './elementHandler
 import type { LockCache } from './lockCache.ts';
 import { Refusal } from './requests.ts';
 import { boardForbidden } from './boardHandlers.ts';
+import type { SocketSession } from './socketSession.ts';
 
 /** While dragging, a node extends the holder's lock at most this often (one write per second). */
 const LOCK_EXTEND_EVERY_MS = 1_000;
@@ -36,6 +37,19 @@ type LockEvents =
  * `board.pointers` batch (the one fan-out, keyed by board), so a drag on a private board reaches
  * the board's audience only (I12).
  */
+/**
+ * A refused grant (one lock or a group) as the protocol words it. A member without the right to the
+ * board they named is `board_forbidden` (their lesson rights are decided elsewhere); without the
+ * lesson's, their session ends.
+ */
+function refuseGrant(deps: EditDeps, session: SocketSession, boardId: string | undefined, decision: keyof typeof editRefusals): never {
+  if (decision === 'not_a_member') {
+    if (boardId) throw new Refusal(boardForbidden);
+    deps.endRevoked(session);
+  }
+  throw new Refusal(editRefusals[decision]);
+}
+
 export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEvents> {
   const { store, config, publisher, locks, fanout } = deps;
   const settle = settleOn.bind(null, deps);
@@ -56,18 +70,8 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
           return { grant: { elementId: request.elementId, generation: result.generation, expiresInMs: result.expiresInMs } };
         case 'already_applied':
           return { grant: { elementId: request.elementId, generation: result.generation, expiresInMs: result.expiresInMs } };
-        case 'locked':
-        case 'not_found':
-        case 'pinned':
-        case 'look_only':
-        case 'pen_muted':
-        case 'not_own':
-          throw new Refusal(editRefusals[result.decision]);
-        case 'not_a_member':
-          // On a board: not this member's to change (their lesson rights are decided elsewhere).
-          if (request.boardId) throw new Refusal(boardForbidden);
-          deps.endRevoked(session);
-          throw new Refusal(editRefusals.not_a_member);
+        default:
+          return refuseGrant(deps, session, request.boardId, result.decision);
       }
     },
 
@@ -88,16 +92,8 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
         case 'locked':
           // On a board the holder is named only to those who may see it: the store refused a stranger first.
           throw new Refusal({ ...editRefusals.locked, heldBy: { elementId: result.elementId, userId: result.holderUserId } });
-        case 'not_found':
-        case 'pinned':
-        case 'look_only':
-        case 'pen_muted':
-        case 'not_own':
-          throw new Refusal(editRefusals[result.decision]);
-        case 'not_a_member':
-          if (request.boardId) throw new Refusal(boardForbidden);
-          deps.endRevoked(session);
-          throw new Refusal(editRefusals.not_a_member);
+        default:
+          return refuseGrant(deps, session, request.boardId, result.decision);
       }
     },
 

@@ -107,9 +107,6 @@ export class RoomClient {
   /** Activities: which boards this member sees (activity/activityClient.ts). */
   readonly activity: ActivityClient;
   private readonly socket: RoomSocket;
-  private lastBoardPointerAt = -Infinity;
-  private pendingBoardPointer: { boardId: string; x: number; y: number } | null = null;
-  private boardPointerTimer: ReturnType<typeof setTimeout> | undefined;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private cursorTimer: ReturnType<typeof setTimeout> | undefined;
@@ -119,8 +116,9 @@ export class RoomClient {
   /** A retryable refusal the server noticed just before closing the connection. */
   private closingNotice: ProtocolError | null = null;
   private lastCursorSentAt = 0;
-  private pendingCursor: CursorUpdate | null = null;
-  private lastCursor: { x: number; y: number } | null = null;
+  /** Our next pointer packet: on the class board (a cursor), or on the private board it names. */
+  private pendingCursor: (CursorUpdate & { boardId?: string }) | null = null;
+  private lastCursor: { x: number; y: number; boardId?: string } | null = null;
   private lastActivityPingAt = 0;
   private lastInkAt = -Infinity;
   private readonly idleness = new ActivityTracker();
@@ -192,24 +190,6 @@ export class RoomClient {
     const emit = timed.emitWithAck as (event: string, payload: unknown) => Promise<never>;
     return emit.call(timed, event, payload).catch(() => ({ ok: false as const, error: { code: ErrorCode.UNAVAILABLE, message: 'The server did not answer.' } }));
   };
-
-  /** Our pointer on a private board we may draw on, at most every BOARD_POINTER_MS (the latest wins). */
-  sendBoardPointer(boardId: string, x: number, y: number): void {
-    const clamp = (v: number) => Math.max(-MAX_COORDINATE, Math.min(MAX_COORDINATE, Math.round(v * 10) / 10));
-    this.pendingBoardPointer = { boardId, x: clamp(x), y: clamp(y) };
-    if (this.boardPointerTimer !== undefined) return;
-    const wait = Math.max(0, this.lastBoardPointerAt + BOARD_POINTER_MS - Date.now());
-    this.boardPointerTimer = setTimeout(() => {
-      this.boardPointerTimer = undefined;
-      const p = this.pendingBoardPointer;
-      this.pendingBoardPointer = null;
-      if (!p || !this.socket.connected) return;
-      // Our live ink carries our pointer on the server while we draw.
-      if (Date.now() - this.lastInkAt < INK_CARRIES_CURSOR_MS) return;
-      this.lastBoardPointerAt = Date.now();
-      this.socket.volatile.emit(ClientEvent.BOARD_POINTER, p);
-    }, wait);
-  }
 
   /** A private board to hold an engine for: made, synced once the lesson's state is here. */
   private followBoard(info: BoardInfo, editPolicy: EditPolicy): void {
@@ -323,22 +303,25 @@ export class RoomClient {
     clearInterval(this.activityTimer);
     clearTimeout(this.retryTimer);
     clearTimeout(this.cursorTimer);
-    clearTimeout(this.boardPointerTimer);
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     this.socket.removeAllListeners();
     this.socket.disconnect();
   }
 
-  /** Our pointer moved to board coordinates (x, y). Sent at most every CURSOR_SYNC_MS. */
-  sendCursor(x: number, y: number): void {
+  /**
+   * Our pointer moved to board coordinates (x, y) on the class board, or on the private board
+   * `boardId` (sent there as `board.pointer`, to that board's audience only). Sent at most every
+   * CURSOR_SYNC_MS (BOARD_POINTER_MS on a private board: its batches go out at that tick).
+   */
+  sendCursor(x: number, y: number, boardId?: string): void {
     const clamp = (v: number) => Math.max(-MAX_COORDINATE, Math.min(MAX_COORDINATE, Math.round(v * 10) / 10));
     // No stamp `t`: nothing reads it on screen, and every other member would receive it 30 times
     // a second. Positions to 0.1 board units keep each entry short.
-    this.pendingCursor = { x: clamp(x), y: clamp(y) };
-    this.lastCursor = { x, y };
+    this.pendingCursor = { x: clamp(x), y: clamp(y), ...(boardId ? { boardId } : {}) };
+    this.lastCursor = { x, y, ...(boardId ? { boardId } : {}) };
     this.lastActivityPingAt = Date.now();
     if (this.cursorTimer !== undefined) return;
-    const wait = this.lastCursorSentAt + CURSOR_SYNC_MS - Date.now();
+    const wait = this.lastCursorSentAt + (boardId ? BOARD_POINTER_MS : CURSOR_SYNC_MS) - Date.now();
     if (wait <= 0) this.flushCursor();
     else this.cursorTimer = setTimeout(() => this.flushCursor(), wait);
   }
@@ -537,7 +520,7 @@ export class RoomClient {
   private noteLocalInput(): void {
     const now = Date.now();
     this.idleness.noteActivity(this.grant.userId, now);
-    if (this.lastCursor && now - this.lastActivityPingAt >= ACTIVITY_PING_MS) this.sendCursor(this.lastCursor.x, this.lastCursor.y);
+    if (this.lastCursor && now - this.lastActivityPingAt >= ACTIVITY_PING_MS) this.sendCursor(this.lastCursor.x, this.lastCursor.y, this.lastCursor.boardId);
   }
 
   private judgeIdle(): void {
@@ -623,6 +606,10 @@ export class RoomClient {
     if (!update || !this.socket.connected) return;
     if (Date.now() - this.lastInkAt < INK_CARRIES_CURSOR_MS) return;
     this.lastCursorSentAt = Date.now();
+    if (update.boardId) {
+      this.socket.volatile.emit(ClientEvent.BOARD_POINTER, { boardId: update.boardId, x: update.x, y: update.y });
+      return;
+    }
     // The laser point moves our cursor on the server too: one packet, not two.
     if (this.attention.view.getState().laserOn) {
       this.attention.pointLaser(update.x, update.y);

@@ -102,7 +102,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   // The board on the stage: the class board, or a private board the activity puts there.
   const stage = useStage(client, grant);
   const stageId = stage.engine === client.classBoard ? null : stage.engine.id;
-  const onPointer = useCallback((x: number, y: number) => (stageId ? client.sendBoardPointer(stageId, x, y) : client.sendCursor(x, y)), [client, stageId]);
+  const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y, stageId ?? undefined), [client, stageId]);
 
   const leave = async () => {
     setLeaving(true);
