@@ -12,7 +12,7 @@ import { expect, joinLesson, startLesson, test } from './support.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 /** A name that is not localhost, served over plain HTTP: the page is not a secure context. */
-const origin = process.env.TMP_ORIGIN ?? `http://classroom.test:${port}`;
+const origin = `http://classroom.test:${port}`;
 
 const executable = testBrowserPath();
 test.use({
@@ -66,7 +66,7 @@ async function pixels(canvas: Locator, at: { fx: number; fy: number; radius: num
 test('a student on a private board has every tool of the class board; the teacher grid shows the result', async ({ browser }) => {
   const teacher = await startLesson(browser, 'Ms Rivera', origin);
   const student = await joinLesson(browser, teacher.code, 'Ana', origin);
-  if (!process.env.TMP_ORIGIN && process.env.TMP_ORIGIN !== "") expect(await student.page.evaluate(() => window.isSecureContext)).toBe(false);
+  expect(await student.page.evaluate(() => window.isSecureContext)).toBe(false);
 
   await teacher.page.getByRole('button', { name: 'Start activity' }).click();
   await teacher.page.getByRole('dialog').getByLabel('Title').fill('Halves');

@@ -165,7 +165,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
           </span>
         </div>
         <ConnectionStatus state={connection} />
-        <UnsyncedBadge client={client} />
+        <UnsyncedBadge editor={stage.engine.editor} />
         <button type="button" className="button button-secondary topbar-people" aria-expanded={peopleOpen} aria-controls="side-panel"
           onClick={() => setPeopleOpen(!peopleOpen)} disabled={refused}>
           <span className="topbar-people-label">People</span> <span className="count-badge" aria-label={`${here} here`}>{here}</span>
@@ -292,14 +292,14 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
 }
 
 /**
- * "N unsynced": own edits not yet acknowledged (made offline, or in flight). While the server is
+ * "N unsynced": own edits on the board on the stage not yet acknowledged (made offline, or in flight). While the server is
  * behind (an edit in flight over a second, or answered `busy`) it reads "Syncing N…" instead:
  * the edits are kept and sent again, nothing has failed. While there are any, closing the tab
  * asks first: they exist only in this tab.
  */
-function UnsyncedBadge({ client }: { client: RoomClient }) {
-  const unsynced = useStore(client.editor.board, (b) => b.unsynced);
-  const syncing = useStore(client.editor.board, (b) => b.syncing);
+function UnsyncedBadge({ editor }: { editor: BoardEditor }) {
+  const unsynced = useStore(editor.board, (b) => b.unsynced);
+  const syncing = useStore(editor.board, (b) => b.syncing);
   useEffect(() => {
     if (unsynced === 0) return;
     const warn = (e: BeforeUnloadEvent) => {

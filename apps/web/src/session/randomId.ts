@@ -8,12 +8,8 @@ export function randomId(bytes = 16): string {
   return btoa(String.fromCharCode(...buf)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/**
- * A random RFC 4122 version 4 UUID (element and activity ids): `crypto.randomUUID` where the page
- * has it, else the same from getRandomValues, which works outside a secure context too.
- */
+/** A random UUID, RFC 9562 version 4 (element, stroke and activity ids). */
 export function randomUuid(): string {
-  if (typeof crypto.randomUUID === 'function' && globalThis.isSecureContext !== false) return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
   b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
