@@ -8,9 +8,12 @@ import {
   isErrorCode,
   isFatalErrorCode,
   type Ack,
+  type AckedClientEvent,
   type BoardInfo,
   type BoardPointers,
   type ClearBoardReply,
+  type ClientReply,
+  type ClientRequest,
   type EditPolicy,
   type ClientToServerEvents,
   type CursorUpdate,
@@ -183,11 +186,11 @@ export class RoomClient {
   }
 
   /** An acknowledged request: the event names its payload and its reply (request.ts). */
-  readonly request: Request = (event, payload) => {
+  readonly request: Request = <E extends AckedClientEvent>(event: E, payload: ClientRequest<E>) => {
     const timed = this.socket.timeout(REPLY_TIMEOUT_MS);
-    // Socket.IO's own types cannot follow a generic event name through `emitWithAck`; `Request`
-    // states the same contract per event, which is what every caller is checked against.
-    const emit = timed.emitWithAck as (event: string, payload: unknown) => Promise<never>;
+    // Socket.IO's own types resolve an event's acknowledgement only for a literal name, not through
+    // a generic one; this states the same map entry (`ClientRequest<E>` in, `ClientReply<E>` back).
+    const emit = timed.emitWithAck as (event: E, payload: ClientRequest<E>) => Promise<Ack<ClientReply<E>>>;
     return emit.call(timed, event, payload).catch(() => ({ ok: false as const, error: { code: ErrorCode.UNAVAILABLE, message: 'The server did not answer.' } }));
   };
 
