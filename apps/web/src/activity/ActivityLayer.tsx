@@ -37,16 +37,20 @@ export interface Stage {
  * board a teacher opened from the class grid; else the class board.
  */
 export function useStage(client: RoomClient, grant: SessionGrant): Stage {
-  const { activity, mine, opened, gridOpen, boards } = useStore(client.activity.store);
+  // Only what decides the stage: the page (and its Board) re-renders when the stage changes, not
+  // on every "last drew" of the activity's boards (30 a second in a drawing class).
+  const running = useStore(client.activity.store, (s) => s.activity !== null && s.activity.status !== 'ended');
+  const mine = useStore(client.activity.store, (s) => s.mine);
+  const opened = useStore(client.activity.store, (s) => (s.gridOpen ? s.opened : null));
+  const owner = useStore(client.activity.store, (s) => (s.opened ? s.boards.get(s.opened)?.info.ownerName : undefined));
   const engines = useStore(client.boards, (s) => s.byId);
   const classStage = { engine: client.classBoard, label: 'Whiteboard' };
-  if (!activity || activity.status === 'ended') return classStage;
+  if (!running) return classStage;
   if (grant.role === 'student') {
     const own = mine ? engines.get(mine) : undefined;
     return own ? { engine: own, label: 'Your board' } : classStage;
   }
-  const engine = opened && gridOpen ? engines.get(opened) : undefined;
-  const owner = opened ? boards.get(opened)?.info.ownerName : undefined;
+  const engine = opened ? engines.get(opened) : undefined;
   return engine ? { engine, label: `${owner ?? 'A student'}'s board` } : classStage;
 }
 

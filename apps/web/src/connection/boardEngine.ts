@@ -65,6 +65,24 @@ export const nextFrame: PublishOnFrame = (publish) => {
   const timer = setTimeout(once, HIDDEN_PUBLISH_MS);
 };
 
+/**
+ * One frame for many boards: every publish asked for before the next frame runs in it, under one
+ * `nextFrame` (one animation frame and one timer, not one each per board: a grid of 30 boards
+ * would otherwise ask for 30 of each every frame).
+ */
+export function sharedFrame(frame: PublishOnFrame = nextFrame): PublishOnFrame {
+  let queued: Array<() => void> = [];
+  const run = () => {
+    const due = queued;
+    queued = [];
+    for (const publish of due) publish();
+  };
+  return (publish) => {
+    queued.push(publish);
+    if (queued.length === 1) frame(run);
+  };
+}
+
 const publishAtOnce: PublishOnFrame = (publish) => publish();
 
 export class BoardEngine {

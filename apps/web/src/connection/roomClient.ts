@@ -40,7 +40,7 @@ import type { RoomState } from '../sync/roomState.ts';
 import { ActivityTracker, sameSet } from '../sync/activity.ts';
 import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
 import type { SyncEngine, SyncPhase } from '../sync/syncEngine.ts';
-import { BoardEngine, nextFrame, type CursorView, type InkView } from './boardEngine.ts';
+import { BoardEngine, sharedFrame, type CursorView, type InkView } from './boardEngine.ts';
 import {
   exhaustedBy,
   initialConnectionState,
@@ -110,6 +110,8 @@ export class RoomClient {
   /** Activities: which boards this member sees (activity/activityClient.ts). */
   readonly activity: ActivityClient;
   private readonly socket: RoomSocket;
+  /** The private boards' ephemeral stores publish in one frame callback (boardEngine.ts). */
+  private readonly boardFrame = sharedFrame();
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private cursorTimer: ReturnType<typeof setTimeout> | undefined;
@@ -209,8 +211,8 @@ export class RoomClient {
       { kind: 'private', frame: { boardId: info.id, editPolicy } },
       { transport: this.transport(info.id), requestSync: (lastRevision) => this.requestBoardSync(engine, lastRevision) },
       self,
-      // A teacher's grid of 30 drawing students: each board's ephemera publish once a frame.
-      nextFrame,
+      // A teacher's grid of 30 drawing students: every board's ephemera publish once a frame, together.
+      this.boardFrame,
     );
     const byId = new Map(this.boards.getState().byId);
     byId.set(info.id, engine);
