@@ -197,7 +197,7 @@ async function boardShots(browser: Browser, teacher: { page: Page; code: string 
     await student.goto(`${baseUrl}/r/${teacher.code}`);
     await student.getByLabel('Your name').fill(`Pat ${name}`);
     await student.getByRole('button', { name: 'Join lesson' }).click();
-    const own = student.getByRole('img', { name: 'Your board' });
+    const own = student.getByRole('application', { name: 'Your board' });
     await own.waitFor();
     const box = (await own.boundingBox())!;
     await student.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);
@@ -205,7 +205,7 @@ async function boardShots(browser: Browser, teacher: { page: Page; code: string 
     await student.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.6, { steps: 6 });
     await student.mouse.up();
     await student.screenshot({ path: join(outDir, `${name}-boards-student.png`) });
-    // The student's board and its Undo in the dark theme too.
+    // The student's board and its tools in the dark theme too.
     await student.emulateMedia({ colorScheme: 'dark' });
     await student.waitForTimeout(200);
     await student.screenshot({ path: join(outDir, `${name}-boards-student-dark.png`) });
@@ -228,11 +228,11 @@ async function boardShots(browser: Browser, teacher: { page: Page; code: string 
     await page.locator(`[data-testid="board-tile"][data-owner="Pat ${name}"]`).click();
     await page.getByTestId('open-board').waitFor();
     await page.screenshot({ path: join(outDir, `${name}-boards-open.png`) });
-    // The select tool on the opened board: the student's stroke selected, its frame and handles.
-    await page.getByTestId('open-board').getByRole('button', { name: 'Select', exact: true }).click();
-    const opened = (await page.getByTestId('select-layer').boundingBox())!;
-    await page.mouse.click(opened.x + opened.width * 0.45, opened.y + opened.height * 0.45);
-    await page.getByTestId('selection-frame').waitFor();
+    // The select tool on the opened board (the class board's): the student's stroke selected, its frame and handles.
+    await page.keyboard.press('v');
+    const stroke = (await page.getByTestId('board').locator('[data-testid="element"]').first().boundingBox())!;
+    await page.mouse.click(stroke.x + stroke.width / 2, stroke.y + stroke.height / 2);
+    await page.waitForTimeout(200);
     await page.screenshot({ path: join(outDir, `${name}-boards-select.png`) });
     await context.close();
     await student.context().close();

@@ -112,7 +112,8 @@ export type LockReleaseReason = z.infer<typeof LockReleaseReason>;
 
 /**
  * `boardId` (issue 22): the private board the change is for (docs/boards.md); absent, the class
- * board. The same on update, delete and the drag lock's acquire, move, release and break.
+ * board. The same on update, delete, pin and the drag lock's acquire (one or many), move, release
+ * and break: every element request takes the one path, keyed by board.
  */
 const OnBoard = { boardId: z.uuid().optional() };
 
@@ -164,6 +165,7 @@ export const LockAcquireManyRequest = z.strictObject({
     .min(1)
     .max(MAX_GROUP_LOCK_ELEMENTS)
     .refine((ids) => new Set(ids).size === ids.length, 'element ids must be distinct'),
+  ...OnBoard,
 });
 export type LockAcquireManyRequest = z.infer<typeof LockAcquireManyRequest>;
 
@@ -202,7 +204,7 @@ export const LockReleaseRequest = z.strictObject({
 });
 export type LockReleaseRequest = z.infer<typeof LockReleaseRequest>;
 
-export const PinElementRequest = z.strictObject({ requestId: RequestId, elementId: ElementId, pinned: z.boolean() });
+export const PinElementRequest = z.strictObject({ requestId: RequestId, elementId: ElementId, pinned: z.boolean(), ...OnBoard });
 export type PinElementRequest = z.infer<typeof PinElementRequest>;
 
 export const BreakLockRequest = z.strictObject({ requestId: RequestId, elementId: ElementId, ...OnBoard });

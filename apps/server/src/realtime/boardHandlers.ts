@@ -8,10 +8,12 @@
  * refused `board_forbidden` like the UI's would be.
  *
  * Pointers on a board (`board.pointer`), like its live ink (`ink` with `boardId`) and drag previews
- * (`lock.move` with `boardId`), are batched per board and tick (`BoardEphemera`) and sent to the
- * board's channel only, so they reach exactly the audience its events reach (I12, I13). A socket
- * may send them on the boards it may draw on (its own board, every board for a teacher), as
- * learned when it was subscribed (`BoardAccess`).
+ * (`lock.move` with `boardId`), take the one ephemeral fan-out of every board (ephemeralFanout.ts),
+ * batched per board and tick and sent to the board's channel only (boardBatches.ts), so they reach
+ * exactly the audience its events reach (I12, I13). A socket may send them on the boards it may
+ * draw on (its own board, every board for a teacher), as learned when it was subscribed
+ * (`BoardAccess`). Element edits and locks on a board take the class board's handlers with the
+ * board's id (elementHandlers.ts, lockHandlers.ts).
  */
 import type { Store } from '@wb/db';
 import {
@@ -23,9 +25,10 @@ import {
   type BoardInfo,
   type ProtocolError,
 } from '@wb/protocol';
-import type { BoardAccess, BoardEphemera } from './boardEphemera.ts';
+import type { BoardAccess } from './boardAccess.ts';
 import { memberChannel, roleChannel, roomChannel } from './channels.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
+import type { EphemeralFanout } from './ephemeralFanout.ts';
 import { Refusal } from './requests.ts';
 import type { RoomPublisher } from './roomPublisher.ts';
 import type { SocketSession } from './socketSession.ts';
@@ -58,7 +61,7 @@ export interface BoardDeps {
   store: Store;
   publisher: RoomPublisher;
   endRevoked(session: SocketSession): void;
-  ephemera: BoardEphemera;
+  fanout: EphemeralFanout;
   access: BoardAccess;
 }
 
@@ -69,29 +72,14 @@ function subscribePrivate(io: WbServer, lessonId: string, board: BoardInfo): voi
 }
 
 export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardEvents> {
-  const { io, store, publisher, ephemera, access } = deps;
+  const { io, store, publisher, fanout, access } = deps;
   // board.sync shares the sync budget's shape (I14), per socket: a flood is refused before any query.
   const budgets = new WeakMap<SocketSession, TokenBucket>();
   const mayDraw = (session: SocketSession, boards: readonly BoardInfo[]) => access.subscribed(session, boards);
-  // What a board's events mean for its unsent ephemera and for who may draw (this node's and others').
+  // Who may draw follows the activity (this node's events and others'). What a board's element
+  // events mean for its unsent ephemera is the publisher's, for every board alike.
   publisher.onEvent((event) => {
-    switch (event.kind) {
-      case 'activity.updated':
-        access.activityChanged(event.payload.id, event.payload.status);
-        break;
-      case 'element.created':
-        ephemera.forgetInk(event.roomId, event.payload.element.id);
-        break;
-      case 'element.deleted':
-        ephemera.forgetInk(event.roomId, event.payload.elementId);
-        ephemera.forgetDrag(event.roomId, event.payload.elementId);
-        break;
-      case 'lock.released':
-        ephemera.forgetDrag(event.roomId, event.payload.elementId);
-        break;
-      default:
-        break;
-    }
+    if (event.kind === 'activity.updated') access.activityChanged(event.payload.id, event.payload.status);
   });
   const reader = (session: SocketSession) => ({ lessonId: session.roomId, sessionId: session.sessionId, userId: session.userId });
   const refuseMember = (session: SocketSession): never => {
@@ -239,7 +227,7 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
       if (!session.live) return;
       // Pointing is not drawing: a frozen board's owner may still point on it.
       if (access.mayDraw(session, update.boardId) === 'forbidden') return boardForbidden;
-      ephemera.putPointer(update.boardId, session.sessionId, session.userId, update.x, update.y);
+      fanout.pushCursor(update.boardId, session.userId, [session.sessionId, update.x, update.y], session.role, 'private');
     },
   };
 }

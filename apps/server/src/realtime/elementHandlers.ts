@@ -57,7 +57,17 @@ export function settleBoardEdit(deps: EditDeps, result: ElementResult): ElementR
   throw new Refusal(result.decision === 'not_a_member' ? boardForbidden : editRefusals[result.decision]);
 }
 
-const onBoard = (session: SocketSession, boardId: string) => ({ ...session.actor, roomId: boardId });
+/**
+ * The one path of every element and lock request: the board it names (`boardId`; absent, the
+ * class board) becomes the actor's room, and the store decides the right to it (I11) in the
+ * request's own conditional write. Nothing else in the handlers tells boards apart.
+ */
+export const actorOn = (session: SocketSession, boardId: string | undefined): SocketSession['actor'] =>
+  boardId ? { ...session.actor, roomId: boardId } : session.actor;
+
+/** The outcome of an edit on the board it named (`settleEdit` on the class board, `settleBoardEdit` on a private one). */
+export const settleOn = (deps: EditDeps, session: SocketSession, boardId: string | undefined, result: ElementResult): ElementReply =>
+  boardId ? settleBoardEdit(deps, result) : settleEdit(deps, session, result);
 
 type ElementEvents =
   | typeof ClientEvent.ELEMENT_CREATE
@@ -76,7 +86,7 @@ export function elementHandlers(deps: EditDeps & { creates: CreateBatcher }): Pi
     // Batched per lesson (createBatcher.ts): the creates of a tick, on the class board and on
     // the lesson's private boards, share one transaction; the store decides each board's right.
     [ClientEvent.ELEMENT_CREATE]: async (session, request) => {
-      const actor = request.boardId ? onBoard(session, request.boardId) : session.actor;
+      const actor = actorOn(session, request.boardId);
       let result: ElementResult;
       try {
         result = await creates.submit({ actor, id: request.id, shape: request.shape }, session.actor.roomId);
@@ -84,23 +94,17 @@ export function elementHandlers(deps: EditDeps & { creates: CreateBatcher }): Pi
         if (error instanceof CreateQueueFull) throw new Refusal({ code: ErrorCode.BUSY, message: refusalText.busy });
         throw error;
       }
-      return request.boardId ? settleBoardEdit(deps, result) : settleEdit(deps, session, result);
+      return settleOn(deps, session, request.boardId, result);
     },
 
     [ClientEvent.ELEMENT_UPDATE]: async (session, { boardId, ...request }) =>
-      boardId
-        ? settleBoardEdit(deps, await store.updateElement(onBoard(session, boardId), request))
-        : settleEdit(deps, session, await store.updateElement(session.actor, request)),
+      settleOn(deps, session, boardId, await store.updateElement(actorOn(session, boardId), request)),
 
-    [ClientEvent.ELEMENT_DELETE]: async (session, { boardId, ...request }) => {
-      const input = { id: request.id, erased: request.erased === true };
-      return boardId
-        ? settleBoardEdit(deps, await store.deleteElement(onBoard(session, boardId), input))
-        : settleEdit(deps, session, await store.deleteElement(session.actor, input));
-    },
+    [ClientEvent.ELEMENT_DELETE]: async (session, { boardId, ...request }) =>
+      settleOn(deps, session, boardId, await store.deleteElement(actorOn(session, boardId), { id: request.id, erased: request.erased === true })),
 
-    [ClientEvent.ELEMENT_PIN]: async (session, request) =>
-      settleEdit(deps, session, await store.setElementPinned(session.actor, { id: request.elementId, pinned: request.pinned })),
+    [ClientEvent.ELEMENT_PIN]: async (session, { boardId, ...request }) =>
+      settleOn(deps, session, boardId, await store.setElementPinned(actorOn(session, boardId), { id: request.elementId, pinned: request.pinned })),
 
   };
 }

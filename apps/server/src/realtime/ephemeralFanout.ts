@@ -1,4 +1,4 @@
-import type { CursorBatch, CursorEntry, CursorVisibility, DragEntry, InkEntry, LaserEntry, Role, ViewportEntry } from '@wb/protocol';
+import type { BoardPointers, CursorBatch, CursorEntry, CursorVisibility, DragEntry, InkEntry, LaserEntry, Role, ViewportEntry } from '@wb/protocol';
 
 /**
  * Live-ink points of one stroke kept for one tick at most: at 30 packets a second a drawer fills
@@ -7,6 +7,25 @@ import type { CursorBatch, CursorEntry, CursorVisibility, DragEntry, InkEntry, L
 export const MAX_INK_POINTS_PER_TICK = 256;
 /** Strokes with unsent ink in one room's tick at most (31 drawers, each ending one and starting the next). */
 export const MAX_INK_STROKES_PER_TICK = 128;
+/** Strokes with unsent ink on one private board in a tick at most: its owner and a teacher or two draw on it. */
+const MAX_BOARD_STROKES_PER_TICK = 16;
+/** Drags in progress on one private board in a tick at most. */
+const MAX_BOARD_DRAGS_PER_TICK = 64;
+/** Private boards with unsent ephemera in one tick at most (I10): a board's entries are one per session. */
+const MAX_BOARDS_PER_TICK = 10_000;
+
+/**
+ * Which board a packet moves on: the class board (the lesson's room: `cursors` batches, filtered
+ * by cursor visibility, on the room's adaptive tick) or a private board (docs/boards.md: one
+ * `board.pointers` batch a board and tick to the board's channel only, I12).
+ */
+export type BoardKind = 'class' | 'private';
+
+/** How a tick's private-board batches leave this node (boardBatches.ts): all of the tick's at once. */
+export interface BoardDelivery {
+  readonly tickMs: number;
+  send(batches: BoardPointers[]): void;
+}
 
 /**
  * The ephemeral fan-out: per room, everything volatile that moves (cursors, the drag moves of
@@ -20,6 +39,11 @@ export const MAX_INK_STROKES_PER_TICK = 128;
  * for a whole tick flushes at once, so a lone cursor does not wait. Relaying each packet on its
  * own costs several times more per delivered update (see BENCHMARKS.md).
  *
+ * Every board takes this one path, keyed by its id (docs/boards.md): a private board's pointers,
+ * ink and drags are kept, bounded, superseded and forgotten by the same rules as the class board's,
+ * and leave together on a fixed tick (`BoardDelivery`, BOARD_POINTER_MS) as one `board.pointers`
+ * batch a board, so that a teacher's client following 30 boards can get them in one message.
+ *
  * Cursors are filtered per receiver by the lesson's cursor visibility (I12, lessonSettings.ts):
  * under `everyone` one batch goes to the room; otherwise the teachers' channel gets every entry
  * and the students' channel only the teachers' entries (`teacher`) or none (`none`), so in the
@@ -28,6 +52,9 @@ export const MAX_INK_STROKES_PER_TICK = 128;
  */
 export class EphemeralFanout {
   private readonly rooms = new Map<string, RoomEphemera>();
+  /** Private boards with something unsent, flushed together on the board tick. */
+  private readonly boardsDue = new Set<string>();
+  private readonly boardTimer: ReturnType<typeof setInterval> | null;
 
   private readonly tickMs: () => number;
 
@@ -37,34 +64,45 @@ export class EphemeralFanout {
     private readonly now: () => number = () => performance.now(),
     /** The room's cursor visibility, or null while it is unknown (students then get no cursors). */
     private readonly visibility: (roomId: string) => CursorVisibility | null = () => 'everyone',
+    /** Where private boards' batches go; without it, nothing of a private board is kept. */
+    private readonly boards: BoardDelivery | null = null,
   ) {
     this.tickMs = typeof tick === 'number' ? () => tick : tick;
+    this.boardTimer = boards ? setInterval(() => this.flushBoards(), boards.tickMs) : null;
+    this.boardTimer?.unref();
   }
 
-  /** The latest position of a session (`entry[0]`) of user `userId`, whose role is `role`. */
-  pushCursor(roomId: string, userId: string, entry: CursorEntry, role: Role): void {
-    const room = this.room(roomId);
+  /**
+   * The latest position of a session (`entry[0]`) of user `userId`, whose role is `role`, on the
+   * class board or on a private board (its pointer there).
+   */
+  pushCursor(roomId: string, userId: string, entry: CursorEntry, role: Role, kind: BoardKind = 'class'): void {
+    const room = this.room(roomId, kind);
+    if (!room) return;
     room.pending.set(entry[0], { userId, entry, teacher: role === 'teacher' });
     this.schedule(roomId, room);
   }
 
   /** A laser point of a session (`entry[0]`); a newer one in the tick supersedes it. Reaches everyone. */
   pushLaser(roomId: string, userId: string, entry: LaserEntry): void {
-    const room = this.room(roomId);
+    const room = this.room(roomId, 'class');
+    if (!room) return;
     room.laser.set(entry[0], { userId, entry });
     this.schedule(roomId, room);
   }
 
   /** The teacher's view for the room's followers; a newer one in the tick supersedes it. */
   pushViewport(roomId: string, entry: ViewportEntry): void {
-    const room = this.room(roomId);
+    const room = this.room(roomId, 'class');
+    if (!room) return;
     room.viewport = entry;
     this.schedule(roomId, room);
   }
 
   /** A drag move under a current lock generation; a newer one for the element supersedes it. */
-  pushDrag(roomId: string, entry: DragEntry): void {
-    const room = this.room(roomId);
+  pushDrag(roomId: string, entry: DragEntry, kind: BoardKind = 'class'): void {
+    const room = this.room(roomId, kind);
+    if (!room || (kind === 'private' && room.drags.size >= MAX_BOARD_DRAGS_PER_TICK && !room.drags.has(entry.elementId))) return;
     room.drags.set(entry.elementId, entry);
     this.schedule(roomId, room);
   }
@@ -73,8 +111,9 @@ export class EphemeralFanout {
    * Live-ink points of a stroke: appended to the stroke's unsent ones (bounded), its end kept.
    * Returns false when the points were dropped (the room's or the stroke's tick is full).
    */
-  pushInk(roomId: string, userId: string, entry: InkEntry): boolean {
-    const room = this.room(roomId);
+  pushInk(roomId: string, userId: string, entry: InkEntry, kind: BoardKind = 'class'): boolean {
+    const room = this.room(roomId, kind);
+    if (!room) return false;
     const pending = room.ink.get(entry.strokeId);
     if (pending) {
       // Another drawer's packet naming this stroke never joins it: the first sender keeps it.
@@ -84,7 +123,8 @@ export class EphemeralFanout {
       pending.entry.points.push(...entry.points);
       if (entry.end) pending.entry.end = entry.end;
     } else {
-      if (room.ink.size >= MAX_INK_STROKES_PER_TICK || entry.points.length > MAX_INK_POINTS_PER_TICK) return false;
+      const strokes = kind === 'private' ? MAX_BOARD_STROKES_PER_TICK : MAX_INK_STROKES_PER_TICK;
+      if (room.ink.size >= strokes || entry.points.length > MAX_INK_POINTS_PER_TICK) return false;
       room.ink.set(entry.strokeId, { userId, entry: { ...entry, points: [...entry.points] } });
     }
     this.schedule(roomId, room);
@@ -101,16 +141,22 @@ export class EphemeralFanout {
     this.rooms.get(roomId)?.drags.delete(elementId);
   }
 
-  private room(roomId: string): RoomEphemera {
+  /** A board's unsent ephemera; null for a private board past the tick's bound (I10) or with no delivery. */
+  private room(roomId: string, kind: BoardKind): RoomEphemera | null {
     let room = this.rooms.get(roomId);
     if (!room) {
-      room = { pending: new Map(), drags: new Map(), ink: new Map(), laser: new Map(), viewport: null, timer: null, lastFlush: -Infinity };
+      if (kind === 'private' && (!this.boards || this.boardsDue.size >= MAX_BOARDS_PER_TICK)) return null;
+      room = { kind, pending: new Map(), drags: new Map(), ink: new Map(), laser: new Map(), viewport: null, timer: null, lastFlush: -Infinity };
       this.rooms.set(roomId, room);
     }
     return room;
   }
 
   private schedule(roomId: string, room: RoomEphemera): void {
+    if (room.kind === 'private') {
+      this.boardsDue.add(roomId);
+      return;
+    }
     if (room.timer) return;
     const sinceLast = this.now() - room.lastFlush;
     const tickMs = this.tickMs();
@@ -149,7 +195,30 @@ export class EphemeralFanout {
 
   stop(): void {
     for (const room of this.rooms.values()) if (room.timer) clearTimeout(room.timer);
+    if (this.boardTimer) clearInterval(this.boardTimer);
     this.rooms.clear();
+    this.boardsDue.clear();
+  }
+
+  /**
+   * The board tick: one `board.pointers` batch per private board that moved (pointers as
+   * `[sessionId, userId, x, y]`, the tick's ink and drags), all handed over at once so the delivery
+   * can group a tick's batches per socket. A board's state goes with its batch.
+   */
+  flushBoards(): void {
+    if (this.boardsDue.size === 0 || !this.boards) return;
+    const batches: BoardPointers[] = [];
+    for (const boardId of this.boardsDue) {
+      const room = this.rooms.get(boardId);
+      this.rooms.delete(boardId);
+      if (!room) continue;
+      const batch: BoardPointers = { boardId, pointers: Array.from(room.pending.values(), ({ userId, entry: [sessionId, x, y] }) => [sessionId, userId, x, y] as const) };
+      if (room.ink.size > 0) batch.ink = Array.from(room.ink.values(), (ink) => ink.entry);
+      if (room.drags.size > 0) batch.drags = [...room.drags.values()];
+      batches.push(batch);
+    }
+    this.boardsDue.clear();
+    if (batches.length > 0) this.boards.send(batches);
   }
 
   private flush(roomId: string, room: RoomEphemera): void {
@@ -187,8 +256,9 @@ export class EphemeralFanout {
 /** Who a batch goes to: the whole room, or the teachers' or students' sockets of it (channels.ts). */
 export type CursorAudience = 'room' | 'teachers' | 'students' | 'followers';
 
-/** One room's unsent positions. */
+/** One board's unsent positions. */
 interface RoomEphemera {
+  kind: BoardKind;
   /** By session id: the user is kept beside the entry (the wire entry has none) for forgetUser. */
   pending: Map<string, { userId: string; entry: CursorEntry; teacher: boolean }>;
   drags: Map<string, DragEntry>;

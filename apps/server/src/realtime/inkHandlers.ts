@@ -1,6 +1,6 @@
 import { ClientEvent, ErrorCode, policyText, type ProtocolError } from '@wb/protocol';
 import type { Metrics } from '../metrics.ts';
-import type { BoardAccess, BoardEphemera } from './boardEphemera.ts';
+import type { BoardAccess } from './boardAccess.ts';
 import { boardForbidden } from './boardHandlers.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { DrawRights, InkRefusal } from './drawRights.ts';
@@ -23,8 +23,9 @@ const INK_REFUSALS: Record<InkRefusal, ProtocolError> = {
  * read per packet); a refused packet gets a throttled `forbidden_by_policy` notice. The durable stroke is
  * decided separately, inside `element.create`'s conditional write (I11).
  *
- * Ink naming a private board (`boardId`, docs/boards.md) goes to that board's audience only, in its
- * `board.pointers` batch (boardEphemera.ts): from its owner while the activity runs, or a teacher;
+ * Ink naming a private board (`boardId`, docs/boards.md) takes the same fan-out keyed by the board,
+ * and goes to that board's audience only, in its `board.pointers` batch: from its owner while the
+ * activity runs, or a teacher;
  * anyone else's is refused `board_forbidden`, a frozen board's owner's `forbidden_by_policy`. The
  * lesson's muted pen and end hold on every board; its edit policy is the class board's only.
  */
@@ -32,10 +33,9 @@ export function inkHandlers(deps: {
   fanout: EphemeralFanout;
   rights: DrawRights;
   metrics: Metrics;
-  boards: BoardEphemera;
   access: BoardAccess;
 }): Pick<ClientEventHandlers, typeof ClientEvent.INK> {
-  const { fanout, rights, metrics, boards, access } = deps;
+  const { fanout, rights, metrics, access } = deps;
   return {
     [ClientEvent.INK]: (session, update) => {
       if (!session.live) return;
@@ -51,23 +51,16 @@ export function inkHandlers(deps: {
       // Unknown until the room's rights are read (a few ms after the room's first packet): dropped.
       if (may === null) return;
       const entry = { strokeId: update.strokeId, sessionId, from: update.from, points: update.points, stroke: update.stroke, strokeWidth: update.strokeWidth, ...(update.end ? { end: update.end } : {}) };
-      if (boardId !== undefined) {
-        if (!boards.pushInk(boardId, entry)) {
-          metrics.droppedInkPoints.inc(update.points.length);
-          return;
-        }
-        metrics.inkPoints.inc(update.points.length);
-        const last = update.points.at(-1);
-        if (last) boards.putPointer(boardId, sessionId, userId, last[0], last[1]);
-        return;
-      }
-      if (!fanout.pushInk(roomId, userId, entry)) {
+      const board = boardId ?? roomId;
+      const kind = boardId === undefined ? 'class' : 'private';
+      if (!fanout.pushInk(board, userId, entry, kind)) {
         metrics.droppedInkPoints.inc(update.points.length);
         return;
       }
       metrics.inkPoints.inc(update.points.length);
+      // The ink moves the drawer's cursor (pointer) on the board it is drawn on.
       const last = update.points.at(-1);
-      if (last) fanout.pushCursor(roomId, userId, [sessionId, last[0], last[1]], session.role);
+      if (last) fanout.pushCursor(board, userId, [sessionId, last[0], last[1]], session.role, kind);
     },
   };
 }

@@ -1,15 +1,12 @@
 import { ClientEvent, type DragEntry } from '@wb/protocol';
 import type { Config } from '../config.ts';
-import type { BoardEphemera } from './boardEphemera.ts';
-import { settleBoardEdit } from './elementHandlers.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
-import { editRefusals, settleEdit, type EditDeps } from './elementHandlers.ts';
+import { actorOn, editRefusals, settleOn, type EditDeps } from './elementHandlers.ts';
 import type { LockCache } from './lockCache.ts';
 import { Refusal } from './requests.ts';
 import { boardForbidden } from './boardHandlers.ts';
 import type { SocketSession } from './socketSession.ts';
-import type { ElementResult } from '@wb/db';
 
 /** While dragging, a node extends the holder's lock at most this often (one write per second). */
 const LOCK_EXTEND_EVERY_MS = 1_000;
@@ -18,8 +15,6 @@ export interface LockDeps extends EditDeps {
   config: Config;
   locks: LockCache;
   fanout: EphemeralFanout;
-  /** Drag previews on private boards go to the board's audience only (boardEphemera.ts). */
-  boards: BoardEphemera;
 }
 
 type LockEvents =
@@ -39,13 +34,25 @@ type LockEvents =
  * With `boardId` (docs/boards.md) the lock is on an element of that private board: the store
  * authorises it as an edit of the board (its owner, a teacher; `board_forbidden` otherwise, as
  * for element edits), its events go to the board's channel, and its moves travel in the board's
- * `board.pointers` batch, so a drag on a private board reaches the board's audience only (I12).
+ * `board.pointers` batch (the one fan-out, keyed by board), so a drag on a private board reaches
+ * the board's audience only (I12).
  */
+/**
+ * A refused grant (one lock or a group) as the protocol words it. A member without the right to the
+ * board they named is `board_forbidden` (their lesson rights are decided elsewhere); without the
+ * lesson's, their session ends.
+ */
+function refuseGrant(deps: EditDeps, session: SocketSession, boardId: string | undefined, decision: keyof typeof editRefusals): never {
+  if (decision === 'not_a_member') {
+    if (boardId) throw new Refusal(boardForbidden);
+    deps.endRevoked(session);
+  }
+  throw new Refusal(editRefusals[decision]);
+}
+
 export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEvents> {
-  const { store, config, publisher, locks, fanout, boards } = deps;
-  const actorOn = (session: SocketSession, boardId: string | undefined) => (boardId ? { ...session.actor, roomId: boardId } : session.actor);
-  const settle = (session: SocketSession, boardId: string | undefined, result: ElementResult) =>
-    boardId ? settleBoardEdit(deps, result) : settleEdit(deps, session, result);
+  const { store, config, publisher, locks, fanout } = deps;
+  const settle = settleOn.bind(null, deps);
   return {
     [ClientEvent.LOCK_ACQUIRE]: async (session, request) => {
       const actor = actorOn(session, request.boardId);
@@ -63,24 +70,14 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
           return { grant: { elementId: request.elementId, generation: result.generation, expiresInMs: result.expiresInMs } };
         case 'already_applied':
           return { grant: { elementId: request.elementId, generation: result.generation, expiresInMs: result.expiresInMs } };
-        case 'locked':
-        case 'not_found':
-        case 'pinned':
-        case 'look_only':
-        case 'pen_muted':
-        case 'not_own':
-          throw new Refusal(editRefusals[result.decision]);
-        case 'not_a_member':
-          // On a board: not this member's to change (their lesson rights are decided elsewhere).
-          if (request.boardId) throw new Refusal(boardForbidden);
-          deps.endRevoked(session);
-          throw new Refusal(editRefusals.not_a_member);
+        default:
+          return refuseGrant(deps, session, request.boardId, result.decision);
       }
     },
 
     [ClientEvent.LOCK_ACQUIRE_MANY]: async (session, request) => {
       // No cache shortcut here: the refusal names the holder, which the database knows for sure.
-      const result = await store.acquireLocks(session.actor, {
+      const result = await store.acquireLocks(actorOn(session, request.boardId), {
         elementIds: request.elementIds,
         requestId: request.requestId,
         firstTermMs: config.LOCK_FIRST_TERM_MS,
@@ -93,16 +90,10 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
             grants: result.grants.map((g) => ({ elementId: g.element.id, generation: g.generation, expiresInMs: g.expiresInMs })),
           };
         case 'locked':
+          // On a board the holder is named only to those who may see it: the store refused a stranger first.
           throw new Refusal({ ...editRefusals.locked, heldBy: { elementId: result.elementId, userId: result.holderUserId } });
-        case 'not_found':
-        case 'pinned':
-        case 'look_only':
-        case 'pen_muted':
-        case 'not_own':
-          throw new Refusal(editRefusals[result.decision]);
-        case 'not_a_member':
-          deps.endRevoked(session);
-          throw new Refusal(editRefusals.not_a_member);
+        default:
+          return refuseGrant(deps, session, request.boardId, result.decision);
       }
     },
 
@@ -124,8 +115,7 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
       // A resize or turn carries its frame: the same packet, rate and filter as a move.
       const drag: DragEntry = { elementId: move.elementId, generation: move.generation, sessionId, userId: session.userId, x: move.x, y: move.y };
       if (move.frame) drag.frame = move.frame;
-      if (move.boardId) boards.pushDrag(roomId, drag);
-      else fanout.pushDrag(roomId, drag);
+      fanout.pushDrag(roomId, drag, move.boardId ? 'private' : 'class');
       const now = performance.now();
       if (now - lock.lastExtendedAt < LOCK_EXTEND_EVERY_MS) return;
       // The first move confirms the grant arrived; later ones keep the lease alive while dragging.
@@ -150,8 +140,7 @@ export function lockHandlers(deps: LockDeps): Pick<ClientEventHandlers, LockEven
         shape: request.shape,
         requestId: request.requestId,
       });
-      if (request.boardId) boards.forgetDrag(actor.roomId, request.elementId);
-      else fanout.forgetDrag(actor.roomId, request.elementId);
+      fanout.forgetDrag(actor.roomId, request.elementId);
       return settle(session, request.boardId, result);
     },
 

@@ -16,7 +16,8 @@ import { cursorHandlers } from './cursorHandlers.ts';
 import { cursorAwareParser } from './cursorIngress.ts';
 import { attentionHandlers, presentingView, tellFollowerCount } from './attentionHandlers.ts';
 import { authorityHandlers } from './authorityHandlers.ts';
-import { BoardAccess, BoardEphemera } from './boardEphemera.ts';
+import { BoardAccess } from './boardAccess.ts';
+import { sendBoardBatches } from './boardBatches.ts';
 import { boundVolatile } from './boundedVolatile.ts';
 import { boardHandlers } from './boardHandlers.ts';
 import { DrawRights } from './drawRights.ts';
@@ -121,6 +122,8 @@ export function attachRealtime(
     },
     undefined,
     (roomId) => rights.cursorVisibility(roomId),
+    // Private boards' pointers, ink and drags: one batch a board, all of a tick at once.
+    { tickMs: BOARD_POINTER_MS, send: (batches) => sendBoardBatches(io, batches) },
   );
   const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
   const sessions = new LocalSessions(io);
@@ -136,7 +139,6 @@ export function attachRealtime(
   const sync = new SyncService(store, publisher);
   const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
-  const boardEphemera = new BoardEphemera(io, BOARD_POINTER_MS);
   const boardAccess = new BoardAccess();
   const writers = store.database.kind === 'pglite' ? 1 : CREATE_WRITERS_POSTGRES;
   const creates = new CreateBatcher(store, { ...CREATE_BATCH, writers }, (size) =>
@@ -148,15 +150,15 @@ export function attachRealtime(
   /** What the server does with each client event (a new event does not compile without its entry). */
   const handlers: ClientEventHandlers = {
     ...cursorHandlers(fanout),
-    ...inkHandlers({ fanout, rights, metrics, boards: boardEphemera, access: boardAccess }),
+    ...inkHandlers({ fanout, rights, metrics, access: boardAccess }),
     ...presence.handlers,
     ...syncHandlers(sync),
     ...elementHandlers({ ...edits, creates }),
     ...authorityHandlers(edits),
     ...handHandlers(edits),
     ...attentionHandlers({ io, fanout, rights }),
-    ...lockHandlers({ ...edits, config, locks, fanout, boards: boardEphemera }),
-    ...boardHandlers({ ...edits, io, ephemera: boardEphemera, access: boardAccess }),
+    ...lockHandlers({ ...edits, config, locks, fanout }),
+    ...boardHandlers({ ...edits, io, fanout, access: boardAccess }),
   };
 
   let refusing = false;
@@ -266,7 +268,6 @@ export function attachRealtime(
     async stop() {
       clearInterval(tickSampler);
       fanout.stop();
-      boardEphemera.stop();
       await renewals.stop();
     },
   };

@@ -7,7 +7,7 @@ import type { LessonBoards } from '@wb/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { listMyLessonBoards } from '../api/teacherAccountApi.ts';
 import { exportPng, exportPngZip } from '../board/exportImage.ts';
-import { BoardSvg, type BoardView } from './ActivityLayer.tsx';
+import { BoardPicture } from './ActivityLayer.tsx';
 import './activity.css';
 
 type Loaded = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'loaded'; boards: LessonBoards };
@@ -44,10 +44,9 @@ export function LessonBoardsDialog({ code, title, onClose }: { code: string; tit
             </button>
             <ul className="class-grid">
               {boards.map(({ board, elements }) => {
-                const view: BoardView = { info: board, revision: board.revision, elements: new Map(elements.map((e) => [e.id, e])), lastDrewAt: null };
                 return (
                   <li key={board.id} className="class-tile">
-                    <BoardSvg view={view} label={`${board.ownerName}'s board`} />
+                    <BoardPicture elements={elements} label={`${board.ownerName}'s board`} boardId={board.id} owner={board.ownerName} />
                     <span className="class-tile-name">{board.ownerName}</span>
                     <button type="button" className="roster-action" onClick={() => void exportPng(elements, `${activity.title} ${board.ownerName}`)}>
                       PNG

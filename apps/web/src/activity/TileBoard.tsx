@@ -6,11 +6,13 @@
  */
 import type { Element, ElementShape } from '@wb/protocol';
 import { memo, useLayoutEffect, useRef } from 'react';
+import { useStore } from 'zustand';
+import type { BoardEngine } from '../connection/boardEngine.ts';
 import { drawElementsOnCanvas } from '../elements/elementCanvas.ts';
 import { equationPicture, onEquationPictureReady } from '../elements/equationPicture.ts';
+import { inDrawingOrder } from '../elements/geometry.ts';
 import { onEquationRendererLoaded } from '../elements/equationRenderer.ts';
 import { onImageReady } from '../images/imageRefs.ts';
-import { orderedElements, type BoardView, type BoardsClient } from './boardsClient.ts';
 import { TilePainter, type TileSurface } from './tilePainter.ts';
 import { tileDescription } from './tileDescription.ts';
 
@@ -71,30 +73,32 @@ function followSize(canvas: HTMLCanvasElement, painter: TilePainter<CanvasRender
   };
 }
 
-export const TileBoard = memo(function TileBoard({ view, liveInk }: { view: BoardView; liveInk: BoardsClient['ink'] }) {
+const NO_ELEMENTS: ReadonlyMap<string, Element> = new Map();
+
+export const TileBoard = memo(function TileBoard({ engine, owner, ownerUserId }: { engine: BoardEngine; owner: string; ownerUserId: string }) {
   const boardRef = useRef<HTMLCanvasElement>(null);
   const inkRef = useRef<HTMLCanvasElement>(null);
   const painter = useRef<TilePainter<CanvasRenderingContext2D> | null>(null);
-  const viewRef = useRef(view);
-  viewRef.current = view;
-  const boardId = view.info.id;
+  const elements = useStore(engine.board, (b) => b.state?.elements ?? NO_ELEMENTS);
+  const elementsRef = useRef(elements);
+  elementsRef.current = elements;
+  const boardId = engine.id;
 
   useLayoutEffect(() => {
     const board = boardRef.current && surface(boardRef.current);
     const ink = inkRef.current && surface(inkRef.current);
     if (!board || !ink || !boardRef.current) return;
-    const p = new TilePainter(board, ink, (ctx, elements: readonly Element[]) => drawElementsOnCanvas(ctx, elements, equationPicture));
+    const p = new TilePainter(board, ink, (ctx, drawn: readonly Element[]) => drawElementsOnCanvas(ctx, drawn, equationPicture));
     painter.current = p;
     const unfollow = followSize(boardRef.current, p);
-    p.paint(orderedElements(viewRef.current));
-    p.drawInk(liveInk.getState().byBoard.get(boardId));
-    const unsubscribeInk = liveInk.subscribe((now, before) => {
-      const strokes = now.byBoard.get(boardId);
-      if (strokes !== before.byBoard.get(boardId)) p.drawInk(strokes);
+    p.paint(inDrawingOrder(elementsRef.current.values()));
+    p.drawInk(engine.ink.getState().strokes);
+    const unsubscribeInk = engine.ink.subscribe((now, before) => {
+      if (now.strokes !== before.strokes) p.drawInk(now.strokes);
     });
     // A picture the tile shows as its placeholder arrived: drawn again with it. Equations show
     // their source until KaTeX has loaded and their picture decoded (equationPicture.ts).
-    const holds = (test: (shape: ElementShape) => boolean) => [...viewRef.current.elements.values()].some((e) => test(e.shape));
+    const holds = (test: (shape: ElementShape) => boolean) => [...elementsRef.current.values()].some((e) => test(e.shape));
     const unsubscribeImages = onImageReady((sha256) => {
       if (holds((shape) => shape.kind === 'image' && shape.sha256 === sha256)) p.repaint();
     });
@@ -112,16 +116,16 @@ export const TileBoard = memo(function TileBoard({ view, liveInk }: { view: Boar
       p.clear();
       painter.current = null;
     };
-  }, [liveInk, boardId]);
+  }, [engine]);
 
   useLayoutEffect(() => {
-    painter.current?.paint(orderedElements(view));
-  }, [view]);
+    painter.current?.paint(inDrawingOrder(elements.values()));
+  }, [elements]);
 
   return (
     <div className="activity-board class-tile-board">
-      <canvas ref={boardRef} role="img" aria-label={tileDescription(view.info.ownerName, view.info.ownerUserId, view.elements.values())}
-        data-testid="tile-board" data-board-id={boardId} data-owner={view.info.ownerName} data-elements={view.elements.size} />
+      <canvas ref={boardRef} role="img" aria-label={tileDescription(owner, ownerUserId, elements.values())}
+        data-testid="tile-board" data-board-id={boardId} data-owner={owner} data-elements={elements.size} />
       <canvas ref={inkRef} aria-hidden="true" data-testid="tile-ink" data-strokes="0" />
     </div>
   );

@@ -1,12 +1,15 @@
 /**
- * A grid tile's live ink (boardInkLayer.ts) fed by the boards client's ink store, as the class
+ * A grid tile's live ink (boardInkLayer.ts) fed by its board's engine's ink store, as the class
  * grid feeds it, with the frames in the test's hands: the lines are a recorder, not a DOM.
  */
-import { ClientEvent, type BoardInfo, type BoardPointers, type Element, type InkPoint } from '@wb/protocol';
+import type { BoardPointers, CursorBatch, Element, InkPoint } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
+import { BoardEngine } from '../connection/boardEngine.ts';
+import type { EditorTransport } from '../elements/boardEditor.ts';
 import type { LiveStroke } from '../sync/liveInk.ts';
+import { stateFromSnapshot } from '../sync/roomState.ts';
+import { member, presence, snapshot } from '../sync/testFixtures.ts';
 import { BoardInkLayer, type StrokeLines } from './boardInkLayer.ts';
-import { BoardsClient } from './boardsClient.ts';
 
 const LESSON = '00000000-0000-4000-8000-00000000000a';
 const BOARD = '00000000-0000-4000-8000-0000000000b1';
@@ -17,7 +20,6 @@ const ANA_SESSION = '00000000-0000-4000-8000-0000000000e1';
 const STROKE = '00000000-0000-4000-8000-00000000f001';
 const STROKE2 = '00000000-0000-4000-8000-00000000f002';
 
-const info = (id: string): BoardInfo => ({ id, activityId: 'a', ownerUserId: ANA, ownerName: 'Ana', revision: 0, editPolicy: 'own', shownLabel: null });
 const pen = (id: string, points: InkPoint[]): Element => ({
   id,
   shape: { kind: 'pen', x: 0, y: 0, points, stroke: '#1e1e1e', strokeWidth: 4 },
@@ -58,85 +60,93 @@ function recorder() {
   return { port, calls, lines: () => [...lines] };
 }
 
-/** A teacher's boards client whose store publishes on frames the test runs, and a tile's layer on BOARD. */
-async function grid() {
+/** A board's ephemera as the connection hands them to its engine (roomClient.ts). */
+const asCursors = (b: BoardPointers): CursorBatch => ({ cursors: b.pointers.map(([sessionId, , x, y]) => [sessionId, x, y] as const), ...(b.ink ? { ink: b.ink } : {}) });
+
+/**
+ * A teacher's engines of two private boards, whose stores publish on frames the test runs, framed
+ * by a lesson where Ana is present; and a tile's layer on BOARD.
+ */
+function grid() {
   const frames: (() => void)[] = [];
-  const client = new BoardsClient(
-    {
-      request: async <T,>(event: string, payload: unknown) => {
-        if (event !== ClientEvent.BOARD_SYNC) return { ok: false, error: { code: 'bad_request', message: 'no' } } as never;
-        const id = (payload as { boardId: string }).boardId;
-        return { ok: true, sync: { kind: 'snapshot', snapshot: { revision: 0, elements: [], board: info(id) } } } as never as { ok: true } & T;
-      },
-      emit: () => undefined,
-    },
-    { lessonId: LESSON, userId: TEACHER, role: 'teacher' },
-    () => 1_000,
-    (publish) => frames.push(publish),
-  );
-  client.receiveOpened(info(BOARD));
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  const base = snapshot();
+  const lesson = stateFromSnapshot({ ...base, room: { ...base.room, id: LESSON }, members: [member(TEACHER, 'Ms Teacher', 'teacher'), member(ANA, 'Ana')], presence: [presence(ANA_SESSION, ANA)] });
+  const engines = [BOARD, OTHER_BOARD].map((id) => {
+    const engine = new BoardEngine(
+      id,
+      { kind: 'private', frame: { boardId: id, editPolicy: 'own' } },
+      // Offline as far as the editor knows: nothing of ours is sent in these tests.
+      { transport: { isConnected: () => false } as unknown as EditorTransport, requestSync: () => undefined },
+      { userId: TEACHER, sessionId: '00000000-0000-4000-8000-0000000000e9', role: 'teacher' },
+      (publish) => frames.push(publish),
+    );
+    engine.connectionOpened(0);
+    engine.receiveBoardSync({ kind: 'snapshot', snapshot: { revision: 0, elements: [], board: { id, activityId: '00000000-0000-4000-8000-0000000000a1', ownerUserId: ANA, ownerName: 'Ana', revision: 0, editPolicy: 'own', shownLabel: null } } }, lesson, 0);
+    return engine;
+  });
+  const [board, other] = engines as [BoardEngine, BoardEngine];
   const lines = recorder();
   const layer = new BoardInkLayer(lines.port);
   let draws = 0;
-  client.ink.subscribe((now, before) => {
-    const strokes = now.byBoard.get(BOARD);
-    if (strokes === before.byBoard.get(BOARD)) return;
+  board.ink.subscribe((now, before) => {
+    if (now.strokes === before.strokes) return;
     draws++;
-    layer.draw(strokes);
+    layer.draw(now.strokes);
   });
   const frame = () => frames.splice(0).forEach((publish) => publish());
-  return { client, lines, frame, draws: () => draws, frames };
+  const receivePointers = (b: BoardPointers) => (b.boardId === BOARD ? board : other).sync.receiveCursors(asCursors(b), 1_000);
+  return { board, receivePointers, lines, frame, draws: () => draws, frames };
 }
 
 describe('a grid tile\'s live ink (boardInkLayer.ts)', () => {
   test('TI1: however many batches arrive within a frame, the tile draws once in it, with every point', async () => {
-    const { client, lines, frame, draws, frames } = await grid();
+    const { receivePointers, lines, frame, draws, frames } = grid();
     // Ten batches of four points, and the other 29 boards' batches around them, in one frame.
     for (let i = 0; i < 10; i++) {
-      client.receivePointers(batch(BOARD, i * 4, 4));
-      client.receivePointers(batch(OTHER_BOARD, i * 4, 4, STROKE2));
+      receivePointers(batch(BOARD, i * 4, 4));
+      receivePointers(batch(OTHER_BOARD, i * 4, 4, STROKE2));
     }
-    expect(frames).toHaveLength(1);
+    // One frame asked for per board that changed: this board's and the other's.
+    expect(frames).toHaveLength(2);
     expect(draws()).toBe(0);
     frame();
     expect(draws()).toBe(1);
     expect(lines.calls).toEqual(['add f001', 'append f001 40']);
     expect(lines.lines()[0]?.points).toEqual(Array.from({ length: 40 }, (_, i) => [i, 2 * i, 0.5]));
     // The next frame brings the next batches, again once.
-    client.receivePointers(batch(BOARD, 40, 4));
-    client.receivePointers(batch(BOARD, 44, 4));
+    receivePointers(batch(BOARD, 40, 4));
+    receivePointers(batch(BOARD, 44, 4));
     frame();
     expect(draws()).toBe(2);
     expect(lines.lines()[0]?.points).toHaveLength(48);
   });
 
   test('TI2: a stroke that grew gets only its new points appended; each point is on its line once, in order', async () => {
-    const { client, lines, frame } = await grid();
-    client.receivePointers(batch(BOARD, 0, 4));
+    const { receivePointers, lines, frame } = grid();
+    receivePointers(batch(BOARD, 0, 4));
     frame();
     // An overlapping batch (points 2-7) and a repeated one: only 4-7 are new.
-    client.receivePointers(batch(BOARD, 2, 6));
-    client.receivePointers(batch(BOARD, 2, 6));
+    receivePointers(batch(BOARD, 2, 6));
+    receivePointers(batch(BOARD, 2, 6));
     frame();
     expect(lines.calls).toEqual(['add f001', 'append f001 4', 'append f001 4']);
     expect(lines.lines()[0]?.points.map(([x]) => x)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     // A second stroke beside it gets a line of its own; the first is not drawn again.
-    client.receivePointers(batch(BOARD, 0, 3, STROKE2));
+    receivePointers(batch(BOARD, 0, 3, STROKE2));
     frame();
     expect(lines.calls.slice(3)).toEqual(['add f002', 'append f002 3']);
   });
 
   test('TI3: a stroke whose element arrives loses its line at once, in that task, not a frame later; a late batch never brings it back', async () => {
-    const { client, lines, frame } = await grid();
-    client.receivePointers(batch(BOARD, 0, 8));
+    const { board, receivePointers, lines, frame } = grid();
+    receivePointers(batch(BOARD, 0, 8));
     frame();
-    client.receivePointers(batch(BOARD, 8, 4));
-    client.receiveEvent({ roomId: BOARD, revision: 1, eventId: `element.created:${BOARD}:1`, kind: 'element.created', payload: { element: pen(STROKE, [[0, 0, 0.5]]) } });
-    expect(client.store.getState().boards.get(BOARD)?.elements.has(STROKE)).toBe(true);
+    receivePointers(batch(BOARD, 8, 4));
+    board.sync.receiveEvent({ roomId: BOARD, revision: 1, eventId: `element.created:${BOARD}:1`, kind: 'element.created', payload: { element: pen(STROKE, [[0, 0, 0.5]]) } }, 1_000);
+    expect(board.sync.state?.elements.has(STROKE)).toBe(true);
     expect(lines.lines()).toEqual([]);
     expect(lines.calls.at(-1)).toBe('remove f001');
-    client.receivePointers(batch(BOARD, 12, 4));
+    receivePointers(batch(BOARD, 12, 4));
     frame();
     expect(lines.lines()).toEqual([]);
   });

@@ -1,8 +1,6 @@
 import type { InkPoint } from '@wb/protocol';
 import type { LiveStroke } from '../sync/liveInk.ts';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
 /** Where a board's live strokes are drawn: one line per stroke, grown by appending points. */
 export interface StrokeLines<Line> {
   /** A new, empty line in the stroke's style. */
@@ -13,11 +11,11 @@ export interface StrokeLines<Line> {
 }
 
 /**
- * Others' strokes on one board while drawn (live ink), kept on screen from the boards client's
- * ink store (one update a frame at most, boardsClient.ts) without React: a stroke that grew gets
+ * Others' strokes on one board while drawn (live ink), kept on a grid tile from its board engine's
+ * ink store (one update a frame at most, boardEngine.ts) without React: a stroke that grew gets
  * only its new points appended to its line, never its whole point list again; a stroke that ended
- * loses its line in the update that ends it. Pure: the lines are a port (`svgStrokeLines` in the
- * page, a recorder in the tests).
+ * loses its line in the update that ends it. Pure: the lines are a port (the tile's canvas in
+ * tilePainter.ts, a recorder in the tests).
  *
  * Rules (named in boardInkLayer.test.ts):
  * - TI1 One draw a frame: however many batches arrive within a frame, a board's strokes are drawn
@@ -62,51 +60,4 @@ export class BoardInkLayer<Line> {
   clear(): void {
     this.draw(undefined);
   }
-}
-
-/**
- * A board's live strokes as SVG polylines in `parent` (board coordinates), inside one
- * `<g data-testid="live-ink">` that exists while at least one stroke is drawn.
- */
-export function svgStrokeLines(parent: SVGGElement): StrokeLines<SVGPolylineElement> {
-  let group: SVGGElement | null = null;
-  return {
-    add(stroke) {
-      if (!group) {
-        group = document.createElementNS(SVG_NS, 'g');
-        group.dataset.testid = 'live-ink';
-        parent.append(group);
-      }
-      const line = document.createElementNS(SVG_NS, 'polyline');
-      line.dataset.strokeId = stroke.strokeId;
-      line.setAttribute('fill', 'none');
-      line.setAttribute('stroke', stroke.stroke);
-      line.setAttribute('stroke-width', String(stroke.strokeWidth));
-      line.setAttribute('stroke-linecap', 'round');
-      line.setAttribute('stroke-linejoin', 'round');
-      group.append(line);
-      return line;
-    },
-    append(line, points) {
-      const svg = line.ownerSVGElement;
-      if (!svg) {
-        // Not in a drawn SVG (yet): the same points, as text.
-        line.setAttribute('points', `${line.getAttribute('points') ?? ''} ${points.map(([x, y]) => `${x},${y}`).join(' ')}`.trim());
-        return;
-      }
-      for (const [x, y] of points) {
-        const p = svg.createSVGPoint();
-        p.x = x;
-        p.y = y;
-        line.points.appendItem(p);
-      }
-    },
-    remove(line) {
-      line.remove();
-      if (group && group.childElementCount === 0) {
-        group.remove();
-        group = null;
-      }
-    },
-  };
 }

@@ -25,6 +25,9 @@ import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
 import { ZOOM_STEP, createViewportStore, initialViewport, screenToBoard, zoomAt, type Point, type Viewport } from './viewport.ts';
 import { ViewportGestures } from './viewportGestures.ts';
 
+/** A board without the attention kit (a private board) hides no cursors. */
+const NO_ATTENTION = createStore(() => ({ hideCursors: false }));
+
 /** The equation editor comes with KaTeX, on first use: neither is in the initial bundle. */
 const EquationEditor = lazy(() => import('./EquationEditor.tsx').then((m) => ({ default: m.EquationEditor })));
 
@@ -41,8 +44,14 @@ interface BoardProps {
   colorOf: (userId: string) => string;
   /** Our pointer in board coordinates, whenever it or the viewport moves. */
   onPointer: (x: number, y: number) => void;
-  /** The attention kit: hidden cursors, laser trails, follow the teacher. */
-  attention: AttentionClient;
+  /** The attention kit: hidden cursors, laser trails, follow the teacher (the class board's only). */
+  attention?: AttentionClient | undefined;
+  /** What the board is called for assistive technology ("Whiteboard", "Your board", "Ana's board"). */
+  label?: string;
+  /** The board's id (for tests and for the teacher's grid: which board this is). */
+  boardId?: string;
+  /** A private board: the lesson's settings are not set from it (Toolbar), nor does it take part in follow or laser. */
+  privateBoard?: boolean;
   /** The lesson's images: pasted, dropped or picked pictures are uploaded there. */
   images: ImageLibrary;
   /** The teacher also imports PDF worksheets. */
@@ -55,9 +64,10 @@ interface BoardProps {
  * keys; zoom with ctrl/cmd+scroll (and trackpad pinch), a two-finger pinch, +/- and 0
  * (viewportGestures.ts); draw with the tools (toolInput.ts).
  */
-export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, isTeacher }: BoardProps) {
+export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, isTeacher, label = 'Whiteboard', boardId, privateBoard = false }: BoardProps) {
   const [viewport] = useState(createViewportStore);
-  const [tools] = useState(createToolStore);
+  // A private board is an activity's page to draw on: it opens with the pen in hand.
+  const [tools] = useState(() => createToolStore(privateBoard ? 'pen' : 'select'));
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null, marquee: null })));
   const [textEdit, setTextEdit] = useState<TextEdit | null>(null);
   const [imageInput, setImageInput] = useState<ImageInput | null>(null);
@@ -113,7 +123,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
   // the person's own (a student stops following; a presenting teacher shares it).
   useEffect(() => {
     const surface = surfaceRef.current;
-    if (!surface) return;
+    if (!surface || !attention) return;
     const screen = () => ({ width: surface.clientWidth || window.innerWidth, height: surface.clientHeight || window.innerHeight });
     let moving = false;
     const unsubscribeRequests = attention.viewRequest.subscribe((request) => {
@@ -130,7 +140,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       unsubscribeViewport();
     };
   }, [attention, viewport]);
-  const hideCursors = useStore(attention.view, (v) => v.hideCursors);
+  const hideCursors = useStore(attention?.view ?? NO_ATTENTION, (v) => v.hideCursors);
   const paper = useStore(editor.board, (b) => b.settings.paper);
   const sharedView = () => {
     const surface = surfaceRef.current;
@@ -200,14 +210,15 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         className={`board tool-${tool}${spaceHeld ? ' board-pan-ready' : ''}${panning ? ' board-panning' : ''}`}
         role="application"
         aria-roledescription="whiteboard"
-        aria-label="Whiteboard"
+        aria-label={label}
         aria-describedby="board-help"
         tabIndex={0}
         data-testid="board"
+        data-board-id={boardId}
       >
         <GridLayer viewport={viewport} paper={paper} />
         <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} ink={ink} selfSessionId={selfSessionId} nameOf={nameOf} colorOf={colorOf} />
-        <LaserLayer attention={attention} viewport={viewport} />
+        {attention && <LaserLayer attention={attention} viewport={viewport} />}
         <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} hidden={hideCursors} />
       </div>
       <ElementList
@@ -237,7 +248,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         elements follows the board. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
         toolbar.
       </p>
-      <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} imageInput={imageInput} acceptPdf={isTeacher} onEquation={(elementId) => setEquationEdit({ elementId })} />
+      <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} imageInput={imageInput} acceptPdf={isTeacher} onEquation={(elementId) => setEquationEdit({ elementId })} lessonControls={!privateBoard} />
       {equationEdit && (
         <Suspense fallback={null}>
         <EquationEditor
@@ -252,7 +263,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         </Suspense>
       )}
       <ZoomControls viewport={viewport} />
-      <AttentionBar attention={attention} editor={editor} sharedView={sharedView} />
+      {attention && <AttentionBar attention={attention} editor={editor} sharedView={sharedView} />}
     </>
   );
 }

@@ -26,6 +26,8 @@ interface ToolbarProps {
   acceptPdf: boolean;
   /** Opens the equation editor: for a new equation (null) or the selected one. */
   onEquation: (elementId: string | null) => void;
+  /** The lesson's settings (edit policy, paper) are set from the class board, not from a private board. */
+  lessonControls?: boolean;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -40,7 +42,7 @@ function isTyping(target: EventTarget | null): boolean {
  * accessible name and its shortcut in the title and on the button; shortcuts work anywhere
  * except while typing.
  */
-export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInput, acceptPdf, onEquation }: ToolbarProps) {
+export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInput, acceptPdf, onEquation, lessonControls = true }: ToolbarProps) {
   const tool = useStore(tools, (s) => s.tool);
   const style = useStore(tools, (s) => s.style);
   const filled = useStore(tools, (s) => s.filled);
@@ -328,8 +330,8 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
       </div>
       {editor.isTeacher && (
         <div className="toolbar-group" role="group" aria-label="Teacher controls">
-          <EditPolicySelect editor={editor} />
-          <PaperPicker editor={editor} />
+          {lessonControls && <EditPolicySelect editor={editor} />}
+          {lessonControls && <PaperPicker editor={editor} />}
           {single && (
             <span className="author-label" data-testid="selection-author" title="Who made the selected element">
               by {nameOf(single.createdBy)}

@@ -43,9 +43,9 @@ export interface ToolState {
   readonly text: { readonly size: TextSize; readonly align: TextAlign; readonly stickyFill: string };
 }
 
-export function createToolStore(): StoreApi<ToolState> {
+export function createToolStore(tool: ToolState['tool'] = 'select'): StoreApi<ToolState> {
   return createStore<ToolState>(() => ({
-    tool: 'select',
+    tool,
     style: { stroke: '#1e1e1e', fill: 'transparent', strokeWidth: 2 },
     filled: false,
     text: { size: 'M', align: 'left', stickyFill: STICKY_FILL },

@@ -1,4 +1,5 @@
 import {
+  BOARD_POINTER_MS,
   ClientEvent,
   ErrorCode,
   MAX_COORDINATE,
@@ -7,7 +8,13 @@ import {
   isErrorCode,
   isFatalErrorCode,
   type Ack,
+  type AckedClientEvent,
+  type BoardInfo,
+  type BoardPointers,
   type ClearBoardReply,
+  type ClientReply,
+  type ClientRequest,
+  type EditPolicy,
   type ClientToServerEvents,
   type CursorUpdate,
   type ElementReply,
@@ -23,17 +30,17 @@ import {
 } from '@wb/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { AttentionClient, type AttentionPorts } from '../attention/attentionClient.ts';
-import { BoardsClient, nextFrame } from '../activity/boardsClient.ts';
-import { BoardEditor, type EditorTransport } from '../elements/boardEditor.ts';
+import { ActivityClient } from '../activity/activityClient.ts';
+import type { BoardEditor, EditorTransport } from '../elements/boardEditor.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { signOut as signOutOverHttp } from '../api/roomsApi.ts';
 import { installDebugHook } from '../debug/debugHook.ts';
 import { randomId } from '../session/randomId.ts';
-import type { LiveStroke } from '../sync/liveInk.ts';
 import type { RoomState } from '../sync/roomState.ts';
 import { ActivityTracker, sameSet } from '../sync/activity.ts';
 import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
-import { SyncEngine, type CursorTarget, type SyncPhase } from '../sync/syncEngine.ts';
+import type { SyncEngine, SyncPhase } from '../sync/syncEngine.ts';
+import { BoardEngine, sharedFrame, type CursorView, type InkView } from './boardEngine.ts';
 import {
   exhaustedBy,
   initialConnectionState,
@@ -44,7 +51,10 @@ import {
   type ConnectionState,
 } from './connectionMachine.ts';
 import { drainReconnectDelay } from './drain.ts';
+import type { Request } from './request.ts';
 import { SOCKET_TRANSPORTS } from './transports.ts';
+
+export type { CursorView, InkView };
 
 /** Cursor packets at most every 33 ms (~30 Hz): smooth with interpolation, light on the wire. */
 export const CURSOR_SYNC_MS = 33;
@@ -73,14 +83,9 @@ export interface RoomView {
   readonly idle: ReadonlySet<string>;
 }
 
-/** Fast-changing: read through `subscribe` into the DOM, never through React renders. */
-export interface CursorView {
-  readonly targets: ReadonlyMap<string, CursorTarget>;
-}
-
-/** Other people's strokes being drawn (live ink), by stroke id; read like cursors. */
-export interface InkView {
-  readonly strokes: ReadonlyMap<string, LiveStroke>;
+/** The private boards this client follows (docs/boards.md), one engine each, by board id. */
+export interface BoardEnginesView {
+  readonly byId: ReadonlyMap<string, BoardEngine>;
 }
 
 /** While our own live ink flowed this recently (ms), it carries our cursor: no cursor packet is sent. */
@@ -89,21 +94,24 @@ const INK_CARRIES_CURSOR_MS = 100;
 type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
- * The shell around the pure sync engine and connection machine: owns the socket, feeds packets
- * in, answers lease prompts, throttles cursor packets and publishes two stores.
+ * The shell around the pure sync engines and the connection machine: owns the socket, holds one
+ * `BoardEngine` per board this member may see (the class board, and each private board the
+ * activity shows them), routes each packet to its board's engine, answers lease prompts and
+ * throttles cursor packets.
  */
 export class RoomClient {
   readonly view: StoreApi<RoomView>;
-  readonly cursors: StoreApi<CursorView>;
-  readonly ink: StoreApi<InkView>;
-  /** Drawing: own edits, drags under locks, teacher controls. */
-  readonly editor: BoardEditor;
+  /** The class board: the lesson's own log. */
+  readonly classBoard: BoardEngine;
+  /** The private boards followed, by id (the activity decides which). */
+  readonly boards: StoreApi<BoardEnginesView> = createStore<BoardEnginesView>(() => ({ byId: new Map() }));
   /** The attention kit: hidden cursors, laser, follow the teacher. */
   readonly attention: AttentionClient;
-  /** Activities and private boards (activity/boardsClient.ts). */
-  readonly boards: BoardsClient;
-  private readonly engine: SyncEngine;
+  /** Activities: which boards this member sees (activity/activityClient.ts). */
+  readonly activity: ActivityClient;
   private readonly socket: RoomSocket;
+  /** The private boards' ephemeral stores publish in one frame callback (boardEngine.ts). */
+  private readonly boardFrame = sharedFrame();
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private cursorTimer: ReturnType<typeof setTimeout> | undefined;
@@ -113,11 +121,12 @@ export class RoomClient {
   /** A retryable refusal the server noticed just before closing the connection. */
   private closingNotice: ProtocolError | null = null;
   private lastCursorSentAt = 0;
-  private pendingCursor: CursorUpdate | null = null;
-  private lastCursor: { x: number; y: number } | null = null;
+  /** Our next pointer packet: on the class board (a cursor), or on the private board it names. */
+  private pendingCursor: (CursorUpdate & { boardId?: string }) | null = null;
+  private lastCursor: { x: number; y: number; boardId?: string } | null = null;
   private lastActivityPingAt = 0;
   private lastInkAt = -Infinity;
-  private readonly activity = new ActivityTracker();
+  private readonly idleness = new ActivityTracker();
   private activityTimer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   /** Set while leaving on purpose: the server's "session ended" is then our own doing. */
@@ -125,7 +134,8 @@ export class RoomClient {
   private readonly cleanups: Array<() => void> = [];
 
   constructor(readonly grant: SessionGrant) {
-    this.engine = new SyncEngine({ requestSync: (lastRevision) => this.requestSync(lastRevision) }, grant.sessionId);
+    const self = { userId: grant.userId, sessionId: grant.sessionId, role: grant.role };
+    this.classBoard = new BoardEngine(grant.room.id, { kind: 'class' }, { transport: this.transport(undefined), requestSync: (lastRevision) => this.requestSync(lastRevision) }, self);
     this.view = createStore<RoomView>(() => ({
       connection: initialConnectionState,
       phase: 'idle',
@@ -135,9 +145,6 @@ export class RoomClient {
       welcome: null,
       idle: new Set(),
     }));
-    this.cursors = createStore<CursorView>(() => ({ targets: new Map() }));
-    this.ink = createStore<InkView>(() => ({ strokes: new Map() }));
-    this.editor = new BoardEditor({ userId: grant.userId, sessionId: grant.sessionId, role: grant.role }, this.transport());
     this.attention = new AttentionClient(this.attentionPorts(), { sessionId: grant.sessionId, role: grant.role });
     this.socket = io({
       path: '/socket.io',
@@ -151,23 +158,93 @@ export class RoomClient {
       // A callback, so every reconnect sends the revision applied by then.
       auth: (send) => send(this.handshakeAuth()),
     });
-    const unreachable = { ok: false as const, error: { code: 'unavailable' as const, message: 'The server did not answer.' } };
-    this.boards = new BoardsClient(
+    this.activity = new ActivityClient(
       {
-        // Event names and payloads are the protocol's (boardsClient.ts names them); the server validates each.
-        request: (event, payload) => {
-          const timed = this.socket.timeout(REPLY_TIMEOUT_MS);
-          return (timed.emitWithAck as (e: string, p: unknown) => Promise<never>).call(timed, event, payload).catch(() => unreachable);
-        },
-        emit: (event, payload) => {
-          if (this.socket.connected) (this.socket.emit as (e: string, p: unknown) => void).call(this.socket, event, payload);
-        },
+        request: this.request,
+        follow: (info, editPolicy) => this.followBoard(info, editPolicy),
+        unfollow: (boardId) => this.unfollowBoard(boardId),
+        policyChanged: (boardId, editPolicy) => this.boards.getState().byId.get(boardId)?.reframe(this.engine.state, editPolicy),
       },
       { lessonId: grant.room.id, userId: grant.userId, role: grant.role },
-      Date.now,
-      // A grid of 30 drawing students brings ~600 batches a second: its stores publish once a frame.
-      nextFrame,
     );
+  }
+
+  /** The class board's sync engine: the lesson's roster, presence and settings come from it. */
+  private get engine(): SyncEngine {
+    return this.classBoard.sync;
+  }
+
+  /** The class board's editor (the teacher's controls act on the lesson through it). */
+  get editor(): BoardEditor {
+    return this.classBoard.editor;
+  }
+
+  get cursors(): StoreApi<CursorView> {
+    return this.classBoard.cursors;
+  }
+
+  get ink(): StoreApi<InkView> {
+    return this.classBoard.ink;
+  }
+
+  /** An acknowledged request: the event names its payload and its reply (request.ts). */
+  readonly request: Request = <E extends AckedClientEvent>(event: E, payload: ClientRequest<E>) => {
+    const timed = this.socket.timeout(REPLY_TIMEOUT_MS);
+    // Socket.IO's own types resolve an event's acknowledgement only for a literal name, not through
+    // a generic one; this states the same map entry (`ClientRequest<E>` in, `ClientReply<E>` back).
+    const emit = timed.emitWithAck as (event: E, payload: ClientRequest<E>) => Promise<Ack<ClientReply<E>>>;
+    return emit.call(timed, event, payload).catch(() => ({ ok: false as const, error: { code: ErrorCode.UNAVAILABLE, message: 'The server did not answer.' } }));
+  };
+
+  /** A private board to hold an engine for: made, synced once the lesson's state is here. */
+  private followBoard(info: BoardInfo, editPolicy: EditPolicy): void {
+    const existing = this.boards.getState().byId.get(info.id);
+    if (existing) {
+      existing.reframe(this.engine.state, editPolicy);
+      // Subscriptions are per socket: after a reconnect the board is asked for again.
+      if (existing.sync.phase !== 'live') this.requestBoardSync(existing, existing.sync.revision);
+      return;
+    }
+    const self = { userId: this.grant.userId, sessionId: this.grant.sessionId, role: this.grant.role };
+    const engine: BoardEngine = new BoardEngine(
+      info.id,
+      { kind: 'private', frame: { boardId: info.id, editPolicy } },
+      { transport: this.transport(info.id), requestSync: (lastRevision) => this.requestBoardSync(engine, lastRevision) },
+      self,
+      // A teacher's grid of 30 drawing students: every board's ephemera publish once a frame, together.
+      this.boardFrame,
+    );
+    const byId = new Map(this.boards.getState().byId);
+    byId.set(info.id, engine);
+    this.boards.setState({ byId });
+    if (this.socket.connected) {
+      engine.connectionOpened(Date.now());
+      this.requestBoardSync(engine, undefined);
+    }
+  }
+
+  private unfollowBoard(boardId: string): void {
+    const engine = this.boards.getState().byId.get(boardId);
+    if (!engine) return;
+    engine.stop();
+    const byId = new Map(this.boards.getState().byId);
+    byId.delete(boardId);
+    this.boards.setState({ byId });
+  }
+
+  /** Every board engine: the class board's, then the private boards'. */
+  private allBoards(): BoardEngine[] {
+    return [this.classBoard, ...this.boards.getState().byId.values()];
+  }
+
+  /** A private board's sync (`board.sync`): it also subscribes this socket to the board's channel. */
+  private requestBoardSync(engine: BoardEngine, lastRevision: number | undefined): void {
+    if (!this.socket.connected) return; // the next connect asks again
+    void this.request(ClientEvent.BOARD_SYNC, { boardId: engine.id, ...(lastRevision !== undefined ? { lastRevision } : {}) }).then((reply) => {
+      if (this.boards.getState().byId.get(engine.id) !== engine) return;
+      // A refusal (over the sync budget, a lost reply) is asked again by the engine's own timeout.
+      if (reply.ok) engine.receiveBoardSync(reply.sync, this.engine.state, Date.now());
+    });
   }
 
   start(): void {
@@ -175,12 +252,14 @@ export class RoomClient {
       const patch: { -readonly [K in keyof RoomView]?: RoomView[K] } = {};
       if (changes.has('state')) {
         patch.state = this.engine.state;
+        // The lesson's people and rules frame every private board (SyncEngine.reframe).
+        const lesson = this.engine.state;
+        for (const board of this.boards.getState().byId.values()) board.reframe(lesson);
         // Element events do not change the roster: keep its identity so the roster does not re-render.
         const roster = this.engine.state ? deriveRoster(this.engine.state) : [];
         if (!sameRoster(roster, this.view.getState().roster)) patch.roster = roster;
         const lobby = this.engine.state ? deriveLobby(this.engine.state) : [];
         if (!sameLobby(lobby, this.view.getState().lobby)) patch.lobby = lobby;
-        this.editor.stateChanged(this.engine.state);
       }
       if (changes.has('phase')) {
         patch.phase = this.engine.phase;
@@ -191,17 +270,17 @@ export class RoomClient {
         if (this.engine.phase === 'resyncing') this.dispatch({ type: 'sync.lost' });
       }
       if (Object.keys(patch).length > 0) this.view.setState(patch);
-      if (changes.has('cursors')) {
-        this.cursors.setState({ targets: new Map(this.engine.cursors) });
-        for (const c of this.engine.cursors.values()) this.activity.noteActivity(c.userId, c.receivedAt);
+      if (changes.has('cursors')) for (const c of this.engine.cursors.values()) this.idleness.noteActivity(c.userId, c.receivedAt);
+      // A private board's snapshot is framed by the lesson: one asked before the lesson was here is asked again.
+      if (changes.has('phase') && this.engine.phase === 'live') {
+        for (const board of this.boards.getState().byId.values()) if (board.sync.phase === 'awaiting_sync') this.requestBoardSync(board, board.sync.revision);
       }
-      if (changes.has('drags')) this.editor.dragsChanged(new Map(this.engine.drags));
-      // After the state: a stroke whose element just arrived leaves in the same frame it appears.
-      if (changes.has('ink')) this.ink.setState({ strokes: new Map(this.engine.ink) });
-      if (changes.has('phase') && this.engine.phase === 'live') this.editor.connectionLive();
     });
     this.wireSocket();
-    this.tickTimer = setInterval(() => this.engine.tick(Date.now()), SYNC_TICK_MS);
+    this.tickTimer = setInterval(() => {
+      const now = Date.now();
+      for (const board of this.allBoards()) board.sync.tick(now);
+    }, SYNC_TICK_MS);
     this.activityTimer = setInterval(() => this.judgeIdle(), ACTIVITY_CHECK_MS);
     const onInput = () => this.noteLocalInput();
     const inputs = ['pointerdown', 'pointermove', 'keydown', 'wheel'] as const;
@@ -223,7 +302,7 @@ export class RoomClient {
 
   stop(): void {
     this.stopped = true;
-    this.editor.stop();
+    for (const board of this.allBoards()) board.stop();
     this.attention.stop();
     clearInterval(this.tickTimer);
     clearInterval(this.activityTimer);
@@ -234,16 +313,20 @@ export class RoomClient {
     this.socket.disconnect();
   }
 
-  /** Our pointer moved to board coordinates (x, y). Sent at most every CURSOR_SYNC_MS. */
-  sendCursor(x: number, y: number): void {
+  /**
+   * Our pointer moved to board coordinates (x, y) on the class board, or on the private board
+   * `boardId` (sent there as `board.pointer`, to that board's audience only). Sent at most every
+   * CURSOR_SYNC_MS (BOARD_POINTER_MS on a private board: its batches go out at that tick).
+   */
+  sendCursor(x: number, y: number, boardId?: string): void {
     const clamp = (v: number) => Math.max(-MAX_COORDINATE, Math.min(MAX_COORDINATE, Math.round(v * 10) / 10));
     // No stamp `t`: nothing reads it on screen, and every other member would receive it 30 times
     // a second. Positions to 0.1 board units keep each entry short.
-    this.pendingCursor = { x: clamp(x), y: clamp(y) };
-    this.lastCursor = { x, y };
+    this.pendingCursor = { x: clamp(x), y: clamp(y), ...(boardId ? { boardId } : {}) };
+    this.lastCursor = { x, y, ...(boardId ? { boardId } : {}) };
     this.lastActivityPingAt = Date.now();
     if (this.cursorTimer !== undefined) return;
-    const wait = this.lastCursorSentAt + CURSOR_SYNC_MS - Date.now();
+    const wait = this.lastCursorSentAt + (boardId ? BOARD_POINTER_MS : CURSOR_SYNC_MS) - Date.now();
     if (wait <= 0) this.flushCursor();
     else this.cursorTimer = setTimeout(() => this.flushCursor(), wait);
   }
@@ -280,12 +363,12 @@ export class RoomClient {
     const socket = this.socket;
     socket.on('connect', () => {
       this.retries = 0;
-      this.engine.connectionOpened(Date.now());
+      const now = Date.now();
+      for (const board of this.allBoards()) board.connectionOpened(now);
       this.dispatch({ type: 'socket.connected' });
     });
     socket.on('disconnect', (reason) => {
-      this.engine.connectionClosed();
-      this.editor.connectionLost();
+      for (const board of this.allBoards()) board.connectionClosed();
       if (this.stopped || reason === 'io client disconnect') return;
       this.dispatch({ type: 'socket.disconnected' });
       // The server closing us is not retried by Socket.IO; unless it was a verdict, we retry.
@@ -306,18 +389,20 @@ export class RoomClient {
     socket.on(ServerEvent.WELCOME, (welcome) => {
       this.view.setState({ welcome });
       this.attention.reconnected();
-      void this.boards.reconnected();
+      void this.activity.reconnected();
     });
     socket.on(ServerEvent.FOLLOW, (signal) => this.attention.receiveFollow(signal));
     socket.on(ServerEvent.SYNC, (sync) => this.engine.receiveSync(sync, Date.now()));
+    // Each event to its board's engine (the lesson's own to the class board), then to the activity.
     socket.on(ServerEvent.ROOM_EVENT, (event) => {
-      this.engine.receiveEvent(event, Date.now());
-      this.boards.receiveEvent(event);
+      const board = event.roomId === this.classBoard.id ? this.classBoard : this.boards.getState().byId.get(event.roomId);
+      board?.sync.receiveEvent(event, Date.now());
+      this.activity.receiveEvent(event);
     });
-    socket.on(ServerEvent.BOARD_OPENED, (signal) => this.boards.receiveOpened(signal.board));
-    socket.on(ServerEvent.BOARD_POINTERS, (batch) => this.boards.receivePointers(batch));
+    socket.on(ServerEvent.BOARD_OPENED, (signal) => this.activity.receiveOpened(signal.board));
+    socket.on(ServerEvent.BOARD_POINTERS, (batch) => this.receiveBoardPointers(batch));
     socket.on(ServerEvent.BOARDS_POINTERS, ({ batches }) => {
-      for (const batch of batches) this.boards.receivePointers(batch);
+      for (const batch of batches) this.receiveBoardPointers(batch);
     });
     socket.on(ServerEvent.CURSORS, (batch) => {
       // Laser points and the teacher's view are not room state: they go straight to the kit.
@@ -353,13 +438,31 @@ export class RoomClient {
     });
   }
 
+  /**
+   * A private board's ephemera (pointers, live ink, drags), read as the class board's cursor batch
+   * is: the engine draws a pointer only for a connected presence, ink only until its element, a
+   * drag only under the element's current lock generation (I1, I4).
+   */
+  private receiveBoardPointers(batch: BoardPointers): void {
+    const board = this.boards.getState().byId.get(batch.boardId);
+    if (!board) return;
+    board.sync.receiveCursors(
+      {
+        cursors: batch.pointers.map(([sessionId, , x, y]) => [sessionId, x, y] as const),
+        ...(batch.ink ? { ink: batch.ink } : {}),
+        ...(batch.drags ? { drags: batch.drags } : {}),
+      },
+      Date.now(),
+    );
+  }
+
   private endSession(error: ProtocolError): void {
     if (this.signingOut) return;
     this.dispatch({ type: 'session.ended', error });
     if (this.view.getState().connection.status === 'refused') {
       clearTimeout(this.retryTimer);
       this.socket.disconnect();
-      this.engine.connectionClosed();
+      for (const board of this.allBoards()) board.sync.connectionClosed();
     }
   }
 
@@ -421,36 +524,42 @@ export class RoomClient {
    */
   private noteLocalInput(): void {
     const now = Date.now();
-    this.activity.noteActivity(this.grant.userId, now);
-    if (this.lastCursor && now - this.lastActivityPingAt >= ACTIVITY_PING_MS) this.sendCursor(this.lastCursor.x, this.lastCursor.y);
+    this.idleness.noteActivity(this.grant.userId, now);
+    if (this.lastCursor && now - this.lastActivityPingAt >= ACTIVITY_PING_MS) this.sendCursor(this.lastCursor.x, this.lastCursor.y, this.lastCursor.boardId);
   }
 
   private judgeIdle(): void {
     const state = this.engine.state;
     const now = Date.now();
-    if (state) this.activity.notePresent([...state.presence.values()].filter((p) => p.connected).map((p) => p.userId), now);
-    const idle = this.activity.idleUsers(now);
+    if (state) this.idleness.notePresent([...state.presence.values()].filter((p) => p.connected).map((p) => p.userId), now);
+    const idle = this.idleness.idleUsers(now);
     if (!sameSet(idle, this.view.getState().idle)) this.view.setState({ idle });
   }
 
-  /** The editor's way to the server: acknowledged requests time out as "not delivered". */
-  private transport(): EditorTransport {
+  /**
+   * A board editor's way to the server: acknowledged requests time out as "not delivered". On a
+   * private board every request names it (`boardId`): the server's one element, ink and lock path
+   * decides the right to that board (docs/boards.md).
+   */
+  private transport(boardId: string | undefined): EditorTransport {
     const acked = () => this.socket.timeout(REPLY_TIMEOUT_MS);
+    const on = boardId === undefined ? {} : { boardId };
+    const live = () => (boardId === undefined ? this.engine : this.boards.getState().byId.get(boardId)?.sync)?.phase === 'live';
     return {
-      isConnected: () => this.socket.connected && this.engine.phase === 'live',
-      createElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_CREATE, request),
-      updateElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_UPDATE, request),
-      deleteElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_DELETE, request),
-      acquireLock: (request) => acked().emitWithAck(ClientEvent.LOCK_ACQUIRE, request),
-      acquireLocks: (request) => acked().emitWithAck(ClientEvent.LOCK_ACQUIRE_MANY, request),
+      isConnected: () => this.socket.connected && live(),
+      createElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_CREATE, { ...request, ...on }),
+      updateElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_UPDATE, { ...request, ...on }),
+      deleteElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_DELETE, { ...request, ...on }),
+      acquireLock: (request) => acked().emitWithAck(ClientEvent.LOCK_ACQUIRE, { ...request, ...on }),
+      acquireLocks: (request) => acked().emitWithAck(ClientEvent.LOCK_ACQUIRE_MANY, { ...request, ...on }),
       // Volatile like cursors: a late move is worthless, the next one supersedes it.
       moveLocked: (move) => {
-        if (this.socket.connected) this.socket.volatile.emit(ClientEvent.LOCK_MOVE, move);
+        if (this.socket.connected) this.socket.volatile.emit(ClientEvent.LOCK_MOVE, { ...move, ...on });
       },
       // A group's moves go in one task; the volatile flag would drop all but the first (see ink).
       moveLockedGroup: (moves) => {
         if (!this.socket.connected) return;
-        for (const move of moves) this.socket.emit(ClientEvent.LOCK_MOVE, move);
+        for (const move of moves) this.socket.emit(ClientEvent.LOCK_MOVE, { ...move, ...on });
       },
       // Unacknowledged and droppable like cursors, but not sent with Socket.IO's volatile flag:
       // that drops a packet emitted in the same task as another (the transport is writable again
@@ -460,11 +569,11 @@ export class RoomClient {
       sendInk: (update) => {
         if (!this.socket.connected) return;
         this.lastInkAt = Date.now();
-        this.socket.emit(ClientEvent.INK, update);
+        this.socket.emit(ClientEvent.INK, { ...update, ...on });
       },
-      releaseLock: (request) => acked().emitWithAck(ClientEvent.LOCK_RELEASE, request),
-      pinElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_PIN, request),
-      breakLock: (request) => acked().emitWithAck(ClientEvent.LOCK_BREAK, request),
+      releaseLock: (request) => acked().emitWithAck(ClientEvent.LOCK_RELEASE, { ...request, ...on }),
+      pinElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_PIN, { ...request, ...on }),
+      breakLock: (request) => acked().emitWithAck(ClientEvent.LOCK_BREAK, { ...request, ...on }),
       setLessonSettings: (request) => acked().emitWithAck(ClientEvent.LESSON_SETTINGS, request),
       setPen: (request) => acked().emitWithAck(ClientEvent.MEMBER_PEN, request),
     };
@@ -502,6 +611,10 @@ export class RoomClient {
     if (!update || !this.socket.connected) return;
     if (Date.now() - this.lastInkAt < INK_CARRIES_CURSOR_MS) return;
     this.lastCursorSentAt = Date.now();
+    if (update.boardId) {
+      this.socket.volatile.emit(ClientEvent.BOARD_POINTER, { boardId: update.boardId, x: update.x, y: update.y });
+      return;
+    }
     // The laser point moves our cursor on the server too: one packet, not two.
     if (this.attention.view.getState().laserOn) {
       this.attention.pointLaser(update.x, update.y);

@@ -1,7 +1,8 @@
 import { colorForUser, memberColor, policyText, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { ActivityLauncher, ActivityLayer } from '../activity/ActivityLayer.tsx';
+import { ActivityLauncher, ActivityLayer, useStage } from '../activity/ActivityLayer.tsx';
+import type { BoardEditor } from '../elements/boardEditor.ts';
 import { Board } from '../board/Board.tsx';
 import { canRejoinAfter, describeConnection } from '../connection/connectionMachine.ts';
 import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
@@ -83,7 +84,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   }, [setPeopleOpen]);
   useEffect(
     () =>
-      client.boards.store.subscribe((state, before) => {
+      client.activity.store.subscribe((state, before) => {
         if (state.activity && state.activity.status !== 'ended' && state.activity.id !== before.activity?.id) closePanelIfSheet();
       }),
     [client, closePanelIfSheet],
@@ -99,7 +100,10 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
     const entry = rosterRef.current.find((e) => e.userId === userId);
     return entry ? memberColor(entry.colorIndex) : colorForUser(userId);
   }, []);
-  const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y), [client]);
+  // The board on the stage: the class board, or a private board the activity puts there.
+  const stage = useStage(client, grant);
+  const stageId = stage.engine === client.classBoard ? null : stage.engine.id;
+  const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y, stageId ?? undefined), [client, stageId]);
 
   const leave = async () => {
     setLeaving(true);
@@ -163,7 +167,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
           </span>
         </div>
         <ConnectionStatus state={connection} />
-        <UnsyncedBadge client={client} />
+        <UnsyncedBadge editor={stage.engine.editor} />
         <button type="button" className="button button-secondary topbar-people" aria-expanded={peopleOpen} aria-controls="side-panel"
           onClick={() => setPeopleOpen(!peopleOpen)} disabled={refused}>
           <span className="topbar-people-label">People</span> <span className="count-badge" aria-label={`${here} here`}>{here}</span>
@@ -236,8 +240,11 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
 
           {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
           <main className="lesson-board" aria-label="Board">
-            <Board images={images} isTeacher={isTeacher} cursors={client.cursors} ink={client.ink} editor={client.editor} selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer} attention={client.attention} />
-            <BoardNotices client={client} />
+            {/* One Board for every board: keyed by it, so each board keeps its own view and tools state. */}
+            <Board key={stage.engine.id} images={images} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
+              selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
+              attention={stageId ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={stageId !== null} />
+            <BoardNotices editor={stage.engine.editor} />
           </main>
           <ActivityLayer client={client} grant={grant} roster={roster} />
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
@@ -287,14 +294,14 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
 }
 
 /**
- * "N unsynced": own edits not yet acknowledged (made offline, or in flight). While the server is
+ * "N unsynced": own edits on the board on the stage not yet acknowledged (made offline, or in flight). While the server is
  * behind (an edit in flight over a second, or answered `busy`) it reads "Syncing N…" instead:
  * the edits are kept and sent again, nothing has failed. While there are any, closing the tab
  * asks first: they exist only in this tab.
  */
-function UnsyncedBadge({ client }: { client: RoomClient }) {
-  const unsynced = useStore(client.editor.board, (b) => b.unsynced);
-  const syncing = useStore(client.editor.board, (b) => b.syncing);
+function UnsyncedBadge({ editor }: { editor: BoardEditor }) {
+  const unsynced = useStore(editor.board, (b) => b.unsynced);
+  const syncing = useStore(editor.board, (b) => b.syncing);
   useEffect(() => {
     if (unsynced === 0) return;
     const warn = (e: BeforeUnloadEvent) => {
@@ -395,10 +402,10 @@ function LessonEndedBanner({ client }: { client: RoomClient }) {
 }
 
 /** The read-only notice for students who may only look, and the last refused edit, spoken politely. */
-function BoardNotices({ client }: { client: RoomClient }) {
-  const readOnly = useStore(client.editor.board, (b) => b.readOnly);
-  const penMuted = useStore(client.editor.board, (b) => b.penMuted);
-  const notice = useStore(client.editor.board, (b) => b.notice);
+function BoardNotices({ editor }: { editor: BoardEditor }) {
+  const readOnly = useStore(editor.board, (b) => b.readOnly);
+  const penMuted = useStore(editor.board, (b) => b.penMuted);
+  const notice = useStore(editor.board, (b) => b.notice);
   const [shown, setShown] = useState<{ text: string; serial: number } | null>(null);
   useEffect(() => {
     if (!notice) return;

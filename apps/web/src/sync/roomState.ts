@@ -1,4 +1,4 @@
-import type { Departure, Element, Member, Presence, RoomEvent, RoomInfo, RoomSnapshot } from '@wb/protocol';
+import type { BoardSnapshot, Departure, EditPolicy, Element, Member, Presence, RoomEvent, RoomInfo, RoomSnapshot } from '@wb/protocol';
 
 /**
  * The room as this client knows it, built only from the server's snapshot and revisioned events.
@@ -41,6 +41,52 @@ export function stateFromSnapshot(snapshot: RoomSnapshot, previous: RoomState | 
     departures: new Map(snapshot.departures.map((d) => [d.userId, d.reason])),
     elements: new Map(snapshot.elements.filter((e) => !tombstones.has(e.id)).map((e) => [e.id, e])),
     tombstones,
+  };
+}
+
+/**
+ * What a board is in its lesson, for a board that is not the lesson's own (a student's private
+ * board): its id and its edit policy. Everything else about the people and the rules is the
+ * lesson's.
+ */
+export interface BoardFrame {
+  readonly boardId: string;
+  readonly editPolicy: EditPolicy;
+}
+
+/**
+ * A private board's state, framed by its lesson: the board's own revision, elements and tombstones
+ * (its log), the lesson's members, presence and departures (who is here, who may draw, whose
+ * cursor is live), and the lesson's room info under the board's id and edit policy. So every rule
+ * of the engine and the editor (I1, locks, live ink, rights) reads a private board as it reads the
+ * class board. Shares the lesson's collections: no copy per board.
+ */
+export function framedByLesson(board: RoomState, lesson: RoomState, frame: BoardFrame): RoomState {
+  const room = boardRoom(lesson.room, frame);
+  if (board.room === room && board.members === lesson.members && board.presence === lesson.presence && board.departures === lesson.departures) return board;
+  return { ...board, room, members: lesson.members, presence: lesson.presence, departures: lesson.departures };
+}
+
+/** The lesson's room info as a board's (memoised per lesson room, so an unchanged frame keeps its identity). */
+const framedRooms = new WeakMap<RoomInfo, Map<string, RoomInfo>>();
+function boardRoom(lesson: RoomInfo, frame: BoardFrame): RoomInfo {
+  let byFrame = framedRooms.get(lesson);
+  if (!byFrame) framedRooms.set(lesson, (byFrame = new Map()));
+  const key = `${frame.boardId}:${frame.editPolicy}`;
+  let room = byFrame.get(key);
+  if (!room) byFrame.set(key, (room = { ...lesson, id: frame.boardId, settings: { ...lesson.settings, editPolicy: frame.editPolicy } }));
+  return room;
+}
+
+/** A board's snapshot as the engine reads snapshots: its elements at its revision, framed by the lesson as it is now. */
+export function boardSnapshot(snapshot: BoardSnapshot, lesson: RoomState, frame: BoardFrame): RoomSnapshot {
+  return {
+    room: boardRoom(lesson.room, frame),
+    revision: snapshot.revision,
+    members: [...lesson.members.values()],
+    presence: [...lesson.presence.values()],
+    departures: [...lesson.departures].map(([userId, reason]) => ({ userId, reason })),
+    elements: snapshot.elements,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { CursorBatch, DragFrame, RoomEvent, SyncMessage } from '@wb/protocol';
 import { LiveInk, type LiveStroke } from './liveInk.ts';
-import { applyConnectivity, applyRoomEvent, elementTouchedBy, sessionsEndedBy, stateFromSnapshot, type RoomState } from './roomState.ts';
+import { applyConnectivity, applyRoomEvent, elementTouchedBy, framedByLesson, sessionsEndedBy, stateFromSnapshot, type BoardFrame, type RoomState } from './roomState.ts';
 
 /**
  * The client's sync engine: turns the server's sync messages, revisioned events and cursor
@@ -24,6 +24,9 @@ import { applyConnectivity, applyRoomEvent, elementTouchedBy, sessionsEndedBy, s
  * - Live ink (liveInk.ts, rules LI1-LI5) follows the cursor rules: shown only for a connected
  *   presence, gone with it; a stroke goes the moment its element (same id) is applied, so the
  *   durable stroke replaces it in the same change, and a late entry never revives it.
+ * - One engine per board, the same rules for each: the class board (the lesson's own log) and each
+ *   private board (its own log, framed by the lesson's people and rules: `reframe`). A change of
+ *   the frame is no event of the board and moves no revision.
  * - A lease prompt names the room revision the server has published. Behind it with nothing held
  *   means the last event was lost (no later one will reveal the gap): wait `gapHoldMs`, then resync.
  */
@@ -271,6 +274,24 @@ export class SyncEngine {
     // A closed socket sends no more cursor packets; any that arrive later are stale.
     if (!signal.connected && this.targets.delete(signal.sessionId)) this.pending.add('cursors');
     if (!signal.connected && this.liveInk.dropSession(signal.sessionId)) this.pending.add('ink');
+    this.flush();
+  }
+
+  /**
+   * A private board's frame changed (docs/boards.md): its lesson's people and rules (presence, a
+   * member's pen, the lesson's status and settings) or the board's edit policy (the activity froze
+   * or ran again). Not an event of the board: it moves no revision (like a connectivity signal,
+   * I7); cursors, drags and ink whose session left the lesson end with it.
+   */
+  reframe(lesson: RoomState, frame: BoardFrame): void {
+    if (!this.roomState) return;
+    const next = framedByLesson(this.roomState, lesson, frame);
+    if (next === this.roomState) return;
+    this.roomState = next;
+    this.pending.add('state');
+    this.pruneCursors();
+    this.pruneDrags();
+    this.pruneInk();
     this.flush();
   }
 
