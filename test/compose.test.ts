@@ -126,10 +126,38 @@ describe('Dockerfile: a lean, non-root image', () => {
     expect(final).toMatch(/\/healthz/);
   });
 
-  test('engines and .nvmrc name the Node version the project is tested on', () => {
+  test('one Node LTS everywhere: .nvmrc, engines, the image, the pinned runtime, and the one running this test', () => {
     const nvmrc = readFileSync('.nvmrc', 'utf8').trim();
-    expect(nvmrc).toMatch(/^20\.20$/);
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } };
+    // An LTS line: even, and 24 or later (20 reached its end of life in April 2026).
+    expect(nvmrc).toMatch(/^\d+$/);
+    expect(Number(nvmrc) % 2).toBe(0);
+    expect(Number(nvmrc)).toBeGreaterThanOrEqual(24);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
     expect(pkg.engines.node).toBe(`>=${nvmrc}`);
+    expect(/ARG NODE_VERSION=(\d+)/.exec(dockerfile)?.[1]).toBe(nvmrc);
+    // pnpm's scripts run on this one (node_modules/.bin/node), whatever Node started pnpm.
+    expect(pkg.devDependencies['node-runtime']).toMatch(new RegExp(`^npm:node@\\^${nvmrc}\\.`));
+    expect(process.versions.node.split('.')[0]).toBe(nvmrc);
+  });
+});
+
+describe('.dockerignore: the build context carries no secrets and no local data', () => {
+  const ignored = readFileSync('.dockerignore', 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  test.each([
+    ['deploy secrets', 'deploy/secrets'],
+    ['secret files anywhere', '**/*secret*'],
+    ['environment files', '**/.env*'],
+    ['TLS certificates and keys', 'deploy/tls'],
+    ['private keys anywhere', '**/*.key'],
+    ['PEM files anywhere', '**/*.pem'],
+    ['the embedded database', '.data'],
+    ['CI logs', 'ci-logs'],
+    ['test results', 'test-results'],
+    ['dependencies', '**/node_modules'],
+  ])('%s (%s)', (_what, pattern) => {
+    expect(ignored).toContain(pattern);
   });
 });

@@ -346,14 +346,17 @@ async function attachRedis(realtime: Realtime, url: string, mode: Config['REDIS_
   await Promise.all([pub.connect(), sub.connect()]);
   // While Redis is down the adapter's publishes reject; each node keeps serving its own clients
   // and a publish failure must not become an unhandled rejection that ends the process.
+  // (The client's command methods are typed read-only; the adapter calls them on the instance,
+  // so an own property shadows the prototype's for it.)
+  const guarded = pub as { -readonly [K in 'publish' | 'sPublish']: (typeof pub)[K] };
   const publish = pub.publish.bind(pub);
-  pub.publish = ((...args: Parameters<typeof publish>) =>
+  guarded.publish = ((...args: Parameters<typeof publish>) =>
     publish(...args).catch((error: unknown) => {
       http.log.warn({ err: String(error) }, 'redis publish failed; other nodes catch up by revision');
       return 0;
     })) as typeof pub.publish;
   const sPublish = pub.sPublish.bind(pub);
-  pub.sPublish = ((...args: Parameters<typeof sPublish>) =>
+  guarded.sPublish = ((...args: Parameters<typeof sPublish>) =>
     sPublish(...args).catch((error: unknown) => {
       http.log.warn({ err: String(error) }, 'redis publish failed; other nodes catch up by revision');
       return 0;
