@@ -17,6 +17,7 @@ import {
 import { ErrorCode, MAX_MESSAGE_BYTES, ServerEvent } from '@wb/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { createClient } from 'redis';
+import { serveOnlineBackups } from './backupSocket.ts';
 import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
 import { OriginPolicy } from './http/origin.ts';
@@ -229,6 +230,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
 
   if (options.startSweeper !== false) sweeper.start();
 
+  // `pnpm db:backup` while this server runs: the embedded database's own directory, copied by this
+  // process (backupSocket.ts), never opened by a second one.
+  const backups =
+    !options.database && !config.DATABASE_URL && database.embeddedBackup
+      ? await serveOnlineBackups(config.PGLITE_DIR, database.embeddedBackup, http.log)
+      : null;
+
   let closing: Promise<void> | undefined;
   let shuttingDown: Promise<void> | undefined;
   const close = () =>
@@ -248,6 +256,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await http.close();
       await metricsHttp?.close();
       for (const client of [...redisClients, ...(limitsClient ? [limitsClient] : [])]) await client.quit().catch(() => {});
+      await backups?.close();
       if (!options.database) await database.close();
     })());
   const shutdown = () =>
