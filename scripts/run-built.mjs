@@ -32,6 +32,8 @@ if (!name || !(name in ENTRIES)) {
 
 const out = resolve(repoRoot, 'apps/server/dist', name);
 await bundleServer({ out, entries: { [name]: ENTRIES[name] } });
+// esbuild's service process would otherwise live as long as the server.
+(await import('esbuild')).stop();
 
 process.env.PGLITE_DIR ||= resolve(repoRoot, '.data/pglite');
 process.env.WEB_DIST ||= resolve(repoRoot, 'apps/web/dist');
