@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, createWriteStream, existsSync, renameSync, rmSync, unlinkSync } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer, request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -90,7 +90,7 @@ export class NoRunningServerError extends Error {}
 export async function requestOnlineBackup(dataDir: string, file: string): Promise<{ file: string; bytes: number }> {
   const path = backupSocketPath(dataDir);
   const partial = `${file}.partial`;
-  const response = await new Promise<import('node:http').IncomingMessage>((done, fail) => {
+  const response = await new Promise<IncomingMessage>((done, fail) => {
     const req = request({ socketPath: path, path: '/backup', method: 'GET' }, done);
     req.once('error', (error: NodeJS.ErrnoException) => {
       fail(error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? new NoRunningServerError(`no server answers on ${path}`) : error);

@@ -5,7 +5,7 @@
  * and reading the lesson back, elements included.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStore, databaseClock, openDatabase, restoreEmbeddedDatabase, type Store } from '@wb/db';
@@ -50,38 +50,49 @@ describe('online backup of the embedded database (pnpm db:backup beside a runnin
     expect(statSync(backupSocketPath(dataDir)).mode & 0o777).toBe(0o600);
   });
 
-  test('a backup taken while a transaction is open waits for its commit, the server keeps serving, and the copy restores with the lesson and its elements', { timeout: 180_000 }, async () => {
+  test('a backup asked for while a transaction is open is copied after its commit, the server keeps serving, and each copy restores with the lesson and its elements', { timeout: 180_000 }, async () => {
     const { roomId, draw } = await lesson(app.store);
     const drawn = [await draw(0), await draw(20), await draw(40)];
 
     // A write in flight when the backup is asked for: its transaction is open on the engine's one
     // connection. A copy taken now would hold its change uncommitted (gone after the restore's
-    // recovery); the engine must wait for the commit and copy after it.
-    let backingUp!: Promise<{ bytes: number }>;
+    // recovery); the engine must wait for the commit and copy after it. The request is posted to
+    // the engine before the transaction's next statements, which it must serve without copying.
+    let copied = false;
+    let copy!: Promise<Uint8Array>;
     await app.database.db.transaction(async (tx) => {
       await tx.execute(sql`UPDATE rooms SET title = 'Renamed in flight' WHERE id = ${roomId}::uuid`);
-      backingUp = requestOnlineBackup(dataDir, join(root, 'live.tar.gz'));
-      // Let the request reach the engine while the transaction is still open.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      copy = app.database.embeddedBackup!();
+      void copy.then(() => (copied = true));
+      for (let i = 0; i < 5; i++) await tx.execute(sql`SELECT 1`);
+      expect(copied).toBe(false);
     });
-    const { bytes } = await backingUp;
-    expect(bytes).toBeGreaterThan(0);
+    const inFlight = join(root, 'in-flight.tar.gz');
+    writeFileSync(inFlight, await copy);
 
-    // The server went on: a write after the backup succeeds (and is not in the copy).
+    // The server went on: a write after that copy succeeds.
     const after = await draw(60);
     expect((await app.store.loadRoomSnapshot(roomId))?.elements.map((e) => e.id)).toContain(after);
+    // What `pnpm db:backup` does: ask over the socket.
+    const socketCopy = join(root, 'socket.tar.gz');
+    expect((await requestOnlineBackup(dataDir, socketCopy)).bytes).toBeGreaterThan(0);
 
-    const restoredDir = join(root, 'restored');
-    await restoreEmbeddedDatabase(join(root, 'live.tar.gz'), restoredDir);
-    const restored = await openDatabase({ kind: 'pglite', dataDir: restoredDir });
-    try {
-      const snapshot = await createStore(restored, databaseClock).loadRoomSnapshot(roomId);
-      expect(snapshot?.room.id).toBe(roomId);
-      expect(snapshot?.room.title).toBe('Renamed in flight');
-      expect(snapshot?.elements.map((e) => e.id).sort()).toEqual([...drawn].sort());
-      expect(snapshot?.elements.every((e) => e.shape.kind === 'rect')).toBe(true);
-    } finally {
-      await restored.close();
+    for (const [archive, elements] of [
+      [inFlight, drawn],
+      [socketCopy, [...drawn, after]],
+    ] as const) {
+      const restoredDir = join(root, `restored-${elements.length}`);
+      await restoreEmbeddedDatabase(archive, restoredDir);
+      const restored = await openDatabase({ kind: 'pglite', dataDir: restoredDir });
+      try {
+        const snapshot = await createStore(restored, databaseClock).loadRoomSnapshot(roomId);
+        expect(snapshot?.room.id).toBe(roomId);
+        expect(snapshot?.room.title).toBe('Renamed in flight');
+        expect(snapshot?.elements.map((e) => e.id).sort()).toEqual([...elements].sort());
+        expect(snapshot?.elements.every((e) => e.shape.kind === 'rect')).toBe(true);
+      } finally {
+        await restored.close();
+      }
     }
   });
 });
