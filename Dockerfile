@@ -3,8 +3,8 @@
 # Stage 1 builds everything with dev dependencies; stage 2 lays out production dependencies only;
 # the final stage is a slim Node LTS with the compiled server, the web build and nothing else:
 # no TypeScript runtime, no tests, no bench, no dev dependencies. Runs as the unprivileged `node`.
-# CI tests on the Node in .nvmrc; the image follows the current LTS line (override with
-# --build-arg NODE_VERSION=20.20 to run exactly what CI ran).
+# The Node LTS line here is the one in .nvmrc, which CI tests on (test/compose.test.ts keeps them
+# equal).
 ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build

@@ -27,7 +27,7 @@ export async function bundleServer({ out, entries, sourcemap = true }) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     sourcemap: sourcemap ? 'linked' : false,
     logLevel: 'warning',
     plugins: [

@@ -2,7 +2,8 @@
 /**
  * `pnpm test`: the whole suite in five lanes side by side, joined on their exit codes.
  *
- *   checks:  lint, then the typechecks (two programs at a time)
+ *   checks:  lint, then the typechecks (two programs at a time), then `smoke:dist` (the server
+ *            compiled and laid out as in the image, started, used, backed up live, drained)
  *   tests:   the unit and contract suites (two files at a time)
  *   browser: the web build, then the browser suite (Playwright: three spec files at a time)
  *   drill:   after the build, the release drill (its two databases side by side), then beside it
@@ -55,6 +56,8 @@ const lanes = {
         // without the DOM, the web program all of it (19 of 19 files) without Node's types.
         run: ['pnpm exec tsc -p tsconfig.node.json', 'pnpm exec tsc -p apps/web/tsconfig.json && pnpm exec tsc -p e2e/tsconfig.json'],
       },
+      // A few seconds (one compile, one embedded start): here, the lane that ends first.
+      { name: 'smoke:dist', run: ['pnpm smoke:dist'] },
     ],
   },
   tests: { nice: BULK, steps: [{ name: 'unit', run: ['pnpm test:unit'] }] },

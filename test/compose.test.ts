@@ -43,7 +43,7 @@ describe('docker-compose.yml: a district deployment', () => {
   test('scales: no host port on the app (replicas cannot collide), only the balancer publishes one', () => {
     expect(app.ports).toBeUndefined();
     expect(app.deploy?.replicas).toBeGreaterThanOrEqual(2);
-    expect(services.balancer!.ports).toEqual(['8080:80']);
+    expect(services.balancer!.ports).toEqual(['80:80', '443:443']);
     for (const name of ['postgres', 'redis', 'migrate']) expect(services[name]!.ports).toBeUndefined();
   });
 
@@ -102,6 +102,48 @@ describe('docker-compose.yml: a district deployment', () => {
   });
 });
 
+describe('TLS at the balancer (deploy/haproxy/haproxy.cfg, deploy/tls/; run for real in test/tlsBalancer.test.ts)', () => {
+  const balancer = services.balancer!;
+  test('HTTPS on 443 with the operator\'s certificate, mounted read-only where the config reads it', () => {
+    const crt = /^ {2}bind :443 ssl crt (\S+)/m.exec(haproxy)?.[1];
+    expect(crt).toBe('/usr/local/etc/haproxy/site.pem');
+    expect(balancer.volumes).toContain(`./deploy/tls/site.pem:${crt}:ro`);
+    expect(haproxy).toMatch(/ssl-min-ver TLSv1\.2/);
+    // Root only to read the key (the host file may be 0600), then HAProxy drops to its own user.
+    expect((balancer as Service & { user?: string }).user).toBe('root');
+    expect(haproxy).toMatch(/^ {2}user haproxy$/m);
+  });
+
+  test('plain HTTP on 80 only redirects (301) to HTTPS on the published HTTPS port', () => {
+    expect(haproxy).toMatch(/^ {2}bind :80$/m);
+    const redirect = /^ {2}http-request redirect code 301 location https:\/\/(\S+) unless \{ ssl_fc \}$/m.exec(haproxy);
+    expect(redirect?.[1]).toContain('"${PUBLIC_HTTPS_PORT}"%[capture.req.uri]');
+    const published = balancer.ports!.find((p) => p.endsWith(':443'))!.split(':')[0];
+    expect(balancer.environment!.PUBLIC_HTTPS_PORT).toBe(published);
+    // The redirect comes before any rule that could answer or forward a plain-HTTP request.
+    const rules = haproxy.split('\n').filter((line) => /^ {2}(http-request|default_backend)/.test(line));
+    expect(rules[0]).toMatch(/redirect code 301/);
+  });
+
+  test('HSTS on every HTTPS answer, for at least a year; the proxy alone says the request came over TLS', () => {
+    const hsts = /^ {2}http-after-response set-header Strict-Transport-Security "max-age=(\d+)[^"]*" if \{ ssl_fc \}$/m.exec(haproxy);
+    expect(Number(hsts?.[1])).toBeGreaterThanOrEqual(365 * 24 * 3600);
+    expect(haproxy).toMatch(/^ {2}http-request set-header X-Forwarded-Proto https$/m);
+    expect(haproxy).toMatch(/cookie WBNODE insert .*\bsecure\b/);
+    // The app believes the one hop in front of it, so its cookies are Secure behind the proxy.
+    expect(app.environment!.TRUST_PROXY).toBe('1');
+  });
+
+  test('the certificate and the local CA stay out of git and the image; the one-off command is there', () => {
+    const gitignore = readFileSync('.gitignore', 'utf8').split('\n');
+    expect(gitignore).toContain('deploy/tls/*');
+    expect(gitignore).toContain('!deploy/tls/README.md');
+    expect(readFileSync('.dockerignore', 'utf8').split('\n')).toContain('deploy/tls');
+    expect(existsSync('deploy/tls/make-local-ca.sh')).toBe(true);
+    expect(readFileSync('deploy/tls/README.md', 'utf8')).toMatch(/cat fullchain\.pem privkey\.pem > deploy\/tls\/site\.pem/);
+  });
+});
+
 describe('Dockerfile: a lean, non-root image', () => {
   test('multi-stage on a slim Node LTS; compiled server; production dependencies only', () => {
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
@@ -126,10 +168,38 @@ describe('Dockerfile: a lean, non-root image', () => {
     expect(final).toMatch(/\/healthz/);
   });
 
-  test('engines and .nvmrc name the Node version the project is tested on', () => {
+  test('one Node LTS everywhere: .nvmrc, engines, the image, the pinned runtime, and the one running this test', () => {
     const nvmrc = readFileSync('.nvmrc', 'utf8').trim();
-    expect(nvmrc).toMatch(/^20\.20$/);
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } };
+    // An LTS line: even, and 24 or later (20 reached its end of life in April 2026).
+    expect(nvmrc).toMatch(/^\d+$/);
+    expect(Number(nvmrc) % 2).toBe(0);
+    expect(Number(nvmrc)).toBeGreaterThanOrEqual(24);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
     expect(pkg.engines.node).toBe(`>=${nvmrc}`);
+    expect(/ARG NODE_VERSION=(\d+)/.exec(dockerfile)?.[1]).toBe(nvmrc);
+    // pnpm's scripts run on this one (node_modules/.bin/node), whatever Node started pnpm.
+    expect(pkg.devDependencies['node-runtime']).toMatch(new RegExp(`^npm:node@\\^${nvmrc}\\.`));
+    expect(process.versions.node.split('.')[0]).toBe(nvmrc);
+  });
+});
+
+describe('.dockerignore: the build context carries no secrets and no local data', () => {
+  const ignored = readFileSync('.dockerignore', 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  test.each([
+    ['deploy secrets', 'deploy/secrets'],
+    ['secret files anywhere', '**/*secret*'],
+    ['environment files', '**/.env*'],
+    ['TLS certificates and keys', 'deploy/tls'],
+    ['private keys anywhere', '**/*.key'],
+    ['PEM files anywhere', '**/*.pem'],
+    ['the embedded database', '.data'],
+    ['CI logs', 'ci-logs'],
+    ['test results', 'test-results'],
+    ['dependencies', '**/node_modules'],
+  ])('%s (%s)', (_what, pattern) => {
+    expect(ignored).toContain(pattern);
   });
 });

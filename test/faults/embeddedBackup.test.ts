@@ -1,8 +1,9 @@
 /**
  * `pnpm db:backup` / `db:restore` for real (docs/operations.md, "Backup and restore"): a backup of
- * a running server's embedded database is refused (exit 3, the directory is the server's), after
- * SIGTERM it succeeds, and a server started on the backup restored into a fresh directory knows
- * the lesson created before it.
+ * a running server's embedded database is taken by that server (over its backup socket) while it
+ * keeps serving; a server started on that backup restored into a fresh directory knows the lesson
+ * created before it and not the one created after. After SIGTERM the CLI backs the directory up
+ * itself, and a restore over an existing database is refused.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -31,34 +32,39 @@ function backupCli(args: string[], pgliteDir: string): Promise<{ code: number | 
 }
 
 describe('embedded database backup and restore through the CLI', () => {
-  test('a running server refuses the backup (exit 3); stopped, the backup restores into a directory a server starts on with the lesson', { timeout: 240_000 }, async () => {
+  test('a running server is backed up online and keeps serving; the copy restores with the lesson made before it; stopped, the CLI backs up itself', { timeout: 240_000 }, async () => {
     const liveDir = join(root, 'live');
     const server = await spawnServer({ pgliteDir: liveDir });
     const teacher = await createRoom(server.url);
     const code = teacher.room.code;
-    const archive = join(root, 'backup.tar.gz');
+    const online = join(root, 'online.tar.gz');
 
-    const refused = await backupCli(['backup', '--', '--out', archive], liveDir);
-    expect(refused.output).toMatch(/Stop the server first/);
-    expect(refused.code).toBe(3);
-    expect(existsSync(archive)).toBe(false);
+    const backedUpLive = await backupCli(['backup', '--', '--out', online], liveDir);
+    expect(backedUpLive.code, backedUpLive.output).toBe(0);
+    expect(backedUpLive.output).toMatch(/from the running server/);
+    // The server went on serving: a lesson started after the copy (so not in it).
+    const later = await createRoom(server.url);
 
     await server.stop();
-    const backedUp = await backupCli(['backup', '--', '--out', archive], liveDir);
+    const offline = join(root, 'offline.tar.gz');
+    const backedUp = await backupCli(['backup', '--', '--out', offline], liveDir);
     expect(backedUp.code, backedUp.output).toBe(0);
+    expect(backedUp.output).not.toMatch(/from the running server/);
 
     const restoredDir = join(root, 'restored');
-    const restored = await backupCli(['restore', '--', '--from', archive], restoredDir);
+    const restored = await backupCli(['restore', '--', '--from', online], restoredDir);
     expect(restored.code, restored.output).toBe(0);
     // Restoring over a database is refused: move it aside first.
-    expect((await backupCli(['restore', '--', '--from', archive], restoredDir)).code).toBe(1);
+    expect((await backupCli(['restore', '--', '--from', offline], restoredDir)).code).toBe(1);
 
     const again = await spawnServer({ pgliteDir: restoredDir });
     try {
       const student = await joinRoom(again.url, code, 'Ada');
       expect(student.room.id).toBe(teacher.room.id);
+      expect((await fetch(`${again.url}/api/rooms/${later.room.code}`)).status).toBe(404);
     } finally {
       await again.stop();
     }
+    expect(existsSync(`${online}.partial`)).toBe(false);
   });
 });

@@ -17,6 +17,7 @@ import {
 import { ErrorCode, MAX_MESSAGE_BYTES, ServerEvent } from '@wb/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { createClient } from 'redis';
+import { serveOnlineBackups } from './backupSocket.ts';
 import type { Config } from './config.ts';
 import { sendError } from './http/errors.ts';
 import { OriginPolicy, isTrustworthyOrigin } from './http/origin.ts';
@@ -243,6 +244,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
 
   if (options.startSweeper !== false) sweeper.start();
 
+  // `pnpm db:backup` while this server runs: the embedded database's own directory, copied by this
+  // process (backupSocket.ts), never opened by a second one.
+  const backups =
+    !options.database && !config.DATABASE_URL && database.embeddedBackup
+      ? await serveOnlineBackups(config.PGLITE_DIR, database.embeddedBackup, http.log)
+      : null;
+
   let closing: Promise<void> | undefined;
   let shuttingDown: Promise<void> | undefined;
   const close = () =>
@@ -262,6 +270,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await http.close();
       await metricsHttp?.close();
       for (const client of [...redisClients, ...(limitsClient ? [limitsClient] : [])]) await client.quit().catch(() => {});
+      await backups?.close();
       if (!options.database) await database.close();
     })());
   const shutdown = () =>
@@ -366,14 +375,17 @@ async function attachRedis(realtime: Realtime, url: string, mode: Config['REDIS_
   await Promise.all([pub.connect(), sub.connect()]);
   // While Redis is down the adapter's publishes reject; each node keeps serving its own clients
   // and a publish failure must not become an unhandled rejection that ends the process.
+  // (The client's command methods are typed read-only; the adapter calls them on the instance,
+  // so an own property shadows the prototype's for it.)
+  const guarded = pub as { -readonly [K in 'publish' | 'sPublish']: (typeof pub)[K] };
   const publish = pub.publish.bind(pub);
-  pub.publish = ((...args: Parameters<typeof publish>) =>
+  guarded.publish = ((...args: Parameters<typeof publish>) =>
     publish(...args).catch((error: unknown) => {
       http.log.warn({ err: String(error) }, 'redis publish failed; other nodes catch up by revision');
       return 0;
     })) as typeof pub.publish;
   const sPublish = pub.sPublish.bind(pub);
-  pub.sPublish = ((...args: Parameters<typeof sPublish>) =>
+  guarded.sPublish = ((...args: Parameters<typeof sPublish>) =>
     sPublish(...args).catch((error: unknown) => {
       http.log.warn({ err: String(error) }, 'redis publish failed; other nodes catch up by revision');
       return 0;

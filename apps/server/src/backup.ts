@@ -1,14 +1,17 @@
 /**
  * `pnpm db:backup [-- --out <file>]` and `pnpm db:restore -- --from <file>`: backup and restore of
- * the embedded database in PGLITE_DIR (docs/operations.md, "Backup and restore"). The server must
- * be stopped: it holds the directory's lock while it runs, and a backup then refuses (exit 3)
- * instead of copying files that are being written. A restore goes into PGLITE_DIR only when that
- * directory does not exist or is empty. On Postgres (DATABASE_URL set) use pg_dump/pg_restore.
- * Exit 0 done, 1 failed, 2 bad arguments or configuration, 3 the directory is in use.
+ * the embedded database in PGLITE_DIR (docs/operations.md, "Backup and restore"). A backup works
+ * with the server running or stopped: while a server holds the directory, this asks that server
+ * for the copy over its backup socket (backupSocket.ts) and lessons go on; with none, it opens the
+ * directory itself. A restore goes into PGLITE_DIR only when that directory does not exist or is
+ * empty, so never under a running server. On Postgres (DATABASE_URL set) use pg_dump/pg_restore.
+ * Exit 0 done, 1 failed, 2 bad arguments or configuration, 3 the directory is held by a process
+ * that does not answer on the backup socket.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { backupEmbeddedDatabase, PgliteDirLockedError, restoreEmbeddedDatabase } from '@wb/db';
+import { backupSocketPath, NoRunningServerError, requestOnlineBackup } from './backupSocket.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 async function main(): Promise<void> {
@@ -42,8 +45,8 @@ async function main(): Promise<void> {
     if (command === 'backup') {
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = resolve(values.out ?? `${dataDir}-backup-${stamp}.tar.gz`);
-      const { bytes } = await backupEmbeddedDatabase(dataDir, file);
-      console.log(`backed up ${dataDir} to ${file} (${(bytes / 2 ** 20).toFixed(1)} MB)`);
+      const { bytes, online } = await backupEither(dataDir, file);
+      console.log(`backed up ${dataDir}${online ? ' (from the running server)' : ''} to ${file} (${(bytes / 2 ** 20).toFixed(1)} MB)`);
     } else {
       const file = resolve(values.from ?? '');
       await restoreEmbeddedDatabase(file, dataDir);
@@ -51,10 +54,25 @@ async function main(): Promise<void> {
     }
   } catch (error) {
     if (error instanceof PgliteDirLockedError) {
-      console.error(`${error.message}\nStop the server first: a backup needs the directory to itself.`);
+      console.error(`${error.message}\nThat process does not answer on ${backupSocketPath(dataDir)}: is it this version of the server?`);
       process.exit(3);
     }
     throw error;
+  }
+}
+
+/** From the running server when one holds the directory, else by opening it here. */
+async function backupEither(dataDir: string, file: string): Promise<{ bytes: number; online: boolean }> {
+  try {
+    return { ...(await backupEmbeddedDatabase(dataDir, file)), online: false };
+  } catch (error) {
+    if (!(error instanceof PgliteDirLockedError)) throw error;
+    try {
+      return { ...(await requestOnlineBackup(dataDir, file)), online: true };
+    } catch (onlineError) {
+      if (onlineError instanceof NoRunningServerError) throw error;
+      throw onlineError;
+    }
   }
 }
 

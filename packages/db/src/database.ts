@@ -45,6 +45,12 @@ export interface Database {
    * the worker does not answer within a second.
    */
   embeddedMemory(): Promise<EmbeddedMemory | null>;
+  /**
+   * An online backup of the embedded database (embeddedBackup.ts): a gzipped tar of its data
+   * directory, copied by the engine itself between two statements outside any transaction, while
+   * the database keeps serving. Null for an external Postgres (pg_dump backs that up).
+   */
+  embeddedBackup: (() => Promise<Uint8Array>) | null;
   close(): Promise<void>;
 }
 
@@ -149,6 +155,7 @@ async function databaseOnEngine(engine: EmbeddedEngine, release: () => Promise<v
       await db.execute(sql`SELECT 1`);
     },
     embeddedMemory: () => engine.memory(),
+    embeddedBackup: () => engine.backup(),
     close: () => {
       closing ??= (async () => {
         await pool.end();
@@ -311,6 +318,42 @@ class EmbeddedEngine {
     this.worker.unref();
   }
 
+  private backups = 0;
+
+  /**
+   * A copy of the database taken by the worker at its next statement boundary outside a
+   * transaction (pgliteWorker.mjs). Fails after `waitMs` when no such boundary comes (a
+   * transaction held open that long), and at once when the engine is stopping.
+   */
+  backup(waitMs = 60_000): Promise<Uint8Array> {
+    if (this.stopping) return Promise.reject(new Error('the embedded database is shutting down'));
+    const id = ++this.backups;
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: WorkerMessage) => {
+        if (!('backup' in message) || message.backup !== id) return;
+        done();
+        if ('archive' in message) resolve(message.archive);
+        else reject(new Error(`embedded database backup failed: ${message.failed}`));
+      };
+      const onExit = () => {
+        done();
+        reject(new Error('the embedded database stopped during the backup'));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`the embedded database found no moment between transactions within ${waitMs} ms`));
+      }, waitMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.worker.off('message', onMessage);
+        this.worker.off('exit', onExit);
+      };
+      this.worker.on('message', onMessage);
+      this.worker.once('exit', onExit);
+      this.worker.postMessage({ backup: id });
+    });
+  }
+
   memory(): Promise<EmbeddedMemory | null> {
     if (this.stopping) return Promise.resolve(null);
     return new Promise((resolve) => {
@@ -356,6 +399,8 @@ type WorkerMessage =
   | { memory: EmbeddedMemory }
   | { dump: Uint8Array }
   | { reset: boolean | string }
+  | { backup: number; archive: Uint8Array }
+  | { backup: number; failed: string }
   | { marked: boolean };
 
 /**
@@ -409,6 +454,7 @@ async function openPostgres(url: string, poolSize: number, migrate: boolean, con
       await db.execute(sql`SELECT 1`);
     },
     embeddedMemory: async () => null,
+    embeddedBackup: null,
     close: async () => {
       await pool.end();
     },

@@ -3,9 +3,11 @@
  * `pnpm db:restore` (docs/operations.md, "Backup and restore").
  *
  * A backup is PGlite's own dump of its data directory (`dumpDataDir`: a gzipped tar of the
- * Postgres files, taken after PGlite has flushed them), made by a process that holds the
- * directory's lock. The server holds that lock while it runs, so a backup of a running server is
- * refused (PgliteDirLockedError) rather than copied half-written: stop the server, back up, start
+ * Postgres files), made by the one process that holds the directory's lock. While a server runs,
+ * that is the server: its engine copies the directory between two statements outside any
+ * transaction (Database.embeddedBackup, pgliteWorker.mjs) and `pnpm db:backup` asks it for the
+ * copy (apps/server/src/backupSocket.ts). `backupEmbeddedDatabase` here is the other case, no
+ * server running: it takes the lock itself and refuses (PgliteDirLockedError) when a process holds
  * it. Restore is the reverse, into a directory that does not exist yet or is empty, so a restore
  * can never overwrite a live database or mix two.
  */

@@ -19,6 +19,9 @@ const STARTUP = 196_608;
 const SSL_REQUEST = 80_877_103;
 const CANCEL_REQUEST = 80_877_102;
 const TERMINATE = 0x58; // 'X'
+/** The messages that end a query cycle: a simple query, or an extended-protocol Sync. */
+const QUERY = 0x51; // 'Q'
+const SYNC = 0x53; // 'S'
 
 const { dataDir, socketPath, template } = workerData;
 
@@ -100,6 +103,35 @@ async function main() {
   let current = null;
   const waiting = [];
 
+  // Online backups ('backup' from the parent: `pnpm db:backup` against a running server). PGlite
+  // is this thread's one backend, so the copy is taken here, between two protocol messages, at a
+  // point where the connection being served has finished its query cycle (a simple Query or a
+  // Sync was the last message) and holds no transaction open: the files then hold only committed
+  // work. While the copy is made (a CHECKPOINT, so it needs no WAL replay, then PGlite's own
+  // dump), serving waits for it; every request goes on afterwards where it stopped.
+  let executing = false;
+  let atCycleEnd = true;
+  let copying = null;
+  const backupsWanted = [];
+  const backupPoint = () => !executing && atCycleEnd && !copying && !db.isInTransaction();
+  const takeBackupIfWanted = async () => {
+    if (backupsWanted.length === 0 || !backupPoint()) return;
+    const ids = backupsWanted.splice(0);
+    let copied;
+    copying = new Promise((resolve) => (copied = resolve));
+    try {
+      await db.exec('CHECKPOINT');
+      const archive = new Uint8Array(await (await db.dumpDataDir('gzip')).arrayBuffer());
+      // Every request waiting gets this one copy (each its own: a transfer empties the buffer).
+      for (const id of ids) parentPort.postMessage({ backup: id, archive: archive.slice() });
+    } catch (error) {
+      for (const id of ids) parentPort.postMessage({ backup: id, failed: error instanceof Error ? error.message : String(error) });
+    } finally {
+      copying = null;
+      copied();
+    }
+  };
+
   const release = (socket) => {
     if (current !== socket) return;
     current = null;
@@ -123,9 +155,19 @@ async function main() {
           socket.end();
           return;
         }
+        while (copying) await copying;
         const bytes = new Uint8Array(item.message.buffer, item.message.byteOffset, item.message.length);
-        const reply = await execute(db, bytes);
+        executing = true;
+        let reply;
+        try {
+          reply = await execute(db, bytes);
+        } finally {
+          executing = false;
+        }
+        // The startup message (untyped) ends with ReadyForQuery too.
+        atCycleEnd = item.untyped !== undefined || item.type === QUERY || item.type === SYNC;
         if (reply.length > 0 && !socket.destroyed) socket.write(reply);
+        await takeBackupIfWanted();
       }
     };
 
@@ -142,11 +184,16 @@ async function main() {
       // statements again, which would fail on a name the backend still holds.
       queue = queue
         .then(async () => {
+          while (copying) await copying;
           if (db.isInTransaction()) await db.exec('ROLLBACK');
           await db.exec('DEALLOCATE ALL');
         })
         .catch(() => {})
-        .finally(() => release(socket));
+        .finally(() => {
+          atCycleEnd = true;
+          release(socket);
+          void takeBackupIfWanted();
+        });
     });
     socket.resume();
   };
@@ -211,6 +258,11 @@ async function main() {
       // The parent's template of a freshly migrated database; asked for while no statement runs.
       const tarball = await (await db.dumpDataDir('none')).arrayBuffer();
       parentPort.postMessage({ dump: new Uint8Array(tarball) }, [tarball]);
+      return;
+    }
+    if (typeof message === 'object' && message !== null && 'backup' in message) {
+      backupsWanted.push(message.backup);
+      await takeBackupIfWanted();
       return;
     }
     if (message === 'mark schema') {
