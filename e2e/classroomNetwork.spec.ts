@@ -130,11 +130,12 @@ test('I15 the classroom journey over plain HTTP: lesson, activity, a student dra
   await teacher.page.getByRole('dialog').getByLabel('Title').fill('Fractions');
   await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
   await expect(ana.page.getByTestId('private-board-banner')).toContainText('Your board: only you and the teacher can see it');
-  const own = ana.page.getByRole('img', { name: 'Your board' });
-  await dragOn(ana.page, own, [80, 80], [220, 160]);
-  await expect(own).toHaveAttribute('data-elements', '1');
-  await dragOn(ana.page, own, [100, 200], [240, 120]);
-  await expect(own).toHaveAttribute('data-elements', '2');
+  // The page's one board: the class board's editor over her own board (issue 37).
+  const own = ana.page.getByRole('application', { name: 'Your board' });
+  await dragOn(ana.page, own, [400, 300], [560, 380]);
+  await expect(own.locator('[data-testid="element"]')).toHaveCount(1);
+  await dragOn(ana.page, own, [420, 460], [600, 400]);
+  await expect(own.locator('[data-testid="element"]')).toHaveCount(2);
   await expect(teacher.page.getByTestId('class-grid').getByRole('img', { name: "Ana's board, 2 strokes" })).toHaveAttribute('data-elements', '2');
 
   expect(errors).toEqual([]);

@@ -132,9 +132,10 @@ test.describe(`two nodes, one Postgres, one Redis${skip ? ` (skipped: ${skip})` 
     await teacher.page.getByRole('dialog').getByLabel('Title').fill('Fractions');
     await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
     for (const s of students) {
-      const own = s.page.getByRole('img', { name: 'Your board' });
+      // The page's one board, the class board's editor over the student's own board.
+      const own = s.page.getByRole('application', { name: 'Your board' });
       await strokeOn(s.page, own, [0.2, 0.3], [0.5, 0.6]);
-      await expect(own).toHaveAttribute('data-elements', '1');
+      await expect(own.locator('[data-testid="element"]')).toHaveCount(1);
     }
     const grid = teacher.page.getByTestId('class-grid');
     for (const s of students) {
@@ -142,9 +143,10 @@ test.describe(`two nodes, one Postgres, one Redis${skip ? ` (skipped: ${skip})` 
     }
     // I12 across nodes: each student's page holds one board, their own.
     for (const s of students) {
-      const boards = s.page.locator('svg[data-board-id]');
+      const boards = s.page.locator('[data-board-id]');
       await expect(boards).toHaveCount(1);
-      await expect(boards).toHaveAttribute('data-owner', s.name);
+      const theirs = await grid.locator(`[data-testid="tile-board"][data-owner="${s.name}"]`).getAttribute('data-board-id');
+      await expect(boards).toHaveAttribute('data-board-id', theirs!);
     }
   });
 });
