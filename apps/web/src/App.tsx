@@ -1,3 +1,4 @@
+import './pages/centerPage.css';
 import { useEffect } from 'react';
 import { HomePage } from './pages/HomePage.tsx';
 import { RoomPage } from './pages/RoomPage.tsx';

@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './theme/tokens.css';
+import './theme/base.css';
+import './theme/controls.css';
 import { App } from './App.tsx';
-import './styles.css';
 import { applyTheme, followSystemTheme } from './theme/theme.ts';
 
 // Before the first render, so the page never flashes the other theme.

@@ -1,3 +1,4 @@
+import './AttentionBar.css';
 import type { CursorVisibility, SharedView } from '@wb/protocol';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';

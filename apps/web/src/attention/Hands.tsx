@@ -1,3 +1,4 @@
+import './Hands.css';
 import { raisedHandQueue } from '@wb/protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';

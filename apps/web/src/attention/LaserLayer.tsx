@@ -1,3 +1,4 @@
+import './LaserLayer.css';
 import { LASER_FADE_MS } from '@wb/protocol';
 import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';

@@ -1,3 +1,4 @@
+import './CursorLayer.css';
 import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { CursorView } from '../connection/roomClient.ts';

@@ -1,3 +1,4 @@
+import './ElementLayer.css';
 import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { InkView } from '../connection/roomClient.ts';

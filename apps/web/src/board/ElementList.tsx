@@ -1,3 +1,4 @@
+import './ElementList.css';
 import type { Element } from '@wb/protocol';
 import { useMemo } from 'react';
 import { useStore } from 'zustand';

@@ -1,3 +1,4 @@
+import './EquationEditor.css';
 import { MAX_LATEX_LENGTH } from '@wb/protocol';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { EQUATION_PADDING, equationHtml } from '../elements/elementSvg.ts';

@@ -1,3 +1,4 @@
+import './GridLayer.css';
 import type { Paper } from '@wb/protocol';
 import { useEffect, useRef } from 'react';
 import type { StoreApi } from 'zustand/vanilla';

@@ -1,3 +1,4 @@
+import './PaperPicker.css';
 import type { Paper } from '@wb/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';

@@ -1,3 +1,4 @@
+import './TextEditor.css';
 import { useEffect, useRef, useState } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { DEFAULT_STICKY, DEFAULT_TEXT_BOX } from '../elements/geometry.ts';

@@ -1,3 +1,4 @@
+import './Toolbar.css';
 import type { Element } from '@wb/protocol';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';

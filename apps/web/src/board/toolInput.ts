@@ -165,7 +165,7 @@ export function createToolInput(o: ToolInputOptions): PointerTool {
     return frame && handle ? { handle, frame, ids: selected.map((el) => el.id), first: selected[0] } : null;
   };
 
-  /** Hovering a handle of the selection shows its cursor (styles.css reads `data-handle`). */
+  /** Hovering a handle of the selection shows its cursor (Board.css reads `data-handle`). */
   const hover = (e: PointerEvent) => {
     const { readOnly } = o.editor.board.getState();
     const handle = readOnly || o.tools.getState().tool === 'eraser' ? null : (handleUnder(boardPoint(e), e.pointerType)?.handle ?? null);

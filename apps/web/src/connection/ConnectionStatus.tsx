@@ -1,3 +1,4 @@
+import './ConnectionStatus.css';
 import { describeConnection, type ConnectionState } from './connectionMachine.ts';
 
 /** The connection indicator: everything it shows comes from the one state machine. */

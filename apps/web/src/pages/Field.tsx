@@ -1,3 +1,4 @@
+import './Field.css';
 import { useId, type InputHTMLAttributes } from 'react';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {

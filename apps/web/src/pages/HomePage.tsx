@@ -1,3 +1,4 @@
+import './HomePage.css';
 import { DisplayName, RoomCode, RoomTitle } from '@wb/protocol';
 import { useState, type FormEvent } from 'react';
 import { ApiError, createRoom } from '../api/roomsApi.ts';

@@ -1,3 +1,4 @@
+import './LessonPage.css';
 import { colorForUser, memberColor, policyText, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';

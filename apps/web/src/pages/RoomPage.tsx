@@ -1,3 +1,4 @@
+import './centerPage.css';
 import { DisplayName, ErrorCode, RoomCode, refusalText, type RoomInfo, type SessionGrant } from '@wb/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, getRoom, joinRoom } from '../api/roomsApi.ts';

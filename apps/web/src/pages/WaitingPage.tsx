@@ -1,3 +1,5 @@
+import './centerPage.css';
+import './WaitingPage.css';
 import { fatalRefusalText, isFatalErrorCode, type SessionGrant } from '@wb/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, getAdmission, signOut } from '../api/roomsApi.ts';

@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 /** Where the side panel starts open when nobody chose: wide enough that the board keeps most of the screen. */
 const OPEN_BY_DEFAULT = '(min-width: 1100px) and (min-height: 600px)';
 
-/** Where the open panel is a sheet over the whole board (styles.css, the compact layout). */
+/** Where the open panel is a sheet over the whole board (LessonPage.css, the compact layout). */
 export const PANEL_IS_SHEET = '(max-width: 720px), (max-height: 560px)';
 
 const key = (userId: string) => `wb.panel.${userId}`;

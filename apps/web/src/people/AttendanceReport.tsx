@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { downloadAttendanceCsv, getAttendanceReport, type ReportSource } from '../api/teacherApi.ts';
 import { endingText, formatClock, formatDuration } from './attendanceFormat.ts';
 import './teacher.css';
+import './AttendanceReport.css';
 
 type Load = { status: 'loading' } | { status: 'loaded'; report: Report } | { status: 'failed'; message: string };
 

@@ -1,3 +1,4 @@
+import './InvitePanel.css';
 import { JoinReach, type JoinAddress } from '@wb/protocol';
 import { useEffect, useState } from 'react';
 import { copyText } from '../platform/systemClipboard.ts';

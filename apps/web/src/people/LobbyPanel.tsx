@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { admitAll, admitMember, denyMember, setRequireApproval } from '../api/teacherApi.ts';
 import type { LobbyEntry } from '../sync/roster.ts';
 import './teacher.css';
+import './LobbyPanel.css';
 
 interface LobbyPanelProps {
   token: string;

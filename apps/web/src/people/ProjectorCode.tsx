@@ -1,3 +1,4 @@
+import './ProjectorCode.css';
 import type { JoinAddress } from '@wb/protocol';
 import { useEffect, useRef } from 'react';
 import { roomLink } from '../routing.ts';

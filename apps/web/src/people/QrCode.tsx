@@ -1,3 +1,4 @@
+import './QrCode.css';
 import { useEffect, useState } from 'react';
 
 /**

@@ -1,3 +1,4 @@
+import './RosterPanel.css';
 import { memberColor } from '@wb/protocol';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { labelTextColor } from '../board/labelColor.ts';
@@ -211,7 +212,7 @@ function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly Ros
   );
 }
 
-/** A menu item's height and the menu's padding and border (teacher.css, styles.css), in px. */
+/** A menu item's height and the menu's padding and border (teacher.css, RosterPanel.css), in px. */
 const MENU_ITEM_PX = 34;
 const MENU_PADDING_PX = 12;
 

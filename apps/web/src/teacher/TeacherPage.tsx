@@ -1,3 +1,4 @@
+import '../pages/HomePage.css';
 import { DisplayName, Email, Password, RoomTitle, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ApiError, createRoom } from '../api/roomsApi.ts';

@@ -1,7 +1,7 @@
 /**
  * The colour theme: the system's (`prefers-color-scheme`) unless the person chose one with the
  * toggle, remembered in this browser. Applied as `data-theme` on <html> (always set, the system's
- * theme included); styles.css reads it.
+ * theme included); theme/tokens.css reads it.
  * The board itself stays light in both themes: everyone sees the same ink on the same paper.
  */
 export type ThemeChoice = 'light' | 'dark';
@@ -38,7 +38,7 @@ export function chooseTheme(choice: ThemeChoice | null): void {
 }
 
 /**
- * Sets `data-theme` on <html> to the theme in effect, always: styles.css keys the dark values on
+ * Sets `data-theme` on <html> to the theme in effect, always: tokens.css keys the dark values on
  * it alone, so they are written once rather than again under a prefers-color-scheme query.
  */
 export function applyTheme(theme: ThemeChoice = effectiveTheme()): void {
