@@ -5,6 +5,7 @@ import './theme/base.css';
 import './theme/controls.css';
 import { App } from './App.tsx';
 import { applyTheme, followSystemTheme } from './theme/theme.ts';
+import { registerAppShell } from './offline/appShell.ts';
 
 // Before the first render, so the page never flashes the other theme.
 applyTheme();
@@ -17,3 +18,6 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// The app shell for reloads without network, where the origin allows a service worker.
+registerAppShell();
