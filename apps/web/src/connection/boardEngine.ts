@@ -1,6 +1,6 @@
 import type { BoardSyncMessage, EditPolicy, Role, SyncMessage } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { BoardEditor, type EditorTransport } from '../elements/boardEditor.ts';
+import { BoardEditor, type EditKeeper, type EditorTransport } from '../elements/boardEditor.ts';
 import type { LiveStroke } from '../sync/liveInk.ts';
 import { boardSnapshot, type BoardFrame, type RoomState } from '../sync/roomState.ts';
 import { SyncEngine, type CursorTarget, type SyncPhase } from '../sync/syncEngine.ts';
@@ -40,6 +40,8 @@ export interface BoardWire {
   readonly transport: EditorTransport;
   /** Ask for a sync (a replay after `lastRevision`, or a snapshot); the answer comes to `receiveSync`/`receiveBoardSync`. */
   requestSync(lastRevision: number | undefined): void;
+  /** Where the board's unsynced edits are kept across reloads (this device's IndexedDB); none keeps them in the tab only. */
+  readonly keeper?: EditKeeper;
 }
 
 /**
@@ -111,7 +113,7 @@ export class BoardEngine {
   ) {
     this.kind = kind;
     this.sync = new SyncEngine({ requestSync: (lastRevision) => wire.requestSync(lastRevision) }, self.sessionId);
-    this.editor = new BoardEditor(self, wire.transport);
+    this.editor = new BoardEditor(self, wire.transport, wire.keeper ?? null);
     this.board = createStore<BoardState>(() => ({ state: null, phase: 'idle' }));
     this.sync.subscribe((changes) => {
       if (changes.has('state')) this.editor.stateChanged(this.sync.state);

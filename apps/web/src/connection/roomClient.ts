@@ -35,6 +35,8 @@ import type { BoardEditor, EditorTransport } from '../elements/boardEditor.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { signOut as signOutOverHttp } from '../api/roomsApi.ts';
 import { installDebugHook } from '../debug/debugHook.ts';
+import { keepBoardPicture } from '../offline/boardPicture.ts';
+import { deviceEditKeeper, type BoardScope } from '../offline/deviceStore.ts';
 import { randomId } from '../session/randomId.ts';
 import type { RoomState } from '../sync/roomState.ts';
 import { ActivityTracker, sameSet } from '../sync/activity.ts';
@@ -135,7 +137,12 @@ export class RoomClient {
 
   constructor(readonly grant: SessionGrant) {
     const self = { userId: grant.userId, sessionId: grant.sessionId, role: grant.role };
-    this.classBoard = new BoardEngine(grant.room.id, { kind: 'class' }, { transport: this.transport(undefined), requestSync: (lastRevision) => this.requestSync(lastRevision) }, self);
+    this.classBoard = new BoardEngine(
+      grant.room.id,
+      { kind: 'class' },
+      { transport: this.transport(undefined), requestSync: (lastRevision) => this.requestSync(lastRevision), keeper: deviceEditKeeper(this.scopeOf(grant.room.id)) },
+      self,
+    );
     this.view = createStore<RoomView>(() => ({
       connection: initialConnectionState,
       phase: 'idle',
@@ -167,6 +174,11 @@ export class RoomClient {
       },
       { lessonId: grant.room.id, userId: grant.userId, role: grant.role },
     );
+  }
+
+  /** Whose records on this device a board's are (offline/deviceStore.ts): this session's, on that board of this lesson. */
+  private scopeOf(boardId: string): BoardScope {
+    return { lessonId: this.grant.room.id, boardId, sessionId: this.grant.sessionId };
   }
 
   /** The class board's sync engine: the lesson's roster, presence and settings come from it. */
@@ -209,7 +221,7 @@ export class RoomClient {
     const engine: BoardEngine = new BoardEngine(
       info.id,
       { kind: 'private', frame: { boardId: info.id, editPolicy } },
-      { transport: this.transport(info.id), requestSync: (lastRevision) => this.requestBoardSync(engine, lastRevision) },
+      { transport: this.transport(info.id), requestSync: (lastRevision) => this.requestBoardSync(engine, lastRevision), keeper: deviceEditKeeper(this.scopeOf(info.id)) },
       self,
       // A teacher's grid of 30 drawing students: every board's ephemera publish once a frame, together.
       this.boardFrame,
@@ -297,6 +309,8 @@ export class RoomClient {
       window.removeEventListener('offline', onOffline);
     });
     this.cleanups.push(installDebugHook(this.engine, () => this.view.getState().connection));
+    // The class board as last synced, shown after a reload until the server's sync replaces it.
+    this.cleanups.push(keepBoardPicture(this.engine, this.scopeOf(this.grant.room.id)));
     this.socket.connect();
   }
 

@@ -2,7 +2,8 @@ import { DEFAULT_LESSON_SETTINGS, INK_SYNC_MS, MAX_INK_POINTS_PER_PACKET, policy
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { applyRoomEvent, stateFromSnapshot, type RoomState } from '../sync/roomState.ts';
 import { ALICE, ALICE_S, BOB, BOB_S, EL1, EL2, TEACHER, member, created, element, granted, rect, snapshot } from '../sync/testFixtures.ts';
-import { BoardEditor, SYNCING_AFTER_MS, type EditorTransport } from './boardEditor.ts';
+import { BoardEditor, SYNCING_AFTER_MS, type EditKeeper, type EditorTransport } from './boardEditor.ts';
+import type { EditOp } from './editQueue.ts';
 
 /** A transport whose replies the test decides; every request is recorded. */
 function fakeTransport() {
@@ -14,6 +15,8 @@ function fakeTransport() {
   let nextRelease: Ack<ElementReply> | null = null;
   /** Answers for the next creates, in order; then the echo. */
   const createAnswers: Ack<ElementReply>[] = [];
+  /** Answers for the next updates, in order; then the echo. */
+  const updateAnswers: Ack<ElementReply>[] = [];
   let nextGroup: Ack<LockManyReply> | null = null;
   const pending: Array<() => void> = [];
   const reply = <T,>(kind: string, request: unknown, answer: () => Ack<T>) => {
@@ -27,7 +30,7 @@ function fakeTransport() {
   const transport: EditorTransport = {
     isConnected: () => connected,
     createElement: (r) => reply('create', r, () => createAnswers.shift() ?? echo(r, 1)),
-    updateElement: (r: UpdateElementRequest) => reply('update', r, () => echo(r, r.baseVersion + 1)),
+    updateElement: (r: UpdateElementRequest) => reply('update', r, () => updateAnswers.shift() ?? echo(r, r.baseVersion + 1)),
     deleteElement: (r) => reply('delete', r, () => echo({ id: r.id }, 9)),
     acquireLock: (r) => reply('acquire', r, () => nextGrant ?? { ok: true, grant: { elementId: r.elementId, generation: 7, expiresInMs: 2_000 } }),
     acquireLocks: (r) =>
@@ -62,6 +65,7 @@ function fakeTransport() {
     grantWith: (a: Ack<{ grant: LockGrant }>) => (nextGrant = a),
     releaseWith: (a: Ack<ElementReply>) => (nextRelease = a),
     answerCreatesWith: (...answers: Ack<ElementReply>[]) => createAnswers.push(...answers),
+    answerUpdatesWith: (...answers: Ack<ElementReply>[]) => updateAnswers.push(...answers),
     groupWith: (a: Ack<LockManyReply>) => (nextGroup = a),
   };
 }
@@ -462,5 +466,132 @@ describe('live ink from the pen', () => {
     locked.editor.extendStroke([at(1)]);
     locked.editor.endStroke(pen);
     expect(locked.inks).toEqual([]);
+  });
+});
+
+/**
+ * This device's keeper as the editor sees it (offline/deviceStore.ts writes it to IndexedDB; the
+ * browser suite's offline journey runs that one): what was last saved is what a reload loads.
+ */
+function memoryKeeper(failing = false) {
+  let kept: EditOp[] = [];
+  const keeper: EditKeeper & { readonly ops: EditOp[] } = {
+    get ops() {
+      return kept;
+    },
+    load: async () => kept,
+    save: async (ops) => {
+      if (failing) return false;
+      kept = [...ops];
+      return true;
+    },
+  };
+  return keeper;
+}
+
+describe('edits kept on this device across a reload (offline/deviceStore.ts)', () => {
+  const ALICE_SELF = { userId: ALICE, sessionId: ALICE_S, role: 'student' as const };
+
+  /** A page of the same session: a new editor over the same keeper, as after a reload. */
+  async function reloaded(keeper: EditKeeper, connected: boolean) {
+    const t = fakeTransport();
+    t.setConnected(connected);
+    const editor = new BoardEditor(ALICE_SELF, t.transport, keeper);
+    editor.stateChanged(withRect());
+    await vi.advanceTimersByTimeAsync(0);
+    return { editor, ...t };
+  }
+
+  test('K1: every unsynced edit is kept as it is made, in order, with its request id; an acknowledged one leaves', async () => {
+    const keeper = memoryKeeper();
+    const { editor, setConnected, calls, flush } = await reloaded(keeper, false);
+    editor.create(rect(1, 1));
+    editor.update([{ id: EL1, shape: rect(300, 300) }]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(keeper.ops.map((o) => o.kind)).toEqual(['create', 'update']);
+    expect(editor.board.getState()).toMatchObject({ unsynced: 2, kept: true });
+    setConnected(true);
+    editor.connectionLive();
+    await flush();
+    await flush();
+    expect(calls.map((c) => c.kind)).toEqual(['create', 'update']);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(keeper.ops).toEqual([]);
+  });
+
+  test('K2: after a reload the kept edits go first, with their own request ids, and the person is told', async () => {
+    const keeper = memoryKeeper();
+    const before = await reloaded(keeper, false);
+    before.editor.create(rect(1, 1));
+    before.editor.update([{ id: EL1, shape: rect(300, 300) }]);
+    await vi.advanceTimersByTimeAsync(0);
+    const made = keeper.ops.map((o) => o.requestId);
+    before.editor.stop();
+
+    const after = await reloaded(keeper, false);
+    expect(after.editor.board.getState().unsynced).toBe(2);
+    expect(after.editor.board.getState().notice?.text).toMatch(/^2 changes made before the page reloaded were kept/);
+    // Drawn at once on the board from before, though nothing was acknowledged.
+    expect(after.editor.board.getState().elements.get(EL1)?.shape).toMatchObject({ x: 300, y: 300 });
+    after.editor.create(rect(5, 5)); // made after the reload: it waits behind them
+    after.setConnected(true);
+    after.editor.connectionLive();
+    for (let i = 0; i < 3; i++) await after.flush();
+    const sent = after.calls.map((c) => (c.request as { requestId: string }).requestId);
+    expect(sent.slice(0, 2)).toEqual(made);
+    expect(sent).toHaveLength(3);
+    expect(keeper.ops).toEqual([]);
+  });
+
+  test('K3: a kept edit made stale meanwhile is refused as today (conflict), dropped with the edits built on it, and the person is told', async () => {
+    const keeper = memoryKeeper();
+    const before = await reloaded(keeper, false);
+    before.editor.update([{ id: EL1, shape: rect(300, 300) }]);
+    before.editor.update([{ id: EL1, shape: rect(400, 400) }]); // built on the first
+    await vi.advanceTimersByTimeAsync(0);
+    before.editor.stop();
+
+    const after = await reloaded(keeper, true);
+    after.answerUpdatesWith({ ok: false, error: { code: 'conflict', message: refusalText.conflict } });
+    after.editor.connectionLive();
+    await after.flush();
+    await after.flush();
+    expect(after.calls.map((c) => c.kind)).toEqual(['update']);
+    expect(after.editor.board.getState().unsynced).toBe(0);
+    expect(after.editor.board.getState().notice?.text).toBe(`2 changes were not saved. ${refusalText.conflict}`);
+    // The confirmed element stands; the keeper forgets the refused edits.
+    expect(after.editor.board.getState().elements.get(EL1)?.shape).toMatchObject({ x: 100, y: 100 });
+    expect(keeper.ops).toEqual([]);
+  });
+
+  test('K4: nothing is sent or written before the kept edits are back (they would be overwritten or overtaken)', async () => {
+    const keeper = memoryKeeper();
+    const before = await reloaded(keeper, false);
+    before.editor.create(rect(1, 1));
+    await vi.advanceTimersByTimeAsync(0);
+    before.editor.stop();
+    let release: () => void = () => {};
+    const slow: EditKeeper = { load: () => new Promise((resolve) => (release = () => resolve(keeper.ops))), save: (ops) => keeper.save(ops) };
+    const t = fakeTransport();
+    const editor = new BoardEditor(ALICE_SELF, t.transport, slow);
+    editor.stateChanged(withRect());
+    editor.create(rect(9, 9));
+    editor.connectionLive();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.calls).toEqual([]);
+    expect(keeper.ops).toHaveLength(1);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.calls.map((c) => (c.request as { shape: { x: number } }).shape.x)).toEqual([1]);
+    await t.flush();
+    await t.flush();
+    expect(t.calls.map((c) => (c.request as { shape: { x: number } }).shape.x)).toEqual([1, 9]);
+  });
+
+  test('K5: a keeper that cannot write leaves the edits in the tab only, and says so (`kept` false)', async () => {
+    const { editor } = await reloaded(memoryKeeper(true), false);
+    editor.create(rect(1, 1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(editor.board.getState()).toMatchObject({ unsynced: 1, kept: false });
   });
 });

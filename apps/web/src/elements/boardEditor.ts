@@ -36,11 +36,12 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { randomId, randomUuid } from '../session/randomId.ts';
 import type { RoomState } from '../sync/roomState.ts';
 import type { DragTarget } from '../sync/syncEngine.ts';
-import { EditQueue, isFinalRefusal, type EditRequest } from './editQueue.ts';
+import { EditQueue, isFinalRefusal, type EditOp, type EditRequest } from './editQueue.ts';
 import { clampCoordinate, inDrawingOrder, moveShapeTo, type Point } from './geometry.ts';
 import { frameAfter, reshapeToFrame, resizeFrame, rotateFrame, shapeFrame, transformShape, type Frame, type ResizeHandle } from './transform.ts';
 import { History, type Step } from './history.ts';
 import { InkSender } from './inkSender.ts';
+import { offlineText } from '../offline/offlineText.ts';
 import type { PenSample } from './penStroke.ts';
 
 /** What the editor needs from the socket. A rejected promise means "not delivered": try again later. */
@@ -68,6 +69,17 @@ export interface EditorTransport {
   setPen(request: MemberPenRequest): Promise<Ack<{ member: Member }>>;
 }
 
+/**
+ * Where a board's unsynced edits are kept across a reload, a crash or a discarded tab
+ * (offline/editKeeper.ts: IndexedDB, one record per lesson, board and session).
+ */
+export interface EditKeeper {
+  /** The edits kept from before, oldest first. */
+  load(): Promise<readonly EditOp[]>;
+  /** The unsynced edits as they are now, in order; true once they are kept. */
+  save(ops: readonly EditOp[]): Promise<boolean>;
+}
+
 /** What React reads: changes when an element, the selection or the edit status changes. */
 export interface BoardView {
   readonly elements: ReadonlyMap<string, Element>;
@@ -75,6 +87,11 @@ export interface BoardView {
   readonly ordered: readonly Element[];
   readonly selection: ReadonlySet<string>;
   readonly unsynced: number;
+  /**
+   * Every unsynced edit is kept on this device (an `EditKeeper` wrote them): a reload, a crash or a
+   * discarded tab loses none. False without a keeper, or while a write is pending or failed.
+   */
+  readonly kept: boolean;
   /**
    * Own edits are waiting on a server that is behind: one has been in flight longer than
    * SYNCING_AFTER_MS, or the last answer asked to send it again (`busy`, a timeout). The page shows
@@ -194,17 +211,26 @@ export class BoardEditor {
   private lastNoticeAt = 0;
   private stopped = false;
   private readonly ink: InkSender;
+  /** Until the kept edits are back in the queue nothing is sent or written (they go first). */
+  private restoring: boolean;
+  /** The queue's `pendingChanges` last written to the keeper, and whether a write is under way. */
+  private keptChanges = -1;
+  private keeping = false;
+  private keptOk = false;
 
   constructor(
     private readonly self: { userId: string; sessionId: string; role: Role },
     private readonly transport: EditorTransport,
+    private readonly keeper: EditKeeper | null = null,
   ) {
     this.queue = new EditQueue(self.userId);
+    this.restoring = keeper !== null;
     this.board = createStore<BoardView>(() => ({
       elements: new Map(),
       ordered: [],
       selection: new Set(),
       unsynced: 0,
+      kept: false,
       syncing: false,
       canUndo: false,
       canRedo: false,
@@ -223,6 +249,42 @@ export class BoardEditor {
         return () => clearTimeout(timer);
       },
     });
+    if (keeper) void this.restoreKept(keeper);
+  }
+
+  /** The edits kept before a reload go back into the queue, ahead of any made since, and are sent. */
+  private async restoreKept(keeper: EditKeeper): Promise<void> {
+    // A keeper that cannot read brings nothing back; the tab's own queue goes on.
+    const ops: readonly EditOp[] = await keeper.load().catch(() => []);
+    this.restoring = false;
+    if (this.stopped) return;
+    this.queue.restore(ops);
+    if (ops.length > 0) this.notify(offlineText.restored(ops.length));
+    this.publishBoard();
+    this.pump();
+  }
+
+  /** Writes the unsynced edits to the keeper when they changed; one write at a time, the latest wins. */
+  private keep(): void {
+    const keeper = this.keeper;
+    if (!keeper || this.restoring || this.keeping || this.queue.pendingChanges === this.keptChanges) return;
+    const changes = this.queue.pendingChanges;
+    this.keeping = true;
+    this.keptOk = false;
+    void keeper.save(this.queue.pending()).then(
+      (ok) => this.kept(changes, ok),
+      () => this.kept(changes, false),
+    );
+  }
+
+  private kept(changes: number, ok: boolean): void {
+    this.keeping = false;
+    // A failed write is tried again at the next change, not in a loop.
+    this.keptChanges = changes;
+    this.keptOk = ok;
+    if (this.stopped) return;
+    // Changed meanwhile: `publishBoard` writes the latest list again.
+    this.publishBoard();
   }
 
   get isTeacher(): boolean {
@@ -630,7 +692,7 @@ export class BoardEditor {
 
   /** Sends queued edits one at a time while connected. */
   private pump(): void {
-    if (this.sending || this.stopped || !this.transport.isConnected()) return;
+    if (this.sending || this.stopped || this.restoring || !this.transport.isConnected()) return;
     const request = this.queue.nextToSend();
     if (!request) return;
     this.sending = true;
@@ -854,6 +916,7 @@ export class BoardEditor {
   }
 
   private publishBoard(): void {
+    this.keep();
     const state = this.confirmed;
     const elements = state ? this.queue.view(state) : new Map<string, Element>();
     const prev = this.board.getState();
@@ -863,6 +926,7 @@ export class BoardEditor {
       ordered: elements === prev.elements ? prev.ordered : inDrawingOrder(elements.values()),
       selection: selection.length === prev.selection.size ? prev.selection : new Set(selection),
       unsynced: this.queue.unsynced,
+      kept: this.keptOk && !this.keeping && this.keptChanges === this.queue.pendingChanges,
       syncing: this.behind && this.queue.unsynced > 0 && this.transport.isConnected(),
       canUndo: this.history.canUndo,
       canRedo: this.history.canRedo,

@@ -61,6 +61,8 @@ const PENDING_Z_BASE = 2 ** 48;
 export class EditQueue {
   private entries: Entry[] = [];
   private seq = 0;
+  /** Moves whenever the unsynced edits change (the shell persists them when it moves). */
+  private changes = 0;
 
   constructor(
     private readonly selfUserId: string,
@@ -76,10 +78,36 @@ export class EditQueue {
     return this.entries.length;
   }
 
+  /** A counter that moves whenever `pending()` would answer differently (added, acknowledged, dropped, rebased). */
+  get pendingChanges(): number {
+    return this.changes;
+  }
+
+  /**
+   * Edits made before a reload (offline/persistedEdits.ts), put back ahead of anything made since:
+   * they are older, and nothing made since can build on them (they were not drawn yet). Each goes
+   * again with its own request id, so one the server already applied is answered, not applied twice.
+   * Edits already queued (by request id) are not added twice. Not bounded by `limit`: they were
+   * within it when made, and dropping one would lose it.
+   */
+  restore(ops: readonly EditOp[]): void {
+    const known = new Set(this.entries.map((e) => e.op.requestId));
+    const restored: Entry[] = [];
+    for (const op of ops) {
+      if (known.has(op.requestId)) continue;
+      known.add(op.requestId);
+      restored.push({ op, status: 'queued', ackedVersion: null, seq: this.seq++, cache: null });
+    }
+    if (restored.length === 0) return;
+    this.entries = [...restored, ...this.entries];
+    this.changes += 1;
+  }
+
   /** Adds an edit; false when the queue is full (the caller tells the person). */
   enqueue(op: EditOp): boolean {
     if (this.unsynced >= this.limit) return false;
     this.entries.push({ op, status: 'queued', ackedVersion: null, seq: this.seq++, cache: null });
+    this.changes += 1;
     return true;
   }
 
@@ -116,6 +144,7 @@ export class EditQueue {
     if (!entry) return;
     entry.status = 'acked';
     entry.ackedVersion = version;
+    this.changes += 1;
     for (const e of this.entries) {
       if (e.op.kind === 'update' && typeof e.op.base !== 'number' && e.op.base.after === requestId) e.op = { ...e.op, base: version };
     }
@@ -158,6 +187,7 @@ export class EditQueue {
       } else keep.push(e);
     }
     this.entries = keep;
+    if (dropped.length > 0) this.changes += 1;
     return dropped;
   }
 

@@ -7,6 +7,7 @@ import type { BoardEditor } from '../elements/boardEditor.ts';
 import { Board } from '../board/Board.tsx';
 import { canRejoinAfter, describeConnection } from '../connection/connectionMachine.ts';
 import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
+import { OfflineNote } from '../offline/OfflineNote.tsx';
 import { RoomClient } from '../connection/roomClient.ts';
 import { ImageLibrary } from '../images/imageLibrary.ts';
 import { registerImagePictures } from '../images/imageRefs.ts';
@@ -246,6 +247,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
               selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
               attention={stageId ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={stageId !== null} />
             <BoardNotices editor={stage.engine.editor} />
+            <OfflineNote connection={connection} editor={stage.engine.editor} />
           </main>
           <ActivityLayer client={client} grant={grant} roster={roster} />
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
@@ -297,14 +299,16 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
 /**
  * "N unsynced": own edits on the board on the stage not yet acknowledged (made offline, or in flight). While the server is
  * behind (an edit in flight over a second, or answered `busy`) it reads "Syncing N…" instead:
- * the edits are kept and sent again, nothing has failed. While there are any, closing the tab
- * asks first: they exist only in this tab.
+ * the edits are kept and sent again, nothing has failed. While there are any that this device has
+ * not kept (no IndexedDB, a write pending), closing the tab asks first: they exist only in this tab.
  */
 function UnsyncedBadge({ editor }: { editor: BoardEditor }) {
   const unsynced = useStore(editor.board, (b) => b.unsynced);
   const syncing = useStore(editor.board, (b) => b.syncing);
+  const kept = useStore(editor.board, (b) => b.kept);
   useEffect(() => {
-    if (unsynced === 0) return;
+    // Kept on this device (offline/deviceStore.ts), they survive the tab: no need to hold it open.
+    if (unsynced === 0 || kept) return;
     const warn = (e: BeforeUnloadEvent) => {
       e.preventDefault();
       // Older browsers show the prompt only when returnValue is set.
@@ -312,7 +316,7 @@ function UnsyncedBadge({ editor }: { editor: BoardEditor }) {
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [unsynced]);
+  }, [unsynced, kept]);
   if (unsynced === 0) return null;
   if (syncing) {
     return (

@@ -45,6 +45,25 @@ export function stateFromSnapshot(snapshot: RoomSnapshot, previous: RoomState | 
 }
 
 /**
+ * The state as a snapshot at its revision, with the tombstones it knows (a snapshot carries none):
+ * what this device keeps of a board between reloads (offline/boardPicture.ts). `stateFromSnapshot`
+ * reads it back to the same state.
+ */
+export function snapshotOf(state: RoomState): { snapshot: RoomSnapshot; tombstones: Array<[string, number]> } {
+  return {
+    snapshot: {
+      room: state.room,
+      revision: state.revision,
+      members: [...state.members.values()],
+      presence: [...state.presence.values()],
+      departures: [...state.departures].map(([userId, reason]) => ({ userId, reason })),
+      elements: [...state.elements.values()],
+    },
+    tombstones: [...state.tombstones],
+  };
+}
+
+/**
  * What a board is in its lesson, for a board that is not the lesson's own (a student's private
  * board): its id and its edit policy. Everything else about the people and the rules is the
  * lesson's.

@@ -2,6 +2,7 @@ import type { RoomEvent } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
 import { boardHash } from './boardHash.ts';
 import { deriveRoster } from './roster.ts';
+import { snapshotOf } from './roomState.ts';
 import { SyncEngine, type SyncLimits } from './syncEngine.ts';
 import {
   ALICE,
@@ -10,8 +11,12 @@ import {
   BOB_S,
   TEACHER,
   TEACHER_S,
+  EL1,
   closed,
+  created,
   cursors,
+  deleted,
+  element,
   event,
   expired,
   joined,
@@ -345,5 +350,34 @@ describe('convergence', () => {
     );
     expect(follower.revision).toBe(14);
     expect(boardHash(follower.state ?? fail())).toBe(boardHash(late.state ?? fail()));
+  });
+});
+
+describe('a board kept on this device (offline/boardPicture.ts)', () => {
+  test('restored after a reload: shown while no socket is up, named on connect, a newer sync replaces it', () => {
+    const before = live();
+    before.engine.receiveEvent(created(11, element(EL1)), 0);
+    before.engine.receiveEvent(deleted(12, EL1, 2), 0);
+    const kept = snapshotOf(before.engine.state!);
+
+    const { engine, requests } = setup();
+    expect(engine.restore(kept)).toBe(true);
+    expect(engine.phase).toBe('idle');
+    expect(engine.revision).toBe(12);
+    // Its tombstones came with it: a late create of the deleted element cannot bring it back (I1).
+    expect(engine.state?.tombstones.get(EL1)).toBe(2);
+    engine.connectionOpened(0);
+    engine.receiveSync({ kind: 'replay', fromRevision: 12, events: [joined(13, CAROL, 'Carol')] }, 0);
+    expect(engine.phase).toBe('live');
+    expect(engine.revision).toBe(13);
+    expect(requests).toEqual([]);
+  });
+
+  test('never put over a state already here: the sync that came first is newer', () => {
+    const { engine } = live();
+    engine.receiveEvent(joined(11, CAROL, 'Carol'), 0);
+    const older = snapshotOf(live().engine.state!); // revision 10
+    expect(engine.restore(older)).toBe(false);
+    expect(engine.revision).toBe(11);
   });
 });

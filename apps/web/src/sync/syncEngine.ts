@@ -1,4 +1,4 @@
-import type { CursorBatch, DragFrame, RoomEvent, SyncMessage } from '@wb/protocol';
+import type { CursorBatch, DragFrame, RoomEvent, RoomSnapshot, SyncMessage } from '@wb/protocol';
 import { LiveInk, type LiveStroke } from './liveInk.ts';
 import { applyConnectivity, applyRoomEvent, elementTouchedBy, framedByLesson, sessionsEndedBy, stateFromSnapshot, type BoardFrame, type RoomState } from './roomState.ts';
 
@@ -27,6 +27,9 @@ import { applyConnectivity, applyRoomEvent, elementTouchedBy, framedByLesson, se
  * - One engine per board, the same rules for each: the class board (the lesson's own log) and each
  *   private board (its own log, framed by the lesson's people and rules: `reframe`). A change of
  *   the frame is no event of the board and moves no revision.
+ * - A board kept on this device (`restore`, after a reload) is a state like one the engine held
+ *   before a disconnect: shown while no socket is up, named as `revision` on the next connect so
+ *   the server answers with a replay or a snapshot, and never put over a state already here.
  * - A lease prompt names the room revision the server has published. Behind it with nothing held
  *   means the last event was lost (no later one will reveal the gap): wait `gapHoldMs`, then resync.
  */
@@ -199,6 +202,20 @@ export class SyncEngine {
   subscribe(listener: (changes: ReadonlySet<SyncChange>) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * A board this device kept from before a reload (a snapshot at its revision and the tombstones it
+   * knew). Only into an engine that holds no state yet: a sync that already came is newer. Returns
+   * whether it was taken.
+   */
+  restore(kept: { snapshot: RoomSnapshot; tombstones: ReadonlyArray<readonly [string, number]> }): boolean {
+    if (this.roomState) return false;
+    const tombstones = new Map<string, number>(kept.tombstones);
+    this.roomState = stateFromSnapshot(kept.snapshot, { ...stateFromSnapshot(kept.snapshot), tombstones });
+    this.pending.add('state');
+    this.flush();
+    return true;
   }
 
   /** A socket opened: the server will send a sync; buffer everything until it is applied. */
