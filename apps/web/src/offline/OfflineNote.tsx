@@ -15,7 +15,9 @@ export function OfflineNote({ connection, editor }: { connection: ConnectionStat
   const unsynced = useStore(editor.board, (b) => b.unsynced);
   const kept = useStore(editor.board, (b) => b.kept);
   const shellCached = useShellCached();
-  if (connection.status !== 'offline' && connection.status !== 'reconnecting') return null;
+  // Still connecting with edits waiting (a reload without the lesson server): say it at once.
+  const unreachable = connection.status === 'offline' || connection.status === 'reconnecting' || (connection.status === 'connecting' && unsynced > 0);
+  if (!unreachable) return null;
   const text = unsynced > 0 && !kept ? offlineText.tabOnly : shellCached ? offlineText.keptWithShell : offlineText.keptNeedsNetwork;
   return (
     <p className="offline-note" data-testid="offline-note" data-shell={shellCached ? 'cached' : 'network'} role="status">

@@ -326,7 +326,7 @@ function UnsyncedBadge({ editor }: { editor: BoardEditor }) {
     );
   }
   return (
-    <span className="unsynced-badge" data-testid="unsynced" role="status" title="Changes not yet saved to the lesson; they are sent when the connection is back">
+    <span className="unsynced-badge" data-testid="unsynced" data-kept={kept ? 'device' : 'tab'} role="status" title="Changes not yet saved to the lesson; they are sent when the connection is back">
       {unsynced} unsynced
     </span>
   );
