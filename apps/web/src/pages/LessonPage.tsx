@@ -1,6 +1,6 @@
 import './LessonPage.css';
 import { colorForUser, memberColor, policyText, type ProtocolError, type SessionGrant } from '@wb/protocol';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { ActivityLauncher, ActivityLayer, useStage } from '../activity/ActivityLayer.tsx';
 import type { BoardEditor } from '../elements/boardEditor.ts';
@@ -246,8 +246,9 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             <Board key={stage.engine.id} images={images} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
               selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
               attention={stageId ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={stageId !== null} />
-            <BoardNotices editor={stage.engine.editor} />
-            <OfflineNote connection={connection} editor={stage.engine.editor} />
+            <BoardNotices editor={stage.engine.editor}>
+              <OfflineNote connection={connection} editor={stage.engine.editor} />
+            </BoardNotices>
           </main>
           <ActivityLayer client={client} grant={grant} roster={roster} />
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
@@ -407,7 +408,7 @@ function LessonEndedBanner({ client }: { client: RoomClient }) {
 }
 
 /** The read-only notice for students who may only look, and the last refused edit, spoken politely. */
-function BoardNotices({ editor }: { editor: BoardEditor }) {
+function BoardNotices({ editor, children }: { editor: BoardEditor; children?: ReactNode }) {
   const readOnly = useStore(editor.board, (b) => b.readOnly);
   const penMuted = useStore(editor.board, (b) => b.penMuted);
   const notice = useStore(editor.board, (b) => b.notice);
@@ -420,6 +421,7 @@ function BoardNotices({ editor }: { editor: BoardEditor }) {
   }, [notice]);
   return (
     <div className="board-notices" aria-live="polite">
+      {children}
       {readOnly && (
         <p className="board-notice board-notice-locked" data-testid="board-locked-notice">
           {penMuted ? policyText.penMuted : policyText.lookOnly} You can look, but not draw.
