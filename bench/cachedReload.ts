@@ -87,7 +87,7 @@ async function studentPage(browser: Browser, code: string, serviceWorkers: 'allo
   await page.getByLabel('Your name').fill(`Reader ${serviceWorkers}`);
   await page.getByRole('button', { name: 'Join lesson' }).click();
   await page.locator('[data-testid="connection-status"][data-state="live"]').waitFor();
-  if (serviceWorkers === 'allow') await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 60_000 });
+  if (serviceWorkers === 'allow') await page.waitForFunction(() => (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
   // The board kept on this device is written a moment after the sync (offline/boardPicture.ts).
   await page.waitForTimeout(2_500);
   return page;
@@ -95,9 +95,14 @@ async function studentPage(browser: Browser, code: string, serviceWorkers: 'allo
 
 async function reloadTimes(page: Page): Promise<{ board: number; live: number }> {
   await page.reload();
-  // Strings: this program has Node's types, not the page's.
-  await page.waitForFunction('window.__reloadMarks && window.__reloadMarks.board !== undefined && window.__reloadMarks.live !== undefined', undefined, { timeout: 30_000 });
-  return (await page.evaluate('window.__reloadMarks')) as { board: number; live: number };
+  // Functions (the page's CSP refuses strings to eval), reading the page's global through
+  // `globalThis`: this program has Node's types, not the page's.
+  const marks = () => (globalThis as unknown as { __reloadMarks?: { board?: number; live?: number } }).__reloadMarks;
+  await page.waitForFunction(() => {
+    const m = (globalThis as unknown as { __reloadMarks?: { board?: number; live?: number } }).__reloadMarks;
+    return m?.board !== undefined && m.live !== undefined;
+  }, undefined, { timeout: 30_000 });
+  return (await page.evaluate(marks)) as { board: number; live: number };
 }
 
 const median = (xs: number[]) => {
