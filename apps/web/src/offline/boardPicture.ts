@@ -4,9 +4,9 @@ import { loadPicture, savePicture, type BoardScope } from './deviceStore.ts';
 
 /**
  * The class board as last synced, kept on this device so a page reloaded without network shows
- * the board (with the unsynced edits on top) instead of an empty page. Written a while after the
- * state changes (not on every stroke: a large board is a large write) and when the page is hidden
- * or left. Read back once, into an engine that holds nothing yet (`SyncEngine.restore`).
+ * the board (with the unsynced edits on top) instead of an empty page. Written when the state
+ * changes, at most every PICTURE_WRITE_MS (not on every stroke of a busy board: a large board is a
+ * large write), and when the page is hidden or left. Read back once, into an engine that holds nothing yet (`SyncEngine.restore`).
  */
 
 /** The picture is written at most this often while the board changes (ms). */
@@ -16,18 +16,22 @@ export function keepBoardPicture(engine: SyncEngine, scope: BoardScope): () => v
   let timer: ReturnType<typeof setTimeout> | undefined;
   let dirty = false;
   let stopped = false;
+  let lastWriteAt = -Infinity;
   const write = () => {
     clearTimeout(timer);
     timer = undefined;
     const state = engine.state;
     if (!dirty || !state) return;
     dirty = false;
+    lastWriteAt = Date.now();
     void savePicture(scope, snapshotOf(state));
   };
   const unsubscribe = engine.subscribe((changes) => {
     if (!changes.has('state')) return;
     dirty = true;
-    timer ??= setTimeout(write, PICTURE_WRITE_MS);
+    // The first change after a quiet spell is written at once (a write begun as the page unloads
+    // may not finish); changes coming faster are written together, PICTURE_WRITE_MS apart.
+    timer ??= setTimeout(write, Math.max(0, lastWriteAt + PICTURE_WRITE_MS - Date.now()));
   });
   const onHide = () => {
     if (document.visibilityState === 'hidden') write();
