@@ -41,6 +41,8 @@ const EVERY_KIND = Object.keys({
   'member.pen': true,
   'member.hand': true,
   'activity.updated': true,
+  'poll.updated': true,
+  'board.flagged': true,
 } satisfies Record<RoomEventKind, true>).sort();
 
 function decided<T extends { decision: string }, D extends T['decision']>(result: T, decision: D): Extract<T, { decision: D }> {
