@@ -135,6 +135,8 @@ describe('event ids (I1)', () => {
       'lock.released',
       'element.restored',
       'activity.updated',
+      'poll.updated',
+      'board.flagged',
     ];
     for (const kind of kinds) {
       const here = eventId(kind, ROOM, documented[kind].key);
