@@ -61,8 +61,8 @@ export const BoardInfo = z.object({
    */
   lastDrewMsAgo: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   /** The owner's flag (`done`, `help`) and when it went up (the database's clock), or null. */
-  flag: BoardFlag.nullable().default(null),
-  flaggedAt: z.string().nullable().default(null),
+  flag: BoardFlag.nullable().optional(),
+  flaggedAt: z.string().nullable().optional(),
 });
 export type BoardInfo = z.infer<typeof BoardInfo>;
 

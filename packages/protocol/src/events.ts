@@ -56,6 +56,7 @@ import {
   PollOpenRequest,
   PollShowRequest,
   TimerSetRequest,
+  type BoardFlag,
   type ClockNowReply,
   type Poll,
   type PollAnswer,
@@ -229,7 +230,7 @@ export interface ClientToServerEvents {
   /** The latest poll, with every answer (teacher) or my own (student). */
   [ClientEvent.POLL_GET]: (request: PollGetRequest, ack: AckFn<{ poll: Poll | null; answers: PollAnswer[] }>) => void;
   /** A board's owner flags it done or needing help, or clears the flag; the teacher clears one. */
-  [ClientEvent.BOARD_FLAG]: (request: BoardFlagRequest, ack: AckFn<{ board: BoardInfo }>) => void;
+  [ClientEvent.BOARD_FLAG]: (request: BoardFlagRequest, ack: AckFn<{ flag: BoardFlag | null; flaggedAt: string | null }>) => void;
 }
 
 /** What `notice` carries. */

@@ -60,7 +60,7 @@ export const RoomInfo = z.object({
   /** What students may do on the board (lessonSettings.ts); changed with `lesson.settings`. */
   settings: LessonSettings.default(DEFAULT_LESSON_SETTINGS),
   /** The lesson's countdown (checks.ts), or null: none. Changed with `timer.set`. */
-  timer: Timer.nullable().default(null),
+  timer: Timer.nullable().optional(),
 });
 export type RoomInfo = z.infer<typeof RoomInfo>;
 
@@ -159,7 +159,7 @@ export const RoomSnapshot = z.object({
   /** Live elements in drawing order (tombstones are not sent). */
   elements: z.array(Element),
   /** The lesson's latest poll as everyone may know it (no names), or null: none yet. */
-  poll: Poll.nullable().default(null),
+  poll: Poll.nullable().optional(),
 });
 export type RoomSnapshot = z.infer<typeof RoomSnapshot>;
 
