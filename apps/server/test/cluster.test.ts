@@ -283,7 +283,7 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     expect(replies.every((r) => r.ok)).toBe(true);
     const view = await t.socket.timeout(10_000).emitWithAck(ClientEvent.POLL_GET, {});
     if (!view.ok) throw new Error(view.error.code);
-    expect(view.answers.map((a) => a.userId)).toEqual([student.userId]);
+    expect(view.answers.map((a: { userId: string }) => a.userId)).toEqual([student.userId]);
     expect(view.poll?.answered).toBe(1);
     // An answer given through node B reaches the teacher's socket on node A (the adapter's teachers' channel).
     const other = await joinAs(nodeB, teacher.room.code, 'Ola');
