@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { openTestDatabase, type TestDatabase } from '@wb/db/testing';
 import { FrozenClock } from '@wb/db';
-import { ClientEvent, ErrorCode, helpQueue, timerRemainingMs, type BoardInfo, type Poll, type RoomInfo } from '@wb/protocol';
+import { AttendanceReport, ClientEvent, ErrorCode, helpQueue, timerRemainingMs, type BoardInfo, type Poll, type RoomInfo } from '@wb/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { App } from '../src/app.ts';
 import { TestClient, createRoom, databaseKinds, describeOnEachDatabase, joinAs, startTestServer } from './support.ts';
@@ -146,6 +146,26 @@ describeOnEachDatabase('timer, polls and flags', {}, (suite) => {
       }
     }
     expect(c.eventsOfKind('poll.updated').at(-1)?.payload).toMatchObject({ answered: 2, results: { counts: [0, 2] } });
+  });
+
+  test('P7: the lesson\'s export keeps every poll with who answered what (JSON and CSV, for the teacher only)', async () => {
+    const { teacher, grants, t, students } = await classOf(['Ana', 'Ben']);
+    const pollId = randomUUID();
+    ok(await ask(t, ClientEvent.POLL_OPEN, { requestId: rid(), pollId, question: 'Colour?', kind: 'custom', choices: ['Red', 'Blue'] }));
+    ok(await ask(students[0]!, ClientEvent.POLL_ANSWER, { requestId: rid(), pollId, choice: 1 }));
+    ok(await ask(t, ClientEvent.POLL_CLOSE, { requestId: rid(), pollId }));
+    const get = (path: string, token: string) => fetch(`${app.url}/api/rooms/${teacher.room.code}/attendance/${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const report = AttendanceReport.parse(await (await get('report', teacher.token)).json());
+    expect(report.polls?.map((p) => [p.poll.question, p.poll.results?.counts, p.answers.map((a) => [a.userId, a.choice])])).toEqual([
+      ['Colour?', [0, 1], [[grants[0]!.userId, 1]]],
+    ]);
+    const csv = await (await get('polls.csv', teacher.token)).text();
+    expect(csv.split('\r\n').filter(Boolean).map((line) => line.split(',').slice(1).join(','))).toEqual([
+      'question,kind,opened_at,status,student,user_id,answer',
+      `Colour?,custom,${report.polls![0]!.poll.openedAt},closed,Ana,${grants[0]!.userId},Blue`,
+      `Colour?,custom,${report.polls![0]!.poll.openedAt},closed,Ben,${grants[1]!.userId},`,
+    ]);
+    expect((await get('polls.csv', grants[0]!.token)).status).toBe(403);
   });
 
   test('F2: help requests queue in the order raised, reach the teacher on the board\'s log, and only the owner flags; the teacher clears', async () => {
