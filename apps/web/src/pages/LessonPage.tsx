@@ -11,6 +11,10 @@ import { RoomClient } from '../connection/roomClient.ts';
 import { ImageLibrary } from '../images/imageLibrary.ts';
 import { registerImagePictures } from '../images/imageRefs.ts';
 import { HandQueue, RaiseHandButton } from '../attention/Hands.tsx';
+import { ChecksLauncher } from '../checks/ChecksLauncher.tsx';
+import { FlagButtons } from '../checks/Flags.tsx';
+import { StudentPoll, TeacherPoll } from '../checks/Poll.tsx';
+import { TimerChip } from '../checks/Timer.tsx';
 import { InvitePanel } from '../people/InvitePanel.tsx';
 import { useJoinAddress } from '../people/joinAddress.ts';
 import { LobbyPanel } from '../people/LobbyPanel.tsx';
@@ -234,6 +238,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             </div>
             {isTeacher && <InvitePanel code={grant.room.code} address={joinAddress} onShowCode={() => setShowCode(true)} />}
             {isTeacher && <ActivityLauncher client={client} onShown={closePanelIfSheet} />}
+            {isTeacher && <ChecksLauncher client={client} onStarted={closePanelIfSheet} />}
             {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
             <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
               controls={rosterControls} />
@@ -250,6 +255,9 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
           <ActivityLayer client={client} grant={grant} roster={roster} />
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
           {isTeacher ? <HandQueue client={client} nameOf={nameOf} /> : <RaiseHandButton client={client} userId={grant.userId} />}
+          <TimerChip client={client} isTeacher={isTeacher} />
+          {isTeacher ? <TeacherPoll client={client} roster={roster} /> : <StudentPoll client={client} />}
+          {!isTeacher && <FlagButtons client={client} />}
         </>
       )}
       {historyOpen && <HistoryPanel client={client} teacherId={grant.userId} nameOf={nameOf} onClose={() => setHistoryOpen(false)} />}
