@@ -171,6 +171,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             Code <span className="code-chip code-chip-small">{grant.room.code}</span>
           </span>
         </div>
+        {!refused && <TimerChip client={client} isTeacher={isTeacher} />}
         <ConnectionStatus state={connection} />
         <UnsyncedBadge editor={stage.engine.editor} />
         <button type="button" className="button button-secondary topbar-people" aria-expanded={peopleOpen} aria-controls="side-panel"
@@ -255,7 +256,6 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
           <ActivityLayer client={client} grant={grant} roster={roster} />
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
           {isTeacher ? <HandQueue client={client} nameOf={nameOf} /> : <RaiseHandButton client={client} userId={grant.userId} />}
-          <TimerChip client={client} isTeacher={isTeacher} />
           {isTeacher ? <TeacherPoll client={client} roster={roster} /> : <StudentPoll client={client} />}
           {!isTeacher && <FlagButtons client={client} />}
         </>
