@@ -80,7 +80,7 @@ export function timerRemainingMs(timer: Timer, serverNow: number): number {
 
 /**
  * The kinds of poll and their choices: `yesno` (Yes, No), `abcd` (A-D), `scale` (1-5), `thumbs`
- * (up, sideways, down), `custom` (2-8 labels of the teacher's), `text` (a short typed answer).
+ * (up, not sure, down), `custom` (2-8 labels of the teacher's), `text` (a short typed answer).
  */
 export const PollKind = z.enum(['yesno', 'abcd', 'scale', 'thumbs', 'custom', 'text']);
 export type PollKind = z.infer<typeof PollKind>;
@@ -89,7 +89,7 @@ export const POLL_CHOICES: Readonly<Record<Exclude<PollKind, 'custom' | 'text'>,
   yesno: ['Yes', 'No'],
   abcd: ['A', 'B', 'C', 'D'],
   scale: ['1', '2', '3', '4', '5'],
-  thumbs: ['👍', '🤷', '👎'],
+  thumbs: ['Thumbs up', 'Not sure', 'Thumbs down'],
 };
 
 /** The longest typed answer (characters). */

@@ -25,7 +25,7 @@ export function FlagBadge({ flag }: { flag: BoardFlag | null | undefined }) {
   if (!flag) return null;
   return (
     <span className="flag-badge" data-flag={flag} data-testid="tile-flag">
-      {flag === 'help' ? '✋ ' : '✓ '}
+      {flag === 'help' ? '? ' : '✓ '}
       {FLAG_TEXT[flag]}
     </span>
   );
@@ -44,7 +44,7 @@ export function FlagButtons({ client }: { client: RoomClient }) {
         {flag === 'done' ? '✓ Done' : 'I’m done'}
       </button>
       <button type="button" className="button button-secondary" aria-pressed={flag === 'help'} onClick={() => toggle('help')}>
-        {flag === 'help' ? '✋ Waiting for help' : 'I need help'}
+        {flag === 'help' ? 'Waiting for help' : 'I need help'}
       </button>
     </div>
   );

@@ -52,6 +52,8 @@ export function TimerChip({ client, isTeacher }: { client: RoomClient; isTeacher
   const timer = useStore(client.view, (v) => v.state?.room.timer ?? null);
   const remaining = useRemaining(client, timer);
   const chimedFor = useRef<string | null>(null);
+  // On a phone the teacher's actions fold under the time (the bar has no room for them).
+  const [expanded, setExpanded] = useState(false);
   const up = timer !== null && remaining === 0;
   useEffect(() => {
     if (!timer || !up || !timer.sound || timer.endsAt === null || chimedFor.current === timer.endsAt) return;
@@ -61,14 +63,22 @@ export function TimerChip({ client, isTeacher }: { client: RoomClient; isTeacher
   if (!timer || remaining === null) return null;
   const paused = timer.status === 'paused';
   return (
-    <div className="timer-chip panel" role="timer" aria-live="off" data-testid="timer" data-state={up ? 'up' : paused ? 'paused' : 'running'}>
-      <span className="timer-time" data-testid="timer-time">{up ? 'Time’s up' : clockText(remaining)}</span>
+    <div className="timer-chip panel" role="timer" aria-live="off" data-testid="timer" data-state={up ? 'up' : paused ? 'paused' : 'running'} data-expanded={expanded}>
+      {isTeacher ? (
+        <button type="button" className="timer-time timer-toggle" data-testid="timer-time" aria-expanded={expanded} aria-controls="timer-actions" title="Timer controls"
+          onClick={() => setExpanded((open) => !open)}>
+          {up ? 'Time’s up' : clockText(remaining)}
+        </button>
+      ) : (
+        <span className="timer-time" data-testid="timer-time">{up ? 'Time’s up' : clockText(remaining)}</span>
+      )}
       {paused && <span className="timer-note">paused</span>}
       {timer.freezeAtZero && !up && <span className="timer-note" title="At zero the students’ boards become look only">boards freeze at 0</span>}
+      {timer.freezeAtZero && up && <span className="timer-note">{isTeacher ? 'students’ boards are look only' : 'your board is look only'}</span>}
       {/* Said once at zero, not every second. */}
       <span className="visually-hidden" aria-live="polite">{up ? 'Time is up.' : ''}</span>
       {isTeacher && (
-        <span className="timer-actions">
+        <span className="timer-actions panel" id="timer-actions">
           {paused ? (
             <button type="button" className="button button-secondary" onClick={() => void client.checks.timer({ action: 'resume' })}>Resume</button>
           ) : (
