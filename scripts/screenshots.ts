@@ -10,6 +10,9 @@
  *   pnpm screenshots -- --boards --out /tmp/shots   also an activity at every size: the teacher's class
  *                                                 grid of 30, an opened board (and a selection on it
  *                                                 with the select tool), a student's own board
+ *   pnpm screenshots -- --checks                  also docs/screenshots/checks-*.png: the timer, a quick
+ *                                                 poll's results and the grid with flags, laptop and
+ *                                                 phone, light and dark
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -20,6 +23,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { fillClass } from '../e2e/classroom.ts';
+import type { MemberSocket } from '../e2e/roomSeed.ts';
+import { ClientEvent } from '@wb/protocol';
 
 const root = resolve(import.meta.dirname, '..');
 const port = Number(process.env.SCREENSHOT_PORT ?? 3340);
@@ -28,6 +33,7 @@ const args = process.argv.slice(2);
 const all = args.includes('--all');
 const editing = args.includes('--editing');
 const boards = args.includes('--boards');
+const checks = args.includes('--checks');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -174,12 +180,105 @@ async function main(): Promise<void> {
       }
     }
     if (boards) await boardShots(browser, teacher);
+    if (checks) await checksShots(browser, teacher, students.sockets);
     students.close();
   } finally {
     await browser.close();
     server.kill('SIGTERM');
   }
   console.log(`screenshots in ${outDir}`);
+}
+
+/**
+ * Checking for understanding, laptop and phone, light and dark: a student's screen with the timer
+ * and a poll's results shown to the class (a chart, no names), the teacher's class grid with flags
+ * and the help queue, and the teacher's live poll over the class board. The class answers and
+ * flags through its sockets, as thirty students would.
+ */
+async function checksShots(browser: Browser, teacher: { page: Page; code: string }, sockets: readonly MemberSocket[]): Promise<void> {
+  const t = teacher.page;
+  await t.getByRole('button', { name: 'Timer', exact: true }).click();
+  await t.getByTestId('timer-dialog').getByRole('button', { name: '5 min' }).click();
+  await t.getByRole('button', { name: 'Quick poll' }).click();
+  const dialog = t.getByTestId('poll-dialog');
+  await dialog.getByLabel('Question').fill('Which is bigger?');
+  await dialog.getByText('My own choices').click();
+  await dialog.getByLabel(/Choices, one a line/).fill('3/4\n2/3\nThey are equal');
+  await dialog.getByRole('button', { name: 'Ask' }).click();
+  await t.getByTestId('teacher-poll').waitFor();
+  const polled = await sockets[0]!.emitWithAck(ClientEvent.POLL_GET, {});
+  if (!polled.ok || !polled.poll) throw new Error('no poll');
+  const pollId = polled.poll.id;
+  // 24 of the 27 connected answer: most say 3/4.
+  await Promise.all(sockets.slice(0, 24).map((s, i) => s.emitWithAck(ClientEvent.POLL_ANSWER, { requestId: `shot-${i}-answer`, pollId, choice: i % 5 === 0 ? 1 : i % 7 === 0 ? 2 : 0 })));
+  await t.getByTestId('poll-answered').filter({ hasText: '24 of' }).waitFor();
+  await t.getByTestId('teacher-poll').getByRole('button', { name: 'Show results to class' }).click();
+
+  const grantKey = `wb.session.${teacher.code}`;
+  const grant = await t.evaluate((k) => sessionStorage.getItem(k), grantKey);
+  const students: Page[] = [];
+  for (const name of ['laptop', 'phone'] as const) {
+    const student = await (await browser.newContext(sizes[name])).newPage();
+    await student.goto(`${baseUrl}/r/${teacher.code}`);
+    await student.getByLabel('Your name').fill(`Pat ${name}`);
+    await student.getByRole('button', { name: 'Join lesson' }).click();
+    await student.getByTestId('student-poll').waitFor();
+    await student.getByTestId('student-poll').getByRole('button', { name: '3/4' }).click();
+    await student.getByTestId('poll-mine').filter({ hasText: 'Your answer' }).waitFor();
+    students.push(student);
+  }
+  await t.getByTestId('teacher-poll').getByRole('button', { name: 'Close poll' }).click();
+  for (const [i, name] of (['laptop', 'phone'] as const).entries()) {
+    const student = students[i]!;
+    await student.getByTestId('student-poll').getByTestId('poll-chart').waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await student.emulateMedia({ colorScheme });
+      await student.waitForTimeout(200);
+      await student.screenshot({ path: join(outDir, `checks-poll-${name}-${colorScheme}.png`) });
+    }
+  }
+  // The teacher's live poll over the class board.
+  for (const name of ['laptop', 'phone'] as const) {
+    const context = await browser.newContext(sizes[name]);
+    await context.addInitScript(([k, v]) => sessionStorage.setItem(k!, v!), [grantKey, grant!]);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/r/${teacher.code}`);
+    await page.getByTestId('poll-answered').filter({ hasText: '26 of' }).waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(outDir, `checks-teacher-poll-${name}-${colorScheme}.png`) });
+    }
+    await context.close();
+  }
+  await t.getByTestId('teacher-poll').getByRole('button', { name: 'Dismiss' }).click();
+
+  // An activity: flags on the grid, help requests queued in order.
+  await t.getByRole('button', { name: 'Start activity' }).click();
+  await t.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  await t.getByTestId('board-tile').nth(28).waitFor();
+  for (const [i, s] of sockets.slice(0, 12).entries()) {
+    const mine = await s.emitWithAck(ClientEvent.BOARD_MINE, {});
+    if (!mine.ok) continue;
+    await s.emitWithAck(ClientEvent.BOARD_FLAG, { requestId: `shot-${i}-flag`, boardId: mine.board.id, flag: i % 3 === 0 ? 'help' : 'done' });
+  }
+  await t.getByTestId('help-request').nth(3).waitFor();
+  for (const name of ['laptop', 'phone'] as const) {
+    const context = await browser.newContext(sizes[name]);
+    await context.addInitScript(([k, v]) => sessionStorage.setItem(k!, v!), [grantKey, grant!]);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/r/${teacher.code}`);
+    await page.getByTestId('help-request').nth(3).waitFor();
+    await page.locator('.activity-sort select').first().selectOption('flag');
+    await page.waitForTimeout(500);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(outDir, `checks-grid-${name}-${colorScheme}.png`) });
+    }
+    await context.close();
+  }
+  for (const student of students) await student.context().close();
 }
 
 /**

@@ -262,4 +262,38 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     }
     expect(await leaderBackends()).toHaveLength(1);
   });
+  test('P6: one poll answer per student under 50 concurrent attempts from two nodes; the teacher on node A hears answers given on node B', async () => {
+    const teacher = await createRoom(nodeA);
+    const student = await joinAs(nodeB, teacher.room.code, 'Noor');
+    const t = client(nodeA, teacher.token);
+    await t.ready();
+    // The same student on both nodes (two tabs), 25 attempts from each at once.
+    const onA = client(nodeA, student.token);
+    const onB = client(nodeB, student.token);
+    await onA.ready();
+    await onB.ready();
+    const pollId = randomUUID();
+    const opened = await t.socket.timeout(10_000).emitWithAck(ClientEvent.POLL_OPEN, { requestId: randomId(), pollId, question: 'Which?', kind: 'abcd' });
+    expect(opened).toMatchObject({ ok: true });
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 === 0 ? onA : onB).socket.timeout(20_000).emitWithAck(ClientEvent.POLL_ANSWER, { requestId: randomId(), pollId, choice: i % 4 }),
+      ),
+    );
+    expect(replies.every((r) => r.ok)).toBe(true);
+    const view = await t.socket.timeout(10_000).emitWithAck(ClientEvent.POLL_GET, {});
+    if (!view.ok) throw new Error(view.error.code);
+    expect(view.answers.map((a: { userId: string }) => a.userId)).toEqual([student.userId]);
+    expect(view.poll?.answered).toBe(1);
+    // An answer given through node B reaches the teacher's socket on node A (the adapter's teachers' channel).
+    const other = await joinAs(nodeB, teacher.room.code, 'Ola');
+    const onlyB = client(nodeB, other.token);
+    await onlyB.ready();
+    expect(await onlyB.socket.timeout(10_000).emitWithAck(ClientEvent.POLL_ANSWER, { requestId: randomId(), pollId, choice: 2 })).toMatchObject({ ok: true });
+    const heard = await t.until(
+      () => t.received['poll.answers'].map((p) => p.answers[0]!).find((a) => a.userId === other.userId),
+      'the answer from node B at the teacher on node A',
+    );
+    expect(heard.choice).toBe(2);
+  });
 });

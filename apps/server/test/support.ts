@@ -85,6 +85,7 @@ export class TestClient {
     'board.opened': [],
     'board.pointers': [],
     'boards.pointers': [],
+    'poll.answers': [],
   };
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;
   private waiters: (() => void)[] = [];

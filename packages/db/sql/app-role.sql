@@ -30,6 +30,9 @@ GRANT SELECT, INSERT, DELETE ON element_versions TO wb_app;
 -- Activities (migration 0011): started, frozen, ended by the teacher; kept with the lesson. The
 -- private boards themselves are `rooms` rows (parent_id), covered by the grant on rooms above.
 GRANT SELECT, INSERT, UPDATE ON activities TO wb_app;
+-- Quick polls and their answers (migration 0018): opened, answered (an answer changes in place),
+-- closed; kept with the lesson. The timer and the boards' flags are `rooms` columns.
+GRANT SELECT, INSERT, UPDATE ON polls, poll_answers TO wb_app;
 -- Images (migration 0012): uploads insert (the same bytes once), reads select; a lesson purge
 -- deletes the lesson's rows and the blobs no other lesson names.
 GRANT SELECT, INSERT, DELETE ON image_blobs, lesson_images TO wb_app;

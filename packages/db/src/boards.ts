@@ -10,7 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Activity, ActivityStart, ActivityStatus, BoardInfo, EditPolicy, Element, ElementShape, LessonBoards, RoomEvent } from '@wb/protocol';
+import type { Activity, ActivityStart, ActivityStatus, BoardFlag, BoardInfo, EditPolicy, Element, ElementShape, LessonBoards, RoomEvent } from '@wb/protocol';
+import { boardFlagOf } from './checks.ts';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, editTransaction, type Authorized, type EditActor } from './editRights.ts';
 import { refusedWhenFull, type ElementCaps } from './elementCap.ts';
@@ -38,6 +39,9 @@ interface BoardRow {
   revision: unknown;
   edit_policy: EditPolicy;
   shown_label: string | null;
+  /** The owner's flag (migration 0018, checks.ts). */
+  flag?: BoardFlag | null;
+  flagged_at?: unknown;
   /** Only where the reader is a teacher (`listBoards`); null when the owner has not drawn. */
   last_drew_ms_ago?: unknown;
 }
@@ -45,7 +49,7 @@ interface BoardRow {
 const ACTIVITY_COLUMNS = sql.raw('id, room_id, title, status, start_kind, template, started_at');
 
 /** A board's columns with its owner's name (from the lesson's membership), for `toBoard`. */
-const BOARD_COLUMNS = sql`b.id, b.activity_id, b.owner_user_id, m.display_name AS owner_name, b.revision, b.edit_policy, b.shown_label`;
+const BOARD_COLUMNS = sql`b.id, b.activity_id, b.owner_user_id, m.display_name AS owner_name, b.revision, b.edit_policy, b.shown_label, b.flag, b.flagged_at`;
 const BOARD_FROM = sql`FROM rooms b JOIN memberships m ON m.room_id = b.parent_id AND m.user_id = b.owner_user_id`;
 const boardSelect = sql`SELECT ${BOARD_COLUMNS} ${BOARD_FROM}`;
 
@@ -70,6 +74,7 @@ const toBoard = (r: BoardRow): BoardInfo => ({
   revision: int(r.revision),
   editPolicy: r.edit_policy,
   shownLabel: r.shown_label,
+  ...boardFlagOf(r),
   // A frozen test clock may stand before the version's time: never negative.
   ...(r.last_drew_ms_ago != null ? { lastDrewMsAgo: Math.max(0, int(r.last_drew_ms_ago)) } : {}),
 });

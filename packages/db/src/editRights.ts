@@ -41,6 +41,11 @@ export interface Authorized {
   penMuted: boolean;
   /** The lesson's status the decision was made under (`open`, or `ended` for its teacher). */
   roomStatus: RoomStatus;
+  /**
+   * A private board whose lesson's timer is up with "freeze at zero" set (migration 0018): the
+   * student only looks (`drawingRefusal` says `look_only`) until the teacher adds time or stops it.
+   */
+  timeUp?: boolean;
 }
 
 type RoomStatus = 'open' | 'ended';
@@ -67,9 +72,11 @@ export type PolicyRefusal = 'look_only' | 'pen_muted' | 'not_own';
  * always was.
  */
 export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor): Promise<Authorized | null> {
-  const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean; status: RoomStatus }>(
+  const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean; status: RoomStatus; time_up: boolean }>(
     tx,
-    sql`SELECT m.role, m.pen_muted, b.edit_policy, b.status FROM rooms b
+    sql`SELECT m.role, m.pen_muted, b.edit_policy, b.status,
+               (b.parent_id IS NOT NULL AND r.timer_freeze AND r.timer_ends_at IS NOT NULL AND r.timer_ends_at <= ${clock.now()}) AS time_up
+        FROM rooms b
         JOIN rooms r ON r.id = coalesce(b.parent_id, b.id)
         JOIN sessions s ON s.room_id = r.id
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
@@ -79,7 +86,9 @@ export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor
           AND (b.parent_id IS NULL OR m.role = 'teacher' OR b.owner_user_id = s.user_id)
         FOR KEY SHARE OF r, b FOR SHARE OF m`,
   );
-  return row ? { role: row.role, editPolicy: row.edit_policy, penMuted: row.pen_muted, roomStatus: row.status } : null;
+  if (!row) return null;
+  const auth: Authorized = { role: row.role, editPolicy: row.edit_policy, penMuted: row.pen_muted, roomStatus: row.status };
+  return row.time_up ? { ...auth, timeUp: true } : auth;
 }
 
 /**
@@ -104,14 +113,15 @@ export async function editTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): 
 }
 
 /**
- * A refusal that holds for every element (drawing included), or null when the member may draw.
+ * A refusal that holds for every element (drawing included), or null when the member may draw. A
+ * private board whose timer is up (`timeUp`) is look-only for its student.
  * The batched create decides the same in SQL (`wb_create_batch`, migration 0017, step 2): a change
  * here is a new migration replacing that function too.
  */
 export function drawingRefusal(auth: Authorized): Exclude<PolicyRefusal, 'not_own'> | null {
   if (auth.role === 'teacher') return null;
   if (auth.penMuted) return 'pen_muted';
-  if (auth.editPolicy === 'look') return 'look_only';
+  if (auth.editPolicy === 'look' || auth.timeUp === true) return 'look_only';
   return null;
 }
 

@@ -45,6 +45,10 @@ export interface EventKeys {
   'member.hand': { userId: string; occurrence: string };
   /** Each change of an activity (status, shown boards) is named by the lesson revision it lands at. */
   'activity.updated': { activityId: string; roomRevision: number };
+  /** Each change of a poll (opened, answered, closed, shown) is its own fact: a fresh UUID. */
+  'poll.updated': { pollId: string; occurrence: string };
+  /** Each raise or clear of a board's flag is its own fact (the conditional write refuses a repeat): a fresh UUID. */
+  'board.flagged': { occurrence: string };
 }
 
 export type EventKey<K extends RoomEventKind> = EventKeys[K];
@@ -73,6 +77,8 @@ const keyParts: { [K in RoomEventKind]: (key: EventKeys[K], roomId: string) => K
   'member.pen': (k) => [k.userId, k.occurrence],
   'member.hand': (k) => [k.userId, k.occurrence],
   'activity.updated': (k, roomId) => [roomId, k.activityId, k.roomRevision],
+  'poll.updated': (k, roomId) => [roomId, k.pollId, k.occurrence],
+  'board.flagged': (k, roomId) => [roomId, k.occurrence],
 };
 
 /** The id of the event of `kind` in room `roomId` named by `key`: `<kind>:<key parts joined by ':'>`. */

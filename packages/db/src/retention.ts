@@ -38,6 +38,9 @@ export async function purgeRoom(database: Database, roomId: string, reason: stri
       sql`DELETE FROM room_events WHERE room_id IN ${boards}`,
       sql`DELETE FROM rooms WHERE parent_id = ${roomId}`,
       sql`DELETE FROM activities WHERE room_id = ${roomId}`,
+      // The lesson's polls (migration 0018) and their answers.
+      sql`DELETE FROM poll_answers WHERE poll_id IN (SELECT id FROM polls WHERE room_id = ${roomId})`,
+      sql`DELETE FROM polls WHERE room_id = ${roomId}`,
       // The lesson's images (migration 0012), and the bytes no other lesson names.
       sql`WITH gone AS (DELETE FROM lesson_images WHERE room_id = ${roomId} RETURNING sha256)
           DELETE FROM image_blobs b WHERE b.sha256 IN (SELECT sha256 FROM gone)
@@ -69,6 +72,7 @@ export async function purgeMember(database: Database, roomId: string, userId: st
       sql`DELETE FROM elements WHERE room_id IN ${boards}`,
       sql`DELETE FROM room_events WHERE room_id IN ${boards}`,
       sql`DELETE FROM rooms WHERE parent_id = ${roomId} AND owner_user_id = ${userId}`,
+      sql`DELETE FROM poll_answers WHERE user_id = ${userId} AND poll_id IN (SELECT id FROM polls WHERE room_id = ${roomId})`,
       sql`DELETE FROM presence_leases WHERE room_id = ${roomId} AND user_id = ${userId}`,
       sql`DELETE FROM applied_requests WHERE room_id = ${roomId} AND session_id IN (SELECT id FROM sessions WHERE room_id = ${roomId} AND user_id = ${userId})`,
       sql`DELETE FROM room_events WHERE room_id = ${roomId} AND payload::text LIKE ${`%${userId}%`}`,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { DEFAULT_LESSON_SETTINGS, MEMBER_PALETTE_SIZE, type CursorVisibility, type EditPolicy, type LessonSettings, type Member, type Paper, type MembershipStatus, type Role, type RoomEvent, type RoomInfo } from '@wb/protocol';
+import { DEFAULT_LESSON_SETTINGS, MEMBER_PALETTE_SIZE, type CursorVisibility, type EditPolicy, type LessonSettings, type Member, type Paper, type MembershipStatus, type Role, type RoomEvent, type RoomInfo, type Timer } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { appendRoomEvent } from './roomLog.ts';
-import { date, rows, type Db, type Executor } from './sql.ts';
+import { date, int, rows, type Db, type Executor } from './sql.ts';
 
 export interface RoomRow {
   id: string;
@@ -15,10 +15,30 @@ export interface RoomRow {
   cursor_visibility: CursorVisibility;
   laser_allowed: boolean;
   paper: Paper;
+  timer_ends_at: unknown;
+  timer_remaining_ms: unknown;
+  timer_duration_ms: unknown;
+  timer_freeze: boolean;
+  timer_sound: boolean;
 }
 
 /** The columns `toRoom` reads, for every statement that returns a room. */
-export const roomColumns = sql`id, code, title, status, require_approval, edit_policy, cursor_visibility, laser_allowed, paper`;
+export const roomColumns = sql`id, code, title, status, require_approval, edit_policy, cursor_visibility, laser_allowed, paper,
+  timer_ends_at, timer_remaining_ms, timer_duration_ms, timer_freeze, timer_sound`;
+
+/** The lesson's timer from its row (checks.ts in the store). */
+export function toTimer(r: Pick<RoomRow, 'timer_ends_at' | 'timer_remaining_ms' | 'timer_duration_ms' | 'timer_freeze' | 'timer_sound'>): Timer | null {
+  if (r.timer_duration_ms === null || r.timer_duration_ms === undefined) return null;
+  const paused = r.timer_remaining_ms !== null && r.timer_remaining_ms !== undefined;
+  return {
+    status: paused ? 'paused' : 'running',
+    endsAt: paused ? null : date(r.timer_ends_at).toISOString(),
+    remainingMs: paused ? int(r.timer_remaining_ms) : null,
+    durationMs: int(r.timer_duration_ms),
+    freezeAtZero: r.timer_freeze,
+    sound: r.timer_sound,
+  };
+}
 
 /** The lesson settings are rooms columns, one per `LessonSettings` key (lessonSettings.ts). */
 export const toRoom = (r: RoomRow): RoomInfo => ({
@@ -28,6 +48,7 @@ export const toRoom = (r: RoomRow): RoomInfo => ({
   status: r.status,
   requireApproval: r.require_approval,
   settings: { editPolicy: r.edit_policy, cursorVisibility: r.cursor_visibility, laserAllowed: r.laser_allowed, paper: r.paper },
+  timer: toTimer(r),
 });
 
 export interface MemberRow {

@@ -84,7 +84,53 @@ export const rooms = pgTable('rooms', {
    * makes one live or deleted (migration 0016): what the cap on elements per board is checked against.
    */
   liveElements: integer('live_elements').notNull().default(0),
+  /** The lesson's timer (migration 0018, checks.ts): running until `timerEndsAt`, or paused with `timerRemainingMs` left. */
+  timerEndsAt: timestamp('timer_ends_at', { withTimezone: true }),
+  timerRemainingMs: bigint('timer_remaining_ms', { mode: 'number' }),
+  timerDurationMs: bigint('timer_duration_ms', { mode: 'number' }),
+  /** At zero, students' private boards refuse edits while the timer stays. */
+  timerFreeze: boolean('timer_freeze').notNull().default(false),
+  timerSound: boolean('timer_sound').notNull().default(false),
+  /** A private board's flag, `done` or `help`, and when it went up (migration 0018). */
+  flag: text('flag', { enum: ['done', 'help'] }),
+  flaggedAt: timestamp('flagged_at', { withTimezone: true }),
 });
+
+/** A lesson's quick polls (migration 0018, checks.ts): at most one open per lesson. */
+export const polls = pgTable(
+  'polls',
+  {
+    id: uuid('id').primaryKey(),
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => rooms.id),
+    question: text('question').notNull(),
+    kind: text('kind', { enum: ['yesno', 'abcd', 'scale', 'thumbs', 'custom', 'text'] }).notNull(),
+    choices: jsonb('choices').notNull().default(sql`'[]'::jsonb`),
+    status: text('status', { enum: ['open', 'closed'] }).notNull().default('open'),
+    resultsShown: boolean('results_shown').notNull().default(false),
+    openedBy: uuid('opened_by').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [index('polls_room').on(t.roomId, t.openedAt)],
+);
+
+/** One answer per student and poll: the primary key is the rule (a change updates the row). */
+export const pollAnswers = pgTable(
+  'poll_answers',
+  {
+    pollId: uuid('poll_id')
+      .notNull()
+      .references(() => polls.id),
+    userId: uuid('user_id').notNull(),
+    choice: integer('choice'),
+    text: text('text'),
+    answeredAt: timestamp('answered_at', { withTimezone: true }).notNull(),
+    changes: integer('changes').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.pollId, t.userId] })],
+);
 
 /** A lesson's activities (migration 0011): each student works on a private board of their own. */
 export const activities = pgTable(

@@ -3,6 +3,7 @@ import type { Departure, RoomSnapshot } from '@wb/protocol';
 import { ELEMENT_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
 import { memberColumns, roomColumns, toMember, toRoom, type MemberRow, type RoomRow } from './rooms.ts';
 import { int, rows, type Db } from './sql.ts';
+import { latestPollRow, toPoll, type PollRow } from './checks.ts';
 
 const departureFor = {
   lease_expired: 'lease_expired',
@@ -25,7 +26,7 @@ const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse
  * at most that one statement (I14).
  */
 export async function loadRoomSnapshot(db: Db, roomId: string): Promise<RoomSnapshot | null> {
-  const [row] = await rows<{ room: unknown; revision: unknown; members: unknown; presence: unknown; last: unknown; elements: unknown }>(
+  const [row] = await rows<{ room: unknown; revision: unknown; members: unknown; presence: unknown; last: unknown; elements: unknown; poll: unknown }>(
     db,
     sql`SELECT
           (SELECT row_to_json(r) FROM (SELECT ${roomColumns} FROM rooms WHERE id = ${roomId}::uuid) r) AS room,
@@ -38,7 +39,8 @@ export async function loadRoomSnapshot(db: Db, roomId: string): Promise<RoomSnap
              FROM (SELECT DISTINCT ON (user_id) user_id, kind FROM attendance
                    WHERE room_id = ${roomId}::uuid ORDER BY user_id, seq DESC) a) AS last,
           (SELECT coalesce(json_agg(e ORDER BY e.z, e.id), '[]'::json)
-             FROM (SELECT ${ELEMENT_COLUMNS} FROM elements WHERE room_id = ${roomId}::uuid AND NOT deleted) e) AS elements`,
+             FROM (SELECT ${ELEMENT_COLUMNS} FROM elements WHERE room_id = ${roomId}::uuid AND NOT deleted) e) AS elements,
+          (SELECT row_to_json(p) FROM (${latestPollRow(roomId)}) p) AS poll`,
   );
   const roomRow = parsed<RoomRow | null>(row?.room ?? null);
   if (!row || !roomRow) return null;
@@ -59,5 +61,6 @@ export async function loadRoomSnapshot(db: Db, roomId: string): Promise<RoomSnap
     presence,
     departures,
     elements: parsed<ElementRow[]>(row.elements).map(toElement),
+    poll: row.poll === null || row.poll === undefined ? null : toPoll(parsed<PollRow>(row.poll)),
   };
 }

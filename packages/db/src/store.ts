@@ -39,6 +39,7 @@ import { clearBoard, listHistory, restoreBatch, restoreElementVersion } from './
 import { pruneElementVersions } from './elementVersions.ts';
 import { setLessonSettings, setPenMuted } from './lessonRights.ts';
 import { lowerAllHands, setHand } from './hands.ts';
+import { answerPoll, clockNow, closePoll, getPoll, listLessonPolls, openPoll, setBoardFlag, setTimer, showPoll } from './checks.ts';
 import { endLesson, reopenLesson } from './lessonEnd.ts';
 import { eventsAfter, findRoomEvent, pruneRoomLog } from './roomLog.ts';
 import { createRoom, findRoomByCode, findRoomById, joinRoom, listMembers, readDrawRights } from './rooms.ts';
@@ -154,6 +155,17 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     setPenMuted: (actor: EditActor, input: Parameters<typeof setPenMuted>[3]) => setPenMuted(db, clock, actor, input),
     setHand: (actor: EditActor, input: Parameters<typeof setHand>[3]) => setHand(db, clock, actor, input),
     lowerAllHands: (actor: EditActor) => lowerAllHands(db, clock, actor),
+
+    // Checking for understanding (checks.ts): the timer, quick polls, flags on private boards.
+    setTimer: (actor: EditActor, action: Parameters<typeof setTimer>[3]) => setTimer(db, clock, actor, action),
+    clockNow: () => clockNow(db, clock),
+    openPoll: (actor: EditActor, input: Parameters<typeof openPoll>[3]) => openPoll(db, clock, actor, input),
+    answerPoll: (actor: EditActor, input: Parameters<typeof answerPoll>[3]) => answerPoll(db, clock, actor, input),
+    closePoll: (actor: EditActor, input: Parameters<typeof closePoll>[3]) => closePoll(db, clock, actor, input),
+    showPoll: (actor: EditActor, input: Parameters<typeof showPoll>[3]) => showPoll(db, clock, actor, input),
+    getPoll: (actor: EditActor) => getPoll(db, clock, actor),
+    listLessonPolls: (lessonId: string) => listLessonPolls(db, lessonId),
+    setBoardFlag: (actor: EditActor, input: Parameters<typeof setBoardFlag>[3]) => setBoardFlag(db, clock, actor, input),
     listHistory: (roomId: string, input: Parameters<typeof listHistory>[2]) => listHistory(db, roomId, input),
     restoreElementVersion: (actor: EditActor, input: Parameters<typeof restoreElementVersion>[3]) =>
       restoreElementVersion(db, clock, actor, input, caps),

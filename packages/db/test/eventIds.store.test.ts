@@ -41,6 +41,8 @@ const EVERY_KIND = Object.keys({
   'member.pen': true,
   'member.hand': true,
   'activity.updated': true,
+  'poll.updated': true,
+  'board.flagged': true,
 } satisfies Record<RoomEventKind, true>).sort();
 
 function decided<T extends { decision: string }, D extends T['decision']>(result: T, decision: D): Extract<T, { decision: D }> {
@@ -155,6 +157,14 @@ for (const { kind, skip } of storeDatabaseKinds) {
 
       // An activity (docs/boards.md): started and ended, in the lesson's log.
       const activity = decided(await store.startActivity(teacher, { activityId: randomUUID(), title: 'Boards', start: { kind: 'blank' } }), 'applied');
+      // A flag on a private board (in that board's own log), a poll and a timer (room.updated).
+      const pupilsBoard = activity.boards.find((b) => b.ownerUserId === pupil.userId)!;
+      decided(await store.setBoardFlag(pupil, { boardId: pupilsBoard.id, flag: 'help' }), 'applied');
+      decided(await store.setBoardFlag(teacher, { boardId: pupilsBoard.id, flag: null }), 'applied');
+      const pollId = randomUUID();
+      decided(await store.openPoll(teacher, { pollId, question: 'Ready?', kind: 'yesno' }), 'applied');
+      decided(await store.answerPoll(pupil, { pollId, choice: 0 }), 'applied');
+      decided(await store.setTimer(teacher, { action: 'start', durationMs: 60_000 }), 'applied');
       decided(await store.setActivityStatus(teacher, { activityId: activity.activity.id, status: 'ended' }), 'applied');
 
       // Membership: a revocation and its undoing.
@@ -165,7 +175,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
       decided(await store.renameRoom({ teacherId: teacherAccountId, code, title: 'Event ids, renamed' }), 'renamed');
       decided(await store.archiveRoom({ teacherId: teacherAccountId, code }), 'archived');
 
-      const events = await logOf(roomId);
+      const events = [...(await logOf(roomId)), ...(await logOf(pupilsBoard.id))];
       expect([...new Set(events.map((e) => e.kind))].sort()).toEqual(EVERY_KIND);
       for (const event of events) expect(event.eventId.startsWith(`${event.kind}:`), event.eventId).toBe(true);
       expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);

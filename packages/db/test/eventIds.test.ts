@@ -36,6 +36,8 @@ const documented: { [K in RoomEventKind]: { key: EventKey<K>; id: string } } = {
   'member.pen': { key: { userId: USER, occurrence: ELEMENT }, id: `member.pen:${USER}:${ELEMENT}` },
   'member.hand': { key: { userId: USER, occurrence: ELEMENT }, id: `member.hand:${USER}:${ELEMENT}` },
   'activity.updated': { key: { activityId: ELEMENT, roomRevision: 17 }, id: `activity.updated:${ROOM}:${ELEMENT}:17` },
+  'poll.updated': { key: { pollId: ELEMENT, occurrence: RENAME }, id: `poll.updated:${ROOM}:${ELEMENT}:${RENAME}` },
+  'board.flagged': { key: { occurrence: RENAME }, id: `board.flagged:${ROOM}:${RENAME}` },
 };
 const kinds = Object.keys(documented) as RoomEventKind[];
 
@@ -70,6 +72,8 @@ const keyFrom: { [K in RoomEventKind]: (m: Material) => EventKey<K> } = {
   'member.pen': (m) => ({ userId: m.user, occurrence: String(m.occurrence) }),
   'member.hand': (m) => ({ userId: m.user, occurrence: String(m.occurrence) }),
   'activity.updated': (m) => ({ activityId: m.element, roomRevision: m.n }),
+  'poll.updated': (m) => ({ pollId: m.element, occurrence: String(m.occurrence) }),
+  'board.flagged': (m) => ({ occurrence: String(m.occurrence) }),
 };
 const idFrom = <K extends RoomEventKind>(kind: K, roomId: string, m: Material) => eventId(kind, roomId, keyFrom[kind](m));
 
@@ -131,6 +135,8 @@ describe('event ids (I1)', () => {
       'lock.released',
       'element.restored',
       'activity.updated',
+      'poll.updated',
+      'board.flagged',
     ];
     for (const kind of kinds) {
       const here = eventId(kind, ROOM, documented[kind].key);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MembershipStatus, RoomInfo } from './schemas.ts';
+import { Poll, PollAnswer } from './checks.ts';
 
 const UserId = z.uuid();
 const SessionId = z.uuid();
@@ -76,5 +77,10 @@ export const AttendanceReport = z.object({
   /** The database time the report was computed at; open intervals are measured up to it. */
   generatedAt: Instant,
   students: z.array(StudentAttendance),
+  /**
+   * The lesson's quick polls, oldest first, each with its results (shown or not) and every answer
+   * with who gave it: kept with the lesson for its teacher. Absent from reports made before polls.
+   */
+  polls: z.array(z.object({ poll: Poll, answers: z.array(PollAnswer) })).optional(),
 });
 export type AttendanceReport = z.infer<typeof AttendanceReport>;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DragEntry, Element, ElementId } from './elements.ts';
 import { InkEntry } from './ink.ts';
+import { BoardFlag } from './checks.ts';
 import { EditPolicy } from './lessonSettings.ts';
 import { Coordinate, DisplayName, Revision, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
@@ -59,6 +60,9 @@ export const BoardInfo = z.object({
    * duration, not a time, so the client's clock never meets the server's (I2).
    */
   lastDrewMsAgo: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** The owner's flag (`done`, `help`) and when it went up (the database's clock), or null. */
+  flag: BoardFlag.nullable().optional(),
+  flaggedAt: z.string().nullable().optional(),
 });
 export type BoardInfo = z.infer<typeof BoardInfo>;
 

@@ -76,6 +76,8 @@ export const RequestErrorCode = {
   BOARD_FULL: 'board_full',
   /** An image element naming a picture its lesson does not hold (upload it first). Nothing was stored. */
   IMAGE_UNKNOWN: 'image_unknown',
+  /** An answer to a poll the teacher has closed: nothing was stored (the answer given before stays). */
+  POLL_CLOSED: 'poll_closed',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

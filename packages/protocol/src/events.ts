@@ -47,6 +47,21 @@ import {
   type BoardInfo,
 } from './boards.ts';
 import type { BoardSyncMessage } from './boardSync.ts';
+import {
+  BoardFlagRequest,
+  ClockNowRequest,
+  PollAnswerRequest,
+  PollCloseRequest,
+  PollGetRequest,
+  PollOpenRequest,
+  PollShowRequest,
+  TimerSetRequest,
+  type BoardFlag,
+  type ClockNowReply,
+  type Poll,
+  type PollAnswer,
+  type PollAnswers,
+} from './checks.ts';
 import { FollowBringRequest, FollowPresentRequest, FollowSetRequest, LaserUpdate, ViewportUpdate, type FollowSignal } from './attention.ts';
 import {
   CursorUpdate,
@@ -107,6 +122,14 @@ export const ClientEvent = {
   BOARD_MINE: 'board.mine',
   BOARD_SYNC: 'board.sync',
   BOARD_POINTER: 'board.pointer',
+  TIMER_SET: 'timer.set',
+  CLOCK_NOW: 'clock.now',
+  POLL_OPEN: 'poll.open',
+  POLL_ANSWER: 'poll.answer',
+  POLL_CLOSE: 'poll.close',
+  POLL_SHOW: 'poll.show',
+  POLL_GET: 'poll.get',
+  BOARD_FLAG: 'board.flag',
 } as const;
 
 export const ServerEvent = {
@@ -122,6 +145,7 @@ export const ServerEvent = {
   BOARD_OPENED: 'board.opened',
   BOARD_POINTERS: 'board.pointers',
   BOARDS_POINTERS: 'boards.pointers',
+  POLL_ANSWERS: 'poll.answers',
 } as const;
 
 /** Client to server. Cursor, ink and drag-move packets are volatile and unacknowledged; everything else is acked. */
@@ -191,6 +215,22 @@ export interface ClientToServerEvents {
   [ClientEvent.BOARD_SYNC]: (request: BoardSyncRequest, ack: AckFn<{ sync: BoardSyncMessage }>) => void;
   /** Volatile: the sender's pointer on a board they may draw on. */
   [ClientEvent.BOARD_POINTER]: (update: BoardPointerUpdate) => void;
+  /** Teacher only: start, pause, resume, extend or stop the lesson's timer, or change its options. */
+  [ClientEvent.TIMER_SET]: (request: TimerSetRequest, ack: AckFn<{ room: RoomInfo }>) => void;
+  /** The database's clock now, for the client's estimate of its offset. */
+  [ClientEvent.CLOCK_NOW]: (request: ClockNowRequest, ack: AckFn<ClockNowReply>) => void;
+  /** Teacher only: open a poll (closing the open one). */
+  [ClientEvent.POLL_OPEN]: (request: PollOpenRequest, ack: AckFn<{ poll: Poll }>) => void;
+  /** Student only: answer the open poll, or change my answer. */
+  [ClientEvent.POLL_ANSWER]: (request: PollAnswerRequest, ack: AckFn<{ answer: PollAnswer }>) => void;
+  /** Teacher only: close the poll. */
+  [ClientEvent.POLL_CLOSE]: (request: PollCloseRequest, ack: AckFn<{ poll: Poll }>) => void;
+  /** Teacher only: show the results to the class (counts, no names), or hide them. */
+  [ClientEvent.POLL_SHOW]: (request: PollShowRequest, ack: AckFn<{ poll: Poll }>) => void;
+  /** The latest poll, with every answer (teacher) or my own (student). */
+  [ClientEvent.POLL_GET]: (request: PollGetRequest, ack: AckFn<{ poll: Poll | null; answers: PollAnswer[] }>) => void;
+  /** A board's owner flags it done or needing help, or clears the flag; the teacher clears one. */
+  [ClientEvent.BOARD_FLAG]: (request: BoardFlagRequest, ack: AckFn<{ flag: BoardFlag | null; flaggedAt: string | null }>) => void;
 }
 
 /** What `notice` carries. */
@@ -224,6 +264,8 @@ export interface ServerToClientEvents {
    * two or more boards with something moving (a teacher's class grid).
    */
   [ServerEvent.BOARDS_POINTERS]: (batches: BoardsPointers) => void;
+  /** Teachers only: answers given or changed, with who gave them (the class never receives this). */
+  [ServerEvent.POLL_ANSWERS]: (answers: PollAnswers) => void;
 }
 
 export type ClientEventName = (typeof ClientEvent)[keyof typeof ClientEvent];
@@ -284,6 +326,14 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.BOARD_MINE]: BoardMineRequest,
   [ClientEvent.BOARD_SYNC]: BoardSyncRequest,
   [ClientEvent.BOARD_POINTER]: BoardPointerUpdate,
+  [ClientEvent.TIMER_SET]: TimerSetRequest,
+  [ClientEvent.CLOCK_NOW]: ClockNowRequest,
+  [ClientEvent.POLL_OPEN]: PollOpenRequest,
+  [ClientEvent.POLL_ANSWER]: PollAnswerRequest,
+  [ClientEvent.POLL_CLOSE]: PollCloseRequest,
+  [ClientEvent.POLL_SHOW]: PollShowRequest,
+  [ClientEvent.POLL_GET]: PollGetRequest,
+  [ClientEvent.BOARD_FLAG]: BoardFlagRequest,
 };
 
 /** Whether each client event is acknowledged, checked against the typed map. */
@@ -325,6 +375,14 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.BOARD_MINE]: true,
   [ClientEvent.BOARD_SYNC]: true,
   [ClientEvent.BOARD_POINTER]: false,
+  [ClientEvent.TIMER_SET]: true,
+  [ClientEvent.CLOCK_NOW]: true,
+  [ClientEvent.POLL_OPEN]: true,
+  [ClientEvent.POLL_ANSWER]: true,
+  [ClientEvent.POLL_CLOSE]: true,
+  [ClientEvent.POLL_SHOW]: true,
+  [ClientEvent.POLL_GET]: true,
+  [ClientEvent.BOARD_FLAG]: true,
 };
 
 export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {

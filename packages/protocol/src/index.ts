@@ -9,6 +9,7 @@ export * from './boards.ts';
 export * from './boardSync.ts';
 export * from './ink.ts';
 export * from './attention.ts';
+export * from './checks.ts';
 export * from './events.ts';
 export * from './color.ts';
 export * from './parse.ts';

@@ -50,6 +50,7 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.QUOTA_EXCEEDED]: 'This lesson has no room for more images.',
   [RequestErrorCode.BOARD_FULL]: 'This board is full. Delete something (or clear the board) to add more.',
   [RequestErrorCode.IMAGE_UNKNOWN]: 'This picture is not in this lesson. Paste or upload the picture itself.',
+  [RequestErrorCode.POLL_CLOSED]: 'The teacher has closed this poll.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */
@@ -59,6 +60,8 @@ export const forbiddenText = {
   ownHand: 'You can raise or lower only your own hand.',
   teacherHand: 'The teacher lowers hands but does not raise one.',
   laserNotAllowed: 'The teacher has not shared the laser pointer.',
+  studentsAnswer: 'Only students answer a poll.',
+  teacherFlag: 'The teacher clears a flag but does not raise one.',
 } as const;
 
 /** `forbidden_by_policy` names which rule refused: the lesson's policy, or a muted pen. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Element, LockGeneration, LockReleaseReason, DragEntry, ElementId } from './elements.ts';
 import { InkEntry } from './ink.ts';
 import { Activity } from './boards.ts';
+import { BoardFlag, Poll, Timer } from './checks.ts';
 import { LaserEntry, ViewportEntry } from './attention.ts';
 import { CursorVisibility, DEFAULT_LESSON_SETTINGS, EditPolicy, LessonSettings, Paper } from './lessonSettings.ts';
 import { Coordinate, DisplayName, MAX_COORDINATE, RequestId, Revision, RoomCode, RoomId, SessionId, UserId, printable } from './primitives.ts';
@@ -58,6 +59,8 @@ export const RoomInfo = z.object({
   requireApproval: z.boolean().default(false),
   /** What students may do on the board (lessonSettings.ts); changed with `lesson.settings`. */
   settings: LessonSettings.default(DEFAULT_LESSON_SETTINGS),
+  /** The lesson's countdown (checks.ts), or null: none. Changed with `timer.set`. */
+  timer: Timer.nullable().optional(),
 });
 export type RoomInfo = z.infer<typeof RoomInfo>;
 
@@ -155,6 +158,8 @@ export const RoomSnapshot = z.object({
   departures: z.array(Departure),
   /** Live elements in drawing order (tombstones are not sent). */
   elements: z.array(Element),
+  /** The lesson's latest poll as everyone may know it (no names), or null: none yet. */
+  poll: Poll.nullable().optional(),
 });
 export type RoomSnapshot = z.infer<typeof RoomSnapshot>;
 
@@ -260,6 +265,20 @@ export const RoomEvent = z.discriminatedUnion('kind', [
    * class changed (docs/boards.md). In the lesson's log only; never names a private board.
    */
   z.object({ ...eventBase, kind: z.literal('activity.updated'), payload: Activity }),
+  /**
+   * The lesson's poll opened, was answered (the count, and the results while shown), closed, or
+   * its results were shown or hidden. Counts only: never a student's name or id.
+   */
+  z.object({ ...eventBase, kind: z.literal('poll.updated'), payload: Poll }),
+  /**
+   * In a private board's log: its owner flagged it (`done`, `help`, at `flaggedAt` on the
+   * database's clock) or the flag was cleared (`null`), by the owner or the teacher (`by`).
+   */
+  z.object({
+    ...eventBase,
+    kind: z.literal('board.flagged'),
+    payload: z.object({ boardId: RoomId, flag: BoardFlag.nullable(), flaggedAt: z.string().nullable(), by: UserId }),
+  }),
 ]);
 export type RoomEvent = z.infer<typeof RoomEvent>;
 export type RoomEventKind = RoomEvent['kind'];

@@ -65,6 +65,7 @@ export class FaultClient {
     'board.opened': [],
     'board.pointers': [],
     'boards.pointers': [],
+    'poll.answers': [],
   };
   readonly renewals: RenewalRecord[] = [];
   connectError: (Error & { data?: { code: string; message: string } }) | null = null;

@@ -1,5 +1,8 @@
 import { intervalEndLabel, type AttendanceReport } from '@wb/protocol';
 
+/** The polls CSV's columns, in order (documented in docs/protocol.md). */
+export const POLLS_CSV_COLUMNS = ['poll_id', 'question', 'kind', 'opened_at', 'status', 'student', 'user_id', 'answer'] as const;
+
 /** The CSV export's columns, in order (documented in docs/protocol.md). */
 export const ATTENDANCE_CSV_COLUMNS = [
   'student',
@@ -55,6 +58,23 @@ export function attendanceCsv(report: AttendanceReport): string {
           .map(csvField)
           .join(','),
       );
+    }
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * The lesson's polls as CSV: one row per poll and student (a student who did not answer has an
+ * empty `answer`), the answer as its choice's label or the typed text. Lines end with CRLF.
+ */
+export function pollsCsv(report: AttendanceReport): string {
+  const lines: string[] = [POLLS_CSV_COLUMNS.join(',')];
+  for (const { poll, answers } of report.polls ?? []) {
+    const byUser = new Map(answers.map((a) => [a.userId, a]));
+    for (const student of report.students) {
+      const answer = byUser.get(student.userId);
+      const said = answer ? (answer.text ?? poll.choices[answer.choice ?? -1] ?? null) : null;
+      lines.push([poll.id, poll.question, poll.kind, poll.openedAt, poll.status, student.displayName, student.userId, said].map(csvField).join(','));
     }
   }
   return `${lines.join('\r\n')}\r\n`;

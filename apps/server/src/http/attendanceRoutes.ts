@@ -2,7 +2,7 @@ import type { Store } from '@wb/db';
 import { ErrorCode, RoomCode, parsePacket, type RoomInfo } from '@wb/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { teacherFromCookie } from '../authz.ts';
-import { attendanceCsv } from './attendanceCsv.ts';
+import { attendanceCsv, pollsCsv } from './attendanceCsv.ts';
 import { sendError } from './errors.ts';
 import { taughtRoom } from './teacherGuard.ts';
 
@@ -29,19 +29,22 @@ export function registerAttendanceRoutes(app: FastifyInstance, deps: { store: St
     return room;
   }
 
-  async function sendReport(reply: FastifyReply, room: RoomInfo, format: 'json' | 'csv') {
-    const report = await store.loadAttendanceReport(room.id);
-    if (!report) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+  async function sendReport(reply: FastifyReply, room: RoomInfo, format: 'json' | 'csv' | 'polls') {
+    const attendance = await store.loadAttendanceReport(room.id);
+    if (!attendance) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'No lesson has this code.');
+    // The lesson's polls and who answered what (the teacher's own record of the lesson).
+    const report = { ...attendance, polls: await store.listLessonPolls(room.id) };
     if (format === 'json') return reply.header('cache-control', 'no-store').send(report);
     const day = report.generatedAt.slice(0, 10);
+    const [name, body] = format === 'csv' ? ['attendance', attendanceCsv(report)] : ['polls', pollsCsv(report)];
     return reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="attendance-${room.code}-${day}.csv"`)
+      .header('content-disposition', `attachment; filename="${name}-${room.code}-${day}.csv"`)
       .header('cache-control', 'no-store')
-      .send(attendanceCsv(report));
+      .send(body);
   }
 
-  for (const [suffix, format] of [['report', 'json'], ['report.csv', 'csv']] as const) {
+  for (const [suffix, format] of [['report', 'json'], ['report.csv', 'csv'], ['polls.csv', 'polls']] as const) {
     app.get(`/api/rooms/:code/attendance/${suffix}`, async (request, reply) => {
       const room = (await taughtRoom(store, request, reply))?.room ?? null;
       return room ? sendReport(reply, room, format) : reply;

@@ -28,6 +28,7 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.QUOTA_EXCEEDED]: 409,
   [ErrorCode.BOARD_FULL]: 409,
   [ErrorCode.IMAGE_UNKNOWN]: 409,
+  [ErrorCode.POLL_CLOSED]: 409,
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.UNAVAILABLE]: 503,
   [ErrorCode.SERVER_RESTARTING]: 503,

@@ -25,6 +25,7 @@ import { CreateBatcher } from './createBatcher.ts';
 import { elementHandlers } from './elementHandlers.ts';
 import { authenticateHandshake } from './handshake.ts';
 import { handHandlers } from './handHandlers.ts';
+import { checkHandlers } from './checkHandlers.ts';
 import { inkHandlers } from './inkHandlers.ts';
 import { LockCache } from './lockCache.ts';
 import { lockHandlers } from './lockHandlers.ts';
@@ -159,6 +160,7 @@ export function attachRealtime(
     ...attentionHandlers({ io, fanout, rights }),
     ...lockHandlers({ ...edits, config, locks, fanout }),
     ...boardHandlers({ ...edits, io, fanout, access: boardAccess }),
+    ...checkHandlers({ ...edits, io }),
   };
 
   let refusing = false;

@@ -21,6 +21,7 @@ import type { RosterEntry } from '../sync/roster.ts';
 import type { ActivityBoard } from './activityClient.ts';
 import { BOARD_H, BOARD_W } from './tilePainter.ts';
 import { TileBoard } from './TileBoard.tsx';
+import { byFlag, FlagBadge, flagFilterMatches, HelpQueue, type FlagFilter } from '../checks/Flags.tsx';
 import './activity.css';
 
 /** A board's elements in drawing order, as its engine holds them now. */
@@ -191,12 +192,13 @@ function StudentActivity({ client }: { client: RoomClient }) {
   );
 }
 
-type SortBy = 'name' | 'activity';
+type SortBy = 'name' | 'activity' | 'flag';
 
 function TeacherActivity({ client, roster }: { client: RoomClient; roster: readonly RosterEntry[] }) {
   const { activity, boards, opened, gridOpen } = useStore(client.activity.store);
   const engines = useStore(client.boards, (s) => s.byId);
   const [sortBy, setSortBy] = useState<SortBy>('name');
+  const [flagFilter, setFlagFilter] = useState<FlagFilter>('all');
   const now = useNow();
   const current = activity && activity.status !== 'ended' ? activity : null;
   if (!current || !gridOpen) return null;
@@ -205,8 +207,13 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
   const shownIds = new Map(current.shown.map((s) => [s.boardId, s.label]));
   const tiles = [...boards.values()].filter((b) => b.info.activityId === current.id);
   tiles.sort((a, b) =>
-    sortBy === 'name' ? a.info.ownerName.localeCompare(b.info.ownerName) : (b.lastDrewAt ?? 0) - (a.lastDrewAt ?? 0) || a.info.ownerName.localeCompare(b.info.ownerName),
+    sortBy === 'name'
+      ? a.info.ownerName.localeCompare(b.info.ownerName)
+      : sortBy === 'flag'
+        ? byFlag(a, b) || a.info.ownerName.localeCompare(b.info.ownerName)
+        : (b.lastDrewAt ?? 0) - (a.lastDrewAt ?? 0) || a.info.ownerName.localeCompare(b.info.ownerName),
   );
+  const visible = tiles.filter((b) => flagFilterMatches(flagFilter, b.info.flag));
   const openedBoard = opened ? boards.get(opened) : undefined;
   const labelFor = (board: ActivityBoard) => `Student ${String.fromCharCode(65 + Math.max(0, tiles.findIndex((t) => t.info.id === board.info.id)) % 26)}`;
 
@@ -255,6 +262,16 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           <select value={sortBy} onChange={(e) => setSortBy(e.target.value as SortBy)}>
             <option value="name">Name</option>
             <option value="activity">Last drew</option>
+            <option value="flag">Flags</option>
+          </select>
+        </label>
+        <label className="activity-sort">
+          Show{' '}
+          <select value={flagFilter} onChange={(e) => setFlagFilter(e.target.value as FlagFilter)} data-testid="flag-filter">
+            <option value="all">Everyone</option>
+            <option value="help">Needs help</option>
+            <option value="done">Done</option>
+            <option value="none">No flag</option>
           </select>
         </label>
         <button type="button" className="button button-secondary" onClick={() => void client.activity.setStatus(current.status === 'frozen' ? 'running' : 'frozen')}>
@@ -271,8 +288,9 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           Class board
         </button>
       </header>
+      <HelpQueue client={client} boards={tiles} onOpen={(id) => client.activity.open(id)} />
       <ul className="class-grid" data-testid="class-grid">
-        {tiles.map((board) => {
+        {visible.map((board) => {
           const engine = engines.get(board.info.id);
           return engine ? (
             <ClassTile key={board.info.id} board={board} engine={engine} presence={presenceText(byUser.get(board.info.ownerUserId))} shown={shownIds.has(board.info.id)}
@@ -305,6 +323,7 @@ const ClassTile = memo(function ClassTile({ board, engine, presence, shown, sinc
       <button type="button" className="class-tile" data-testid="board-tile" data-owner={info.ownerName} onClick={() => onOpen(info.id)}>
         <TileBoard engine={engine} owner={info.ownerName} ownerUserId={info.ownerUserId} />
         <span className="class-tile-name">{info.ownerName}</span>
+        <FlagBadge flag={info.flag} />
         {/* Two short lines, so a 110 px tile shows them whole; read as one ("here · last drew 5 s ago"). */}
         <span className="class-tile-meta" data-presence={presence}>
           <span className="class-tile-presence">

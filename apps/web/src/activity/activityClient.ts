@@ -59,6 +59,8 @@ export class ActivityClient {
   }));
   /** Per board, the newest revision whose "last drew" was counted: a repeated event counts once. */
   private readonly counted = new Map<string, number>();
+  /** Per board, the revision of the newest flag event applied. */
+  private readonly flagged = new Map<string, number>();
 
   constructor(
     private readonly ports: ActivityPorts,
@@ -82,6 +84,14 @@ export class ActivityClient {
       return;
     }
     const board = this.store.getState().boards.get(event.roomId);
+    if (board && event.kind === 'board.flagged') {
+      // The owner's "I'm done" / "I need help", or its clearing: the tile and the help queue read it.
+      // Newest first wins (I1): a late flag event older than the one applied changes nothing.
+      if ((this.flagged.get(event.roomId) ?? -1) >= event.revision) return;
+      this.flagged.set(event.roomId, event.revision);
+      this.put({ ...board, info: { ...board.info, flag: event.payload.flag, flaggedAt: event.payload.flaggedAt } });
+      return;
+    }
     if (!board || (this.counted.get(event.roomId) ?? -1) >= event.revision) return;
     if (event.kind !== 'element.created' && event.kind !== 'element.updated' && event.kind !== 'element.restored') return;
     this.counted.set(event.roomId, event.revision);

@@ -66,7 +66,7 @@ export function setRequireApproval(token: string, code: string, requireApproval:
  */
 export type ReportSource = { kind: 'room'; token: string; code: string } | { kind: 'account'; code: string };
 
-const reportPath = (source: ReportSource, suffix: 'report' | 'report.csv') =>
+const reportPath = (source: ReportSource, suffix: 'report' | 'report.csv' | 'polls.csv') =>
   source.kind === 'room'
     ? `/api/rooms/${encodeURIComponent(source.code)}/attendance/${suffix}`
     : `/api/teacher/rooms/${encodeURIComponent(source.code)}/attendance/${suffix}`;
@@ -80,10 +80,10 @@ export function getAttendanceReport(source: ReportSource): Promise<AttendanceRep
  * Fetches the CSV (with the bearer token, which a plain link cannot carry, or the account's
  * cookie) and hands it to the browser as a download named by the server's content-disposition.
  */
-export async function downloadAttendanceCsv(source: ReportSource): Promise<void> {
+export async function downloadAttendanceCsv(source: ReportSource, what: 'report.csv' | 'polls.csv' = 'report.csv'): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(reportPath(source, 'report.csv'), { headers: reportHeaders(source) });
+    response = await fetch(reportPath(source, what), { headers: reportHeaders(source) });
   } catch {
     throw new ApiError(0, ErrorCode.UNAVAILABLE, 'Cannot reach the server. Check your connection and try again.');
   }

@@ -40,6 +40,7 @@ import { deviceEditKeeper, type BoardScope } from '../offline/deviceStore.ts';
 import { randomId } from '../session/randomId.ts';
 import type { RoomState } from '../sync/roomState.ts';
 import { ActivityTracker, sameSet } from '../sync/activity.ts';
+import { ChecksClient } from '../checks/checksClient.ts';
 import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
 import type { SyncEngine, SyncPhase } from '../sync/syncEngine.ts';
 import { BoardEngine, sharedFrame, type CursorView, type InkView } from './boardEngine.ts';
@@ -111,6 +112,8 @@ export class RoomClient {
   readonly attention: AttentionClient;
   /** Activities: which boards this member sees (activity/activityClient.ts). */
   readonly activity: ActivityClient;
+  /** The timer's clock, the poll's answers and the flags (checks/checksClient.ts). */
+  readonly checks: ChecksClient;
   private readonly socket: RoomSocket;
   /** The private boards' ephemeral stores publish in one frame callback (boardEngine.ts). */
   private readonly boardFrame = sharedFrame();
@@ -174,6 +177,7 @@ export class RoomClient {
       },
       { lessonId: grant.room.id, userId: grant.userId, role: grant.role },
     );
+    this.checks = new ChecksClient(this.request, { role: grant.role });
   }
 
   /** Whose records on this device a board's are (offline/deviceStore.ts): this session's, on that board of this lesson. */
@@ -404,6 +408,7 @@ export class RoomClient {
       this.view.setState({ welcome });
       this.attention.reconnected();
       void this.activity.reconnected();
+      void this.checks.reconnected();
     });
     socket.on(ServerEvent.FOLLOW, (signal) => this.attention.receiveFollow(signal));
     socket.on(ServerEvent.SYNC, (sync) => this.engine.receiveSync(sync, Date.now()));
@@ -412,7 +417,9 @@ export class RoomClient {
       const board = event.roomId === this.classBoard.id ? this.classBoard : this.boards.getState().byId.get(event.roomId);
       board?.sync.receiveEvent(event, Date.now());
       this.activity.receiveEvent(event);
+      if (event.kind === 'poll.updated' && event.roomId === this.classBoard.id) this.checks.pollSeen(event.payload.id);
     });
+    socket.on(ServerEvent.POLL_ANSWERS, (update) => this.checks.receiveAnswers(update));
     socket.on(ServerEvent.BOARD_OPENED, (signal) => this.activity.receiveOpened(signal.board));
     socket.on(ServerEvent.BOARD_POINTERS, (batch) => this.receiveBoardPointers(batch));
     socket.on(ServerEvent.BOARDS_POINTERS, ({ batches }) => {

@@ -12,6 +12,10 @@ import { RoomClient } from '../connection/roomClient.ts';
 import { ImageLibrary } from '../images/imageLibrary.ts';
 import { registerImagePictures } from '../images/imageRefs.ts';
 import { HandQueue, RaiseHandButton } from '../attention/Hands.tsx';
+import { ChecksLauncher } from '../checks/ChecksLauncher.tsx';
+import { FlagButtons } from '../checks/Flags.tsx';
+import { StudentPoll, TeacherPoll } from '../checks/Poll.tsx';
+import { TimerChip } from '../checks/Timer.tsx';
 import { InvitePanel } from '../people/InvitePanel.tsx';
 import { useJoinAddress } from '../people/joinAddress.ts';
 import { LobbyPanel } from '../people/LobbyPanel.tsx';
@@ -168,6 +172,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             Code <span className="code-chip code-chip-small">{grant.room.code}</span>
           </span>
         </div>
+        {!refused && <TimerChip client={client} isTeacher={isTeacher} />}
         <ConnectionStatus state={connection} />
         <UnsyncedBadge editor={stage.engine.editor} />
         <button type="button" className="button button-secondary topbar-people" aria-expanded={peopleOpen} aria-controls="side-panel"
@@ -235,6 +240,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             </div>
             {isTeacher && <InvitePanel code={grant.room.code} address={joinAddress} onShowCode={() => setShowCode(true)} />}
             {isTeacher && <ActivityLauncher client={client} onShown={closePanelIfSheet} />}
+            {isTeacher && <ChecksLauncher client={client} onStarted={closePanelIfSheet} />}
             {isTeacher && <LobbyPanel token={grant.token} code={grant.room.code} requireApproval={requireApproval} lobby={lobby} />}
             <RosterPanel roster={roster} idle={idle} selfUserId={grant.userId} stale={connection.status !== 'live' && connection.status !== 'syncing'}
               controls={rosterControls} />
@@ -253,6 +259,8 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
           <ActivityLayer client={client} grant={grant} roster={roster} />
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
           {isTeacher ? <HandQueue client={client} nameOf={nameOf} /> : <RaiseHandButton client={client} userId={grant.userId} />}
+          {isTeacher ? <TeacherPoll client={client} roster={roster} /> : <StudentPoll client={client} />}
+          {!isTeacher && <FlagButtons client={client} />}
         </>
       )}
       {historyOpen && <HistoryPanel client={client} teacherId={grant.userId} nameOf={nameOf} onClose={() => setHistoryOpen(false)} />}

@@ -36,10 +36,10 @@ export function AttendanceReport({ source, onClose }: AttendanceReportProps) {
     refresh();
   }, [refresh]);
 
-  const download = async () => {
+  const download = async (what: 'report.csv' | 'polls.csv' = 'report.csv') => {
     setDownloadError(null);
     try {
-      await downloadAttendanceCsv(source);
+      await downloadAttendanceCsv(source, what);
     } catch (error) {
       setDownloadError(error instanceof Error ? error.message : 'Could not download the CSV.');
     }
@@ -55,9 +55,14 @@ export function AttendanceReport({ source, onClose }: AttendanceReportProps) {
           <button type="button" className="button button-secondary" onClick={refresh}>
             Refresh
           </button>
-          <button type="button" className="button button-primary" onClick={download}>
+          <button type="button" className="button button-primary" onClick={() => void download()}>
             Download CSV
           </button>
+          {load.status === 'loaded' && (load.report.polls?.length ?? 0) > 0 && (
+            <button type="button" className="button button-secondary" onClick={() => void download('polls.csv')}>
+              Polls (CSV)
+            </button>
+          )}
           <button type="button" className="button button-secondary" onClick={onClose}>
             Close
           </button>

@@ -1,4 +1,4 @@
-import type { BoardSnapshot, Departure, EditPolicy, Element, Member, Presence, RoomEvent, RoomInfo, RoomSnapshot } from '@wb/protocol';
+import type { BoardSnapshot, Departure, EditPolicy, Element, Member, Poll, Presence, RoomEvent, RoomInfo, RoomSnapshot } from '@wb/protocol';
 
 /**
  * The room as this client knows it, built only from the server's snapshot and revisioned events.
@@ -22,6 +22,10 @@ export interface RoomState {
    * oldest are forgotten first, by which time the revision check covers them.
    */
   readonly tombstones: ReadonlyMap<string, number>;
+  /** The lesson's latest quick poll as the class knows it (counts, no names), or null. */
+  readonly poll?: Poll | null;
+  /** A private board's flag (`board.flagged` in its log), or null; the lesson's own is always null. */
+  readonly flag?: { flag: 'done' | 'help' | null; flaggedAt: string | null };
 }
 
 /** Tombstones remembered per room (I10); a snapshot never sends deleted elements anyway. */
@@ -41,6 +45,7 @@ export function stateFromSnapshot(snapshot: RoomSnapshot, previous: RoomState | 
     departures: new Map(snapshot.departures.map((d) => [d.userId, d.reason])),
     elements: new Map(snapshot.elements.filter((e) => !tombstones.has(e.id)).map((e) => [e.id, e])),
     tombstones,
+    poll: snapshot.poll ?? null,
   };
 }
 
@@ -106,6 +111,7 @@ export function boardSnapshot(snapshot: BoardSnapshot, lesson: RoomState, frame:
     presence: [...lesson.presence.values()],
     departures: [...lesson.departures].map(([userId, reason]) => ({ userId, reason })),
     elements: snapshot.elements,
+    poll: null,
   };
 }
 
@@ -136,6 +142,8 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
     case 'member.pen':
     case 'member.hand':
     case 'activity.updated':
+    case 'poll.updated':
+    case 'board.flagged':
       return [];
   }
 }
@@ -242,6 +250,10 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
     case 'activity.updated':
       // Activities and private boards (docs/boards.md) are not drawn by this client yet.
       return next;
+    case 'poll.updated':
+      return { ...next, poll: event.payload };
+    case 'board.flagged':
+      return { ...next, flag: { flag: event.payload.flag, flaggedAt: event.payload.flaggedAt } };
     case 'member.restored': {
       const { userId } = event.payload;
       const member = state.members.get(userId);
