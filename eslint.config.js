@@ -2,6 +2,67 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * `wb/no-untranslated`: a word a person reads in a component comes from the catalog
+ * (apps/web/src/i18n/locales/en.json). It flags letters written into JSX: text between tags, a
+ * string given to an attribute or prop that is read or heard (aria-label, title, placeholder, alt,
+ * label, hint…), a string (or a template with words, or either branch of a `?:`/`&&`) placed as a
+ * child, and `document.title = '…'`. Text without a lower-case or caseless letter passes: `·`, `42`,
+ * and names in capitals that every language writes alike (`PNG`, `CSV`, `XL`).
+ */
+const READ_ATTRIBUTES = new Set([
+  'aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'aria-placeholder',
+  'title', 'placeholder', 'alt', 'label', 'hint', 'text', 'message', 'description', 'heading', 'caption', 'confirmLabel',
+]);
+const HAS_LETTER = /[\p{Ll}\p{Lo}]/u;
+function wordsIn(node) {
+  if (!node) return false;
+  switch (node.type) {
+    case 'Literal':
+      return typeof node.value === 'string' && HAS_LETTER.test(node.value);
+    case 'TemplateLiteral':
+      return node.quasis.some((q) => HAS_LETTER.test(q.value.cooked ?? ''));
+    case 'ConditionalExpression':
+      return wordsIn(node.consequent) || wordsIn(node.alternate);
+    case 'LogicalExpression':
+      return wordsIn(node.right) || (node.operator !== '&&' && wordsIn(node.left));
+    case 'JSXExpressionContainer':
+      return wordsIn(node.expression);
+    default:
+      return false;
+  }
+}
+const i18nPlugin = {
+  rules: {
+    'no-untranslated': {
+      meta: {
+        type: 'problem',
+        messages: { literal: 'untranslated text "{{text}}": put it in apps/web/src/i18n/locales/en.json (and es, ar) and read it with useLingui()' },
+      },
+      create(context) {
+        const report = (node, text) => context.report({ node, messageId: 'literal', data: { text: String(text).trim().slice(0, 40) } });
+        return {
+          JSXText(node) {
+            if (HAS_LETTER.test(node.value)) report(node, node.value);
+          },
+          JSXAttribute(node) {
+            const name = node.name.type === 'JSXIdentifier' ? node.name.name : '';
+            if (READ_ATTRIBUTES.has(name) && wordsIn(node.value)) report(node, context.sourceCode.getText(node.value));
+          },
+          JSXExpressionContainer(node) {
+            if (node.parent.type !== 'JSXAttribute' && wordsIn(node.expression)) report(node, context.sourceCode.getText(node.expression));
+          },
+          AssignmentExpression(node) {
+            const target = node.left;
+            if (target.type === 'MemberExpression' && target.object.name === 'document' && target.property.name === 'title' && wordsIn(node.right))
+              report(node, context.sourceCode.getText(node.right));
+          },
+        };
+      },
+    },
+  },
+};
+
 const SECURE_CONTEXT_ONLY =
   'missing outside a secure context (plain http on a school network): use the helper with a fallback, session/randomId.ts, platform/systemClipboard.ts or offline/appShell.ts';
 
@@ -40,6 +101,12 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.ts'],
+    plugins: { wb: i18nPlugin },
+    rules: { 'wb/no-untranslated': 'error' },
   },
   {
     // I15: a student's tablet on http://<laptop>:3000 is not a secure context, and these APIs are

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { catalogPlugin } from './apps/web/catalogPlugin.ts';
 
 // One `vitest run` covers every package. Store and server suites open real databases, so they get
 // generous timeouts; nothing asserts on wall-clock speed (that is bench/'s job).
@@ -38,7 +39,8 @@ export default defineConfig({
           hookTimeout: 300_000,
         },
       },
-      { test: { name: 'web', isolate: false, include: ['apps/web/src/**/*.test.ts', 'apps/web/test/**/*.test.ts'] } },
+      // The web project compiles catalogs as the build does (`locales/xx.json?lingui`).
+      { plugins: [catalogPlugin()], test: { name: 'web', isolate: false, include: ['apps/web/src/**/*.test.ts', 'apps/web/test/**/*.test.ts'] } },
       { test: { name: 'repo', isolate: false, include: ['test/**/*.test.ts'], exclude: ['test/faults/**', '**/node_modules/**'] } },
       {
         // pnpm test:faults: real server processes under injected faults (docs/reliability.md).

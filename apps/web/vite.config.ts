@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { catalogPlugin } from './catalogPlugin.ts';
 
 /** Text files worth compressing once at build time rather than on every request. */
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|webmanifest)$/;
@@ -82,7 +83,7 @@ const appShell = VitePWA({
 });
 
 export default defineConfig({
-  plugins: [react(), appShell, precompress()],
+  plugins: [react(), catalogPlugin(), appShell, precompress()],
   server: {
     port: 5173,
     strictPort: true,

@@ -4,13 +4,15 @@ import { HomePage } from './pages/HomePage.tsx';
 import { RoomPage } from './pages/RoomPage.tsx';
 import { parseRoute, usePathname } from './routing.ts';
 import { TeacherPage } from './teacher/TeacherPage.tsx';
+import { useT } from './i18n/useT.ts';
 
 export function App() {
   const route = parseRoute(usePathname());
+  const t = useT();
   useEffect(() => {
-    if (route.page === 'home') document.title = 'Classroom whiteboard';
-    if (route.page === 'not_found') document.title = 'Page not found · Classroom whiteboard';
-  }, [route.page]);
+    if (route.page === 'home') document.title = t('app.title');
+    if (route.page === 'not_found') document.title = t('app.pageTitle', { page: t('notFound.title') });
+  }, [route.page, t]);
   switch (route.page) {
     case 'home':
       return <HomePage />;
@@ -23,10 +25,10 @@ export function App() {
       return (
         <main className="center-page">
           <div className="card">
-            <h1>Page not found</h1>
-            <p>There is nothing at this address.</p>
+            <h1>{t('notFound.title')}</h1>
+            <p>{t('notFound.text')}</p>
             <a className="button button-primary" href="/">
-              Go to the start page
+              {t('notFound.home')}
             </a>
           </div>
         </main>

@@ -14,6 +14,7 @@ import { EditPolicySelect } from './EditPolicySelect.tsx';
 import { exportPng, exportSvg } from './exportImage.ts';
 import { PaperPicker } from './PaperPicker.tsx';
 import { COLORS, STROKE_WIDTHS, TOOLS, fillFor, type Tool, type ToolState } from './toolState.ts';
+import { useT } from '../i18n/useT.ts';
 
 interface ToolbarProps {
   tools: StoreApi<ToolState>;
@@ -55,8 +56,9 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
   const selected = [...selection].map((id) => elements.get(id)).filter((e): e is Element => e !== undefined);
   const single = selected.length === 1 ? selected[0] : undefined;
   const compact = useMediaQuery(COMPACT_LAYOUT);
+  const t = useT();
 
-  const setTool = (t: Tool) => tools.setState({ tool: t });
+  const setTool = (next: Tool) => tools.setState({ tool: next });
   const setStyle = (patch: Partial<ToolState['style']>, fill?: boolean) => {
     const next = { ...tools.getState(), style: { ...tools.getState().style, ...patch }, ...(fill === undefined ? {} : { filled: fill }) };
     tools.setState(next);
@@ -116,7 +118,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
         editor.select([]);
         return;
       }
-      const match = TOOLS.find((t) => t.key.toLowerCase() === key);
+      const match = TOOLS.find((item) => item.key.toLowerCase() === key);
       // A locked board keeps the tool it has: a shortcut pressed meanwhile must not leave a
       // student on the pen once the teacher unlocks (the buttons are disabled for the same reason).
       if (match && !e.shiftKey && (match.tool === 'select' || !editor.board.getState().readOnly)) {
@@ -129,15 +131,15 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
   }, [editor, tools]);
 
   const noteColours = (
-    <div className="toolbar-group" role="group" aria-label="Note colour">
+    <div className="toolbar-group" role="group" aria-label={t('toolbar.noteColour')}>
       {STICKY_COLORS.map((c) => (
         <button
           key={c.value}
           type="button"
           className="swatch swatch-note"
           aria-pressed={shownText.fill === c.value}
-          aria-label={`Note ${c.name}`}
-          title={`${c.name} note`}
+          aria-label={t('toolbar.noteColourNamed', { colour: t(c.name) })}
+          title={t('toolbar.noteColourNamed', { colour: t(c.name) })}
           style={{ background: c.value }}
           onClick={() => setTextStyle({ fill: c.value })}
         />
@@ -145,22 +147,22 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
     </div>
   );
   const textGroup = (
-    <div className="toolbar-group" role="group" aria-label="Text size and alignment" data-testid="text-style">
+    <div className="toolbar-group" role="group" aria-label={t('toolbar.textStyle')} data-testid="text-style">
       {TEXT_SIZES.map((size) => (
         <button
           key={size}
           type="button"
           className="tool-button text-size-button"
           aria-pressed={shownText.size === size}
-          aria-label={`Text size ${TEXT_SIZE_NAMES[size]}`}
-          title={`${TEXT_SIZE_NAMES[size]} text`}
+          aria-label={t('toolbar.textSize', { size: t(TEXT_SIZE_NAMES[size]) })}
+          title={t('toolbar.textSize', { size: t(TEXT_SIZE_NAMES[size]) })}
           onClick={() => setTextStyle({ size })}
         >
           {size}
         </button>
       ))}
       {TEXT_ALIGNS.map((a) => (
-        <button key={a.value} type="button" className="tool-button" aria-pressed={shownText.align === a.value} aria-label={a.name} title={a.name} onClick={() => setTextStyle({ align: a.value })}>
+        <button key={a.value} type="button" className="tool-button" aria-pressed={shownText.align === a.value} aria-label={t(a.name)} title={t(a.name)} onClick={() => setTextStyle({ align: a.value })}>
           <AlignIcon align={a.value} />
         </button>
       ))}
@@ -181,15 +183,15 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
 
   function strokeColours() {
     return (
-      <div className="toolbar-group" role="group" aria-label="Colour">
+      <div className="toolbar-group" role="group" aria-label={t('toolbar.colour')}>
         {COLORS.map((c) => (
           <button
             key={c.value}
             type="button"
             className="swatch"
             aria-pressed={style.stroke === c.value}
-            aria-label={`Colour ${c.name}`}
-            title={c.name}
+            aria-label={t('toolbar.colourNamed', { colour: t(c.name) })}
+            title={t(c.name)}
             style={{ background: c.value }}
             onClick={() => setStyle({ stroke: c.value })}
           />
@@ -200,21 +202,21 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
 
   function widthGroup() {
     return (
-      <div className="toolbar-group" role="group" aria-label="Stroke width">
+      <div className="toolbar-group" role="group" aria-label={t('toolbar.strokeWidth')}>
         {STROKE_WIDTHS.map((w) => (
           <button
             key={w.value}
             type="button"
             className="tool-button width-button"
             aria-pressed={style.strokeWidth === w.value}
-            aria-label={`Stroke ${w.name}`}
-            title={`${w.name} stroke`}
+            aria-label={t('toolbar.strokeNamed', { width: t(w.name) })}
+            title={t('toolbar.strokeNamed', { width: t(w.name) })}
             onClick={() => setStyle({ strokeWidth: w.value })}
           >
             <span className="width-sample" style={{ height: w.value }} aria-hidden="true" />
           </button>
         ))}
-        <button type="button" className="tool-button" aria-pressed={filled} aria-label="Fill shapes" title="Fill shapes" onClick={() => setStyle({}, !filled)}>
+        <button type="button" className="tool-button" aria-pressed={filled} aria-label={t('toolbar.fill')} title={t('toolbar.fill')} onClick={() => setStyle({}, !filled)}>
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true">
             <rect x="2" y="2" width="14" height="14" rx="2" fill={filled ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="1.5" />
           </svg>
@@ -232,43 +234,43 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
 
   return (
     <>
-    <div className="toolbar panel" role="toolbar" aria-label="Drawing tools" aria-orientation={compact ? 'horizontal' : 'vertical'} data-testid="toolbar"
+    <div className="toolbar panel" role="toolbar" aria-label={t('toolbar.drawingTools')} aria-orientation={compact ? 'horizontal' : 'vertical'} data-testid="toolbar"
       data-layout={compact ? 'compact' : 'full'}>
-      <div className="toolbar-group" role="group" aria-label="Tools">
-        {TOOLS.map((t) => (
+      <div className="toolbar-group" role="group" aria-label={t('toolbar.tools')}>
+        {TOOLS.map((item) => (
           <button
-            key={t.tool}
+            key={item.tool}
             type="button"
             className="tool-button"
-            aria-pressed={tool === t.tool}
-            aria-label={`${t.label} (${t.key})`}
-            title={`${t.label} (${t.key})`}
-            aria-keyshortcuts={t.key}
-            disabled={readOnly && t.tool !== 'select'}
-            onClick={() => setTool(t.tool)}
-            data-tool={t.tool}
+            aria-pressed={tool === item.tool}
+            aria-label={t('toolbar.withKey', { name: t(item.label), key: item.key })}
+            title={t('toolbar.withKey', { name: t(item.label), key: item.key })}
+            aria-keyshortcuts={item.key}
+            disabled={readOnly && item.tool !== 'select'}
+            onClick={() => setTool(item.tool)}
+            data-tool={item.tool}
           >
-            <ToolIcon tool={t.tool} />
-            <kbd data-key={t.key} />
+            <ToolIcon tool={item.tool} />
+            <kbd data-key={item.key} />
           </button>
         ))}
       </div>
       {compact ? (
-        <div className="toolbar-group" role="group" aria-label="Style">
+        <div className="toolbar-group" role="group" aria-label={t('toolbar.style')}>
           <StylePopover stroke={style.stroke}>{styleGroups}</StylePopover>
         </div>
       ) : (
         styleGroups
       )}
-      <div className="toolbar-group" role="group" aria-label="Edit">
+      <div className="toolbar-group" role="group" aria-label={t('toolbar.edit')}>
         {/* Shortcut hints are drawn by CSS from data-key; each button's name says the shortcut in words. */}
-        <button type="button" className="tool-button" aria-label={`Undo (${MOD}Z)`} title={`Undo (${MOD}Z)`} aria-keyshortcuts="Control+Z" disabled={!canUndo || readOnly} onClick={() => editor.undo()}>
+        <button type="button" className="tool-button" aria-label={t('toolbar.withKey', { name: t('toolbar.undo'), key: `${MOD}Z` })} title={t('toolbar.withKey', { name: t('toolbar.undo'), key: `${MOD}Z` })} aria-keyshortcuts="Control+Z" disabled={!canUndo || readOnly} onClick={() => editor.undo()}>
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
             <path d="M6 4L3 7l3 3M3 7h8a4 4 0 010 8H8" />
           </svg>
           <kbd data-key={`${MOD}Z`} />
         </button>
-        <button type="button" className="tool-button" aria-label={`Redo (${MOD}Y)`} title={`Redo (${MOD}Y or ${MOD}Shift+Z)`} aria-keyshortcuts="Control+Y Control+Shift+Z" disabled={!canRedo || readOnly} onClick={() => editor.redo()}>
+        <button type="button" className="tool-button" aria-label={t('toolbar.withKey', { name: t('toolbar.redo'), key: `${MOD}Y` })} title={t('toolbar.redoTitle', { y: `${MOD}Y`, z: `${MOD}Shift+Z` })} aria-keyshortcuts="Control+Y Control+Shift+Z" disabled={!canRedo || readOnly} onClick={() => editor.redo()}>
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
             <path d="M12 4l3 3-3 3M15 7H7a4 4 0 000 8h3" />
           </svg>
@@ -277,8 +279,8 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
         <button
           type="button"
           className="tool-button"
-          aria-label={`Duplicate selection (${MOD}D)`}
-          title={`Duplicate selection (${MOD}D)`}
+          aria-label={t('toolbar.withKey', { name: t('toolbar.duplicate'), key: `${MOD}D` })}
+          title={t('toolbar.withKey', { name: t('toolbar.duplicate'), key: `${MOD}D` })}
           aria-keyshortcuts="Control+D"
           disabled={selection.size === 0 || readOnly}
           onClick={() => editor.createMany(shiftedBy(selectedShapes(editor.board.getState().ordered, selection), DUPLICATE_OFFSET, DUPLICATE_OFFSET))}
@@ -289,7 +291,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
           </svg>
           <kbd data-key={`${MOD}D`} />
         </button>
-        <button type="button" className="tool-button" aria-label="Delete selection (Del)" title="Delete selection (Delete or Backspace)" aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
+        <button type="button" className="tool-button" aria-label={t('toolbar.withKey', { name: t('toolbar.delete'), key: 'Del' })} title={t('toolbar.deleteTitle')} aria-keyshortcuts="Delete" disabled={selection.size === 0 || readOnly} onClick={deleteSelection}>
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
             <path d="M3 5h12M7 5V3h4v2M5 5l1 10h6l1-10" />
           </svg>
@@ -297,15 +299,15 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
         </button>
       </div>
     </div>
-    <div className="board-actions panel" role="toolbar" aria-label="Board actions">
+    <div className="board-actions panel" role="toolbar" aria-label={t('toolbar.boardActions')}>
       {/* Here, not among the drawing tools: the compact tool bar (a phone, 200 % zoom) has no room left. */}
-      <div className="toolbar-group" role="group" aria-label="Add">
+      <div className="toolbar-group" role="group" aria-label={t('toolbar.add')}>
         <ImagePicker input={imageInput} acceptPdf={acceptPdf} disabled={readOnly} />
         <button
           type="button"
           className="tool-button"
-          aria-label={selectedEquation ? 'Change the selected equation' : 'Write an equation'}
-          title={selectedEquation ? 'Change the selected equation' : 'Write an equation (LaTeX)'}
+          aria-label={selectedEquation ? t('toolbar.equationChange') : t('toolbar.equationWrite')}
+          title={selectedEquation ? t('toolbar.equationChange') : t('toolbar.equationWriteTitle')}
           disabled={readOnly}
           data-testid="equation-button"
           onClick={() => onEquation(selectedEquation?.id ?? null)}
@@ -315,37 +317,37 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
           </svg>
         </button>
       </div>
-      <div className="toolbar-group" role="group" aria-label="Export">
-        <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title, exportOptions())} aria-label="Export board as PNG" title="Export as PNG">
+      <div className="toolbar-group" role="group" aria-label={t('toolbar.export')}>
+        <button type="button" className="tool-button text-button" onClick={() => void exportPng(ordered(), title, exportOptions())} aria-label={t('toolbar.exportBoardAs', { format: 'PNG' })} title={t('toolbar.exportAs', { format: 'PNG' })}>
           PNG
         </button>
-        <button type="button" className="tool-button text-button" onClick={() => void exportSvg(ordered(), title, exportOptions())} aria-label="Export board as SVG" title="Export as SVG">
+        <button type="button" className="tool-button text-button" onClick={() => void exportSvg(ordered(), title, exportOptions())} aria-label={t('toolbar.exportBoardAs', { format: 'SVG' })} title={t('toolbar.exportAs', { format: 'SVG' })}>
           SVG
         </button>
         {paper !== 'blank' && (
-          <label className="export-paper" title="Draw the board's paper under the exported elements">
+          <label className="export-paper" title={t('toolbar.withPaperTitle')}>
             <input type="checkbox" checked={exportPaper} onChange={(e) => setExportPaper(e.target.checked)} data-testid="export-paper" />
-            with paper
+            {t('toolbar.withPaper')}
           </label>
         )}
       </div>
       {editor.isTeacher && (
-        <div className="toolbar-group" role="group" aria-label="Teacher controls">
+        <div className="toolbar-group" role="group" aria-label={t('toolbar.teacherControls')}>
           {lessonControls && <EditPolicySelect editor={editor} />}
           {lessonControls && <PaperPicker editor={editor} />}
           {single && (
-            <span className="author-label" data-testid="selection-author" title="Who made the selected element">
-              by {nameOf(single.createdBy)}
+            <span className="author-label" data-testid="selection-author" title={t('toolbar.authorTitle')}>
+              {t('toolbar.author', { name: nameOf(single.createdBy) })}
             </span>
           )}
           {single && (
-            <button type="button" className="tool-button text-button" onClick={() => void editor.setPinned(single.id, !single.pinned)} title={single.pinned ? 'Let students move it again' : 'Students cannot move or change it'}>
-              {single.pinned ? 'Unpin' : 'Pin'}
+            <button type="button" className="tool-button text-button" onClick={() => void editor.setPinned(single.id, !single.pinned)} title={single.pinned ? t('toolbar.unpinTitle') : t('toolbar.pinTitle')}>
+              {single.pinned ? t('toolbar.unpin') : t('toolbar.pin')}
             </button>
           )}
           {lockHolder && (
-            <button type="button" className="tool-button text-button" onClick={() => single && void editor.breakLock(single.id)} title={`Take the element back from ${nameOf(lockHolder.userId)}`}>
-              Break lock
+            <button type="button" className="tool-button text-button" onClick={() => single && void editor.breakLock(single.id)} title={t('toolbar.breakLockTitle', { name: nameOf(lockHolder.userId) })}>
+              {t('toolbar.breakLock')}
             </button>
           )}
         </div>
@@ -361,6 +363,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
  */
 function StylePopover({ stroke, children }: { stroke: string; children: ReactNode }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   const rootRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -379,7 +382,7 @@ function StylePopover({ stroke, children }: { stroke: string; children: ReactNod
   }, [open]);
   return (
     <div className="style-popover" ref={rootRef}>
-      <button type="button" className="tool-button" aria-expanded={open} aria-controls="style-choices" aria-label="Colour and stroke" title="Colour and stroke"
+      <button type="button" className="tool-button" aria-expanded={open} aria-controls="style-choices" aria-label={t('toolbar.colourAndStroke')} title={t('toolbar.colourAndStroke')}
         onClick={() => setOpen((o) => !o)}>
         <span className="style-current" style={{ background: stroke }} aria-hidden="true" />
       </button>

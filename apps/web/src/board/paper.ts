@@ -1,5 +1,6 @@
 import type { Paper } from '@wb/protocol';
 import { GRID_STEP } from './gridPlacement.ts';
+import type { MessageId } from '@lingui/core';
 
 /**
  * The board's paper as one repeating tile, in board units: the screen's background (GridLayer.tsx,
@@ -68,13 +69,13 @@ export function paperTileImage(tile: PaperTile): string {
 }
 
 /** Names and descriptions for the teacher's picker (the previews are the tiles themselves). */
-export const PAPER_CHOICES: ReadonlyArray<{ readonly paper: Paper; readonly name: string }> = [
-  { paper: 'blank', name: 'Blank' },
-  { paper: 'dots', name: 'Dots' },
-  { paper: 'grid', name: 'Squares' },
-  { paper: 'lined', name: 'Lined' },
-  { paper: 'graph', name: 'Graph + axes' },
-  { paper: 'staff', name: 'Music staff' },
+export const PAPER_CHOICES: ReadonlyArray<{ readonly paper: Paper; readonly name: MessageId }> = [
+  { paper: 'blank', name: 'paper.blank' },
+  { paper: 'dots', name: 'paper.dots' },
+  { paper: 'grid', name: 'paper.grid' },
+  { paper: 'lined', name: 'paper.lined' },
+  { paper: 'graph', name: 'paper.graph' },
+  { paper: 'staff', name: 'paper.staff' },
 ];
 
 /**

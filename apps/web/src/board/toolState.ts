@@ -2,36 +2,37 @@ import type { ElementShape, TextAlign } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { STICKY_FILL, type Bounds, type Point, type ToolStyle } from '../elements/geometry.ts';
 import { FONT_SIZES, fontSizeOf, type TextSize } from '../elements/textStyle.ts';
+import type { MessageId } from '@lingui/core';
 
 export type Tool = 'select' | 'pen' | 'rect' | 'ellipse' | 'line' | 'arrow' | 'text' | 'sticky' | 'eraser';
 
 /** Every tool with its label and single-key shortcut, in toolbar order (shown in the UI). */
-export const TOOLS: ReadonlyArray<{ readonly tool: Tool; readonly label: string; readonly key: string }> = [
-  { tool: 'select', label: 'Select and move', key: 'V' },
-  { tool: 'pen', label: 'Pen', key: 'P' },
-  { tool: 'rect', label: 'Rectangle', key: 'R' },
-  { tool: 'ellipse', label: 'Ellipse', key: 'O' },
-  { tool: 'line', label: 'Line', key: 'L' },
-  { tool: 'arrow', label: 'Arrow', key: 'A' },
-  { tool: 'text', label: 'Text', key: 'T' },
-  { tool: 'sticky', label: 'Sticky note', key: 'S' },
-  { tool: 'eraser', label: 'Eraser', key: 'E' },
+export const TOOLS: ReadonlyArray<{ readonly tool: Tool; readonly label: MessageId; readonly key: string }> = [
+  { tool: 'select', label: 'tool.select', key: 'V' },
+  { tool: 'pen', label: 'tool.pen', key: 'P' },
+  { tool: 'rect', label: 'tool.rect', key: 'R' },
+  { tool: 'ellipse', label: 'tool.ellipse', key: 'O' },
+  { tool: 'line', label: 'tool.line', key: 'L' },
+  { tool: 'arrow', label: 'tool.arrow', key: 'A' },
+  { tool: 'text', label: 'tool.text', key: 'T' },
+  { tool: 'sticky', label: 'tool.sticky', key: 'S' },
+  { tool: 'eraser', label: 'tool.eraser', key: 'E' },
 ];
 
-/** Colours chosen for contrast on the light board; names are what a screen reader says. */
-export const COLORS: ReadonlyArray<{ readonly value: string; readonly name: string }> = [
-  { value: '#1e1e1e', name: 'Black' },
-  { value: '#e03131', name: 'Red' },
-  { value: '#2f9e44', name: 'Green' },
-  { value: '#1971c2', name: 'Blue' },
-  { value: '#f08c00', name: 'Orange' },
-  { value: '#9c36b5', name: 'Purple' },
+/** Colours chosen for contrast on the light board; names (catalog ids) are what a screen reader says. */
+export const COLORS: ReadonlyArray<{ readonly value: string; readonly name: MessageId }> = [
+  { value: '#1e1e1e', name: 'color.black' },
+  { value: '#e03131', name: 'color.red' },
+  { value: '#2f9e44', name: 'color.green' },
+  { value: '#1971c2', name: 'color.blue' },
+  { value: '#f08c00', name: 'color.orange' },
+  { value: '#9c36b5', name: 'color.purple' },
 ];
 
-export const STROKE_WIDTHS: ReadonlyArray<{ readonly value: number; readonly name: string }> = [
-  { value: 2, name: 'Thin' },
-  { value: 4, name: 'Medium' },
-  { value: 8, name: 'Thick' },
+export const STROKE_WIDTHS: ReadonlyArray<{ readonly value: number; readonly name: MessageId }> = [
+  { value: 2, name: 'width.thin' },
+  { value: 4, name: 'width.medium' },
+  { value: 8, name: 'width.thick' },
 ];
 
 export interface ToolState {

@@ -1,8 +1,10 @@
 import './ConnectionStatus.css';
 import { describeConnection, type ConnectionState } from './connectionMachine.ts';
+import { useT } from '../i18n/useT.ts';
 
 /** The connection indicator: everything it shows comes from the one state machine. */
 export function ConnectionStatus({ state }: { state: ConnectionState }) {
+  useT(); // re-rendered in the page's language
   const view = describeConnection(state);
   return (
     <div

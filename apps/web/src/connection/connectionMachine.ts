@@ -1,4 +1,6 @@
-import { fatalRefusalText, isFatalErrorCode, refusalText, type ErrorCode, type ProtocolError } from '@wb/protocol';
+import { isFatalErrorCode, refusalText, type ErrorCode, type ProtocolError } from '@wb/protocol';
+import { refusalMessage } from '../i18n/errors.ts';
+import { i18n } from '../i18n/i18n.ts';
 
 /**
  * The one connection state machine. Every part of the UI that cares about the connection reads
@@ -123,27 +125,29 @@ export function canRejoinAfter(error: ProtocolError): boolean {
   return error.code === 'not_authenticated' || error.code === 'token_expired' || error.code === 'session_closed' || !isFatalErrorCode(error.code);
 }
 
-/** The total mapping from state to what the status indicator says. */
+/**
+ * The total mapping from state to what the status indicator says, in the page's language (the
+ * error's `message` is the server's English, kept for logs; the words come from the code).
+ */
 export function describeConnection(state: ConnectionState): ConnectionView {
   switch (state.status) {
     case 'connecting':
-      return { label: 'Connecting', detail: 'Connecting to the lesson…', tone: 'busy' };
+      return { label: i18n._('connection.connecting'), detail: i18n._('connection.connectingDetail'), tone: 'busy' };
     case 'syncing':
-      return { label: 'Syncing', detail: 'Catching up with the board…', tone: 'busy' };
+      return { label: i18n._('connection.syncing'), detail: i18n._('connection.syncingDetail'), tone: 'busy' };
     case 'live':
-      return { label: 'Live', detail: 'Connected. Changes appear for everyone.', tone: 'ok' };
+      return { label: i18n._('connection.live'), detail: i18n._('connection.liveDetail'), tone: 'ok' };
     case 'reconnecting':
-      return {
-        label: 'Reconnecting',
-        detail: 'Connection lost. Reconnecting… your place in the lesson is kept.',
-        tone: 'warn',
-      };
+      return { label: i18n._('connection.reconnecting'), detail: i18n._('connection.reconnectingDetail'), tone: 'warn' };
     case 'offline':
-      return { label: 'Offline', detail: 'Cannot reach the lesson server. Still trying…', tone: 'warn' };
+      return { label: i18n._('connection.offline'), detail: i18n._('connection.offlineDetail'), tone: 'warn' };
     case 'refused': {
       const code = state.error.code;
-      const detail = isFatalErrorCode(code) ? fatalRefusalText[code] : state.error.message;
-      return { label: 'Disconnected', detail, tone: 'error' };
+      // A retryable code here means the retries were exhausted (exhaustedBy).
+      const detail = isFatalErrorCode(code)
+        ? refusalMessage(code)
+        : i18n._('connection.exhausted', { count: GIVE_UP_AFTER_REPEATED_REFUSALS, reason: refusalMessage(code) });
+      return { label: i18n._('connection.disconnected'), detail, tone: 'error' };
     }
   }
 }

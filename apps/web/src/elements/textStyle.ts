@@ -1,6 +1,7 @@
 import type { ElementShape, TextAlign } from '@wb/protocol';
 import { STICKY_FONT_SIZE } from './elementSvg.ts';
 import { fitText } from './geometry.ts';
+import type { MessageId } from '@lingui/core';
 
 /**
  * Text boxes' and sticky notes' style, pure: the four sizes, the alignments and the note colours
@@ -9,27 +10,27 @@ import { fitText } from './geometry.ts';
 
 export type TextSize = 'S' | 'M' | 'L' | 'XL';
 export const TEXT_SIZES: readonly TextSize[] = ['S', 'M', 'L', 'XL'];
-export const TEXT_SIZE_NAMES: Record<TextSize, string> = { S: 'Small', M: 'Medium', L: 'Large', XL: 'Extra large' };
+export const TEXT_SIZE_NAMES: Record<TextSize, MessageId> = { S: 'size.small', M: 'size.medium', L: 'size.large', XL: 'size.extraLarge' };
 /** Font sizes (board units) per size: a text box's M is the old default, 24; a note's M is 20. */
 export const FONT_SIZES: Record<'text' | 'sticky', Record<TextSize, number>> = {
   text: { S: 16, M: 24, L: 36, XL: 56 },
   sticky: { S: 16, M: STICKY_FONT_SIZE, L: 28, XL: 40 },
 };
 
-export const TEXT_ALIGNS: ReadonlyArray<{ readonly value: TextAlign; readonly name: string }> = [
-  { value: 'left', name: 'Align left' },
-  { value: 'center', name: 'Align centre' },
-  { value: 'right', name: 'Align right' },
+export const TEXT_ALIGNS: ReadonlyArray<{ readonly value: TextAlign; readonly name: MessageId }> = [
+  { value: 'left', name: 'align.left' },
+  { value: 'center', name: 'align.center' },
+  { value: 'right', name: 'align.right' },
 ];
 
 /** Note colours: light enough for the notes' dark text (#1e1e1e on each is at least 10:1). */
-export const STICKY_COLORS: ReadonlyArray<{ readonly value: string; readonly name: string }> = [
-  { value: '#fff3a8', name: 'Yellow' },
-  { value: '#ffd8a8', name: 'Orange' },
-  { value: '#ffc9de', name: 'Pink' },
-  { value: '#d0bfff', name: 'Purple' },
-  { value: '#c5e4ff', name: 'Blue' },
-  { value: '#c3f0c8', name: 'Green' },
+export const STICKY_COLORS: ReadonlyArray<{ readonly value: string; readonly name: MessageId }> = [
+  { value: '#fff3a8', name: 'color.yellow' },
+  { value: '#ffd8a8', name: 'color.orange' },
+  { value: '#ffc9de', name: 'color.pink' },
+  { value: '#d0bfff', name: 'color.purple' },
+  { value: '#c5e4ff', name: 'color.blue' },
+  { value: '#c3f0c8', name: 'color.green' },
 ];
 
 type TextShape = Extract<ElementShape, { kind: 'text' | 'sticky' }>;

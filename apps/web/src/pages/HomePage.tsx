@@ -1,23 +1,27 @@
 import './HomePage.css';
 import { DisplayName, RoomCode, RoomTitle } from '@wb/protocol';
+import { Trans } from '@lingui/react';
 import { useState, type FormEvent } from 'react';
-import { ApiError, createRoom } from '../api/roomsApi.ts';
+import { createRoom } from '../api/roomsApi.ts';
 import { roomPath, navigate } from '../routing.ts';
 import { saveGrant } from '../session/grantStorage.ts';
 import { memberKey } from '../session/memberKey.ts';
 import { Field } from './Field.tsx';
 import { rememberName, rememberedName } from './rememberedName.ts';
+import { errorMessage, fieldProblem } from '../i18n/errors.ts';
+import { useT } from '../i18n/useT.ts';
 
 /** The start page: a teacher starts a lesson, a student types the code they were given. */
 export function HomePage() {
+  const t = useT();
   return (
     <main className="home">
       <header className="home-header">
         <Logo />
-        <h1>Classroom whiteboard</h1>
-        <p className="lede">One board for the whole class. Share a code, and everyone sees each other live.</p>
+        <h1>{t('app.title')}</h1>
+        <p className="lede">{t('home.lede')}</p>
         <p className="muted">
-          Teachers: <a href="/teacher">sign in to keep your lessons and their attendance</a> (optional).
+          <Trans id="home.teachers" components={{ 0: <a href="/teacher" /> }} />
         </p>
       </header>
       <div className="home-cards">
@@ -29,6 +33,7 @@ export function HomePage() {
 }
 
 function StartLessonCard() {
+  const t = useT();
   const [name, setName] = useState(rememberedName);
   const [title, setTitle] = useState('');
   const [requireApproval, setRequireApproval] = useState(false);
@@ -42,8 +47,8 @@ function StartLessonCard() {
     const teacherName = DisplayName.safeParse(name);
     const trimmedTitle = title.trim();
     const lessonTitle = trimmedTitle ? RoomTitle.safeParse(trimmedTitle) : null;
-    setNameError(teacherName.success ? null : (teacherName.error.issues[0]?.message ?? 'Check your name'));
-    setTitleError(lessonTitle && !lessonTitle.success ? 'A title is at most 80 characters, without control characters' : null);
+    setNameError(teacherName.success ? null : fieldProblem('name', teacherName.error.issues[0]));
+    setTitleError(lessonTitle && !lessonTitle.success ? fieldProblem('title', undefined) : null);
     if (!teacherName.success || (lessonTitle && !lessonTitle.success)) return;
     setBusy(true);
     setFormError(null);
@@ -58,24 +63,24 @@ function StartLessonCard() {
       saveGrant(grant);
       navigate(roomPath(grant.room.code));
     } catch (err) {
-      setFormError(err instanceof ApiError ? err.message : 'Could not start the lesson. Try again.');
+      setFormError(errorMessage(err, 'home.startFailed'));
       setBusy(false);
     }
   };
 
   return (
     <section className="card" aria-labelledby="start-heading">
-      <h2 id="start-heading">Start a lesson</h2>
-      <p className="card-lede">You will get a code and a link to share with your class.</p>
+      <h2 id="start-heading">{t('home.startHeading')}</h2>
+      <p className="card-lede">{t('home.startLede')}</p>
       <form onSubmit={submit} noValidate>
-        <Field label="Your name" name="teacherName" autoComplete="name" value={name} maxLength={40} required
+        <Field label={t('field.yourName')} name="teacherName" autoComplete="name" value={name} maxLength={40} required
           onChange={(e) => setName(e.target.value)} error={nameError} />
-        <Field label="Lesson title (optional)" name="title" value={title} maxLength={80} placeholder="e.g. Fractions, week 3"
+        <Field label={t('home.titleLabel')} name="title" value={title} maxLength={80} placeholder={t('home.titlePlaceholder')}
           onChange={(e) => setTitle(e.target.value)} error={titleError} />
         <ApprovalCheckbox checked={requireApproval} onChange={setRequireApproval} />
         {formError && <p className="form-error" role="alert">{formError}</p>}
         <button type="submit" className="button button-primary button-wide" disabled={busy}>
-          {busy ? 'Starting…' : 'Start lesson'}
+          {busy ? t('home.starting') : t('home.start')}
         </button>
       </form>
     </section>
@@ -83,6 +88,7 @@ function StartLessonCard() {
 }
 
 function JoinWithCodeCard() {
+  const t = useT();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
 
@@ -92,7 +98,7 @@ function JoinWithCodeCard() {
     const fromLink = /\/r\/([A-Za-z0-9]+)\/?$/.exec(code.trim())?.[1] ?? code.replace(/[\s-]/g, '');
     const parsed = RoomCode.safeParse(fromLink);
     if (!parsed.success) {
-      setError('A lesson code is 6 letters or digits, like K7QM3X.');
+      setError(t('home.codeInvalid'));
       return;
     }
     navigate(roomPath(parsed.data));
@@ -100,13 +106,13 @@ function JoinWithCodeCard() {
 
   return (
     <section className="card" aria-labelledby="join-heading">
-      <h2 id="join-heading">Join with a code</h2>
-      <p className="card-lede">Your teacher shows the code on their screen.</p>
+      <h2 id="join-heading">{t('home.joinHeading')}</h2>
+      <p className="card-lede">{t('home.joinLede')}</p>
       <form onSubmit={submit} noValidate>
-        <Field label="Lesson code" name="code" className="code-input" value={code} autoComplete="off" autoCapitalize="characters"
-          spellCheck={false} placeholder="K7QM3X" onChange={(e) => setCode(e.target.value.toUpperCase())} error={error} />
+        <Field label={t('home.codeLabel')} name="code" className="code-input" value={code} autoComplete="off" autoCapitalize="characters"
+          spellCheck={false} placeholder={t('home.codePlaceholder')} onChange={(e) => setCode(e.target.value.toUpperCase())} error={error} />
         <button type="submit" className="button button-secondary button-wide">
-          Join lesson
+          {t('join.submit')}
         </button>
       </form>
     </section>
@@ -115,10 +121,11 @@ function JoinWithCodeCard() {
 
 /** "Students wait until I let them in": the lobby, chosen when a lesson starts (changeable later on the board). */
 export function ApprovalCheckbox({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  const t = useT();
   return (
     <label className="checkbox-field">
       <input type="checkbox" name="requireApproval" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
-      Students wait until I let them in
+      {t('lobby.requireApproval')}
     </label>
   );
 }

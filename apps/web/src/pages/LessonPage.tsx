@@ -1,5 +1,5 @@
 import './LessonPage.css';
-import { colorForUser, memberColor, policyText, type ProtocolError, type SessionGrant } from '@wb/protocol';
+import { colorForUser, memberColor, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { ActivityLauncher, ActivityLayer, useStage } from '../activity/ActivityLayer.tsx';
@@ -31,6 +31,9 @@ import { ThemeToggle } from '../theme/ThemeToggle.tsx';
 import { PANEL_IS_SHEET, usePanelOpen } from './panelMemory.ts';
 import { Logo } from './HomePage.tsx';
 import './authority.css';
+import { LanguageSelect } from '../i18n/LanguageSelect.tsx';
+import { i18n } from '../i18n/i18n.ts';
+import { useT } from '../i18n/useT.ts';
 
 interface LessonPageProps {
   grant: SessionGrant;
@@ -44,6 +47,7 @@ interface LessonPageProps {
 export function LessonPage({ grant, onRejoin, onLeft }: LessonPageProps) {
   const [client, setClient] = useState<RoomClient | null>(null);
   const [images, setImages] = useState<ImageLibrary | null>(null);
+  const t = useT();
 
   useEffect(() => {
     // Created in the effect, so StrictMode's mount-unmount-mount leaves exactly one live socket.
@@ -62,8 +66,8 @@ export function LessonPage({ grant, onRejoin, onLeft }: LessonPageProps) {
   }, [grant]);
 
   useEffect(() => {
-    document.title = `${grant.room.title} · Classroom whiteboard`;
-  }, [grant.room.title]);
+    document.title = t('app.pageTitle', { page: grant.room.title });
+  }, [grant.room.title, t]);
 
   if (!client || !images) return null;
   return <Lesson client={client} images={images} grant={grant} onRejoin={onRejoin} onLeft={onLeft} />;
@@ -77,6 +81,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   const idle = useStore(client.view, (v) => v.idle);
   const title = useStore(client.view, (v) => v.state?.room.title ?? grant.room.title);
   const [leaving, setLeaving] = useState(false);
+  const t = useT();
   const [peopleOpen, setPeopleOpen] = usePanelOpen(grant.userId);
   const [menuOpen, setMenuOpen] = useState(false);
   const [showCode, setShowCode] = useState(false);
@@ -101,7 +106,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   // Cursor labels read names through a ref-backed function: a rename never re-renders cursors.
   const rosterRef = useRef(roster);
   rosterRef.current = roster;
-  const nameOf = useCallback((userId: string) => rosterRef.current.find((e) => e.userId === userId)?.displayName ?? 'Someone', []);
+  const nameOf = useCallback((userId: string) => rosterRef.current.find((e) => e.userId === userId)?.displayName ?? i18n._('people.someone'), []);
   const colorOf = useCallback((userId: string) => {
     const entry = rosterRef.current.find((e) => e.userId === userId);
     return entry ? memberColor(entry.colorIndex) : colorForUser(userId);
@@ -163,13 +168,13 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   return (
     <div className="lesson" data-panel={peopleOpen && !refused ? 'open' : 'closed'}>
       <header ref={topbarRef} className="topbar panel" data-menu={menuOpen ? 'open' : 'closed'} data-role={grant.role}>
-        <a href="/" className="topbar-home" aria-label="Classroom whiteboard start page">
+        <a href="/" className="topbar-home" aria-label={t('lesson.homeLink')}>
           <Logo size={28} />
         </a>
         <div className="topbar-title">
           <h1 title={title}>{title}</h1>
           <span className="topbar-sub">
-            Code <span className="code-chip code-chip-small">{grant.room.code}</span>
+            {t('lesson.code')} <span className="code-chip code-chip-small">{grant.room.code}</span>
           </span>
         </div>
         {!refused && <TimerChip client={client} isTeacher={isTeacher} />}
@@ -177,23 +182,23 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
         <UnsyncedBadge editor={stage.engine.editor} />
         <button type="button" className="button button-secondary topbar-people" aria-expanded={peopleOpen} aria-controls="side-panel"
           onClick={() => setPeopleOpen(!peopleOpen)} disabled={refused}>
-          <span className="topbar-people-label">People</span> <span className="count-badge" aria-label={`${here} here`}>{here}</span>
+          <span className="topbar-people-label">{t('lesson.people')}</span> <span className="count-badge" aria-label={t('lesson.hereCount', { count: here })}>{here}</span>
           {isTeacher && waitingCount > 0 && (
-            <span className="count-badge lobby-badge" data-testid="lobby-badge" aria-label={`${waitingCount} waiting to join`}>
-              {waitingCount} waiting
+            <span className="count-badge lobby-badge" data-testid="lobby-badge" aria-label={t('lesson.waitingToJoin', { count: waitingCount })}>
+              {t('lesson.waitingShort', { count: waitingCount })}
             </span>
           )}
         </button>
         {/* The projector's code, in the bar where it fits (wide screens); in "More" elsewhere. */}
         {isTeacher && (
           <button type="button" className="button button-secondary topbar-show-code" onClick={() => setShowCode(true)}>
-            Show the code
+            {t('lesson.showCode')}
           </button>
         )}
         <button ref={moreRef} type="button" className="button button-secondary topbar-more" aria-expanded={menuOpen} aria-controls="topbar-menu"
           onClick={() => setMenuOpen((open) => !open)}>
           {/* On a phone the word gives its room to the lesson title; the dots stand for it. */}
-          <span className="topbar-more-label">More</span>
+          <span className="topbar-more-label">{t('lesson.more')}</span>
           <svg className="topbar-more-chevron" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
             <path d="M2 3.5l3 3 3-3" />
           </svg>
@@ -204,27 +209,28 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
         <div id="topbar-menu" className="topbar-menu">
           {isTeacher && (
             <button type="button" className="button button-secondary menu-show-code" onClick={fromMenu(() => setShowCode(true))}>
-              Show the code
+              {t('lesson.showCode')}
             </button>
           )}
           {teacher.openReport && (
             <button type="button" className="button button-secondary" onClick={fromMenu(teacher.openReport)}>
-              Attendance
+              {t('lesson.attendance')}
             </button>
           )}
           {isTeacher && (
             <button type="button" className="button button-secondary" aria-expanded={historyOpen} onClick={fromMenu(() => setHistoryOpen((open) => !open))}>
-              History
+              {t('lesson.history')}
             </button>
           )}
           {isTeacher && roomStatus === 'open' && (
             <button type="button" className="button button-danger-quiet" onClick={fromMenu(() => setConfirmEnd(true))}>
-              End lesson
+              {t('lesson.end')}
             </button>
           )}
           <ThemeToggle />
+          <LanguageSelect />
           <button type="button" className="button button-danger-quiet" onClick={fromMenu(() => setConfirmLeave(true))} disabled={leaving}>
-            {leaving ? 'Leaving…' : 'Leave lesson'}
+            {leaving ? t('action.leaving') : t('lesson.leave')}
           </button>
         </div>
       </header>
@@ -232,10 +238,10 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
       {/* A refused session has no board left to show: only the dialog saying why (below). */}
       {!refused && (
         <>
-          <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label="Lesson panel">
+          <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label={t('lesson.panel')}>
             <div className="side-panel-head">
               <button type="button" className="button button-secondary side-panel-close" onClick={() => setPeopleOpen(false)} aria-controls="side-panel">
-                Hide panel
+                {t('lesson.hidePanel')}
               </button>
             </div>
             {isTeacher && <InvitePanel code={grant.room.code} address={joinAddress} onShowCode={() => setShowCode(true)} />}
@@ -247,7 +253,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
           </aside>
 
           {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
-          <main className="lesson-board" aria-label="Board">
+          <main className="lesson-board" aria-label={t('lesson.board')}>
             {/* One Board for every board: keyed by it, so each board keeps its own view and tools state. */}
             <Board key={stage.engine.id} images={images} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
               selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
@@ -267,9 +273,9 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
       {isTeacher && roomStatus === 'ended' && <LessonEndedBanner client={client} />}
       {confirmEnd && (
         <ConfirmDialog
-          title="End the lesson for everyone?"
-          text="Every student is disconnected and told the lesson has ended; nobody can join. You keep the board, can export it and can reopen the lesson."
-          confirm="End lesson"
+          title={t('lesson.endConfirmTitle')}
+          text={t('lesson.endConfirmText')}
+          confirm={t('lesson.end')}
           onConfirm={() => {
             setConfirmEnd(false);
             void client.setLessonEnded(true);
@@ -312,6 +318,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
  * not kept (no IndexedDB, a write pending), closing the tab asks first: they exist only in this tab.
  */
 function UnsyncedBadge({ editor }: { editor: BoardEditor }) {
+  const t = useT();
   const unsynced = useStore(editor.board, (b) => b.unsynced);
   const syncing = useStore(editor.board, (b) => b.syncing);
   const kept = useStore(editor.board, (b) => b.kept);
@@ -329,14 +336,14 @@ function UnsyncedBadge({ editor }: { editor: BoardEditor }) {
   if (unsynced === 0) return null;
   if (syncing) {
     return (
-      <span className="unsynced-badge syncing" data-testid="syncing" role="status" title="The lesson server is busy; your changes are kept and sent as soon as it catches up">
-        Syncing {unsynced}…
+      <span className="unsynced-badge syncing" data-testid="syncing" role="status" title={t('unsynced.syncingTitle')}>
+        {t('unsynced.syncing', { count: unsynced })}
       </span>
     );
   }
   return (
-    <span className="unsynced-badge" data-testid="unsynced" data-kept={kept ? 'device' : 'tab'} role="status" title="Changes not yet saved to the lesson; they are sent when the connection is back">
-      {unsynced} unsynced
+    <span className="unsynced-badge" data-testid="unsynced" data-kept={kept ? 'device' : 'tab'} role="status" title={t('unsynced.title')}>
+      {t('unsynced.count', { count: unsynced })}
     </span>
   );
 }
@@ -347,20 +354,22 @@ function UnsyncedBadge({ editor }: { editor: BoardEditor }) {
  */
 function TeacherAwayBanner({ roster }: { roster: readonly RosterEntry[] }) {
   const teachers = roster.filter((e) => e.role === 'teacher');
+  const t = useT();
   const away = teachers.length > 0 && teachers.every((e) => e.state !== 'live' && e.state !== 'reconnecting' && e.departure !== null);
   if (!away) return null;
   return (
     <p className="teacher-away panel" role="status" data-testid="teacher-away">
-      The teacher has left the room.
+      {t('lesson.teacherAway')}
     </p>
   );
 }
 
 /** "Leave lesson" is never one click: leaving ends this session for everyone's roster. */
 function ConfirmLeaveDialog({ onLeave, onStay }: { onLeave: () => void; onStay: () => void }) {
+  const t = useT();
   return (
-    <ConfirmDialog title="Leave the lesson?" text="You will leave the board. You can rejoin while the lesson is open." confirm="Leave"
-      cancel="Stay" onConfirm={onLeave} onCancel={onStay} testId="leave-dialog" />
+    <ConfirmDialog title={t('lesson.leaveConfirmTitle')} text={t('lesson.leaveConfirmText')} confirm={t('action.leave')}
+      cancel={t('lesson.stay')} onConfirm={onLeave} onCancel={onStay} testId="leave-dialog" />
   );
 }
 
@@ -375,7 +384,8 @@ interface ConfirmDialogProps {
 }
 
 /** A modal yes-or-no for an action that affects the lesson; the safe answer has the focus. */
-function ConfirmDialog({ title, text, confirm, cancel = 'Cancel', onConfirm, onCancel, testId }: ConfirmDialogProps) {
+function ConfirmDialog({ title, text, confirm, cancel, onConfirm, onCancel, testId }: ConfirmDialogProps) {
+  const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -391,7 +401,7 @@ function ConfirmDialog({ title, text, confirm, cancel = 'Cancel', onConfirm, onC
           {confirm}
         </button>
         <button type="button" className="button button-secondary" onClick={onCancel} autoFocus>
-          {cancel}
+          {cancel ?? t('action.cancel')}
         </button>
       </div>
     </dialog>
@@ -401,15 +411,16 @@ function ConfirmDialog({ title, text, confirm, cancel = 'Cancel', onConfirm, onC
 /** The teacher's view of an ended lesson: the board stays theirs (and exportable); they may reopen it. */
 function LessonEndedBanner({ client }: { client: RoomClient }) {
   const [busy, setBusy] = useState(false);
+  const t = useT();
   return (
     <div className="lesson-ended-banner panel" role="status" data-testid="lesson-ended">
-      <span>The lesson has ended. Students cannot join.</span>
+      <span>{t('lesson.endedBanner')}</span>
       <button type="button" className="button button-secondary" disabled={busy}
         onClick={() => {
           setBusy(true);
           void client.setLessonEnded(false).finally(() => setBusy(false));
         }}>
-        Reopen lesson
+        {t('lesson.reopen')}
       </button>
     </div>
   );
@@ -420,6 +431,7 @@ function BoardNotices({ editor, children }: { editor: BoardEditor; children?: Re
   const readOnly = useStore(editor.board, (b) => b.readOnly);
   const penMuted = useStore(editor.board, (b) => b.penMuted);
   const notice = useStore(editor.board, (b) => b.notice);
+  const t = useT();
   const [shown, setShown] = useState<{ text: string; serial: number } | null>(null);
   useEffect(() => {
     if (!notice) return;
@@ -432,7 +444,7 @@ function BoardNotices({ editor, children }: { editor: BoardEditor; children?: Re
       {children}
       {readOnly && (
         <p className="board-notice board-notice-locked" data-testid="board-locked-notice">
-          {penMuted ? policyText.penMuted : policyText.lookOnly} You can look, but not draw.
+          {penMuted ? t('policy.penMuted') : t('policy.lookOnly')} {t('lesson.lookNotDraw')}
         </p>
       )}
       {shown && (
@@ -459,23 +471,26 @@ function RefusedDialog(props: RefusedDialogProps) {
     // A modal dialog traps focus and makes the dead board inert.
     if (dialog && !dialog.open) dialog.showModal();
   }, []);
-  // A removal carries the teacher's reason in the server's message (rendered as text).
-  const describe =
-    props.error.code === 'membership_revoked' && props.error.message
-      ? props.error.message
+  const t = useT();
+  // A removal carries the teacher's reason at the end of the server's message (rendered as text).
+  const reason = props.error.code === 'membership_revoked' ? / Reason: (.+)$/s.exec(props.error.message)?.[1] : undefined;
+  const describe = reason
+    ? t('refused.revokedWithReason', { reason })
+    : props.error.code === 'membership_revoked'
+      ? t('refused.revoked')
       : describeConnection({ status: 'refused', error: props.error }).detail;
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="refused-title" aria-describedby="refused-text" onCancel={(e) => e.preventDefault()}>
-      <h2 id="refused-title">You are no longer connected to this lesson</h2>
+      <h2 id="refused-title">{t('refused.title')}</h2>
       <p id="refused-text">{describe}</p>
       <div className="actions">
         {props.canRejoin && (
           <button type="button" className="button button-primary" onClick={props.onRejoin}>
-            Join again
+            {t('action.joinAgain')}
           </button>
         )}
         <button type="button" className={props.canRejoin ? 'button button-secondary' : 'button button-primary'} onClick={props.onHome}>
-          Start page
+          {t('nav.startPage')}
         </button>
       </div>
     </dialog>

@@ -1,5 +1,6 @@
 import './centerPage.css';
-import { DisplayName, ErrorCode, RoomCode, refusalText, type RoomInfo, type SessionGrant } from '@wb/protocol';
+import { DisplayName, ErrorCode, RoomCode, type RoomInfo, type SessionGrant } from '@wb/protocol';
+import { Trans } from '@lingui/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, getRoom, joinRoom } from '../api/roomsApi.ts';
 import { forgetGrant, loadGrant, saveGrant } from '../session/grantStorage.ts';
@@ -10,12 +11,16 @@ import { Logo } from './HomePage.tsx';
 import { LessonPage } from './LessonPage.tsx';
 import { WaitingPage } from './WaitingPage.tsx';
 import { rememberName, rememberedName } from './rememberedName.ts';
+import { i18n } from '../i18n/i18n.ts';
+import { errorMessage, fieldProblem, refusalMessage } from '../i18n/errors.ts';
+import { useT } from '../i18n/useT.ts';
 
 /** `/r/:code`: the board if this tab holds a session for the room, else the join form. */
 export function RoomPage({ code }: { code: string }) {
+  const t = useT();
   const [grant, setGrant] = useState<SessionGrant | null>(() => loadGrant(code));
   if (!RoomCode.safeParse(code).success) {
-    return <Problem title="That is not a lesson code" text="A lesson code is 6 letters or digits. Check the link you were given." />;
+    return <Problem title={t('room.badCodeTitle')} text={t('room.badCodeText')} />;
   }
   if (grant?.admission === 'pending') {
     return (
@@ -65,23 +70,24 @@ async function joinAgain(code: string, remembered: RememberedMembership): Promis
 }
 
 function ReturningTeacher({ code, displayName, onJoined }: { code: string; displayName: string; onJoined: (grant: SessionGrant) => void }) {
+  const t = useT();
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let cancelled = false;
     joinAgain(code, { displayName, role: 'teacher' }).then(
       (grant) => !cancelled && onJoined(grant),
-      (err: unknown) => !cancelled && setError(err instanceof ApiError ? (joinErrorText[err.code] ?? err.message) : 'Could not open the lesson.'),
+      (err: unknown) => !cancelled && setError(joinErrorText(err, 'room.openFailed')),
     );
     return () => {
       cancelled = true;
     };
   }, [code, displayName, onJoined]);
-  if (error) return <Problem title="Could not open the lesson" text={error} retry />;
+  if (error) return <Problem title={t('room.openFailed')} text={error} retry />;
   return (
     <main className="center-page">
       <section className="card" aria-busy="true">
         <Logo />
-        <p>Opening your lesson as {displayName}…</p>
+        <p>{t('room.openingAs', { name: displayName })}</p>
       </section>
     </main>
   );
@@ -91,9 +97,10 @@ function ReturningTeacher({ code, displayName, onJoined }: { code: string; displ
 function LeftPage({ code, remembered, onJoined }: { code: string; remembered: RememberedMembership; onJoined: (grant: SessionGrant) => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
   useEffect(() => {
-    document.title = 'You left the lesson · Classroom whiteboard';
-  }, []);
+    document.title = t('app.pageTitle', { page: t('left.title') });
+  }, [t]);
   const rejoin = async () => {
     setBusy(true);
     setError(null);
@@ -101,24 +108,24 @@ function LeftPage({ code, remembered, onJoined }: { code: string; remembered: Re
       onJoined(await joinAgain(code, remembered));
     } catch (err) {
       setBusy(false);
-      setError(err instanceof ApiError ? (joinErrorText[err.code] ?? err.message) : 'Could not join. Try again.');
+      setError(joinErrorText(err, 'join.failed'));
     }
   };
   return (
     <main className="center-page">
       <section className="card" aria-labelledby="left-title" data-testid="left-page">
         <Logo />
-        <h1 id="left-title">You left the lesson</h1>
+        <h1 id="left-title">{t('left.title')}</h1>
         <p>
-          You can come back as <strong>{remembered.displayName}</strong> while the lesson is open.
+          <Trans id="left.comeBack" values={{ name: remembered.displayName }} components={{ 0: <strong /> }} />
         </p>
         {error && <p className="form-error" role="alert">{error}</p>}
         <div className="actions">
           <button type="button" className="button button-primary" onClick={() => void rejoin()} disabled={busy}>
-            {busy ? 'Joining…' : 'Rejoin'}
+            {busy ? t('join.joining') : t('left.rejoin')}
           </button>
           <a className="button button-secondary" href="/">
-            Start page
+            {t('nav.startPage')}
           </a>
         </div>
       </section>
@@ -128,16 +135,25 @@ function LeftPage({ code, remembered, onJoined }: { code: string; remembered: Re
 
 type Lookup = { status: 'loading' } | { status: 'found'; room: RoomInfo } | { status: 'failed'; error: ApiError };
 
-const joinErrorText: Partial<Record<string, string>> = {
-  membership_revoked: 'You were removed from this lesson, so you cannot join it again.',
-  admission_denied: 'The teacher declined your request to join this lesson.',
-  room_not_found: 'This lesson does not exist. Check the code with your teacher.',
-  room_archived: 'This lesson has ended.',
-  lesson_ended: 'The lesson has ended. Ask your teacher to reopen it.',
-  rate_limited: 'Too many attempts. Wait a moment and try again.',
-};
+/** Why joining failed, in the words a joining student needs (a few codes say more than the refusal's text). */
+function joinErrorText(err: unknown, fallback: 'join.failed' | 'room.openFailed'): string {
+  if (!(err instanceof ApiError)) return i18n._(fallback);
+  switch (err.code) {
+    case ErrorCode.MEMBERSHIP_REVOKED:
+      return i18n._('join.revoked');
+    case ErrorCode.ROOM_NOT_FOUND:
+      return i18n._('join.notFound');
+    case ErrorCode.LESSON_ENDED:
+      return i18n._('join.ended');
+    case ErrorCode.RATE_LIMITED:
+      return i18n._('join.rateLimited');
+    default:
+      return errorMessage(err, fallback);
+  }
+}
 
 function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionGrant) => void }) {
+  const t = useT();
   const [lookup, setLookup] = useState<Lookup>({ status: 'loading' });
   const [name, setName] = useState(rememberedName);
   const [nameError, setNameError] = useState<string | null>(null);
@@ -158,21 +174,21 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
   }, [code]);
 
   useEffect(() => {
-    document.title = lookup.status === 'found' ? `Join ${lookup.room.title} · Classroom whiteboard` : 'Join a lesson · Classroom whiteboard';
-  }, [lookup]);
+    document.title = t('app.pageTitle', { page: lookup.status === 'found' ? t('join.pageTitle', { title: lookup.room.title }) : t('join.pageTitleLoading') });
+  }, [lookup, t]);
 
   if (lookup.status === 'failed') {
     const { error } = lookup;
-    if (error.code === 'room_not_found') return <Problem title="Lesson not found" text={`There is no lesson with the code ${code}. Check the code with your teacher.`} />;
-    if (error.code === 'room_archived' || error.code === 'lesson_ended') return <Problem title="The lesson has ended" text="The teacher has ended this lesson." />;
-    return <Problem title="Could not load the lesson" text={error.message} retry />;
+    if (error.code === 'room_not_found') return <Problem title={t('join.notFoundTitle')} text={t('join.notFoundText', { code })} />;
+    if (error.code === 'room_archived' || error.code === 'lesson_ended') return <Problem title={t('join.endedTitle')} text={t('join.endedText')} />;
+    return <Problem title={t('join.loadFailed')} text={errorMessage(error, 'join.loadFailed')} retry />;
   }
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const displayName = DisplayName.safeParse(name);
     if (!displayName.success) {
-      setNameError(displayName.error.issues[0]?.message ?? 'Check your name');
+      setNameError(fieldProblem('name', displayName.error.issues[0]));
       return;
     }
     setNameError(null);
@@ -185,42 +201,43 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
       onJoined(grant);
     } catch (err) {
       setBusy(false);
-      if (!(err instanceof ApiError)) return setFormError('Could not join. Try again.');
+      if (!(err instanceof ApiError)) return setFormError(t('join.failed'));
       // The server names the field it refused; a name problem belongs next to the name.
-      if (err.code === 'bad_request' && /name/i.test(err.message)) return setNameError(err.message);
-      if (err.code === ErrorCode.NAME_RESERVED) return setNameError(refusalText[ErrorCode.NAME_RESERVED]);
-      setFormError(joinErrorText[err.code] ?? err.message);
+      if (err.code === 'bad_request' && /name/i.test(err.message)) return setNameError(t('field.nameInvalid'));
+      if (err.code === ErrorCode.NAME_RESERVED) return setNameError(refusalMessage(ErrorCode.NAME_RESERVED));
+      setFormError(joinErrorText(err, 'join.failed'));
     }
   };
 
   if (lookup.status === 'found' && lookup.room.status === 'ended') {
-    return <Problem title="The lesson has ended" text="The teacher has ended this lesson. Ask them to reopen it to join." />;
+    return <Problem title={t('join.endedTitle')} text={t('join.endedAskReopen')} />;
   }
   const title = lookup.status === 'found' ? lookup.room.title : null;
   return (
     <main className="center-page">
       <section className="card join-card" aria-labelledby="join-title" aria-busy={lookup.status === 'loading'}>
         <Logo />
-        <p className="eyebrow">Joining lesson <span className="code-chip">{code}</span></p>
-        <h1 id="join-title">{title ?? 'Loading lesson…'}</h1>
+        <p className="eyebrow">{t('join.eyebrow')} <span className="code-chip">{code}</span></p>
+        <h1 id="join-title">{title ?? t('join.loading')}</h1>
         <form onSubmit={submit} noValidate>
-          <Field label="Your name" name="displayName" autoComplete="name" value={name} maxLength={40} required autoFocus
-            hint="This is how your teacher and classmates will see you." onChange={(e) => setName(e.target.value)} error={nameError} />
+          <Field label={t('field.yourName')} name="displayName" autoComplete="name" value={name} maxLength={40} required autoFocus
+            hint={t('join.nameHint')} onChange={(e) => setName(e.target.value)} error={nameError} />
           {lookup.status === 'found' && lookup.room.requireApproval && (
-            <p className="muted" data-testid="approval-note">The teacher lets each student in: you will wait a moment after joining.</p>
+            <p className="muted" data-testid="approval-note">{t('join.approvalNote')}</p>
           )}
           {formError && <p className="form-error" role="alert">{formError}</p>}
           <button type="submit" className="button button-primary button-wide" disabled={busy || lookup.status !== 'found'}>
-            {busy ? 'Joining…' : 'Join lesson'}
+            {busy ? t('join.joining') : t('join.submit')}
           </button>
         </form>
-        <p className="card-foot"><a href="/">Start page</a></p>
+        <p className="card-foot"><a href="/">{t('nav.startPage')}</a></p>
       </section>
     </main>
   );
 }
 
 function Problem({ title, text, retry = false }: { title: string; text: string; retry?: boolean }) {
+  const t = useT();
   return (
     <main className="center-page">
       <section className="card" aria-labelledby="problem-title">
@@ -230,11 +247,11 @@ function Problem({ title, text, retry = false }: { title: string; text: string; 
         <div className="actions">
           {retry && (
             <button type="button" className="button button-primary" onClick={() => location.reload()}>
-              Try again
+              {t('action.tryAgain')}
             </button>
           )}
           <a className="button button-secondary" href="/">
-            Start page
+            {t('nav.startPage')}
           </a>
         </div>
       </section>

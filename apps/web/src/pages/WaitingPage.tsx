@@ -1,11 +1,15 @@
 import './centerPage.css';
 import './WaitingPage.css';
-import { fatalRefusalText, isFatalErrorCode, type SessionGrant } from '@wb/protocol';
+import { isFatalErrorCode, type SessionGrant } from '@wb/protocol';
+import { Trans } from '@lingui/react';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, getAdmission, signOut } from '../api/roomsApi.ts';
 import { navigate } from '../routing.ts';
 import { forgetGrant } from '../session/grantStorage.ts';
 import { Logo } from './HomePage.tsx';
+import type { FatalErrorCode } from '@wb/protocol';
+import { refusalMessage } from '../i18n/errors.ts';
+import { useT } from '../i18n/useT.ts';
 
 /** How long one admission request may be held by the server (ms); it answers sooner on a decision. */
 const ADMISSION_WAIT_MS = 20_000;
@@ -16,7 +20,7 @@ const RETRY_AFTER_FAILURE_MS = 2_000;
 type Lobby =
   | { status: 'waiting'; trouble: boolean }
   | { status: 'denied' }
-  | { status: 'over'; message: string; canRejoin: boolean };
+  | { status: 'over'; code: FatalErrorCode; canRejoin: boolean };
 
 interface WaitingPageProps {
   grant: SessionGrant;
@@ -35,11 +39,12 @@ export function WaitingPage({ grant, onAdmitted, onRejoin }: WaitingPageProps) {
   const [lobby, setLobby] = useState<Lobby>({ status: 'waiting', trouble: false });
   const [leaving, setLeaving] = useState(false);
   const admitted = useRef(onAdmitted);
+  const t = useT();
   admitted.current = onAdmitted;
 
   useEffect(() => {
-    document.title = `Waiting to join ${grant.room.title} · Classroom whiteboard`;
-  }, [grant.room.title]);
+    document.title = t('app.pageTitle', { page: t('waiting.pageTitle', { title: grant.room.title }) });
+  }, [grant.room.title, t]);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -60,7 +65,7 @@ export function WaitingPage({ grant, onAdmitted, onRejoin }: WaitingPageProps) {
           if (error instanceof ApiError && isFatalErrorCode(error.code)) {
             const canRejoin = error.code === 'not_authenticated' || error.code === 'token_expired' || error.code === 'session_closed';
             forgetGrant(grant.room.code);
-            return setLobby({ status: 'over', message: fatalRefusalText[error.code], canRejoin });
+            return setLobby({ status: 'over', code: error.code, canRejoin });
           }
           // The network or the server failed this once: keep the place in the queue and ask again.
           setLobby({ status: 'waiting', trouble: true });
@@ -88,50 +93,48 @@ export function WaitingPage({ grant, onAdmitted, onRejoin }: WaitingPageProps) {
         </p>
         {lobby.status === 'waiting' && (
           <>
-            <h1 id="waiting-title">Waiting for the teacher to let you in</h1>
+            <h1 id="waiting-title">{t('waiting.title')}</h1>
             <p role="status">
-              You are joining as <strong className="waiting-name">{grant.displayName}</strong>. Keep this page open: you go in as soon
-              as the teacher admits you.
+              <Trans id="waiting.text" values={{ name: grant.displayName }} components={{ 0: <strong className="waiting-name" /> }} />
             </p>
             <div className="waiting-dots" aria-hidden="true">
               <span />
               <span />
               <span />
             </div>
-            {lobby.trouble && <p className="muted">Cannot reach the server right now. Still trying…</p>}
+            {lobby.trouble && <p className="muted">{t('waiting.trouble')}</p>}
             <div className="actions">
               <button type="button" className="button button-secondary" onClick={leave} disabled={leaving}>
-                {leaving ? 'Leaving…' : 'Leave'}
+                {leaving ? t('action.leaving') : t('action.leave')}
               </button>
             </div>
           </>
         )}
         {lobby.status === 'denied' && (
           <>
-            <h1 id="waiting-title">The teacher declined</h1>
+            <h1 id="waiting-title">{t('waiting.deniedTitle')}</h1>
             <p role="alert">
-              The teacher did not let <strong className="waiting-name">{grant.displayName}</strong> into this lesson. If you think this is
-              a mistake, ask your teacher.
+              <Trans id="waiting.deniedText" values={{ name: grant.displayName }} components={{ 0: <strong className="waiting-name" /> }} />
             </p>
             <div className="actions">
               <a className="button button-primary" href="/">
-                Start page
+                {t('nav.startPage')}
               </a>
             </div>
           </>
         )}
         {lobby.status === 'over' && (
           <>
-            <h1 id="waiting-title">You are no longer waiting for this lesson</h1>
-            <p role="alert">{lobby.message}</p>
+            <h1 id="waiting-title">{t('waiting.overTitle')}</h1>
+            <p role="alert">{refusalMessage(lobby.code)}</p>
             <div className="actions">
               {lobby.canRejoin && (
                 <button type="button" className="button button-primary" onClick={onRejoin}>
-                  Join again
+                  {t('action.joinAgain')}
                 </button>
               )}
               <a className={lobby.canRejoin ? 'button button-secondary' : 'button button-primary'} href="/">
-                Start page
+                {t('nav.startPage')}
               </a>
             </div>
           </>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { chooseTheme, effectiveTheme, systemTheme, type ThemeChoice } from './theme.ts';
+import { useT } from '../i18n/useT.ts';
 
 /**
  * A switch between the light and the dark theme. It starts from the system's setting and follows
@@ -7,6 +8,7 @@ import { chooseTheme, effectiveTheme, systemTheme, type ThemeChoice } from './th
  */
 export function ThemeToggle({ className = 'button button-secondary' }: { className?: string }) {
   const [theme, setTheme] = useState<ThemeChoice>(effectiveTheme);
+  const t = useT();
 
   useEffect(() => {
     const query = matchMedia('(prefers-color-scheme: dark)');
@@ -23,8 +25,8 @@ export function ThemeToggle({ className = 'button button-secondary' }: { classNa
 
   return (
     <button type="button" className={className} aria-pressed={theme === 'dark'} onClick={toggle} data-testid="theme-toggle"
-      title="Switch between the light and the dark theme">
-      Dark theme
+      title={t('theme.toggleTitle')}>
+      {t('theme.dark')}
     </button>
   );
 }
