@@ -1,6 +1,6 @@
 import type { AttendanceReport } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
-import { ATTENDANCE_CSV_COLUMNS, attendanceCsv, csvField } from '../src/http/attendanceCsv.ts';
+import { ATTENDANCE_CSV_COLUMNS, attendanceCsv, csvField } from '@wb/protocol';
 
 describe('CSV fields', () => {
   test.each([

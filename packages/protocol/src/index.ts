@@ -14,6 +14,7 @@ export * from './events.ts';
 export * from './color.ts';
 export * from './parse.ts';
 export * from './attendanceReport.ts';
+export * from './attendanceCsv.ts';
 export * from './teacherAccounts.ts';
 export * from './clipboard.ts';
 export * from './images.ts';

@@ -1,8 +1,7 @@
 import type { Store } from '@wb/db';
-import { ErrorCode, RoomCode, parsePacket, type RoomInfo } from '@wb/protocol';
+import { ErrorCode, RoomCode, attendanceCsv, parsePacket, pollsCsv, type RoomInfo } from '@wb/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { teacherFromCookie } from '../authz.ts';
-import { attendanceCsv, pollsCsv } from './attendanceCsv.ts';
 import { sendError } from './errors.ts';
 import { taughtRoom } from './teacherGuard.ts';
 

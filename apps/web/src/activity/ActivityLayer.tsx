@@ -23,6 +23,9 @@ import { BOARD_H, BOARD_W } from './tilePainter.ts';
 import { TileBoard } from './TileBoard.tsx';
 import { byFlag, FlagBadge, flagFilterMatches, HelpQueue, type FlagFilter } from '../checks/Flags.tsx';
 import './activity.css';
+import { refusalMessage } from '../i18n/errors.ts';
+import { i18n } from '../i18n/i18n.ts';
+import { useT } from '../i18n/useT.ts';
 
 /** A board's elements in drawing order, as its engine holds them now. */
 const elementsOf = (engine: BoardEngine | undefined): Element[] => inDrawingOrder(engine?.sync.state?.elements.values() ?? []);
@@ -45,14 +48,15 @@ export function useStage(client: RoomClient, grant: SessionGrant): Stage {
   const opened = useStore(client.activity.store, (s) => (s.gridOpen ? s.opened : null));
   const owner = useStore(client.activity.store, (s) => (s.opened ? s.boards.get(s.opened)?.info.ownerName : undefined));
   const engines = useStore(client.boards, (s) => s.byId);
-  const classStage = { engine: client.classBoard, label: 'Whiteboard' };
+  const t = useT();
+  const classStage = { engine: client.classBoard, label: t('stage.whiteboard') };
   if (!running) return classStage;
   if (grant.role === 'student') {
     const own = mine ? engines.get(mine) : undefined;
-    return own ? { engine: own, label: 'Your board' } : classStage;
+    return own ? { engine: own, label: t('stage.yourBoard') } : classStage;
   }
   const engine = opened ? engines.get(opened) : undefined;
-  return engine ? { engine, label: `${owner ?? 'A student'}'s board` } : classStage;
+  return engine ? { engine, label: owner ? t('stage.studentBoard', { name: owner }) : t('stage.aStudentsBoard') } : classStage;
 }
 
 /**
@@ -84,11 +88,16 @@ function useNow(): number {
   return now;
 }
 
-/** "5 s ago", "3 min ago", "2 h ago": short enough for a tile's line. */
-const agoText = (seconds: number) =>
-  seconds < 60 ? `${seconds} s ago` : seconds < 3_600 ? `${Math.floor(seconds / 60)} min ago` : `${Math.floor(seconds / 3_600)} h ago`;
+/** "last drew 5 s ago", "3 min", "2 h": short enough for a tile's line. */
+const drewText = (seconds: number) =>
+  seconds < 60
+    ? i18n._('grid.drewSeconds', { n: seconds })
+    : seconds < 3_600
+      ? i18n._('grid.drewMinutes', { n: Math.floor(seconds / 60) })
+      : i18n._('grid.drewHours', { n: Math.floor(seconds / 3_600) });
 
-const presenceText = (entry: RosterEntry | undefined) =>
+type Presence = 'here' | 'reconnecting' | 'gone';
+const presenceOf = (entry: RosterEntry | undefined): Presence =>
   entry?.state === 'live' ? 'here' : entry?.state === 'reconnecting' ? 'reconnecting' : 'gone';
 
 /** The teacher's "start an activity" dialog, shared by the side panel's launcher. */
@@ -113,19 +122,20 @@ export function ActivityLauncher({ client, onShown }: { client: RoomClient; onSh
   const { starting } = useStore(ui);
   const selection = useStore(client.editor.board, (b) => b.selection);
   const current = activity && activity.status !== 'ended' ? activity : null;
+  const t = useT();
   return (
-    <section className="activity-launcher" aria-label="Activity">
+    <section className="activity-launcher" aria-label={t('activity.label')}>
       {current ? (
         <button type="button" className="button button-secondary" onClick={() => {
           client.activity.showGrid(true);
           client.activity.open(null);
           onShown?.();
         }}>
-          Class grid ({count})
+          {t('activity.classGrid', { count })}
         </button>
       ) : (
         <button type="button" className="button button-secondary" onClick={() => ui.setState({ starting: true })}>
-          Start activity
+          {t('activity.start')}
         </button>
       )}
       {starting && (
@@ -137,7 +147,7 @@ export function ActivityLauncher({ client, onShown }: { client: RoomClient; onSh
               ui.setState({ starting: false });
               onShown?.();
             }
-            return refused?.message ?? null;
+            return refused ? refusalMessage(refused.code) : null;
           }}
           onCancel={() => ui.setState({ starting: false })}
         />
@@ -163,17 +173,28 @@ function StudentActivity({ client }: { client: RoomClient }) {
   if (!activity) return null;
   const working = activity.status !== 'ended' && mine !== null && engines.has(mine);
   const shown = activity.shown.filter((s) => s.boardId !== mine);
+  return <StudentBanner title={activity.title} frozen={activity.status === 'frozen'} working={working} shown={shown} engines={engines} boards={boards} />;
+}
+
+function StudentBanner({ title, frozen, working, shown, engines, boards }: {
+  title: string;
+  frozen: boolean;
+  working: boolean;
+  shown: ReadonlyArray<{ boardId: string; label: string }>;
+  engines: ReadonlyMap<string, BoardEngine>;
+  boards: ReadonlyMap<string, ActivityBoard>;
+}) {
+  const t = useT();
   return (
     <>
       {working && (
         <p className="activity-banner activity-stage-banner" role="status" data-testid="private-board-banner">
-          <strong>{activity.title}.</strong> Your board: only you and the teacher can see it
-          {activity.status === 'frozen' ? ' (the teacher froze the boards: look only).' : '.'}
+          <strong>{title}.</strong> {frozen ? t('activity.ownBoardFrozen') : t('activity.ownBoard')}
         </p>
       )}
       {shown.length > 0 && (
-        <section className="activity-shown panel" aria-label="Boards shown by the teacher" data-testid="shown-boards">
-          <h2>Shown by the teacher</h2>
+        <section className="activity-shown panel" aria-label={t('activity.shownLabel')} data-testid="shown-boards">
+          <h2>{t('activity.shownHeading')}</h2>
           <div className="activity-shown-row">
             {shown.map((s) => {
               const engine = engines.get(s.boardId);
@@ -196,6 +217,7 @@ type SortBy = 'name' | 'activity' | 'flag';
 
 function TeacherActivity({ client, roster }: { client: RoomClient; roster: readonly RosterEntry[] }) {
   const { activity, boards, opened, gridOpen } = useStore(client.activity.store);
+  const t = useT();
   const engines = useStore(client.boards, (s) => s.byId);
   const [sortBy, setSortBy] = useState<SortBy>('name');
   const [flagFilter, setFlagFilter] = useState<FlagFilter>('all');
@@ -215,35 +237,39 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
   );
   const visible = tiles.filter((b) => flagFilterMatches(flagFilter, b.info.flag));
   const openedBoard = opened ? boards.get(opened) : undefined;
-  const labelFor = (board: ActivityBoard) => `Student ${String.fromCharCode(65 + Math.max(0, tiles.findIndex((t) => t.info.id === board.info.id)) % 26)}`;
+  const labelFor = (board: ActivityBoard) => t('activity.anonymous', { letter: String.fromCharCode(65 + Math.max(0, tiles.findIndex((tile) => tile.info.id === board.info.id)) % 26) });
 
   if (openedBoard) {
     // The opened board is the stage (the page's Board, every tool); this is its bar.
     const { info } = openedBoard;
     return (
-      <section className="activity-stage-bar panel" aria-label={`${info.ownerName}'s board`} data-testid="open-board">
+      <section className="activity-stage-bar panel" aria-label={t('stage.studentBoard', { name: info.ownerName })} data-testid="open-board">
         <p className="activity-banner">
-          {info.ownerName}’s board{shownIds.has(info.id) ? `, shown to the class as “${shownIds.get(info.id)}”` : ''}
-          {current.status === 'frozen' ? ' (frozen: look only for them)' : ''}.
+          {t('activity.openedBoard', {
+            name: info.ownerName,
+            shown: shownIds.has(info.id) ? 'yes' : 'no',
+            label: shownIds.get(info.id) ?? '',
+            frozen: current.status === 'frozen' ? 'yes' : 'no',
+          })}
         </p>
-        <div className="activity-tools" role="group" aria-label="Board">
+        <div className="activity-tools" role="group" aria-label={t('lesson.board')}>
           <button type="button" className="button button-secondary" onClick={() => client.activity.open(null)}>
-            Back to grid
+            {t('activity.backToGrid')}
           </button>
           <button type="button" className="button button-secondary" onClick={() => void exportPng(elementsOf(engines.get(info.id)), `${current.title} ${info.ownerName}`)}>
-            Download PNG
+            {t('activity.downloadPng')}
           </button>
           {shownIds.has(info.id) ? (
             <button type="button" className="button button-secondary" onClick={() => void client.activity.show(info.id, null)}>
-              Hide from class
+              {t('activity.hideFromClass')}
             </button>
           ) : (
             <>
               <button type="button" className="button button-primary" onClick={() => void client.activity.show(info.id, info.ownerName)}>
-                Show to class
+                {t('activity.showToClass')}
               </button>
               <button type="button" className="button button-secondary" onClick={() => void client.activity.show(info.id, labelFor(openedBoard))}>
-                Show anonymously
+                {t('activity.showAnonymously')}
               </button>
             </>
           )}
@@ -253,15 +279,15 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
   }
 
   return (
-    <section className="activity-overlay panel" aria-label={`${current.title}: the class's boards`} data-testid="class-grid-overlay">
+    <section className="activity-overlay panel" aria-label={t('activity.gridLabel', { title: current.title })} data-testid="class-grid-overlay">
       <header className="activity-head">
         <h2>{current.title}</h2>
-        <span className="activity-status" data-testid="activity-status">{current.status === 'frozen' ? 'Frozen: look only' : 'Running'}</span>
+        <span className="activity-status" data-testid="activity-status">{current.status === 'frozen' ? t('activity.frozen') : t('activity.running')}</span>
         <label className="activity-sort">
-          Sort by{' '}
+          {t('activity.sortBy')}{' '}
           <select value={sortBy} onChange={(e) => setSortBy(e.target.value as SortBy)}>
-            <option value="name">Name</option>
-            <option value="activity">Last drew</option>
+            <option value="name">{t('activity.sortName')}</option>
+            <option value="activity">{t('activity.sortLastDrew')}</option>
             <option value="flag">Flags</option>
           </select>
         </label>
@@ -275,17 +301,17 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           </select>
         </label>
         <button type="button" className="button button-secondary" onClick={() => void client.activity.setStatus(current.status === 'frozen' ? 'running' : 'frozen')}>
-          {current.status === 'frozen' ? 'Let them draw' : 'Freeze all'}
+          {current.status === 'frozen' ? t('activity.unfreeze') : t('activity.freeze')}
         </button>
         <button type="button" className="button button-secondary"
           onClick={() => void exportPngZip(tiles.map((board) => ({ name: board.info.ownerName, elements: elementsOf(engines.get(board.info.id)) })), current.title)}>
-          Download all (zip)
+          {t('activity.downloadAll')}
         </button>
         <button type="button" className="button button-danger-quiet" onClick={() => void client.activity.setStatus('ended')}>
-          End activity
+          {t('activity.end')}
         </button>
         <button type="button" className="button button-secondary" onClick={() => client.activity.showGrid(false)}>
-          Class board
+          {t('activity.classBoard')}
         </button>
       </header>
       <HelpQueue client={client} boards={tiles} onOpen={(id) => client.activity.open(id)} />
@@ -293,7 +319,7 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
         {visible.map((board) => {
           const engine = engines.get(board.info.id);
           return engine ? (
-            <ClassTile key={board.info.id} board={board} engine={engine} presence={presenceText(byUser.get(board.info.ownerUserId))} shown={shownIds.has(board.info.id)}
+            <ClassTile key={board.info.id} board={board} engine={engine} presence={presenceOf(byUser.get(board.info.ownerUserId))} shown={shownIds.has(board.info.id)}
               since={board.lastDrewAt === null ? null : Math.max(0, Math.round((now - board.lastDrewAt) / 1000))}
               onOpen={(id) => client.activity.open(id)} />
           ) : null;
@@ -311,13 +337,14 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
 const ClassTile = memo(function ClassTile({ board, engine, presence, shown, since, onOpen }: {
   board: ActivityBoard;
   engine: BoardEngine;
-  presence: string;
+  presence: Presence;
   shown: boolean;
   /** Seconds since the owner last drew, or null. */
   since: number | null;
   onOpen: (boardId: string) => void;
 }) {
   const { info } = board;
+  const t = useT();
   return (
     <li>
       <button type="button" className="class-tile" data-testid="board-tile" data-owner={info.ownerName} onClick={() => onOpen(info.id)}>
@@ -327,11 +354,11 @@ const ClassTile = memo(function ClassTile({ board, engine, presence, shown, sinc
         {/* Two short lines, so a 110 px tile shows them whole; read as one ("here · last drew 5 s ago"). */}
         <span className="class-tile-meta" data-presence={presence}>
           <span className="class-tile-presence">
-            {presence}
-            {shown ? ', shown' : ''}
+            {t(`grid.presence.${presence}`)}
+            {shown ? t('grid.shown') : ''}
           </span>
           <span className="visually-hidden"> · </span>
-          <span className="class-tile-drew">{since === null ? 'not drawn yet' : `last drew ${agoText(since)}`}</span>
+          <span className="class-tile-drew">{since === null ? t('grid.notDrawn') : drewText(since)}</span>
         </span>
       </button>
     </li>
@@ -347,7 +374,8 @@ interface StartActivityDialogProps {
 
 function StartActivityDialog({ selection, onStart, onCancel }: StartActivityDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [title, setTitle] = useState('Activity');
+  const t = useT();
+  const [title, setTitle] = useState(() => t('activity.defaultTitle'));
   const [kind, setKind] = useState<ActivityStart['kind']>(selection.length > 0 ? 'selection' : 'blank');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -360,33 +388,33 @@ function StartActivityDialog({ selection, onStart, onCancel }: StartActivityDial
         onSubmit={(e) => {
           e.preventDefault();
           const start: ActivityStart = kind === 'selection' ? { kind, elementIds: selection.slice(0, 500) } : { kind };
-          void onStart(title.trim() || 'Activity', start).then(setError);
+          void onStart(title.trim() || t('activity.defaultTitle'), start).then(setError);
         }}>
-        <h2 id="start-activity-title">Start an activity</h2>
-        <p>Every student gets a board of their own. Only they and you can see it until you show it to the class.</p>
+        <h2 id="start-activity-title">{t('activity.dialogTitle')}</h2>
+        <p>{t('activity.dialogText')}</p>
         <label>
-          Title <input value={title} maxLength={80} onChange={(e) => setTitle(e.target.value)} />
+          {t('activity.titleLabel')} <input value={title} maxLength={80} onChange={(e) => setTitle(e.target.value)} />
         </label>
         <fieldset>
-          <legend>Each board starts</legend>
+          <legend>{t('activity.startsLegend')}</legend>
           <label>
-            <input type="radio" name="start" checked={kind === 'blank'} onChange={() => setKind('blank')} /> Blank
+            <input type="radio" name="start" checked={kind === 'blank'} onChange={() => setKind('blank')} /> {t('activity.startBlank')}
           </label>
           <label>
-            <input type="radio" name="start" checked={kind === 'board'} onChange={() => setKind('board')} /> With a copy of the class board
+            <input type="radio" name="start" checked={kind === 'board'} onChange={() => setKind('board')} /> {t('activity.startBoard')}
           </label>
           <label>
-            <input type="radio" name="start" checked={kind === 'selection'} disabled={selection.length === 0} onChange={() => setKind('selection')} /> With a
-            copy of my selection{selection.length > 0 ? ` (${selection.length})` : ' (select elements on the board first)'}
+            <input type="radio" name="start" checked={kind === 'selection'} disabled={selection.length === 0} onChange={() => setKind('selection')} />{' '}
+            {selection.length > 0 ? t('activity.startSelection', { count: selection.length }) : t('activity.startSelectionNone')}
           </label>
         </fieldset>
         {error && <p role="alert">{error}</p>}
         <div className="actions">
           <button type="submit" className="button button-primary">
-            Start
+            {t('activity.startSubmit')}
           </button>
           <button type="button" className="button button-secondary" onClick={onCancel}>
-            Cancel
+            {t('action.cancel')}
           </button>
         </div>
       </form>

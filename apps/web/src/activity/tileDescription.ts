@@ -1,18 +1,20 @@
 import type { Element, ElementShape } from '@wb/protocol';
+import type { MessageId } from '@lingui/core';
+import { i18n } from '../i18n/i18n.ts';
 
-/** What an element is called in a tile's description, singular and plural. */
-const NAMES: Record<ElementShape['kind'], readonly [string, string]> = {
-  pen: ['stroke', 'strokes'],
-  text: ['text', 'texts'],
-  sticky: ['sticky note', 'sticky notes'],
-  rect: ['shape', 'shapes'],
-  ellipse: ['shape', 'shapes'],
-  line: ['line', 'lines'],
-  arrow: ['arrow', 'arrows'],
-  image: ['image', 'images'],
-  equation: ['equation', 'equations'],
+/** How many of a kind a tile's description names (a plural message each): a rectangle and an ellipse are both shapes. */
+const COUNTS: Record<ElementShape['kind'], MessageId> = {
+  pen: 'tile.strokes',
+  text: 'tile.texts',
+  sticky: 'tile.notes',
+  rect: 'tile.shapes',
+  ellipse: 'tile.shapes',
+  line: 'tile.lines',
+  arrow: 'tile.arrows',
+  image: 'tile.images',
+  equation: 'tile.equations',
 };
-const COMMENT = ['comment', 'comments'] as const;
+const COMMENTS: MessageId = 'tile.comments';
 
 /**
  * What a grid tile shows, in words, for its accessible name ("Ana's board, 3 strokes, 1 comment"):
@@ -21,14 +23,12 @@ const COMMENT = ['comment', 'comments'] as const;
  * strokes and texts) are comments. Kinds in the order they first appear in `elements`.
  */
 export function tileDescription(ownerName: string, ownerUserId: string, elements: Iterable<Element>): string {
-  // By singular name: a rectangle and an ellipse are both shapes.
-  const counts = new Map<string, { plural: string; n: number }>();
+  const counts = new Map<MessageId, number>();
   for (const e of elements) {
-    const [one, many] = e.createdBy === ownerUserId ? NAMES[e.shape.kind] : COMMENT;
-    const count = counts.get(one);
-    if (count) count.n++;
-    else counts.set(one, { plural: many, n: 1 });
+    const id = e.createdBy === ownerUserId ? COUNTS[e.shape.kind] : COMMENTS;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
   }
-  const parts = [...counts].map(([one, { plural, n }]) => `${n} ${n === 1 ? one : plural}`);
-  return `${ownerName}'s board, ${parts.length === 0 ? 'empty' : parts.join(', ')}`;
+  const parts = [...counts].map(([id, count]) => i18n._(id, { count }));
+  const contents = parts.length === 0 ? i18n._('tile.empty') : new Intl.ListFormat(i18n.locale, { style: 'short', type: 'unit' }).format(parts);
+  return i18n._('tile.description', { name: ownerName, contents });
 }

@@ -1,4 +1,4 @@
-import { AttendanceReport, ErrorCode } from '@wb/protocol';
+import { AttendanceReport, ErrorCode, attendanceCsv, type AttendanceCsvWords } from '@wb/protocol';
 import { ApiError, call, errorFrom, type Schema } from './roomsApi.ts';
 
 /** `{ ok: true, decision }` of the membership routes; the decision says whether anything changed. */
@@ -77,10 +77,11 @@ export function getAttendanceReport(source: ReportSource): Promise<AttendanceRep
 }
 
 /**
- * Fetches the CSV (with the bearer token, which a plain link cannot carry, or the account's
- * cookie) and hands it to the browser as a download named by the server's content-disposition.
+ * Fetches a CSV of the server's (the polls' export) with the bearer token, which a plain link
+ * cannot carry, or the account's cookie, and hands it to the browser as a download named by the
+ * server's content-disposition.
  */
-export async function downloadAttendanceCsv(source: ReportSource, what: 'report.csv' | 'polls.csv' = 'report.csv'): Promise<void> {
+export async function downloadServerCsv(source: ReportSource, what: 'polls.csv'): Promise<void> {
   let response: Response;
   try {
     response = await fetch(reportPath(source, what), { headers: reportHeaders(source) });
@@ -88,8 +89,22 @@ export async function downloadAttendanceCsv(source: ReportSource, what: 'report.
     throw new ApiError(0, ErrorCode.UNAVAILABLE, 'Cannot reach the server. Check your connection and try again.');
   }
   if (!response.ok) throw errorFrom(response.status, await response.json().catch(() => null));
-  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `attendance-${source.code}.csv`;
-  const url = URL.createObjectURL(await response.blob());
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `polls-${source.code}.csv`;
+  saveBlob(await response.blob(), filename);
+}
+
+/**
+ * Saves the report as CSV in the teacher's language (`words`: the header row and the `ended`
+ * column; packages/protocol/src/attendanceCsv.ts), from a fresh report, named as the server's
+ * `report.csv` is (`attendance-<CODE>-<YYYY-MM-DD>.csv`, the report's date).
+ */
+export async function downloadAttendanceCsv(source: ReportSource, words: AttendanceCsvWords): Promise<void> {
+  const report = await getAttendanceReport(source);
+  saveBlob(new Blob([attendanceCsv(report, words)], { type: 'text/csv;charset=utf-8' }), `attendance-${source.code}-${report.generatedAt.slice(0, 10)}.csv`);
+}
+
+function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

@@ -1,6 +1,8 @@
 import type { Element } from '@wb/protocol';
 import { rotatedBounds, type Bounds } from '../elements/geometry.ts';
 import type { Viewport } from './viewport.ts';
+import type { MessageId } from '@lingui/core';
+import { i18n } from '../i18n/i18n.ts';
 
 /**
  * Keyboard access to the board's elements: the reading order Tab walks, the next element from the
@@ -67,16 +69,16 @@ export function revealBounds(vp: Viewport, b: Bounds, size: { width: number; hei
   return { zoom: vp.zoom, x: size.width / 2 - cx, y: size.height / 2 - cy };
 }
 
-const KIND_NAMES: Record<Element['shape']['kind'], string> = {
-  rect: 'Rectangle',
-  ellipse: 'Ellipse',
-  line: 'Line',
-  arrow: 'Arrow',
-  pen: 'Pen stroke',
-  text: 'Text',
-  sticky: 'Sticky note',
-  image: 'Image',
-  equation: 'Equation',
+const KIND_NAMES: Record<Element['shape']['kind'], MessageId> = {
+  rect: 'kind.rect',
+  ellipse: 'kind.ellipse',
+  line: 'kind.line',
+  arrow: 'kind.arrow',
+  pen: 'kind.pen',
+  text: 'kind.text',
+  sticky: 'kind.sticky',
+  image: 'kind.image',
+  equation: 'kind.equation',
 };
 
 /** Text longer than this is cut (with an ellipsis) in an element's name. */
@@ -84,27 +86,27 @@ export const NAME_TEXT_MAX = 40;
 
 /** What a screen reader says for an element: "Rectangle by Ana", "Text: 'Question 1' by Ms Rivera". */
 export function describeElement(el: Element, nameOf: (userId: string) => string): string {
-  const kind = KIND_NAMES[el.shape.kind];
+  const kind = i18n._(KIND_NAMES[el.shape.kind]);
   const shape = el.shape;
-  let quoted = '';
+  let named = kind;
   if (shape.kind === 'text' || shape.kind === 'sticky') {
     const text = shape.text.replace(/\s+/g, ' ').trim();
     const cut = text.length > NAME_TEXT_MAX ? `${text.slice(0, NAME_TEXT_MAX - 1)}…` : text;
-    quoted = cut ? `: '${cut}'` : ' (empty)';
+    named = cut ? i18n._('element.quoted', { kind, text: cut }) : i18n._('element.empty', { kind });
   } else if (shape.kind === 'equation') {
     const source = shape.latex.length > NAME_TEXT_MAX ? `${shape.latex.slice(0, NAME_TEXT_MAX - 1)}…` : shape.latex;
-    quoted = `: ${source}`;
+    named = i18n._('element.equation', { kind, source });
   }
-  return `${kind}${quoted} by ${nameOf(el.createdBy)}${el.pinned ? ', pinned' : ''}`;
+  return i18n._(el.pinned ? 'element.byPinned' : 'element.by', { what: named, name: nameOf(el.createdBy) });
 }
 
 /** The live announcement for a selection: "Selected: Rectangle by Ana, 3 of 12". Empty when nothing is selected. */
 export function announceSelection(order: readonly Element[], selection: ReadonlySet<string>, nameOf: (userId: string) => string): string {
   if (selection.size === 0) return '';
   const index = order.findIndex((el) => selection.has(el.id));
-  if (selection.size > 1) return `Selected ${selection.size} of ${order.length} elements`;
+  if (selection.size > 1) return i18n._('selection.many', { count: selection.size, total: order.length });
   const el = order[index];
-  return el ? `Selected: ${describeElement(el, nameOf)}, ${index + 1} of ${order.length}` : '';
+  return el ? i18n._('selection.one', { what: describeElement(el, nameOf), index: index + 1, total: order.length }) : '';
 }
 
 /** How many elements the accessible list names; past this it says how many more there are. */

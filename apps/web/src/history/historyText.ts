@@ -1,30 +1,32 @@
 import type { HistoryAction, HistoryEntry } from '@wb/protocol';
+import type { MessageId } from '@lingui/core';
+import { i18n } from '../i18n/i18n.ts';
 
-/** The verb for each change, as the teacher reads it (total: a new action needs its words). */
-export const actionText: Record<HistoryAction, string> = {
-  created: 'drew',
-  moved: 'moved',
-  restyled: 'changed',
-  erased: 'erased',
-  deleted: 'deleted',
-  pinned: 'pinned',
-  unpinned: 'unpinned',
-  restored: 'restored',
+/** The sentence for each change, as the teacher reads it (total: a new action needs its words). */
+export const actionText: Record<HistoryAction, MessageId> = {
+  created: 'history.created',
+  moved: 'history.moved',
+  restyled: 'history.restyled',
+  erased: 'history.erased',
+  deleted: 'history.deleted',
+  pinned: 'history.pinned',
+  unpinned: 'history.unpinned',
+  restored: 'history.restored',
 };
 
-const kindText: Record<string, string> = {
-  rect: 'a rectangle',
-  ellipse: 'an ellipse',
-  line: 'a line',
-  arrow: 'an arrow',
-  pen: 'a drawing',
-  text: 'a text',
-  sticky: 'a sticky note',
+const kindText: Partial<Record<string, MessageId>> = {
+  rect: 'history.kind.rect',
+  ellipse: 'history.kind.ellipse',
+  line: 'history.kind.line',
+  arrow: 'history.kind.arrow',
+  pen: 'history.kind.pen',
+  text: 'history.kind.text',
+  sticky: 'history.kind.sticky',
 };
 
 /** "Ana erased a rectangle". */
 export function describeChange(entry: HistoryEntry, nameOf: (userId: string) => string): string {
-  return `${nameOf(entry.by)} ${actionText[entry.action]} ${kindText[entry.kind] ?? 'an element'}`;
+  return i18n._(actionText[entry.action], { name: nameOf(entry.by), what: i18n._(kindText[entry.kind] ?? 'history.kind.other') });
 }
 
 /** One history row, or one teacher action over many elements (a clear) folded into one. */
@@ -61,10 +63,10 @@ export function historyRows(entries: readonly HistoryEntry[]): HistoryRow[] {
  * What the teacher can undo on a row: bring a deleted element back, or put back the version
  * before someone else's change. Null when there is nothing to undo.
  */
-export function restoreTarget(entry: HistoryEntry, teacherId: string): { version: number; label: string } | null {
-  if (entry.deletedNow && (entry.action === 'erased' || entry.action === 'deleted')) return { version: entry.version, label: 'Restore' };
+export function restoreTarget(entry: HistoryEntry, teacherId: string): { version: number; label: MessageId } | null {
+  if (entry.deletedNow && (entry.action === 'erased' || entry.action === 'deleted')) return { version: entry.version, label: 'history.restore' };
   if (!entry.deletedNow && entry.by !== teacherId && entry.previousVersion !== null && (entry.action === 'moved' || entry.action === 'restyled')) {
-    return { version: entry.previousVersion, label: 'Restore previous version' };
+    return { version: entry.previousVersion, label: 'history.restorePrevious' };
   }
   return null;
 }

@@ -5,6 +5,8 @@ import { copyText } from '../platform/systemClipboard.ts';
 import { roomLink } from '../routing.ts';
 import { QrCode } from './QrCode.tsx';
 import { OPEN_TO_CLASS_COMMAND, reachableByClass } from './joinAddress.ts';
+import { Trans } from '@lingui/react';
+import { useT } from '../i18n/useT.ts';
 
 /** How long the "Copied" confirmation stays (ms). */
 const COPIED_FEEDBACK_MS = 2_000;
@@ -18,6 +20,7 @@ const COPIED_FEEDBACK_MS = 2_000;
 export function InvitePanel({ code, address, onShowCode }: { code: string; address: JoinAddress | null; onShowCode: () => void }) {
   const link = roomLink(code, address?.base);
   const [copied, setCopied] = useState<'link' | 'code' | 'failed' | null>(null);
+  const t = useT();
 
   useEffect(() => {
     if (copied === null) return;
@@ -31,34 +34,34 @@ export function InvitePanel({ code, address, onShowCode }: { code: string; addre
 
   return (
     <section className="panel invite" aria-labelledby="invite-heading">
-      <h2 id="invite-heading">Invite your class</h2>
+      <h2 id="invite-heading">{t('invite.heading')}</h2>
       <div className="invite-top">
         <div>
-          <p className="invite-code-label">Code</p>
-          <p className="invite-code" data-testid="join-code" aria-label={`Join code ${code.split('').join(' ')}`}>
+          <p className="invite-code-label">{t('lesson.code')}</p>
+          <p className="invite-code" data-testid="join-code" aria-label={t('invite.codeSpelled', { code: code.split('').join(' ') })}>
             {code}
           </p>
         </div>
         {address && reachableByClass(address) && (
-          <button type="button" className="invite-qr-button" onClick={onShowCode} aria-label="QR code of the join link: show it full screen">
-            <QrCode text={link} label="QR code of the join link" />
+          <button type="button" className="invite-qr-button" onClick={onShowCode} aria-label={t('invite.qrShow')}>
+            <QrCode text={link} label={t('invite.qr')} />
           </button>
         )}
       </div>
       {address && <ReachNote address={address} />}
       <label htmlFor="invite-link" className="invite-link-label">
-        Link
+        {t('invite.link')}
       </label>
       <div className="copy-row">
         <input id="invite-link" readOnly value={link} data-testid="join-link" onFocus={(e) => e.currentTarget.select()} />
         <button type="button" className="button button-primary" onClick={() => copy('link')}>
-          Copy link
+          {t('invite.copyLink')}
         </button>
       </div>
       {address && address.others.length > 0 && (
         <details className="invite-others">
-          <summary>Other addresses of this computer</summary>
-          <p>If a student cannot open the link, try the same code at one of these:</p>
+          <summary>{t('invite.others')}</summary>
+          <p>{t('invite.othersText')}</p>
           <ul>
             {address.others.map((other) => (
               <li key={other}>{other}</li>
@@ -68,14 +71,14 @@ export function InvitePanel({ code, address, onShowCode }: { code: string; addre
       )}
       <div className="invite-more">
         <button type="button" className="link-button" onClick={() => copy('code')}>
-          Copy code only
+          {t('invite.copyCode')}
         </button>
         <button type="button" className="link-button" onClick={onShowCode}>
-          Show the code full screen
+          {t('invite.fullScreen')}
         </button>
       </div>
       <p className="copy-feedback" role="status">
-        {copied === 'link' ? 'Link copied' : copied === 'code' ? 'Code copied' : copied === 'failed' ? 'Select the link and copy it' : ''}
+        {copied === 'link' ? t('invite.linkCopied') : copied === 'code' ? t('invite.codeCopied') : copied === 'failed' ? t('invite.copyFailed') : ''}
       </p>
     </section>
   );
@@ -83,18 +86,18 @@ export function InvitePanel({ code, address, onShowCode }: { code: string; addre
 
 /** When students cannot reach this address: why, and the one thing to do about it. */
 export function ReachNote({ address, className }: { address: JoinAddress; className?: string }) {
+  const t = useT();
   if (address.reach === JoinReach.THIS_COMPUTER) {
     return (
       <p className={`invite-reach ${className ?? ''}`} data-testid="join-reach" data-reach={address.reach}>
-        Only this computer can join: the lesson is not open to the network. To open it to the class, stop the app and start it with{' '}
-        <code>{OPEN_TO_CLASS_COMMAND}</code>.
+        <Trans id="invite.thisComputer" values={{ command: OPEN_TO_CLASS_COMMAND }} components={{ 0: <code dir="ltr" /> }} />
       </p>
     );
   }
   if (address.reach === JoinReach.NO_NETWORK) {
     return (
       <p className={`invite-reach ${className ?? ''}`} data-testid="join-reach" data-reach={address.reach}>
-        This computer is on no network students can reach. Join the school’s network, then reload this page.
+        {t('invite.noNetwork')}
       </p>
     );
   }

@@ -3,6 +3,9 @@ import { admitAll, admitMember, denyMember, setRequireApproval } from '../api/te
 import type { LobbyEntry } from '../sync/roster.ts';
 import './teacher.css';
 import './LobbyPanel.css';
+import type { MessageId } from '@lingui/core';
+import { errorMessage } from '../i18n/errors.ts';
+import { useT } from '../i18n/useT.ts';
 
 interface LobbyPanelProps {
   token: string;
@@ -11,8 +14,6 @@ interface LobbyPanelProps {
   requireApproval: boolean | null;
   lobby: readonly LobbyEntry[];
 }
-
-const messageOf = (error: unknown, fallback: string) => (error instanceof Error ? error.message : fallback);
 
 /**
  * The teacher's lobby: the "students wait for approval" switch and the waiting list with Admit,
@@ -25,14 +26,15 @@ export function LobbyPanel({ token, code, requireApproval, lobby }: LobbyPanelPr
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const waiting = lobby.filter((e) => e.status === 'pending');
   const declined = lobby.filter((e) => e.status === 'denied');
+  const t = useT();
 
-  const act = async (key: string, action: () => Promise<unknown>, fallback: string) => {
+  const act = async (key: string, action: () => Promise<unknown>, fallback: MessageId) => {
     setFailure(null);
     setBusy((b) => new Set(b).add(key));
     try {
       await action();
     } catch (error) {
-      setFailure(messageOf(error, fallback));
+      setFailure(errorMessage(error, fallback));
     } finally {
       setBusy((b) => {
         const next = new Set(b);
@@ -45,7 +47,7 @@ export function LobbyPanel({ token, code, requireApproval, lobby }: LobbyPanelPr
   return (
     <section className="panel lobby" aria-labelledby="lobby-heading" data-testid="lobby-panel">
       <h2 id="lobby-heading">
-        Waiting to join {waiting.length > 0 && <span className="count-badge" data-testid="lobby-count">{waiting.length}</span>}
+        {t('lobby.heading')} {waiting.length > 0 && <span className="count-badge" data-testid="lobby-count">{waiting.length}</span>}
       </h2>
       <label className="lobby-switch">
         <input
@@ -54,16 +56,16 @@ export function LobbyPanel({ token, code, requireApproval, lobby }: LobbyPanelPr
           disabled={requireApproval === null || busy.has('setting')}
           onChange={(e) => {
             const on = e.currentTarget.checked;
-            void act('setting', () => setRequireApproval(token, code, on), 'Could not change the setting.');
+            void act('setting', () => setRequireApproval(token, code, on), 'lobby.settingFailed');
           }}
         />
-        Students wait until I let them in
+        {t('lobby.requireApproval')}
       </label>
       {requireApproval === false && waiting.length > 0 && (
-        <p className="lobby-note">New students come straight in. Those already waiting still need your answer.</p>
+        <p className="lobby-note">{t('lobby.note')}</p>
       )}
       {waiting.length === 0 ? (
-        requireApproval && <p className="muted">Nobody is waiting.</p>
+        requireApproval && <p className="muted">{t('lobby.nobody')}</p>
       ) : (
         <>
           <ul className="lobby-list" aria-live="polite">
@@ -71,13 +73,13 @@ export function LobbyPanel({ token, code, requireApproval, lobby }: LobbyPanelPr
               <li key={entry.userId} className="lobby-entry" data-testid="lobby-entry" data-user-id={entry.userId}>
                 <span className="lobby-name">{entry.displayName}</span>
                 <span className="roster-actions">
-                  <button type="button" className="roster-action" disabled={busy.has(entry.userId)} aria-label={`Admit ${entry.displayName}`}
-                    onClick={() => act(entry.userId, () => admitMember(token, code, entry.userId), 'Could not admit this student.')}>
-                    Admit
+                  <button type="button" className="roster-action" disabled={busy.has(entry.userId)} aria-label={t('lobby.admitName', { name: entry.displayName })}
+                    onClick={() => act(entry.userId, () => admitMember(token, code, entry.userId), 'lobby.admitFailed')}>
+                    {t('lobby.admit')}
                   </button>
-                  <button type="button" className="roster-action" disabled={busy.has(entry.userId)} aria-label={`Deny ${entry.displayName}`}
-                    onClick={() => act(entry.userId, () => denyMember(token, code, entry.userId), 'Could not deny this student.')}>
-                    Deny
+                  <button type="button" className="roster-action" disabled={busy.has(entry.userId)} aria-label={t('lobby.denyName', { name: entry.displayName })}
+                    onClick={() => act(entry.userId, () => denyMember(token, code, entry.userId), 'lobby.denyFailed')}>
+                    {t('lobby.deny')}
                   </button>
                 </span>
               </li>
@@ -85,23 +87,23 @@ export function LobbyPanel({ token, code, requireApproval, lobby }: LobbyPanelPr
           </ul>
           {waiting.length > 1 && (
             <button type="button" className="button button-primary" disabled={busy.has('all')}
-              onClick={() => act('all', () => admitAll(token, code), 'Could not admit everyone.')}>
-              Admit all ({waiting.length})
+              onClick={() => act('all', () => admitAll(token, code), 'lobby.admitAllFailed')}>
+              {t('lobby.admitAll', { count: waiting.length })}
             </button>
           )}
         </>
       )}
       {declined.length > 0 && (
         <details className="lobby-declined">
-          <summary>Declined ({declined.length})</summary>
+          <summary>{t('lobby.declined', { count: declined.length })}</summary>
           <ul className="lobby-list">
             {declined.map((entry) => (
               <li key={entry.userId} className="lobby-entry" data-testid="lobby-declined" data-user-id={entry.userId}>
                 <span className="lobby-name">{entry.displayName}</span>
                 <span className="roster-actions">
-                  <button type="button" className="roster-action" disabled={busy.has(entry.userId)} aria-label={`Let ${entry.displayName} in after all`}
-                    onClick={() => act(entry.userId, () => admitMember(token, code, entry.userId), 'Could not admit this student.')}>
-                    Let in
+                  <button type="button" className="roster-action" disabled={busy.has(entry.userId)} aria-label={t('lobby.letInName', { name: entry.displayName })}
+                    onClick={() => act(entry.userId, () => admitMember(token, code, entry.userId), 'lobby.admitFailed')}>
+                    {t('lobby.letIn')}
                   </button>
                 </span>
               </li>

@@ -5,6 +5,8 @@ import { roomLink } from '../routing.ts';
 import { ReachNote } from './InvitePanel.tsx';
 import { QrCode } from './QrCode.tsx';
 import { reachableByClass } from './joinAddress.ts';
+import { Trans } from '@lingui/react';
+import { useT } from '../i18n/useT.ts';
 
 /**
  * "Show the code": the join code, link and a QR code of the link filling the screen, large enough
@@ -14,6 +16,7 @@ import { reachableByClass } from './joinAddress.ts';
  */
 export function ProjectorCode({ code, title, address, onClose }: { code: string; title: string; address: JoinAddress | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const t = useT();
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
@@ -23,19 +26,21 @@ export function ProjectorCode({ code, title, address, onClose }: { code: string;
   return (
     <dialog ref={ref} className="projector" aria-labelledby="projector-title" onCancel={onClose} onClose={onClose} data-testid="projector-code">
       <div className={`projector-body ${scannable ? 'with-qr' : ''}`}>
-        <h2 id="projector-title" className="projector-title">Join “{title}”</h2>
-        {scannable && <QrCode text={link} label="QR code of the join link" className="projector-qr" />}
+        <h2 id="projector-title" className="projector-title">{t('projector.title', { title })}</h2>
+        {scannable && <QrCode text={link} label={t('invite.qr')} className="projector-qr" />}
         <div className="projector-text">
           <p className="projector-label">
-            {scannable ? 'Scan the code, or go to ' : 'Go to '}
-            <strong className="projector-link" data-testid="projector-link">{link.replace(/^https?:\/\//, '')}</strong>
-            {' '}or enter the code
+            <Trans
+              id={scannable ? 'projector.scanOrGo' : 'projector.go'}
+              values={{ link: link.replace(/^https?:\/\//, '') }}
+              components={{ 0: <strong className="projector-link" data-testid="projector-link" dir="ltr" /> }}
+            />
           </p>
-          <p className="projector-code" aria-label={`Join code ${code.split('').join(' ')}`}>{code}</p>
+          <p className="projector-code" aria-label={t('invite.codeSpelled', { code: code.split('').join(' ') })}>{code}</p>
           {address && <ReachNote address={address} className="projector-reach" />}
         </div>
         <button type="button" className="button button-secondary projector-close" onClick={onClose} autoFocus>
-          Close
+          {t('action.close')}
         </button>
       </div>
     </dialog>

@@ -1,4 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { errorMessage } from '../i18n/errors.ts';
+import { Trans } from '@lingui/react';
+import { useT } from '../i18n/useT.ts';
 
 interface RemoveMemberDialogProps {
   displayName: string;
@@ -20,6 +23,7 @@ export function RemoveMemberDialog({ displayName, onConfirm, onClose }: RemoveMe
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const reasonId = useId();
+  const t = useT();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -34,7 +38,7 @@ export function RemoveMemberDialog({ displayName, onConfirm, onClose }: RemoveMe
       await onConfirm(reason);
       onClose();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'Could not remove this student. Try again.');
+      setError(errorMessage(failure, 'remove.failed'));
       setBusy(false);
     }
   };
@@ -43,11 +47,11 @@ export function RemoveMemberDialog({ displayName, onConfirm, onClose }: RemoveMe
     <dialog ref={ref} className="dialog" aria-labelledby="remove-title" onCancel={onClose} data-testid="remove-dialog">
       <form onSubmit={submit}>
         <h2 id="remove-title">
-          Remove <span className="dialog-name">{displayName}</span> from the lesson?
+          <Trans id="remove.title" values={{ name: displayName }} components={{ 0: <span className="dialog-name" /> }} />
         </h2>
-        <p>They leave the board at once and cannot join again until you restore them.</p>
+        <p>{t('remove.text')}</p>
         <div className="field">
-          <label htmlFor={reasonId}>Reason (optional, shown to them)</label>
+          <label htmlFor={reasonId}>{t('remove.reason')}</label>
           <input id={reasonId} value={reason} maxLength={MAX_REASON} onChange={(e) => setReason(e.target.value)} autoComplete="off" />
         </div>
         {error && (
@@ -57,10 +61,10 @@ export function RemoveMemberDialog({ displayName, onConfirm, onClose }: RemoveMe
         )}
         <div className="actions">
           <button type="submit" className="button button-danger" disabled={busy}>
-            {busy ? 'Removing…' : 'Remove'}
+            {busy ? t('remove.removing') : t('teacher.remove')}
           </button>
           <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('action.cancel')}
           </button>
         </div>
       </form>

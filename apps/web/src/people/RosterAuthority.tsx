@@ -1,6 +1,7 @@
 import { useStore } from 'zustand';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import type { RosterEntry } from '../sync/roster.ts';
+import { useT } from '../i18n/useT.ts';
 
 /**
  * The teacher's part of a roster row, kept to the row's one line: how many elements the member
@@ -13,12 +14,13 @@ export function RosterAuthority({ editor, entry, penMuted }: { editor: BoardEdit
     for (const e of b.elements.values()) if (e.createdBy === entry.userId) n++;
     return n;
   });
-  const drewText = `drew ${drew} element${drew === 1 ? '' : 's'}`;
+  const t = useT();
+  const drewText = t('roster.drew', { count: drew });
   return (
     <span className="roster-authority">
       {penMuted && (
-        <span className="roster-muted" data-testid="pen-muted" title="Pen muted: they can look, not draw">
-          Pen muted
+        <span className="roster-muted" data-testid="pen-muted" title={t('roster.penMutedTitle')}>
+          {t('roster.penMuted')}
         </span>
       )}
       <span className={`roster-drew${drew === 0 ? ' roster-drew-none' : ''}`} data-testid="drew-count" data-count={drew} title={drewText}>

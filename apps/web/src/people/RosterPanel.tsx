@@ -5,23 +5,25 @@ import { labelTextColor } from '../board/labelColor.ts';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
 import { ROSTER_STATES, countByState, viewRoster, type RosterSort } from './rosterView.ts';
 import './teacher.css';
+import type { MessageId } from '@lingui/core';
+import { useT } from '../i18n/useT.ts';
 
 /** The words for each roster state (total: a new state fails to compile until it has words). */
-const stateText: Record<RosterState, string> = {
-  live: 'Here',
-  reconnecting: 'Reconnecting…',
-  gone: 'Connection lost',
-  signed_out: 'Signed out',
-  removed: 'Removed',
+const stateText: Record<RosterState, MessageId> = {
+  live: 'roster.state.live',
+  reconnecting: 'roster.state.reconnecting',
+  gone: 'roster.state.gone',
+  signed_out: 'roster.state.signed_out',
+  removed: 'roster.state.removed',
 };
 
-/** The counts' labels at the top of the roster. */
-const countText: Record<RosterState, string> = {
-  live: 'here',
-  reconnecting: 'reconnecting',
-  gone: 'gone',
-  signed_out: 'signed out',
-  removed: 'removed',
+/** The counts' labels at the top of the roster (plural messages). */
+const countText: Record<RosterState, MessageId> = {
+  live: 'roster.count.live',
+  reconnecting: 'roster.count.reconnecting',
+  gone: 'roster.count.gone',
+  signed_out: 'roster.count.signed_out',
+  removed: 'roster.count.removed',
 };
 
 /** From this many people on, the roster offers search and sort. */
@@ -70,36 +72,37 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
   const here = counts.live + counts.reconnecting + roster.filter((e) => e.role === 'teacher' && (e.state === 'live' || e.state === 'reconnecting')).length;
   const shown = viewRoster(roster, { query, sort, state: stateFilter });
   const searchable = roster.length >= SEARCH_FROM;
+  const t = useT();
 
   return (
     <section className={`panel roster${stale ? ' roster-stale' : ''}`} aria-labelledby="roster-heading" aria-busy={stale}>
       <h2 id="roster-heading">
-        People <span className="muted">· {here} here</span>
+        {t('lesson.people')} <span className="muted">· {t('lesson.hereCount', { count: here })}</span>
       </h2>
       {roster.some((e) => e.role === 'student') && (
-        <div className="roster-counts" role="group" aria-label="Show students by state">
+        <div className="roster-counts" role="group" aria-label={t('roster.byState')}>
           {ROSTER_STATES.filter((s) => counts[s] > 0 || s === 'live').map((s) => (
             <button key={s} type="button" className={`roster-count state-${s}`} aria-pressed={stateFilter === s} data-testid={`roster-count-${s}`}
               onClick={() => setStateFilter((current) => (current === s ? null : s))}>
               <span className="state-dot" aria-hidden="true" />
-              {counts[s]} {countText[s]}
+              {t(countText[s], { count: counts[s] })}
             </button>
           ))}
         </div>
       )}
       {searchable && (
         <div className="roster-tools">
-          <input type="search" className="roster-search" placeholder="Find a student" aria-label="Find a student by name" value={query}
+          <input type="search" className="roster-search" placeholder={t('roster.search')} aria-label={t('roster.searchLabel')} value={query}
             onChange={(e) => setQuery(e.target.value)} data-testid="roster-search" />
-          <select className="roster-sort" aria-label="Order" value={sort} onChange={(e) => setSort(e.target.value === 'name' ? 'name' : 'state')}>
-            <option value="state">By state</option>
-            <option value="name">By name</option>
+          <select className="roster-sort" aria-label={t('roster.order')} value={sort} onChange={(e) => setSort(e.target.value === 'name' ? 'name' : 'state')}>
+            <option value="state">{t('roster.sortState')}</option>
+            <option value="name">{t('roster.sortName')}</option>
           </select>
         </div>
       )}
-      {stale && roster.length > 0 && <p className="roster-note">As last seen. Updates resume when you are back online.</p>}
+      {stale && roster.length > 0 && <p className="roster-note">{t('roster.stale')}</p>}
       {roster.length === 0 ? (
-        <p className="muted">Waiting for the lesson…</p>
+        <p className="muted">{t('roster.waiting')}</p>
       ) : (
         <ul className="roster-list" data-actions={controls ? '' : undefined}>
           {shown.map((entry) => (
@@ -107,7 +110,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
               actions={controls?.actionsFor(entry) ?? []} authority={controls?.authority?.(entry)} />
           ))}
           {shown.length === roster.filter((e) => e.role === 'teacher').length && roster.length > shown.length && (
-            <li className="muted roster-none">No student matches.</li>
+            <li className="muted roster-none">{t('roster.noMatch')}</li>
           )}
         </ul>
       )}
@@ -116,6 +119,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
 }
 
 function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEntry; self: boolean; idle: boolean; actions: readonly RosterAction[]; authority?: ReactNode }) {
+  const t = useT();
   return (
     <li
       className={`roster-entry state-${entry.state}`}
@@ -130,17 +134,17 @@ function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEnt
       <span className="roster-name">
         <span className="roster-display-name" title={entry.displayName}>{entry.displayName}</span>
         {/* The teacher's own row says "Teacher", which is them: "(you)" would only cut their name short. */}
-        {self && entry.role !== 'teacher' && <span className="muted">(you)</span>}
-        {entry.role === 'teacher' && <span className="role-badge">Teacher</span>}
+        {self && entry.role !== 'teacher' && <span className="muted">{t('roster.you')}</span>}
+        {entry.role === 'teacher' && <span className="role-badge">{t('roster.teacher')}</span>}
       </span>
       <span className="roster-state">
         <span className="state-dot" aria-hidden="true" />
         {/* "Here" is the usual case: a green dot says it, and the words stay for screen readers. */}
         <span className={entry.state === 'live' ? 'visually-hidden' : undefined}>
-          {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
+          {entry.state === 'gone' && entry.departure === null ? t('roster.notYet') : t(stateText[entry.state])}
         </span>
-        {idle && <span className="roster-idle"> · idle</span>}
-        {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
+        {idle && <span className="roster-idle"> · {t('roster.idle')}</span>}
+        {entry.sessions > 1 && <span className="muted"> · {t('roster.tabs', { count: entry.sessions })}</span>}
       </span>
       {authority}
       {actions.length > 0 && <RowMenu entry={entry} actions={actions} />}
@@ -151,6 +155,7 @@ function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEnt
 /** A row's actions behind one button: a small menu, closed by Escape, a choice or a click elsewhere. */
 function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly RosterAction[] }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   // Opens upward when the room below (in the window and the scrolling roster) is too short.
   const [above, setAbove] = useState(false);
   const menuId = useId();
@@ -185,7 +190,7 @@ function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly Ros
   return (
     <span className="roster-menu" ref={rootRef} onKeyDown={onKeyDown}>
       <button ref={buttonRef} type="button" className="roster-menu-button" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? menuId : undefined}
-        aria-label={`Actions for ${entry.displayName}`} title="Actions"
+        aria-label={t('roster.actionsFor', { name: entry.displayName })} title={t('roster.actions')}
         onClick={() => {
           if (!open && buttonRef.current) setAbove(roomBelow(buttonRef.current) < actions.length * MENU_ITEM_PX + MENU_PADDING_PX);
           setOpen((o) => !o);
@@ -195,10 +200,10 @@ function RowMenu({ entry, actions }: { entry: RosterEntry; actions: readonly Ros
         </svg>
       </button>
       {open && (
-        <span className="roster-menu-list panel" role="menu" id={menuId} data-above={above ? '' : undefined} aria-label={`Actions for ${entry.displayName}`}>
+        <span className="roster-menu-list panel" role="menu" id={menuId} data-above={above ? '' : undefined} aria-label={t('roster.actionsFor', { name: entry.displayName })}>
           {actions.map((action) => (
             <button key={action.id} type="button" role="menuitem" className={`roster-menu-item${action.danger ? ' danger' : ''}`}
-              aria-label={action.name ?? `${action.label} ${entry.displayName}`} data-testid={`roster-action-${action.id}`}
+              aria-label={action.name ?? t('roster.actionOn', { action: action.label, name: entry.displayName })} data-testid={`roster-action-${action.id}`}
               onClick={() => {
                 setOpen(false);
                 action.run(entry);

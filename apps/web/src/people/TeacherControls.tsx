@@ -6,6 +6,8 @@ import type { RosterEntry } from '../sync/roster.ts';
 import { AttendanceReport } from './AttendanceReport.tsx';
 import { RemoveMemberDialog } from './RemoveMemberDialog.tsx';
 import type { RosterAction, RosterControls } from './RosterPanel.tsx';
+import { errorMessage } from '../i18n/errors.ts';
+import { useT } from '../i18n/useT.ts';
 
 export interface TeacherControls {
   /** Roster actions; undefined for a student, so the roster renders none. */
@@ -31,6 +33,7 @@ export function useTeacherControls(grant: SessionGrant, pen: PenAuthority): Teac
   const [removing, setRemoving] = useState<RosterEntry | null>(null);
   const [reportOpen, setReportOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const t = useT();
 
   const { mutedOf, editor } = pen;
   const roster = useMemo<RosterControls | undefined>(
@@ -45,29 +48,29 @@ export function useTeacherControls(grant: SessionGrant, pen: PenAuthority): Teac
                 const restore = (e: RosterEntry) => {
                   setFailure(null);
                   restoreMember(grant.token, grant.room.code, e.userId).catch((error: unknown) =>
-                    setFailure(error instanceof Error ? error.message : 'Could not restore this student.'),
+                    setFailure(errorMessage(error, 'teacher.restoreFailed')),
                   );
                 };
-                return [{ id: 'restore', label: 'Restore', run: restore }];
+                return [{ id: 'restore', label: t('teacher.restore'), run: restore }];
               }
               // In the menu rather than on the row: forty rows stay one line each.
               const muted = mutedOf(entry.userId);
               const togglePen = (e: RosterEntry) => {
                 setFailure(null);
                 editor.setPenMuted(e.userId, !muted).catch((error: unknown) =>
-                  setFailure(error instanceof Error ? error.message : 'Could not change this student\'s pen.'),
+                  setFailure(errorMessage(error, 'teacher.penFailed')),
                 );
               };
               return [
                 muted
-                  ? { id: 'pen-back', label: 'Give pen back', name: `Give pen back to ${entry.displayName}`, run: togglePen }
-                  : { id: 'mute-pen', label: 'Mute pen', name: `Mute pen of ${entry.displayName}`, run: togglePen },
-                { id: 'remove', label: 'Remove', run: (e) => setRemoving(e), danger: true },
+                  ? { id: 'pen-back', label: t('teacher.penBack'), name: t('teacher.penBackTo', { name: entry.displayName }), run: togglePen }
+                  : { id: 'mute-pen', label: t('teacher.mutePen'), name: t('teacher.mutePenOf', { name: entry.displayName }), run: togglePen },
+                { id: 'remove', label: t('teacher.remove'), run: (e) => setRemoving(e), danger: true },
               ];
             },
           }
         : undefined,
-    [isTeacher, grant.token, grant.room.code, mutedOf, editor],
+    [isTeacher, grant.token, grant.room.code, mutedOf, editor, t],
   );
 
   // Stable while the grant is: the report reloads only when asked.

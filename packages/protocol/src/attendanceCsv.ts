@@ -1,4 +1,4 @@
-import { intervalEndLabel, type AttendanceReport } from '@wb/protocol';
+import { intervalEndLabel, type AttendanceReport, type IntervalEnd } from './attendanceReport.ts';
 
 /** The polls CSV's columns, in order (documented in docs/protocol.md). */
 export const POLLS_CSV_COLUMNS = ['poll_id', 'question', 'kind', 'opened_at', 'status', 'student', 'user_id', 'answer'] as const;
@@ -15,6 +15,25 @@ export const ATTENDANCE_CSV_COLUMNS = [
   'ended',
   'duration_seconds',
 ] as const;
+export type AttendanceCsvColumn = (typeof ATTENDANCE_CSV_COLUMNS)[number];
+
+/**
+ * The words of a CSV export: the header row and the human `ended` column. The server's
+ * `report.csv` (for scripts, docs/protocol.md) uses the column ids and English; the teacher's
+ * "Download CSV" passes the page's language. Codes (`membership`, `ended_by`), ids, ISO instants
+ * and the seconds stay the same in every language, so a spreadsheet reads any of them alike.
+ */
+export interface AttendanceCsvWords {
+  readonly columns: Readonly<Record<AttendanceCsvColumn, string>>;
+  readonly ended: (end: IntervalEnd | 'open') => string;
+  readonly neverConnected: string;
+}
+
+export const ATTENDANCE_CSV_IDS: AttendanceCsvWords = {
+  columns: Object.fromEntries(ATTENDANCE_CSV_COLUMNS.map((c) => [c, c])) as Record<AttendanceCsvColumn, string>,
+  ended: (end) => intervalEndLabel[end],
+  neverConnected: 'never connected',
+};
 
 /**
  * A spreadsheet treats a cell starting with one of these as a formula (`=HYPERLINK(...)` in a
@@ -35,13 +54,13 @@ export function csvField(value: string | number | null): string {
  * one row, with empty interval fields and `ended` = "never connected", so a school's script sees
  * every member. Lines end with CRLF (RFC 4180).
  */
-export function attendanceCsv(report: AttendanceReport): string {
-  const lines = [ATTENDANCE_CSV_COLUMNS.join(',')];
+export function attendanceCsv(report: AttendanceReport, words: AttendanceCsvWords = ATTENDANCE_CSV_IDS): string {
+  const lines = [ATTENDANCE_CSV_COLUMNS.map((c) => csvField(words.columns[c])).join(',')];
   for (const student of report.students) {
     const who = [student.displayName, student.userId, student.membership];
     const intervals = student.sessions.flatMap((s) => s.intervals.map((interval) => ({ sessionId: s.sessionId, interval })));
     if (intervals.length === 0) {
-      lines.push([...who, null, null, null, null, 'never connected', 0].map(csvField).join(','));
+      lines.push([...who, null, null, null, null, words.neverConnected, 0].map(csvField).join(','));
       continue;
     }
     for (const { sessionId, interval } of intervals) {
@@ -52,7 +71,7 @@ export function attendanceCsv(report: AttendanceReport): string {
           interval.start,
           interval.end,
           interval.endedBy,
-          intervalEndLabel[interval.endedBy ?? 'open'],
+          words.ended(interval.endedBy ?? 'open'),
           Math.round(interval.durationMs / 1000),
         ]
           .map(csvField)
