@@ -5,12 +5,14 @@ import { useStore } from 'zustand';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
 import type { AttentionClient } from './attentionClient.ts';
+import type { MessageId } from '@lingui/core';
+import { useT } from '../i18n/useT.ts';
 
 /** Whose cursors students see, in the teacher's words. */
-export const cursorVisibilityLabel: Record<CursorVisibility, string> = {
-  everyone: 'Students see all cursors',
-  teacher: 'Students see my cursor',
-  none: 'Students see no cursors',
+export const cursorVisibilityLabel: Record<CursorVisibility, MessageId> = {
+  everyone: 'attention.cursors.everyone',
+  teacher: 'attention.cursors.teacher',
+  none: 'attention.cursors.none',
 };
 
 interface AttentionBarProps {
@@ -36,6 +38,7 @@ export function AttentionBar({ attention, editor, sharedView }: AttentionBarProp
   const mayLaser = isTeacher || settings.laserAllowed;
   const compact = useMediaQuery(COMPACT_LAYOUT);
   const [classOpen, setClassOpen] = useState(false);
+  const t = useT();
   const classControls = isTeacher && (!compact || classOpen);
   // The teacher took the students' laser away: it goes off at once.
   useEffect(() => {
@@ -43,50 +46,50 @@ export function AttentionBar({ attention, editor, sharedView }: AttentionBarProp
   }, [attention, mayLaser, view.laserOn]);
 
   return (
-    <div className="attention-bar panel" role="toolbar" aria-label="Attention">
+    <div className="attention-bar panel" role="toolbar" aria-label={t('attention.label')}>
       <button type="button" className="tool-button text-button" aria-pressed={view.hideCursors} onClick={() => attention.setHideCursors(!view.hideCursors)}
-        title="Hide everyone else's cursor on your screen">
-        {view.hideCursors ? 'Show cursors' : 'Hide cursors'}
+        title={t('attention.hideCursorsTitle')}>
+        {view.hideCursors ? t('attention.showCursors') : t('attention.hideCursors')}
       </button>
       {mayLaser && (
         <button type="button" className="tool-button text-button" aria-pressed={view.laserOn} onClick={() => attention.setLaser(!view.laserOn)}
-          title="Your pointer leaves a short fading trail everyone sees" data-testid="laser-toggle">
-          Laser
+          title={t('attention.laserTitle')} data-testid="laser-toggle">
+          {t('attention.laser')}
         </button>
       )}
       {isTeacher && compact && (
         <button type="button" className="tool-button text-button" aria-expanded={classOpen} data-testid="class-controls"
-          onClick={() => setClassOpen(!classOpen)} title="Bring everyone, present, whose cursors students see">
-          Class <span aria-hidden="true">{classOpen ? '▴' : '▾'}</span>
+          onClick={() => setClassOpen(!classOpen)} title={t('attention.classTitle')}>
+          {t('attention.class')} <span aria-hidden="true">{classOpen ? '▴' : '▾'}</span>
         </button>
       )}
       {isTeacher && !classControls && view.presenting && (
         <span className="attention-count" role="status">
-          {view.followers} following
+          {t('attention.following', { count: view.followers })}
         </span>
       )}
       {classControls && (
         <>
           <button type="button" className="tool-button text-button" onClick={() => void attention.bringEveryone(sharedView())}
-            title="Move every student's view to what you see now, once">
-            Bring everyone to me
+            title={t('attention.bringTitle')}>
+            {t('attention.bring')}
           </button>
           <button type="button" className="tool-button text-button" aria-pressed={view.presenting}
-            onClick={() => void attention.setPresenting(!view.presenting, sharedView())} title="Students' views follow yours until you stop">
-            {view.presenting ? 'Stop presenting' : 'Present'}
+            onClick={() => void attention.setPresenting(!view.presenting, sharedView())} title={t('attention.presentTitle')}>
+            {view.presenting ? t('attention.stopPresenting') : t('attention.present')}
           </button>
           {view.presenting && (
             <span className="attention-count" data-testid="followers" role="status">
-              {view.followers} following
+              {t('attention.following', { count: view.followers })}
             </span>
           )}
           <label className="policy-select">
-            <span className="visually-hidden">Cursors</span>
-            <select value={settings.cursorVisibility} data-testid="cursor-visibility" aria-label="Whose cursors students see"
+            <span className="visually-hidden">{t('attention.cursors')}</span>
+            <select value={settings.cursorVisibility} data-testid="cursor-visibility" aria-label={t('attention.cursorsLabel')}
               onChange={(e) => void editor.setLessonSettings({ cursorVisibility: e.target.value as CursorVisibility })}>
               {(Object.keys(cursorVisibilityLabel) as CursorVisibility[]).map((mode) => (
                 <option key={mode} value={mode}>
-                  {cursorVisibilityLabel[mode]}
+                  {t(cursorVisibilityLabel[mode])}
                 </option>
               ))}
             </select>
@@ -94,18 +97,18 @@ export function AttentionBar({ attention, editor, sharedView }: AttentionBarProp
           <label className="attention-check">
             <input type="checkbox" checked={settings.laserAllowed} data-testid="laser-allowed"
               onChange={(e) => void editor.setLessonSettings({ laserAllowed: e.target.checked })} />
-            Students' laser
+            {t('attention.studentsLaser')}
           </label>
         </>
       )}
       {!isTeacher && view.teacherPresenting && !view.following && (
         <button type="button" className="button button-primary attention-return" data-testid="return-to-teacher" onClick={() => attention.returnToTeacher()}>
-          Return to the teacher
+          {t('attention.return')}
         </button>
       )}
       {!isTeacher && view.following && (
         <span className="attention-count" data-testid="following" role="status">
-          Following the teacher
+          {t('attention.followingTeacher')}
         </span>
       )}
     </div>

@@ -3,6 +3,7 @@ import { raisedHandQueue } from '@wb/protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { RoomClient } from '../connection/roomClient.ts';
+import { useT } from '../i18n/useT.ts';
 
 /** "0:42": minutes and seconds waited (never negative: the clocks of two machines differ a little). */
 export function waitedText(raisedAt: string, now: number): string {
@@ -30,24 +31,25 @@ export function HandQueue({ client, nameOf }: { client: RoomClient; nameOf: (use
   const members = useStore(client.view, (v) => v.state?.members);
   const queue = useMemo(() => (members ? raisedHandQueue(members.values()) : []), [members]);
   const now = useNow(queue.length > 0);
+  const t = useT();
   if (queue.length === 0) return null;
   return (
-    <section className="hand-queue panel" aria-label="Raised hands" data-testid="hand-queue">
-      <h2>Raised hands</h2>
+    <section className="hand-queue panel" aria-label={t('hands.label')} data-testid="hand-queue">
+      <h2>{t('hands.label')}</h2>
       <ol>
         {queue.map((m) => (
           <li key={m.userId} data-testid="raised-hand">
             <span className="hand-name">{nameOf(m.userId)}</span>
-            <span className="hand-waited" title="Time waited">{waitedText(m.handRaisedAt, now)}</span>
-            <button type="button" className="button button-secondary" onClick={() => void client.setHand(false, m.userId)} aria-label={`Lower ${nameOf(m.userId)}'s hand`}>
-              Lower
+            <span className="hand-waited" title={t('hands.waited')}>{waitedText(m.handRaisedAt, now)}</span>
+            <button type="button" className="button button-secondary" onClick={() => void client.setHand(false, m.userId)} aria-label={t('hands.lowerName', { name: nameOf(m.userId) })}>
+              {t('hands.lower')}
             </button>
           </li>
         ))}
       </ol>
       {queue.length > 1 && (
         <button type="button" className="button button-secondary" onClick={() => void client.lowerAllHands()}>
-          Lower all
+          {t('hands.lowerAll')}
         </button>
       )}
     </section>
@@ -57,10 +59,11 @@ export function HandQueue({ client, nameOf }: { client: RoomClient; nameOf: (use
 /** A student's hand: raise it to take a turn, lower it again (the teacher may lower it too). */
 export function RaiseHandButton({ client, userId }: { client: RoomClient; userId: string }) {
   const raised = useStore(client.view, (v) => (v.state?.members.get(userId)?.handRaisedAt ?? null) !== null);
+  const t = useT();
   return (
     <button type="button" className="button button-secondary raise-hand panel" aria-pressed={raised} data-testid="raise-hand"
       onClick={() => void client.setHand(!raised)}>
-      {raised ? 'Lower hand' : 'Raise hand'}
+      {raised ? t('hands.lowerMine') : t('hands.raise')}
     </button>
   );
 }

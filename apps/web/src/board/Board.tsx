@@ -25,6 +25,7 @@ import { Toolbar } from './Toolbar.tsx';
 import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
 import { ZOOM_STEP, createViewportStore, initialViewport, screenToBoard, zoomAt, type Point, type Viewport } from './viewport.ts';
 import { ViewportGestures } from './viewportGestures.ts';
+import { useT } from '../i18n/useT.ts';
 
 /** A board without the attention kit (a private board) hides no cursors. */
 const NO_ATTENTION = createStore(() => ({ hideCursors: false }));
@@ -65,7 +66,8 @@ interface BoardProps {
  * keys; zoom with ctrl/cmd+scroll (and trackpad pinch), a two-finger pinch, +/- and 0
  * (viewportGestures.ts); draw with the tools (toolInput.ts).
  */
-export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, isTeacher, label = 'Whiteboard', boardId, privateBoard = false }: BoardProps) {
+export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, isTeacher, label, boardId, privateBoard = false }: BoardProps) {
+  const t = useT();
   const [viewport] = useState(createViewportStore);
   // A private board is an activity's page to draw on: it opens with the pen in hand.
   const [tools] = useState(() => createToolStore(privateBoard ? 'pen' : 'select'));
@@ -210,8 +212,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         ref={surfaceRef}
         className={`board tool-${tool}${spaceHeld ? ' board-pan-ready' : ''}${panning ? ' board-panning' : ''}`}
         role="application"
-        aria-roledescription="whiteboard"
-        aria-label={label}
+        aria-roledescription={t('board.roleDescription')}
+        aria-label={label ?? t('stage.whiteboard')}
         aria-describedby="board-help"
         tabIndex={0}
         data-testid="board"
@@ -241,13 +243,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         }} />
       )}
       <p id="board-help" className="visually-hidden">
-        Arrow keys or scroll to move around; with elements selected, arrow keys move them (shift: further). Drag on empty board to select
-        several, shift-click to add or remove one, Ctrl+A selects all, Escape clears. The selection's handles resize it (shift keeps proportions) and
-        turn it. Ctrl+C, Ctrl+X and Ctrl+V copy, cut and paste at the pointer; Ctrl+D duplicates. Tab and
-        Shift+Tab select the next and previous element, top to bottom; Enter with a shape tool makes that shape in the middle of the view, with
-        the text or note tool starts one there, and on a selected text or note edits it. Delete removes the selection. The list of board
-        elements follows the board. Hold space and drag to pan. Plus and minus to zoom, zero to reset. Tool shortcuts are shown on the
-        toolbar.
+        {t('board.help')}
       </p>
       <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} imageInput={imageInput} acceptPdf={isTeacher} onEquation={(elementId) => setEquationEdit({ elementId })} lessonControls={!privateBoard} />
       {equationEdit && (
@@ -274,21 +270,22 @@ function ZoomControls({ viewport }: { viewport: StoreApi<Viewport> }) {
   const percent = useStore(viewport, (vp) => Math.round(vp.zoom * 100));
   const center = (): Point => ({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
   const zoomBy = (factor: number) => viewport.setState(zoomAt(viewport.getState(), center(), factor), true);
+  const t = useT();
   return (
-    <div className="zoom-controls panel" role="group" aria-label="Zoom">
-      <button type="button" className="icon-button" onClick={() => zoomBy(1 / ZOOM_STEP)} aria-label="Zoom out" title="Zoom out (−)">
+    <div className="zoom-controls panel" role="group" aria-label={t('zoom.label')}>
+      <button type="button" className="icon-button" onClick={() => zoomBy(1 / ZOOM_STEP)} aria-label={t('zoom.out')} title={t('zoom.outTitle')}>
         −
       </button>
       <button
         type="button"
         className="zoom-readout"
         onClick={() => viewport.setState(initialViewport, true)}
-        aria-label={`Zoom ${percent}%. Reset view`}
-        title="Reset view (0)"
+        aria-label={t('zoom.reset', { percent })}
+        title={t('zoom.resetTitle')}
       >
         {percent}%
       </button>
-      <button type="button" className="icon-button" onClick={() => zoomBy(ZOOM_STEP)} aria-label="Zoom in" title="Zoom in (+)">
+      <button type="button" className="icon-button" onClick={() => zoomBy(ZOOM_STEP)} aria-label={t('zoom.in')} title={t('zoom.inTitle')}>
         +
       </button>
     </div>

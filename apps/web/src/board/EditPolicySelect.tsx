@@ -1,12 +1,14 @@
 import type { EditPolicy } from '@wb/protocol';
 import { useStore } from 'zustand';
 import type { BoardEditor } from '../elements/boardEditor.ts';
+import type { MessageId } from '@lingui/core';
+import { useT } from '../i18n/useT.ts';
 
 /** What each policy means, in the teacher's words: short, so the select never clips its label. */
-export const editPolicyLabel: Record<EditPolicy, string> = {
-  everyone: 'Students edit everything',
-  own: 'Students edit own work',
-  look: 'Students only look',
+export const editPolicyLabel: Record<EditPolicy, MessageId> = {
+  everyone: 'policy.everyone',
+  own: 'policy.own',
+  look: 'policy.look',
 };
 
 /**
@@ -15,18 +17,19 @@ export const editPolicyLabel: Record<EditPolicy, string> = {
  */
 export function EditPolicySelect({ editor }: { editor: BoardEditor }) {
   const policy = useStore(editor.board, (b) => b.editPolicy);
+  const t = useT();
   return (
-    <label className="policy-select" title="What students may change on the board">
-      <span className="visually-hidden">Students may</span>
+    <label className="policy-select" title={t('policy.title')}>
+      <span className="visually-hidden">{t('policy.studentsMay')}</span>
       <select
         value={policy}
         data-testid="edit-policy"
-        aria-label="What students may change"
+        aria-label={t('policy.label')}
         onChange={(e) => void editor.setEditPolicy(e.target.value as EditPolicy)}
       >
         {(Object.keys(editPolicyLabel) as EditPolicy[]).map((p) => (
           <option key={p} value={p}>
-            {editPolicyLabel[p]}
+            {t(editPolicyLabel[p])}
           </option>
         ))}
       </select>

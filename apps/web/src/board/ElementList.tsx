@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { ELEMENT_LIST_CAP, announceSelection, describeElement, readingOrder } from './keyboardFocus.ts';
+import { useT } from '../i18n/useT.ts';
 
 interface ElementListProps {
   editor: BoardEditor;
@@ -24,12 +25,13 @@ export function ElementList({ editor, nameOf, onChoose }: ElementListProps) {
   const order = useMemo(() => readingOrder(elements.values()), [elements]);
   const shown = order.slice(0, ELEMENT_LIST_CAP);
   const more = order.length - shown.length;
+  const t = useT();
   return (
     <>
-      <section className="element-list panel" aria-label="Board elements" data-testid="element-list">
-        <h2 className="element-list-title">Board elements ({order.length})</h2>
+      <section className="element-list panel" aria-label={t('elements.label')} data-testid="element-list">
+        <h2 className="element-list-title">{t('elements.title', { count: order.length })}</h2>
         {order.length === 0 ? (
-          <p>The board is empty.</p>
+          <p>{t('elements.empty')}</p>
         ) : (
           <ul>
             {shown.map((el) => (
@@ -41,7 +43,7 @@ export function ElementList({ editor, nameOf, onChoose }: ElementListProps) {
             ))}
           </ul>
         )}
-        {more > 0 && <p>And {more} more: Tab on the board reaches them.</p>}
+        {more > 0 && <p>{t('elements.more', { count: more })}</p>}
       </section>
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="selection-announcement">
         {announceSelection(order, selection, nameOf)}

@@ -3,6 +3,8 @@ import { MAX_LATEX_LENGTH } from '@wb/protocol';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { EQUATION_PADDING, equationHtml } from '../elements/elementSvg.ts';
 import { equationError, equationRendererReady, loadEquationRenderer } from '../elements/equationRenderer.ts';
+import { Trans } from '@lingui/react';
+import { useT } from '../i18n/useT.ts';
 
 /** The equation sizes offered (board units at 100 %), as the text sizes are named. */
 export const EQUATION_SIZES: ReadonlyArray<{ readonly value: number; readonly name: string }> = [
@@ -41,6 +43,7 @@ export function EquationEditor({ initial, color, onPlace, onClose }: EquationEdi
   const [fontSize, setFontSize] = useState(initial?.fontSize ?? DEFAULT_EQUATION_SIZE);
   const [ready, setReady] = useState(equationRendererReady());
   const [failed, setFailed] = useState(false);
+  const t = useT();
   const sourceId = useId();
   const errorId = useId();
 
@@ -80,11 +83,14 @@ export function EquationEditor({ initial, color, onPlace, onClose }: EquationEdi
   return (
     <dialog ref={ref} className="dialog equation-dialog" aria-labelledby="equation-title" onCancel={onClose} data-testid="equation-dialog">
       <form onSubmit={submit}>
-        <h2 id="equation-title">{initial ? 'Change the equation' : 'Write an equation'}</h2>
+        <h2 id="equation-title">{initial ? t('equation.change') : t('toolbar.equationWrite')}</h2>
         <div className="field">
-          <label htmlFor={sourceId}>LaTeX (for example <code>\frac{'{a}{b}'}</code>, <code>x^2</code>, <code>\sqrt{'{x}'}</code>)</label>
+          <label htmlFor={sourceId}>
+            <Trans id="equation.source" values={{ a: '\\frac{a}{b}', b: 'x^2', c: '\\sqrt{x}' }} components={{ 0: <code dir="ltr" /> }} />
+          </label>
           <textarea
             id={sourceId}
+            dir="ltr"
             value={latex}
             rows={3}
             spellCheck={false}
@@ -103,31 +109,31 @@ export function EquationEditor({ initial, color, onPlace, onClose }: EquationEdi
             }}
           />
         </div>
-        <div className="toolbar-group equation-sizes" role="group" aria-label="Equation size">
+        <div className="toolbar-group equation-sizes" role="group" aria-label={t('equation.size')}>
           {EQUATION_SIZES.map((s) => (
-            <button key={s.value} type="button" className="tool-button text-size-button" aria-pressed={fontSize === s.value} aria-label={`Equation size ${s.name}`}
+            <button key={s.value} type="button" className="tool-button text-size-button" aria-pressed={fontSize === s.value} aria-label={t('equation.sizeNamed', { size: s.name })}
               onClick={() => setFontSize(s.value)}>
               {s.name}
             </button>
           ))}
         </div>
-        <div className="equation-preview" aria-live="polite" aria-label="Preview" data-testid="equation-preview">
-          {!ready && !failed && <span className="equation-preview-note">Loading the equation renderer…</span>}
-          {failed && <span className="form-error">The equation renderer could not load. Check the connection and try again.</span>}
-          {ready && latex.trim() === '' && <span className="equation-preview-note">The preview appears here as you type.</span>}
+        <div className="equation-preview" aria-live="polite" aria-label={t('equation.preview')} data-testid="equation-preview">
+          {!ready && !failed && <span className="equation-preview-note">{t('equation.loading')}</span>}
+          {failed && <span className="form-error">{t('equation.loadFailed')}</span>}
+          {ready && latex.trim() === '' && <span className="equation-preview-note">{t('equation.previewNote')}</span>}
           <div ref={previewRef} />
         </div>
         {(error || tooLong) && (
           <p id={errorId} className="form-error equation-error" data-testid="equation-error">
-            {tooLong ? `An equation is at most ${MAX_LATEX_LENGTH} characters of LaTeX.` : error}
+            {tooLong ? t('equation.tooLong', { max: MAX_LATEX_LENGTH }) : error}
           </p>
         )}
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={!ready || latex.trim() === '' || tooLong || error !== null} data-testid="equation-place">
-            {initial ? 'Save' : 'Place on the board'}
+            {initial ? t('action.save') : t('equation.place')}
           </button>
           <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
+            {t('action.cancel')}
           </button>
         </div>
       </form>

@@ -5,6 +5,7 @@ import { useStore } from 'zustand';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { GRID_STEP } from './gridPlacement.ts';
 import { PAPER_CHOICES, PAPER_TILES, paperAxes, paperTileImage } from './paper.ts';
+import { useT } from '../i18n/useT.ts';
 
 /** A preview swatch shows its paper at this fraction of the board's scale. */
 const PREVIEW_SCALE = 0.5;
@@ -31,7 +32,9 @@ export function PaperPicker({ editor }: { editor: BoardEditor }) {
   const paper = useStore(editor.board, (b) => b.settings.paper);
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
-  const current = PAPER_CHOICES.find((c) => c.paper === paper)?.name ?? paper;
+  const t = useT();
+  const choice = PAPER_CHOICES.find((c) => c.paper === paper);
+  const current = choice ? t(choice.name) : paper;
   useEffect(() => {
     if (!open) return;
     const onPointer = (e: PointerEvent) => {
@@ -50,19 +53,19 @@ export function PaperPicker({ editor }: { editor: BoardEditor }) {
   return (
     <div className="paper-picker" ref={rootRef}>
       <button type="button" className="tool-button text-button paper-button" aria-expanded={open} aria-controls="paper-choices"
-        aria-label={`Paper: ${current}`} title="The board's paper for everyone" data-testid="paper-button" onClick={() => setOpen((o) => !o)}>
+        aria-label={t('paper.current', { name: current })} title={t('paper.title')} data-testid="paper-button" onClick={() => setOpen((o) => !o)}>
         <PaperPreview paper={paper} />
-        <span>Paper</span>
+        <span>{t('paper.button')}</span>
       </button>
       {open && (
         <fieldset id="paper-choices" className="paper-choices panel" data-testid="paper-choices">
-          <legend>Paper for everyone</legend>
+          <legend>{t('paper.legend')}</legend>
           {PAPER_CHOICES.map((c) => (
             <label key={c.paper} className="paper-choice">
               <input type="radio" name="paper" value={c.paper} checked={paper === c.paper} data-paper={c.paper}
                 onChange={() => void editor.setLessonSettings({ paper: c.paper })} />
               <PaperPreview paper={c.paper} />
-              <span>{c.name}</span>
+              <span>{t(c.name)}</span>
             </label>
           ))}
         </fieldset>

@@ -4,6 +4,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import { DEFAULT_STICKY, DEFAULT_TEXT_BOX } from '../elements/geometry.ts';
 import type { TextEdit } from './toolState.ts';
 import { boardToScreen, type Viewport } from './viewport.ts';
+import { useT } from '../i18n/useT.ts';
 
 interface TextEditorProps {
   edit: TextEdit;
@@ -44,13 +45,15 @@ export function TextEditor({ edit, viewport, onCommit, onCancel }: TextEditorPro
     onCommit(text);
   };
   const size = edit.size ?? (edit.kind === 'sticky' ? DEFAULT_STICKY : DEFAULT_TEXT_BOX);
-  const label = edit.kind === 'sticky' ? 'Sticky note text' : 'Text';
+  const t = useT();
+  const label = edit.kind === 'sticky' ? t('textEditor.sticky') : t('tool.text');
   return (
     <div ref={boxRef} className="text-editor-box">
       <textarea
         ref={ref}
         className={`text-editor text-editor-${edit.kind}`}
-        aria-label={`${label}. Enter to finish, Shift+Enter for a new line, Escape to cancel`}
+        aria-label={t('textEditor.label', { label })}
+        dir="auto"
         aria-describedby="text-editor-hint"
         data-testid="text-editor"
         value={text}
@@ -77,7 +80,7 @@ export function TextEditor({ edit, viewport, onCommit, onCancel }: TextEditorPro
         }}
       />
       <p id="text-editor-hint" className="text-editor-hint" data-testid="text-editor-hint">
-        Enter to finish · Shift+Enter for a new line
+        {t('textEditor.hint')}
       </p>
     </div>
   );

@@ -4,6 +4,10 @@ import { useStore } from 'zustand';
 import type { RoomClient } from '../connection/roomClient.ts';
 import { describeChange, historyRows, restoreTarget } from './historyText.ts';
 import './history.css';
+import type { ErrorCode } from '@wb/protocol';
+import { formatDateTime } from '../i18n/format.ts';
+import { refusalMessage } from '../i18n/errors.ts';
+import { useT } from '../i18n/useT.ts';
 
 interface HistoryPanelProps {
   client: RoomClient;
@@ -28,16 +32,17 @@ export function HistoryPanel({ client, teacherId, nameOf, onClose }: HistoryPane
   const [message, setMessage] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const filterId = useId();
+  const t = useT();
 
   const load = useCallback(async () => {
     try {
       const reply = await client.listHistory(by || undefined);
       if (reply.ok) setEntries(reply.entries);
-      else setMessage(reply.error.message);
+      else setMessage(refusalMessage(reply.error.code));
     } catch {
-      setMessage('The server did not answer. Try again.');
+      setMessage(t('error.noAnswer'));
     }
-  }, [client, by]);
+  }, [client, by, t]);
 
   // Reload when the board moves on, not on every event of a burst.
   useEffect(() => {
@@ -45,33 +50,33 @@ export function HistoryPanel({ client, teacherId, nameOf, onClose }: HistoryPane
     return () => clearTimeout(timer);
   }, [load, revision]);
 
-  const settle = async (call: Promise<{ ok: boolean; error?: { message: string } }>, done: string) => {
+  const settle = async (call: Promise<{ ok: boolean; error?: { code: ErrorCode } }>, done: string) => {
     try {
       const reply = await call;
-      setMessage(reply.ok ? done : (reply.error?.message ?? 'Not done.'));
+      setMessage(reply.ok ? done : reply.error ? refusalMessage(reply.error.code) : t('history.notDone'));
     } catch {
-      setMessage('The server did not answer. Try again.');
+      setMessage(t('error.noAnswer'));
     }
   };
 
   const person = by ? nameOf(by) : null;
   const clear = () => {
     setConfirming(false);
-    void settle(client.clearBoard(by || undefined), person ? `${person}'s work was removed. Undo it below.` : 'The board was cleared. Undo it below.');
+    void settle(client.clearBoard(by || undefined), person ? t('history.removedWork', { name: person }) : t('history.cleared'));
   };
 
   return (
     <section className="panel history-panel" aria-labelledby="history-heading" data-testid="history-panel">
       <header className="history-header">
-        <h2 id="history-heading">History</h2>
+        <h2 id="history-heading">{t('lesson.history')}</h2>
         <button type="button" className="button button-secondary" onClick={onClose}>
-          Close
+          {t('action.close')}
         </button>
       </header>
       <div className="field history-filter">
-        <label htmlFor={filterId}>Changes by</label>
+        <label htmlFor={filterId}>{t('history.changesBy')}</label>
         <select id={filterId} value={by} onChange={(e) => setBy(e.target.value)} data-testid="history-filter">
-          <option value="">Everyone</option>
+          <option value="">{t('history.everyone')}</option>
           {roster.map((e) => (
             <option key={e.userId} value={e.userId}>
               {e.displayName}
@@ -82,17 +87,17 @@ export function HistoryPanel({ client, teacherId, nameOf, onClose }: HistoryPane
       <div className="history-actions">
         {confirming ? (
           <>
-            <span>{person ? `Remove everything ${person} drew?` : 'Clear the whole board?'}</span>
+            <span>{person ? t('history.removeConfirm', { name: person }) : t('history.clearConfirm')}</span>
             <button type="button" className="button button-danger" onClick={clear}>
-              {person ? 'Remove' : 'Clear'}
+              {person ? t('teacher.remove') : t('history.clear')}
             </button>
             <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-              Cancel
+              {t('action.cancel')}
             </button>
           </>
         ) : (
           <button type="button" className="button button-danger-quiet" onClick={() => setConfirming(true)}>
-            {person ? `Remove all of ${person}'s work` : 'Clear the board'}
+            {person ? t('history.removeAll', { name: person }) : t('history.clearBoard')}
           </button>
         )}
       </div>
@@ -102,27 +107,27 @@ export function HistoryPanel({ client, teacherId, nameOf, onClose }: HistoryPane
         </p>
       )}
       {entries === null ? (
-        <p className="muted">Loading…</p>
+        <p className="muted">{t('common.loading')}</p>
       ) : entries.length === 0 ? (
-        <p className="muted">No changes yet.</p>
+        <p className="muted">{t('history.none')}</p>
       ) : (
         <ol className="history-list">
           {historyRows(entries).map((row) =>
             row.kind === 'batch' ? (
               <li key={row.batchId} className="history-row" data-testid="history-row">
                 <span className="history-what">
-                  {nameOf(row.by)} removed {row.count} element{row.count === 1 ? '' : 's'} at once
+                  {t('history.batch', { name: nameOf(row.by), count: row.count })}
                 </span>
                 <time className="muted" dateTime={row.at}>{timeOf(row.at)}</time>
                 {row.restorable && (
-                  <button type="button" className="roster-action" onClick={() => void settle(client.restoreBatch(row.batchId), 'Brought back.')}>
-                    Undo
+                  <button type="button" className="roster-action" onClick={() => void settle(client.restoreBatch(row.batchId), t('history.broughtBack'))}>
+                    {t('history.undo')}
                   </button>
                 )}
               </li>
             ) : (
               <HistoryChange key={`${row.entry.elementId}:${row.entry.version}`} entry={row.entry} teacherId={teacherId} nameOf={nameOf}
-                onRestore={(version) => void settle(client.restoreElement(row.entry.elementId, version), 'Restored for everyone.')} />
+                onRestore={(version) => void settle(client.restoreElement(row.entry.elementId, version), t('history.restoredForEveryone'))} />
             ),
           )}
         </ol>
@@ -133,13 +138,14 @@ export function HistoryPanel({ client, teacherId, nameOf, onClose }: HistoryPane
 
 function HistoryChange({ entry, teacherId, nameOf, onRestore }: { entry: HistoryEntry; teacherId: string; nameOf: (id: string) => string; onRestore: (version: number) => void }) {
   const target = restoreTarget(entry, teacherId);
+  const t = useT();
   return (
     <li className="history-row" data-testid="history-row" data-action={entry.action}>
       <span className="history-what">{describeChange(entry, nameOf)}</span>
       <time className="muted" dateTime={entry.at}>{timeOf(entry.at)}</time>
       {target && (
         <button type="button" className="roster-action" onClick={() => onRestore(target.version)}>
-          {target.label}
+          {t(target.label)}
         </button>
       )}
     </li>
@@ -147,5 +153,5 @@ function HistoryChange({ entry, teacherId, nameOf, onRestore }: { entry: History
 }
 
 function timeOf(iso: string): string {
-  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return formatDateTime(iso, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }

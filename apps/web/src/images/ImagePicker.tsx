@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import type { ImageInput } from './imageInput.ts';
 import { IMAGE_ACCEPT } from './imageUpload.ts';
+import { useT } from '../i18n/useT.ts';
 
 /**
  * The toolbar's Image button: opens the file picker for pictures (and, for the teacher, PDF
@@ -8,10 +9,11 @@ import { IMAGE_ACCEPT } from './imageUpload.ts';
  */
 export function ImagePicker({ input, acceptPdf, disabled }: { input: ImageInput | null; acceptPdf: boolean; disabled: boolean }) {
   const fileRef = useRef<HTMLInputElement>(null);
-  const label = acceptPdf ? 'Add an image or a PDF' : 'Add an image';
+  const t = useT();
+  const label = acceptPdf ? t('image.addOrPdf') : t('image.add');
   return (
     <>
-      <button type="button" className="tool-button" aria-label={label} title={`${label} (or paste or drop one on the board)`} disabled={disabled || !input}
+      <button type="button" className="tool-button" aria-label={label} title={t('image.title', { label })} disabled={disabled || !input}
         onClick={() => fileRef.current?.click()} data-testid="image-picker">
         <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round">
           <rect x="2.5" y="3.5" width="13" height="11" rx="1.5" />

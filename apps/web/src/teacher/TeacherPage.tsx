@@ -2,6 +2,7 @@ import '../pages/HomePage.css';
 import { DisplayName, Email, Password, RoomTitle, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ApiError, createRoom } from '../api/roomsApi.ts';
+import { ErrorCode } from '@wb/protocol';
 import { archiveMyRoom, currentTeacher, enterMyRoom, listMyRooms, renameMyRoom, signIn, signOutTeacher, signUp } from '../api/teacherAccountApi.ts';
 import type { ReportSource } from '../api/teacherApi.ts';
 import { Field } from '../pages/Field.tsx';
@@ -13,47 +14,53 @@ import { saveGrant } from '../session/grantStorage.ts';
 import { memberKey } from '../session/memberKey.ts';
 import '../people/teacher.css';
 import './teacherPage.css';
+import { formatDateTime } from '../i18n/format.ts';
+import { errorMessage, fieldProblem } from '../i18n/errors.ts';
+import type { MessageId } from '@lingui/core';
+import { Trans } from '@lingui/react';
+import { useT } from '../i18n/useT.ts';
 
 type Account = { status: 'loading' } | { status: 'signed_out' } | { status: 'signed_in'; teacher: TeacherAccount } | { status: 'failed'; message: string };
 
-const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : fallback);
+const messageOf = (error: unknown, fallback: MessageId) => errorMessage(error, fallback);
 
 /** `/teacher`: sign in or up, then the teacher's lessons, past and present. */
 export function TeacherPage() {
   const [account, setAccount] = useState<Account>({ status: 'loading' });
+  const t = useT();
 
   useEffect(() => {
-    document.title = 'Your lessons · Classroom whiteboard';
+    document.title = t('app.pageTitle', { page: t('teacher.yourLessons') });
     let cancelled = false;
     currentTeacher().then(
       (teacher) => !cancelled && setAccount(teacher ? { status: 'signed_in', teacher } : { status: 'signed_out' }),
-      (error: unknown) => !cancelled && setAccount({ status: 'failed', message: messageOf(error, 'Could not reach the server.') }),
+      (error: unknown) => !cancelled && setAccount({ status: 'failed', message: messageOf(error, 'error.unreachable') }),
     );
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [t]);
 
   return (
     <main className="home teacher-page">
       <header className="home-header">
-        <a href="/" aria-label="Classroom whiteboard start page">
+        <a href="/" aria-label={t('lesson.homeLink')}>
           <Logo />
         </a>
-        <h1>Your lessons</h1>
+        <h1>{t('teacher.yourLessons')}</h1>
         {account.status === 'signed_in' && (
           <p className="lede">
-            Signed in as <span className="teacher-name">{account.teacher.displayName}</span> ({account.teacher.email}){' '}
+            <Trans id="teacher.signedInAs" values={{ name: account.teacher.displayName, email: account.teacher.email }} components={{ 0: <span className="teacher-name" /> }} />{' '}
             <button type="button" className="link-button" onClick={async () => {
               await signOutTeacher().catch(() => {});
               setAccount({ status: 'signed_out' });
             }}>
-              Sign out
+              {t('teacher.signOut')}
             </button>
           </p>
         )}
       </header>
-      {account.status === 'loading' && <p className="muted">Loading…</p>}
+      {account.status === 'loading' && <p className="muted">{t('common.loading')}</p>}
       {account.status === 'failed' && <p className="form-error" role="alert">{account.message}</p>}
       {account.status === 'signed_out' && <SignInCards onSignedIn={(teacher) => setAccount({ status: 'signed_in', teacher })} />}
       {account.status === 'signed_in' && <Dashboard teacher={account.teacher} />}
@@ -75,6 +82,7 @@ function SignInCard({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => v
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const t = useT();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -82,20 +90,20 @@ function SignInCard({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => v
     try {
       onSignedIn(await signIn({ email, password }));
     } catch (failure) {
-      setError(messageOf(failure, 'Could not sign in. Try again.'));
+      setError(failure instanceof ApiError && failure.code === ErrorCode.NOT_AUTHENTICATED ? t('teacher.wrongCredentials') : messageOf(failure, 'teacher.signInFailed'));
       setBusy(false);
     }
   };
   return (
     <section className="card" aria-labelledby="sign-in-heading">
-      <h2 id="sign-in-heading">Sign in</h2>
+      <h2 id="sign-in-heading">{t('teacher.signIn')}</h2>
       <form onSubmit={submit} noValidate>
-        <Field label="Email" name="email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" value={password}
+        <Field label={t('teacher.email')} name="email" type="email" autoComplete="username" dir="ltr" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field label={t('teacher.password')} name="password" type="password" autoComplete="current-password" value={password}
           onChange={(e) => setPassword(e.target.value)} />
         {error && <p className="form-error" role="alert">{error}</p>}
         <button type="submit" className="button button-primary button-wide" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('teacher.signingIn') : t('teacher.signIn')}
         </button>
       </form>
     </section>
@@ -108,13 +116,14 @@ function SignUpCard({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => v
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ name?: string; email?: string; password?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
+  const t = useT();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const checks = { name: DisplayName.safeParse(name), email: Email.safeParse(email), password: Password.safeParse(password) };
     const found = {
-      ...(checks.name.success ? {} : { name: checks.name.error.issues[0]?.message ?? 'Check your name' }),
-      ...(checks.email.success ? {} : { email: checks.email.error.issues[0]?.message ?? 'Check the email' }),
-      ...(checks.password.success ? {} : { password: checks.password.error.issues[0]?.message ?? 'Check the password' }),
+      ...(checks.name.success ? {} : { name: fieldProblem('name', checks.name.error.issues[0]) }),
+      ...(checks.email.success ? {} : { email: fieldProblem('email', checks.email.error.issues[0]) }),
+      ...(checks.password.success ? {} : { password: fieldProblem('password', checks.password.error.issues[0]) }),
     };
     setErrors(found);
     if (!checks.name.success || !checks.email.success || !checks.password.success) return;
@@ -122,24 +131,24 @@ function SignUpCard({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => v
     try {
       onSignedIn(await signUp({ displayName: checks.name.data, email: checks.email.data, password: checks.password.data }));
     } catch (failure) {
-      setErrors({ form: messageOf(failure, 'Could not create the account. Try again.') });
+      setErrors({ form: failure instanceof ApiError && failure.code === ErrorCode.CONFLICT ? t('teacher.emailTaken') : messageOf(failure, 'teacher.signUpFailed') });
       setBusy(false);
     }
   };
   return (
     <section className="card" aria-labelledby="sign-up-heading">
-      <h2 id="sign-up-heading">Create a teacher account</h2>
-      <p className="card-lede">Keep your lessons and their attendance in one place. Students never need an account.</p>
+      <h2 id="sign-up-heading">{t('teacher.signUpHeading')}</h2>
+      <p className="card-lede">{t('teacher.signUpLede')}</p>
       <form onSubmit={submit} noValidate>
-        <Field label="Your name" name="displayName" autoComplete="name" value={name} maxLength={40} onChange={(e) => setName(e.target.value)}
+        <Field label={t('field.yourName')} name="displayName" autoComplete="name" value={name} maxLength={40} onChange={(e) => setName(e.target.value)}
           error={errors.name ?? null} />
-        <Field label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)}
+        <Field label={t('teacher.email')} name="email" type="email" autoComplete="email" dir="ltr" value={email} onChange={(e) => setEmail(e.target.value)}
           error={errors.email ?? null} />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" hint="At least 10 characters."
+        <Field label={t('teacher.password')} name="password" type="password" autoComplete="new-password" hint={t('teacher.passwordHint')}
           value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password ?? null} />
         {errors.form && <p className="form-error" role="alert">{errors.form}</p>}
         <button type="submit" className="button button-secondary button-wide" disabled={busy}>
-          {busy ? 'Creating…' : 'Create account'}
+          {busy ? t('teacher.creating') : t('teacher.createAccount')}
         </button>
       </form>
     </section>
@@ -153,11 +162,12 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
   const [reportCode, setReportCode] = useState<string | null>(null);
   const [archiving, setArchiving] = useState<TeacherRoom | null>(null);
   const [boardsOf, setBoardsOf] = useState<TeacherRoom | null>(null);
+  const t = useT();
 
   const reload = useCallback(() => {
     listMyRooms().then(
       (list) => setRooms({ status: 'loaded', rooms: list }),
-      (error: unknown) => setRooms({ status: 'failed', message: messageOf(error, 'Could not load your lessons.') }),
+      (error: unknown) => setRooms({ status: 'failed', message: messageOf(error, 'teacher.loadFailed') }),
     );
   }, []);
   useEffect(reload, [reload]);
@@ -168,19 +178,19 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
     <>
       <NewLessonCard teacher={teacher} />
       <section className="card teacher-rooms" aria-labelledby="rooms-heading">
-        <h2 id="rooms-heading">Lessons</h2>
-        {rooms.status === 'loading' && <p className="muted">Loading…</p>}
+        <h2 id="rooms-heading">{t('teacher.lessons')}</h2>
+        {rooms.status === 'loading' && <p className="muted">{t('common.loading')}</p>}
         {rooms.status === 'failed' && <p className="form-error" role="alert">{rooms.message}</p>}
-        {rooms.status === 'loaded' && rooms.rooms.length === 0 && <p className="muted">No lessons yet. Start one above.</p>}
+        {rooms.status === 'loaded' && rooms.rooms.length === 0 && <p className="muted">{t('teacher.noLessons')}</p>}
         {rooms.status === 'loaded' && rooms.rooms.length > 0 && (
           <table className="attendance-table">
             <thead>
               <tr>
-                <th scope="col">Lesson</th>
-                <th scope="col">Code</th>
-                <th scope="col">Started</th>
-                <th scope="col">Status</th>
-                <th scope="col"><span className="visually-hidden">Actions</span></th>
+                <th scope="col">{t('teacher.colLesson')}</th>
+                <th scope="col">{t('lesson.code')}</th>
+                <th scope="col">{t('teacher.colStarted')}</th>
+                <th scope="col">{t('teacher.colStatus')}</th>
+                <th scope="col"><span className="visually-hidden">{t('roster.actions')}</span></th>
               </tr>
             </thead>
             <tbody>
@@ -209,12 +219,13 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
   const [requireApproval, setRequireApproval] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const t = useT();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const trimmed = title.trim();
     const parsed = trimmed ? RoomTitle.safeParse(trimmed) : null;
     if (parsed && !parsed.success) {
-      setError('A title is at most 80 characters, without control characters');
+      setError(fieldProblem('title', undefined));
       return;
     }
     setBusy(true);
@@ -230,19 +241,19 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
       saveGrant(grant);
       navigate(roomPath(grant.room.code));
     } catch (failure) {
-      setError(messageOf(failure, 'Could not start the lesson. Try again.'));
+      setError(messageOf(failure, 'home.startFailed'));
       setBusy(false);
     }
   };
   return (
     <section className="card" aria-labelledby="new-lesson-heading">
-      <h2 id="new-lesson-heading">Start a lesson</h2>
+      <h2 id="new-lesson-heading">{t('home.startHeading')}</h2>
       <form onSubmit={submit} noValidate className="inline-form">
-        <Field label="Lesson title (optional)" name="title" value={title} maxLength={80} placeholder="e.g. Fractions, week 3"
+        <Field label={t('home.titleLabel')} name="title" value={title} maxLength={80} placeholder={t('home.titlePlaceholder')}
           onChange={(e) => setTitle(e.target.value)} error={error} />
         <ApprovalCheckbox checked={requireApproval} onChange={setRequireApproval} />
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Starting…' : 'Start lesson'}
+          {busy ? t('home.starting') : t('home.start')}
         </button>
       </form>
     </section>
@@ -253,20 +264,21 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards }: { room: Tea
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(room.title);
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
   // As this lesson's teacher, from whichever browser: joining by link would make a new student.
   const open = async () => {
     try {
       saveGrant(await enterMyRoom(room.code));
       navigate(roomPath(room.code));
     } catch (failure) {
-      setError(messageOf(failure, 'Could not open the lesson.'));
+      setError(messageOf(failure, 'room.openFailed'));
     }
   };
   const rename = async (e: FormEvent) => {
     e.preventDefault();
     const parsed = RoomTitle.safeParse(title);
     if (!parsed.success) {
-      setError('A title is 1 to 80 characters, without control characters');
+      setError(t('teacher.titleInvalid'));
       return;
     }
     try {
@@ -275,7 +287,7 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards }: { room: Tea
       setError(null);
       onChanged();
     } catch (failure) {
-      setError(messageOf(failure, 'Could not rename the lesson.'));
+      setError(messageOf(failure, 'teacher.renameFailed'));
     }
   };
   return (
@@ -283,9 +295,9 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards }: { room: Tea
       <th scope="row">
         {editing ? (
           <form onSubmit={rename} className="inline-form">
-            <input aria-label={`New title for ${room.title}`} value={title} maxLength={80} onChange={(e) => setTitle(e.target.value)} autoFocus />
-            <button type="submit" className="roster-action">Save</button>
-            <button type="button" className="roster-action" onClick={() => setEditing(false)}>Cancel</button>
+            <input aria-label={t('teacher.newTitle', { title: room.title })} value={title} maxLength={80} onChange={(e) => setTitle(e.target.value)} autoFocus />
+            <button type="submit" className="roster-action">{t('action.save')}</button>
+            <button type="button" className="roster-action" onClick={() => setEditing(false)}>{t('action.cancel')}</button>
             {error && <span className="form-error" role="alert">{error}</span>}
           </form>
         ) : (
@@ -296,14 +308,14 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards }: { room: Tea
         )}
       </th>
       <td><span className="code-chip code-chip-small">{room.code}</span></td>
-      <td>{new Date(room.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</td>
-      <td>{room.status === 'open' ? 'Open' : 'Archived'}</td>
+      <td>{formatDateTime(room.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+      <td>{room.status === 'open' ? t('teacher.statusOpen') : t('teacher.statusArchived')}</td>
       <td className="teacher-room-actions">
-        {room.status === 'open' && <button type="button" className="roster-action" onClick={open}>Open</button>}
-        <button type="button" className="roster-action" onClick={onReport}>Attendance</button>
-        <button type="button" className="roster-action" onClick={onBoards}>Boards</button>
-        {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>Rename</button>}
-        {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>Archive</button>}
+        {room.status === 'open' && <button type="button" className="roster-action" onClick={open}>{t('teacher.open')}</button>}
+        <button type="button" className="roster-action" onClick={onReport}>{t('lesson.attendance')}</button>
+        <button type="button" className="roster-action" onClick={onBoards}>{t('teacher.boards')}</button>
+        {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>{t('teacher.rename')}</button>}
+        {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>{t('teacher.archive')}</button>}
       </td>
     </tr>
   );
@@ -313,6 +325,7 @@ function ArchiveDialog({ room, onClose, onArchived }: { room: TeacherRoom; onClo
   const ref = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const t = useT();
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
@@ -323,20 +336,20 @@ function ArchiveDialog({ room, onClose, onArchived }: { room: TeacherRoom; onClo
       await archiveMyRoom(room.code);
       onArchived();
     } catch (failure) {
-      setError(messageOf(failure, 'Could not archive the lesson.'));
+      setError(messageOf(failure, 'teacher.archiveFailed'));
       setBusy(false);
     }
   };
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="archive-title" onCancel={onClose}>
       <h2 id="archive-title">
-        Archive <span className="dialog-name">{room.title}</span>?
+        <Trans id="teacher.archiveTitle" values={{ title: room.title }} components={{ 0: <span className="dialog-name" /> }} />
       </h2>
-      <p>Everyone still in it is disconnected and nobody can join again. Its attendance stays here.</p>
+      <p>{t('teacher.archiveText')}</p>
       {error && <p className="form-error" role="alert">{error}</p>}
       <div className="actions">
-        <button type="button" className="button button-danger" onClick={archive} disabled={busy}>{busy ? 'Archiving…' : 'Archive'}</button>
-        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+        <button type="button" className="button button-danger" onClick={archive} disabled={busy}>{busy ? t('teacher.archiving') : t('teacher.archive')}</button>
+        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>{t('action.cancel')}</button>
       </div>
     </dialog>
   );
