@@ -4,8 +4,10 @@ import type { ImageLibrary } from '../images/imageLibrary.ts';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { DUPLICATE_OFFSET, clipboardContent, clipboardPicture, placedAt, selectedShapes, shiftedBy, type ClipboardContent } from '../elements/clipboard.ts';
 import type { Point } from '../elements/geometry.ts';
-import { NO_RICH_CLIPBOARD, richClipboardAvailable, richClipboardTakes, writeRich } from '../platform/systemClipboard.ts';
+import { noRichClipboard, richClipboardAvailable, richClipboardTakes, writeRich } from '../platform/systemClipboard.ts';
 import { pngOf } from './exportImage.ts';
+import type { MessageId } from '@lingui/core';
+import { i18n } from '../i18n/i18n.ts';
 
 /**
  * The last copy, kept in this browser (localStorage) with the plain text it put on the system
@@ -75,10 +77,10 @@ function addPicture(content: ClipboardContent, shapes: readonly ElementShape[]):
   });
 }
 
-const PASTE_REFUSED: Record<Exclude<ClipboardRead, { ok: true }>['reason'], string | null> = {
+const PASTE_REFUSED: Record<Exclude<ClipboardRead, { ok: true }>['reason'], MessageId | null> = {
   not_ours: null,
-  malformed: 'The clipboard holds whiteboard elements that could not be read. Nothing was pasted.',
-  too_large: 'The clipboard holds more than can be pasted at once. Nothing was pasted.',
+  malformed: 'paste.malformed',
+  too_large: 'paste.tooLarge',
 };
 
 /** The open lesson's pictures as a paste needs them: known here, or uploaded from a copy's bytes. */
@@ -110,7 +112,7 @@ export function attachClipboard(editor: BoardEditor, images: ImageLibrary, point
   /** The selection's shapes, at most MAX_CLIPBOARD_ELEMENTS; past that the person is told. */
   const selection = () => {
     const { ordered, selection: ids } = editor.board.getState();
-    if (ids.size > MAX_CLIPBOARD_ELEMENTS) editor.tell(`Only ${MAX_CLIPBOARD_ELEMENTS} elements are copied at once: the ${MAX_CLIPBOARD_ELEMENTS} lowest of the selection were taken.`);
+    if (ids.size > MAX_CLIPBOARD_ELEMENTS) editor.tell(i18n._('copy.tooMany', { max: MAX_CLIPBOARD_ELEMENTS }));
     return selectedShapes(ordered, ids);
   };
 
@@ -130,7 +132,7 @@ export function attachClipboard(editor: BoardEditor, images: ImageLibrary, point
     } else if (!toldNoPicture) {
       // Plain http (a LAN address): the copy pastes into any board; other apps get text. Said once.
       toldNoPicture = true;
-      editor.tell(NO_RICH_CLIPBOARD);
+      editor.tell(noRichClipboard());
     }
     if (cut) editor.delete(editor.board.getState().selection);
   };

@@ -2,11 +2,8 @@ import {
   DEFAULT_LESSON_SETTINGS,
   ErrorCode,
   MAX_GROUP_LOCK_ELEMENTS,
-  forbiddenText,
   mayChangeElement,
   mayCreateElement,
-  policyText,
-  refusalText,
   type Ack,
   type BreakLockRequest,
   type CreateElementRequest,
@@ -43,6 +40,8 @@ import { History, type Step } from './history.ts';
 import { InkSender } from './inkSender.ts';
 import { offlineText } from '../offline/offlineText.ts';
 import type { PenSample } from './penStroke.ts';
+import { refusalMessage } from '../i18n/errors.ts';
+import { i18n } from '../i18n/i18n.ts';
 
 /** What the editor needs from the socket. A rejected promise means "not delivered": try again later. */
 export interface EditorTransport {
@@ -312,10 +311,10 @@ export class BoardEditor {
       for (const item of drag.items) {
         const lock = state.elements.get(item.elementId)?.lock;
         if (lock && (lock.sessionId !== this.self.sessionId || lock.generation !== item.generation)) {
-          this.abandonDrag('Your drag ended: the lock was taken over.');
+          this.abandonDrag(i18n._('editor.lockTaken'));
           break;
         } else if (!state.elements.has(item.elementId)) {
-          this.abandonDrag('The element you were moving was deleted.');
+          this.abandonDrag(i18n._('editor.movedDeleted'));
           break;
         }
       }
@@ -619,8 +618,8 @@ export class BoardEditor {
   explainRefusal(element: Element, refusal: DragRefusal): void {
     if (refusal === 'not_own') {
       const author = this.authorOf(element);
-      this.notifyOnce(`${author ? `Made by ${author}. ` : ''}${policyText.notOwn}`);
-    } else if (refusal === 'pinned') this.notifyOnce(forbiddenText.pinned);
+      this.notifyOnce(author ? i18n._('editor.madeBy', { name: author, rule: i18n._('policy.notOwn') }) : i18n._('policy.notOwn'));
+    } else if (refusal === 'pinned') this.notifyOnce(i18n._('forbidden.pinned'));
     else if (refusal === 'read_only') this.refuseReadOnly();
   }
 
@@ -645,7 +644,7 @@ export class BoardEditor {
   }
 
   private refuseReadOnly(): null {
-    this.notifyOnce(this.rights().penMuted ? policyText.penMuted : policyText.lookOnly);
+    this.notifyOnce(this.rights().penMuted ? i18n._('policy.penMuted') : i18n._('policy.lookOnly'));
     return null;
   }
 
@@ -667,7 +666,7 @@ export class BoardEditor {
 
   private enqueue(op: Parameters<EditQueue['enqueue']>[0]): boolean {
     if (!this.queue.enqueue(op)) {
-      this.notify('Too many unsynced changes. Wait for the connection to come back before drawing more.');
+      this.notify(i18n._('editor.tooManyUnsynced'));
       return false;
     }
     this.pump();
@@ -773,7 +772,7 @@ export class BoardEditor {
   /** "Ana is moving this." when the holder is known (a group refusal names them). */
   private lockedText(holder: string | undefined, count: number): string {
     const name = holder ? this.confirmed?.members.get(holder)?.displayName : undefined;
-    return name ? `${name} is moving ${count > 1 ? 'one of these' : 'this'}.` : refusalText.locked;
+    return name ? i18n._(count > 1 ? 'editor.movingOneOfThese' : 'editor.movingThis', { name }) : refusalMessage('locked');
   }
 
   private handBack(grants: readonly LockGrant[]): void {
@@ -792,7 +791,7 @@ export class BoardEditor {
         this.history.record([{ id: elementId, before, after: shape }]);
       } else if (reply && !reply.ok && shape) {
         // stale_generation: the lock ended before the drop; the element stays where the room says.
-        this.notify(reply.error.code === 'stale_generation' ? 'Your move did not apply: the element was released before you let go.' : refusalNotice(reply.error, 1));
+        this.notify(reply.error.code === 'stale_generation' ? i18n._('editor.moveLate') : refusalNotice(reply.error, 1));
       }
       this.publishBoard();
       this.publishMotion();
@@ -906,7 +905,7 @@ export class BoardEditor {
       const reply = await call();
       if (!reply.ok) this.notify(refusalNotice(reply.error, 1));
     } catch {
-      this.notify('The server did not answer. Try again.');
+      this.notify(i18n._('error.noAnswer'));
     }
   }
 
@@ -973,7 +972,6 @@ export class BoardEditor {
 
 /** A refused change, for a person: how many were not saved, then the protocol's text for its code. */
 function refusalNotice(error: ProtocolError, count: number): string {
-  const what = count > 1 ? `${count} changes were not saved.` : 'Your change was not saved.';
-  return `${what} ${refusalText[error.code]}`;
+  return i18n._('editor.notSaved', { count, reason: refusalMessage(error.code) });
 }
 

@@ -1,5 +1,6 @@
 import { refusalText, type ElementShape } from '@wb/protocol';
 import { describe, expect, test, vi } from 'vitest';
+import { ApiError } from '../api/roomsApi.ts';
 import { rect } from '../sync/testFixtures.ts';
 import { memoryPictureStash, pastablePictures, stashCopiedPictures, type LessonPictures } from './copiedPictures.ts';
 
@@ -59,12 +60,13 @@ describe('CB8: a copied picture is carried to a paste in another lesson', () => 
     expect(lesson.uploads).toEqual([]);
   });
 
-  test('a refused upload is explained, and its images are left out', async () => {
+  test('a refused upload is explained by its code, and its images are left out', async () => {
     const stash = memoryPictureStash();
     await stashCopiedPictures([cat], async () => bytesOf('a'), stash);
-    const lesson: LessonPictures = { has: async () => false, upload: async () => Promise.reject(new Error('This lesson already holds 500 images.')) };
+    const refusal = new ApiError(413, 'quota_exceeded', 'This lesson already holds 500 images.');
+    const lesson: LessonPictures = { has: async () => false, upload: async () => Promise.reject(refusal) };
     const tell = vi.fn();
     expect(await pastablePictures([cat, rect(0, 120)], lesson, stash, tell)).toEqual([rect(0, 120)]);
-    expect(tell).toHaveBeenCalledWith('A copied picture was not added: This lesson already holds 500 images.');
+    expect(tell).toHaveBeenCalledWith(`A copied picture was not added: ${refusalText.quota_exceeded}`);
   });
 });

@@ -5,7 +5,9 @@
  * keyed by sha256, and a paste uploads each picture its lesson lacks before creating the elements.
  * The upload is content-addressed: the same picture sent twice is stored once.
  */
-import { RequestErrorCode, refusalText, type ElementShape } from '@wb/protocol';
+import { RequestErrorCode, type ElementShape } from '@wb/protocol';
+import { errorMessage, refusalMessage } from '../i18n/errors.ts';
+import { i18n } from '../i18n/i18n.ts';
 
 /** Where a copy's pictures wait for a paste: only the last copy's are kept. */
 export interface PictureStash {
@@ -61,12 +63,12 @@ export async function pastablePictures(shapes: readonly ElementShape[], lesson: 
         if ((await lesson.upload(bytes)) !== sha256) unavailable.add(sha256);
       } catch (error) {
         unavailable.add(sha256);
-        if (error instanceof Error && error.message) refusals.push(error.message);
+        refusals.push(errorMessage(error, 'image.notAddedPlain'));
       }
     }),
   );
   if (unavailable.size === 0) return [...shapes];
-  tell(refusals[0] ? `A copied picture was not added: ${refusals[0]}` : refusalText[RequestErrorCode.IMAGE_UNKNOWN]);
+  tell(refusals[0] ? i18n._('paste.pictureNotAdded', { reason: refusals[0] }) : refusalMessage(RequestErrorCode.IMAGE_UNKNOWN));
   return shapes.filter((s) => s.kind !== 'image' || !unavailable.has(s.sha256));
 }
 

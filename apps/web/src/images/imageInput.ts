@@ -4,6 +4,8 @@ import { ApiError } from '../api/roomsApi.ts';
 import type { ImageLibrary } from './imageLibrary.ts';
 import { imageShapesAt, type PlacedPicture } from './imagePlacement.ts';
 import { prepareImage } from './imageUpload.ts';
+import { errorMessage } from '../i18n/errors.ts';
+import { i18n } from '../i18n/i18n.ts';
 
 /** Files handled from one drop or pick at most (a folder's worth dropped by mistake is not uploaded whole). */
 export const MAX_FILES_AT_ONCE = 20;
@@ -39,17 +41,17 @@ export class ImageInput {
   async addFiles(files: readonly File[], at: Point = this.ports.placeAt()): Promise<void> {
     const { editor } = this.ports;
     if (editor.board.getState().readOnly) {
-      editor.tell('You cannot add to this board right now.');
+      editor.tell(i18n._('image.cannotAdd'));
       return;
     }
-    if (files.length > MAX_FILES_AT_ONCE) editor.tell(`Only ${MAX_FILES_AT_ONCE} files are added at once: the first ${MAX_FILES_AT_ONCE} were taken.`);
+    if (files.length > MAX_FILES_AT_ONCE) editor.tell(i18n._('image.tooMany', { max: MAX_FILES_AT_ONCE }));
     const placed: PlacedPicture[] = [];
     for (const file of files.slice(0, MAX_FILES_AT_ONCE)) {
       if (isPdf(file) && this.ports.acceptPdf) {
         await this.importPdf(file, at);
         continue;
       }
-      const picture = await this.upload(file, file.name ? `“${file.name}”` : 'The pasted image');
+      const picture = await this.upload(file, file.name ? i18n._('image.quotedName', { name: file.name }) : i18n._('image.pasted'));
       if (picture) placed.push(picture);
     }
     this.place(placed, at);
@@ -67,7 +69,7 @@ export class ImageInput {
       const stored = await library.upload(prepared.bytes, prepared.mime);
       return { sha256: stored.sha256, width: stored.width, height: stored.height };
     } catch (error) {
-      editor.tell(error instanceof ApiError ? `${name} was not added: ${error.message}` : `${name} was not added.`);
+      editor.tell(error instanceof ApiError ? i18n._('image.notAddedBecause', { name, reason: errorMessage(error, 'image.notAddedPlain') }) : i18n._('image.notAdded', { name }));
       return null;
     }
   }
@@ -78,8 +80,8 @@ export class ImageInput {
    */
   async importPdf(file: File, at: Point): Promise<string[]> {
     const { editor } = this.ports;
-    const name = `“${file.name || 'The PDF'}”`;
-    editor.tell(`Reading ${name}…`);
+    const name = file.name ? i18n._('image.quotedName', { name: file.name }) : i18n._('image.thePdf');
+    editor.tell(i18n._('image.readingPdf', { name }));
     let rendered: { pages: Blob[]; totalPages: number };
     let maxPages: number;
     try {
@@ -87,16 +89,16 @@ export class ImageInput {
       maxPages = pdf.MAX_PDF_PAGES;
       rendered = await pdf.renderPdfPages(file);
     } catch {
-      editor.tell(`${name} could not be read as a PDF (damaged, protected by a password, or over 50 MB). Nothing was added.`);
+      editor.tell(i18n._('image.pdfUnreadable', { name }));
       return [];
     }
     const placed: PlacedPicture[] = [];
     for (const [i, page] of rendered.pages.entries()) {
-      const picture = await this.upload(page, `Page ${i + 1} of ${name}`);
+      const picture = await this.upload(page, i18n._('image.pdfPage', { page: i + 1, name }));
       if (!picture) break;
       placed.push(picture);
     }
-    if (rendered.totalPages > maxPages) editor.tell(`${name} has ${rendered.totalPages} pages: the first ${maxPages} were added.`);
+    if (rendered.totalPages > maxPages) editor.tell(i18n._('image.pdfTooLong', { name, total: rendered.totalPages, max: maxPages }));
     return this.place(placed, at);
   }
 

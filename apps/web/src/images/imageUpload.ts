@@ -1,4 +1,5 @@
 import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, imageKindOf, type ImageMime } from '@wb/protocol';
+import { i18n } from '../i18n/i18n.ts';
 
 /**
  * A file checked in the browser before it is sent, with the same rules the server applies
@@ -18,19 +19,19 @@ const isImageMime = (type: string): type is ImageMime => (IMAGE_MIME_TYPES as re
 /** Files as big as this are not even read: scaling a picture down cannot bring them under the limit sensibly (50 MB). */
 const MAX_SOURCE_BYTES = 50 * 1024 * 1024;
 
-export async function prepareImage(file: Blob, name = 'This file'): Promise<PreparedImage> {
-  if (file.size > MAX_SOURCE_BYTES) return { ok: false, message: `${name} is larger than 50 MB; images of up to 10 MB can be added.` };
+export async function prepareImage(file: Blob, name = i18n._('image.thisFile')): Promise<PreparedImage> {
+  if (file.size > MAX_SOURCE_BYTES) return { ok: false, message: i18n._('image.tooLargeSource', { name }) };
   const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
   const mime = imageKindOf(head);
-  if (!mime) return { ok: false, message: `${name} is not a PNG, JPEG, WebP or GIF image.` };
+  if (!mime) return { ok: false, message: i18n._('image.notImage', { name }) };
   if (file.type && isImageMime(file.type) && file.type !== mime) {
-    return { ok: false, message: `${name} says it is ${file.type.slice(6).toUpperCase()} but holds a ${mime.slice(6).toUpperCase()} image; it was not added.` };
+    return { ok: false, message: i18n._('image.mismatch', { name, claimed: file.type.slice(6).toUpperCase(), actual: mime.slice(6).toUpperCase() }) };
   }
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(file);
   } catch {
-    return { ok: false, message: `${name} is damaged: the image cannot be read.` };
+    return { ok: false, message: i18n._('image.damaged', { name }) };
   }
   try {
     const side = Math.max(bitmap.width, bitmap.height);
@@ -41,7 +42,7 @@ export async function prepareImage(file: Blob, name = 'This file'): Promise<Prep
     const height = Math.max(1, Math.round(bitmap.height * scale));
     const outMime: ImageMime = mime === 'image/jpeg' ? 'image/jpeg' : 'image/png';
     const bytes = await encode(bitmap, width, height, outMime);
-    if (!bytes || bytes.size > MAX_IMAGE_BYTES) return { ok: false, message: `${name} is too large: even scaled to ${MAX_IMAGE_SIDE} pixels it is over 10 MB.` };
+    if (!bytes || bytes.size > MAX_IMAGE_BYTES) return { ok: false, message: i18n._('image.tooLarge', { name, side: MAX_IMAGE_SIDE }) };
     return { ok: true, bytes, mime: outMime, width, height };
   } finally {
     bitmap.close();

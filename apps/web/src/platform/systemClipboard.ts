@@ -1,3 +1,5 @@
+import { i18n } from '../i18n/i18n.ts';
+
 /**
  * The system clipboard, on any origin (issue 35, I15). The async Clipboard API (`navigator.clipboard`,
  * `ClipboardItem`) exists only in a secure context (HTTPS or localhost): a student's tablet on
@@ -10,8 +12,9 @@
  */
 
 /** What a plain-http page cannot do with the clipboard, in one line for the person. */
-export const NO_RICH_CLIPBOARD =
-  'Copied for the whiteboard. Other apps get it as text, not as a picture: that needs an https address.';
+export function noRichClipboard(): string {
+  return i18n._('copy.noRich');
+}
 
 /** Whether this page can put rich content (pictures) on the system clipboard. */
 export function richClipboardAvailable(): boolean {
