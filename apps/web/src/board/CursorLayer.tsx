@@ -138,6 +138,8 @@ function createCursor(sessionId: string, userId: string, name: string, color: st
     '<path d="M1.5 1.5 L1.5 18 L6 13.8 L9.2 20.5 L12.2 19.1 L9.1 12.6 L15.5 12.4 Z" /></svg>';
   const label = document.createElement('span');
   label.className = 'cursor-label';
+  // A name in Arabic or Hebrew reads in its own direction, whatever the page's.
+  label.dir = 'auto';
   label.textContent = name;
   el.append(label);
   return { el, label, userId, pos: { x: 0, y: 0 }, target: { x: 0, y: 0 }, transform: '' };

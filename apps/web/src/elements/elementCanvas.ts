@@ -67,13 +67,16 @@ function setFont(ctx: Ctx, fontSize: number): void {
   }
 }
 
-function drawText(ctx: Ctx, { x, align, fontSize, fill, lines }: TextBlock): void {
+function drawText(ctx: Ctx, { x, align, direction, fontSize, fill, lines }: TextBlock): void {
   if (lines.length === 0) return;
   setFont(ctx, fontSize);
   ctx.fillStyle = fill;
+  // The canvas's left and right are physical, as `align` is; its direction orders the line.
   ctx.textAlign = align;
+  ctx.direction = direction;
   for (const line of lines) if (line.text !== '') ctx.fillText(line.text, x, line.y);
   ctx.textAlign = 'left';
+  ctx.direction = 'ltr';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { boardSvgDocument, shapeSvg, wrapLines } from './elementSvg.ts';
+import { boardSvgDocument, shapeSvg, textDirection, wrapLines } from './elementSvg.ts';
 
 test('text is escaped: element text is user input, never markup', () => {
   const svg = shapeSvg({ kind: 'sticky', x: 0, y: 0, w: 200, h: 200, text: '<script>alert(1)</script> & "x"', fill: '#fff3a8' });
@@ -41,4 +41,23 @@ test('text alignment anchors the lines at the box\'s middle or right edge', () =
   expect(shapeSvg({ ...text, align: 'center' })).toContain('text-anchor="middle"');
   expect(shapeSvg({ ...text, align: 'center' })).toContain('<tspan x="104"');
   expect(shapeSvg({ ...text, align: 'right' })).toContain('<tspan x="204"');
+});
+
+test('BD1: a text reads in the direction of its first letter, digits and punctuation aside', () => {
+  expect(textDirection('12 طالبًا حاضرون')).toBe('rtl');
+  expect(textDirection('(٣) שלום')).toBe('rtl');
+  expect(textDirection('x = 12 مرة')).toBe('ltr');
+  expect(textDirection('42 + 7')).toBe('ltr');
+  expect(textDirection('')).toBe('ltr');
+});
+
+test('BD2: right-to-left text is written rtl and anchored at the same physical edge as ltr text', () => {
+  const text = { kind: 'text', x: 0, y: 0, w: 208, h: 40, text: '12 طالبًا', stroke: '#000000', fontSize: 24 } as const;
+  // Left-aligned Arabic ends (its start is on the right) at the box's left edge: anchor "end" at x = 4.
+  expect(shapeSvg(text)).toContain('direction="rtl" text-anchor="end"');
+  expect(shapeSvg(text)).toContain('<tspan x="4"');
+  expect(shapeSvg({ ...text, align: 'right' })).toContain('direction="rtl" xml:space');
+  expect(shapeSvg({ ...text, align: 'right' })).toContain('<tspan x="204"');
+  // English keeps ltr even when the page around the board is Arabic.
+  expect(shapeSvg({ ...text, text: 'hi' })).toContain('direction="ltr" xml:space');
 });

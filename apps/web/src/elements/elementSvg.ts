@@ -51,11 +51,27 @@ export const STICKY_FONT_SIZE = STICKY_DEFAULT_FONT_SIZE;
 /** Baseline-to-baseline distance of wrapped lines, in font sizes. */
 const LINE_HEIGHT = 1.25;
 
+/** Letters of the scripts written right to left. */
+const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
+
+/**
+ * A text's base direction as `dir="auto"` decides it: by its first strong (letter) character, so
+ * "12 طالبًا" reads right to left with its number on the right, "x = 12" left to right, and the
+ * text box being typed (a `dir="auto"` textarea) shows the same as the board. No letter: ltr.
+ */
+export function textDirection(text: string): 'ltr' | 'rtl' {
+  const first = /\p{L}/u.exec(text);
+  return first && RTL_LETTER.test(first[0]) ? 'rtl' : 'ltr';
+}
+
 /** A laid-out text box: each line with the y of its baseline, anchored at `x` as `align` says. */
 export interface TextBlock {
   /** Where lines are anchored: the box's left edge, middle or right edge (by `align`). */
   readonly x: number;
+  /** Physical, whatever the direction: `left` is the box's left edge for Arabic text too. */
   readonly align: TextAlign;
+  /** The text's base direction (`textDirection`): the bidi algorithm orders each line by it. */
+  readonly direction: 'ltr' | 'rtl';
   readonly fontSize: number;
   readonly fill: string;
   readonly lines: ReadonlyArray<{ readonly text: string; readonly y: number }>;
@@ -68,7 +84,7 @@ function layoutText(text: string, x: number, y: number, width: number, fontSize:
     .slice(0, maxLines)
     .map((l, i) => ({ text: l, y: y + fontSize + i * lineHeight }));
   const anchor = align === 'center' ? x + width / 2 : align === 'right' ? x + width : x;
-  return { x: anchor, align, fontSize, fill, lines };
+  return { x: anchor, align, direction: textDirection(text), fontSize, fill, lines };
 }
 
 /** The lines of a text box or a sticky note and where they sit (lines that do not fit are cut). */
@@ -79,13 +95,17 @@ export function textBlock(shape: Extract<ElementShape, { kind: 'text' | 'sticky'
     : layoutText(shape.text, shape.x + 14, shape.y + 10, shape.w - 28, shape.fontSize ?? STICKY_FONT_SIZE, STICKY_TEXT_COLOR, shape.h - 20, align);
 }
 
-/** SVG's and the canvas's names for an alignment. */
-export const SVG_TEXT_ANCHOR: Record<TextAlign, 'start' | 'middle' | 'end'> = { left: 'start', center: 'middle', right: 'end' };
+/** SVG's names for a physical alignment, by direction (`start` is the right edge of right-to-left text). */
+export const SVG_TEXT_ANCHOR: Record<'ltr' | 'rtl', Record<TextAlign, 'start' | 'middle' | 'end'>> = {
+  ltr: { left: 'start', center: 'middle', right: 'end' },
+  rtl: { left: 'end', center: 'middle', right: 'start' },
+};
 
-function textSvg({ x, align, fontSize, fill, lines }: TextBlock): string {
+function textSvg({ x, align, direction, fontSize, fill, lines }: TextBlock): string {
   const spans = lines.map((l) => `<tspan x="${num(x)}" y="${num(l.y)}">${escapeXml(l.text)}</tspan>`).join('');
-  const anchor = align === 'left' ? '' : ` text-anchor="${SVG_TEXT_ANCHOR[align]}"`;
-  return `<text font-family="${FONT_FAMILY}" font-size="${num(fontSize)}" fill="${fill}"${anchor} xml:space="preserve">${spans}</text>`;
+  const anchor = SVG_TEXT_ANCHOR[direction][align];
+  // The direction is always written: a board inside a right-to-left page must not lend it to English text.
+  return `<text font-family="${FONT_FAMILY}" font-size="${num(fontSize)}" fill="${fill}" direction="${direction}"${anchor === 'start' ? '' : ` text-anchor="${anchor}"`} xml:space="preserve">${spans}</text>`;
 }
 
 /**
@@ -193,7 +213,7 @@ export function equationHtml(latex: string, fontSize: number, color: string): st
   const math = equationMathml(latex);
   if (math === null) return null;
   return (
-    `<div xmlns="http://www.w3.org/1999/xhtml" class="equation-body" style="display:inline-block;padding:${EQUATION_PADDING}px;font-size:${num(fontSize)}px;` +
+    `<div xmlns="http://www.w3.org/1999/xhtml" class="equation-body" dir="ltr" style="display:inline-block;padding:${EQUATION_PADDING}px;font-size:${num(fontSize)}px;` +
     `line-height:1.2;color:${color};white-space:nowrap">${math}</div>`
   );
 }
@@ -202,7 +222,7 @@ function equationSvg(shape: Extract<ElementShape, { kind: 'equation' }>): string
   const html = equationHtml(shape.latex, shape.fontSize, shape.stroke);
   if (html === null) {
     const size = shape.fontSize * EQUATION_SOURCE_SCALE;
-    return `<text x="${num(shape.x + EQUATION_PADDING)}" y="${num(shape.y + EQUATION_PADDING + size)}" font-family="ui-monospace, monospace" font-size="${num(size)}" fill="${shape.stroke}" opacity="0.6">${escapeXml(shape.latex)}</text>`;
+    return `<text x="${num(shape.x + EQUATION_PADDING)}" y="${num(shape.y + EQUATION_PADDING + size)}" font-family="ui-monospace, monospace" font-size="${num(size)}" fill="${shape.stroke}" opacity="0.6" direction="ltr">${escapeXml(shape.latex)}</text>`;
   }
   return `<foreignObject x="${num(shape.x)}" y="${num(shape.y)}" width="${num(shape.w)}" height="${num(shape.h)}" overflow="visible">${html}</foreignObject>`;
 }
