@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { compileMessageOrThrow, type CompiledMessage } from '@lingui/message-utils/compileMessage';
 import { describe, expect, test } from 'vitest';
-import { LOCALES, SOURCE_LOCALE } from './locale.ts';
+import { LOCALES, SOURCE_LOCALE } from '../src/i18n/locale.ts';
 
 /**
  * The catalogs keep their word: every language has every message English has (and nothing
@@ -10,7 +10,7 @@ import { LOCALES, SOURCE_LOCALE } from './locale.ts';
  * source of the ids (a component cannot name an id English lacks: lingui.d.ts types them).
  */
 const catalog = (locale: string): Record<string, string> =>
-  JSON.parse(readFileSync(new URL(`./locales/${locale}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+  JSON.parse(readFileSync(new URL(`../src/i18n/locales/${locale}.json`, import.meta.url), 'utf8')) as Record<string, string>;
 
 const english = catalog(SOURCE_LOCALE);
 const others = LOCALES.filter((l) => l !== SOURCE_LOCALE);
