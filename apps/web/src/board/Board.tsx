@@ -212,6 +212,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         ref={surfaceRef}
         className={`board tool-${tool}${spaceHeld ? ' board-pan-ready' : ''}${panning ? ' board-panning' : ''}`}
         role="application"
+        // The board's coordinates are the same on every screen: it does not mirror with the page.
+        dir="ltr"
         aria-roledescription={t('board.roleDescription')}
         aria-label={label ?? t('stage.whiteboard')}
         aria-describedby="board-help"

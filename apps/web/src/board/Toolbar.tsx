@@ -265,13 +265,13 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
       <div className="toolbar-group" role="group" aria-label={t('toolbar.edit')}>
         {/* Shortcut hints are drawn by CSS from data-key; each button's name says the shortcut in words. */}
         <button type="button" className="tool-button" aria-label={t('toolbar.withKey', { name: t('toolbar.undo'), key: `${MOD}Z` })} title={t('toolbar.withKey', { name: t('toolbar.undo'), key: `${MOD}Z` })} aria-keyshortcuts="Control+Z" disabled={!canUndo || readOnly} onClick={() => editor.undo()}>
-          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+          <svg className="icon-flip-rtl" width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
             <path d="M6 4L3 7l3 3M3 7h8a4 4 0 010 8H8" />
           </svg>
           <kbd data-key={`${MOD}Z`} />
         </button>
         <button type="button" className="tool-button" aria-label={t('toolbar.withKey', { name: t('toolbar.redo'), key: `${MOD}Y` })} title={t('toolbar.redoTitle', { y: `${MOD}Y`, z: `${MOD}Shift+Z` })} aria-keyshortcuts="Control+Y Control+Shift+Z" disabled={!canRedo || readOnly} onClick={() => editor.redo()}>
-          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+          <svg className="icon-flip-rtl" width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
             <path d="M12 4l3 3-3 3M15 7H7a4 4 0 000 8h3" />
           </svg>
           <kbd data-key={`${MOD}Y`} />

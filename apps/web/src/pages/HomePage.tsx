@@ -9,6 +9,7 @@ import { memberKey } from '../session/memberKey.ts';
 import { Field } from './Field.tsx';
 import { rememberName, rememberedName } from './rememberedName.ts';
 import { errorMessage, fieldProblem } from '../i18n/errors.ts';
+import { LanguageSelect } from '../i18n/LanguageSelect.tsx';
 import { useT } from '../i18n/useT.ts';
 
 /** The start page: a teacher starts a lesson, a student types the code they were given. */
@@ -17,6 +18,7 @@ export function HomePage() {
   return (
     <main className="home">
       <header className="home-header">
+        <LanguageSelect />
         <Logo />
         <h1>{t('app.title')}</h1>
         <p className="lede">{t('home.lede')}</p>
