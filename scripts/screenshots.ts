@@ -13,12 +13,16 @@
  *   pnpm screenshots -- --checks                  also docs/screenshots/checks-*.png: the timer, a quick
  *                                                 poll's results and the grid with flags, laptop and
  *                                                 phone, light and dark
+ *   pnpm screenshots -- --languages --out /tmp/shots  also the lesson in Arabic (mirrored) at laptop and
+ *                                                 phone size, `teacher-board-ar.png` and `phone-ar.png`
+ *                                                 (the README's pair in docs/screenshots), and in
+ *                                                 Spanish at 640 x 400 (long words), `zoom200-es-*.png`
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
@@ -34,6 +38,7 @@ const all = args.includes('--all');
 const editing = args.includes('--editing');
 const boards = args.includes('--boards');
 const checks = args.includes('--checks');
+const languages = args.includes('--languages');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -179,6 +184,7 @@ async function main(): Promise<void> {
         await context.close();
       }
     }
+    if (languages) await languageShots(browser, teacher);
     if (boards) await boardShots(browser, teacher);
     if (checks) await checksShots(browser, teacher, students.sockets);
     students.close();
@@ -187,6 +193,63 @@ async function main(): Promise<void> {
     server.kill('SIGTERM');
   }
   console.log(`screenshots in ${outDir}`);
+}
+
+/** A catalog of the web app, for the words a language's page shows. */
+const catalog = (locale: 'ar' | 'es'): Record<string, string> =>
+  JSON.parse(readFileSync(join(root, `apps/web/src/i18n/locales/${locale}.json`), 'utf8')) as Record<string, string>;
+
+/**
+ * The lesson in Arabic, mirrored: the teacher's board with the class (a label in Arabic with a
+ * number on it) at laptop size, and a student's phone; then the teacher's page in Spanish at
+ * 640 x 400 (200 % zoom), where long words have the least room, with the menu open.
+ */
+async function languageShots(browser: Browser, teacher: { page: Page; code: string }): Promise<void> {
+  const ar = catalog('ar');
+  const es = catalog('es');
+  const grantKey = `wb.session.${teacher.code}`;
+  const grant = await teacher.page.evaluate((k) => sessionStorage.getItem(k), grantKey);
+  const asTeacher = async (options: BrowserContextOptions, locale: string) => {
+    const context = await browser.newContext({ ...options, locale });
+    await context.addInitScript(([k, v]) => sessionStorage.setItem(k!, v!), [grantKey, grant!]);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/r/${teacher.code}`);
+    await page.getByTestId('connection-status').and(page.locator('[data-state="live"]')).waitFor();
+    return page;
+  };
+
+  const laptop = await asTeacher(sizes.laptop!, 'ar-EG');
+  await laptop.getByRole('button', { name: new RegExp(`^${ar['tool.text']} `) }).click();
+  const box = (await laptop.getByTestId('board').boundingBox())!;
+  await laptop.mouse.click(box.x + 640, box.y + 470);
+  await laptop.getByTestId('text-editor').fill('12 طالبًا حاضرون اليوم');
+  await laptop.getByTestId('text-editor').press('Enter');
+  await laptop.getByTestId('unsynced').waitFor({ state: 'detached' });
+  await laptop.keyboard.press('Escape');
+  const people = laptop.locator('.topbar-people');
+  if ((await people.getAttribute('aria-expanded')) !== 'true') await people.click();
+  await laptop.getByTestId('roster-entry').nth(30).waitFor();
+  await laptop.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await laptop.screenshot({ path: join(outDir, 'teacher-board-ar.png') });
+  await laptop.context().close();
+
+  const phone = await (await browser.newContext({ ...sizes.phone, locale: 'ar-EG' })).newPage();
+  await phone.goto(`${baseUrl}/r/${teacher.code}`);
+  await phone.getByLabel(ar['field.yourName']!).fill('ليلى');
+  await phone.getByRole('button', { name: ar['join.submit'] }).click();
+  await phone.getByTestId('connection-status').and(phone.locator('[data-state="live"]')).waitFor();
+  await phone.screenshot({ path: join(outDir, 'phone-ar.png') });
+  await phone.context().close();
+
+  const small = await asTeacher(sizes.zoom200!, 'es-ES');
+  await small.screenshot({ path: join(outDir, 'zoom200-es-teacher.png') });
+  await small.getByRole('button', { name: es['lesson.more'] }).click();
+  await small.screenshot({ path: join(outDir, 'zoom200-es-teacher-more.png') });
+  await small.keyboard.press('Escape');
+  const smallPeople = small.locator('.topbar-people');
+  if ((await smallPeople.getAttribute('aria-expanded')) !== 'true') await smallPeople.click();
+  await small.screenshot({ path: join(outDir, 'zoom200-es-teacher-people.png') });
+  await small.context().close();
 }
 
 /**

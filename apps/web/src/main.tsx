@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import './theme/tokens.css';
 import './theme/base.css';
 import './theme/controls.css';
+import './i18n/rtl.css';
 import { I18nProvider } from '@lingui/react';
 import { App } from './App.tsx';
 import { i18n, startLocale } from './i18n/i18n.ts';

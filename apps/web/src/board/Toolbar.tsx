@@ -138,7 +138,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
           type="button"
           className="swatch swatch-note"
           aria-pressed={shownText.fill === c.value}
-          aria-label={t('toolbar.noteColourNamed', { colour: t(c.name) })}
+          aria-label={t('toolbar.noteColourLabel', { colour: t(c.name) })}
           title={t('toolbar.noteColourNamed', { colour: t(c.name) })}
           style={{ background: c.value }}
           onClick={() => setTextStyle({ fill: c.value })}
@@ -209,7 +209,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
             type="button"
             className="tool-button width-button"
             aria-pressed={style.strokeWidth === w.value}
-            aria-label={t('toolbar.strokeNamed', { width: t(w.name) })}
+            aria-label={t('toolbar.strokeLabel', { width: t(w.name) })}
             title={t('toolbar.strokeNamed', { width: t(w.name) })}
             onClick={() => setStyle({ strokeWidth: w.value })}
           >

@@ -147,7 +147,7 @@ export function attachClipboard(editor: BoardEditor, images: ImageLibrary, point
       const text = PASTE_REFUSED[read.reason];
       if (text) {
         e.preventDefault();
-        editor.tell(text);
+        editor.tell(i18n._(text));
       }
       return;
     }
