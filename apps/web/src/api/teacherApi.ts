@@ -1,5 +1,5 @@
-import { AttendanceReport, attendanceCsv, type AttendanceCsvWords } from '@wb/protocol';
-import { call, type Schema } from './roomsApi.ts';
+import { AttendanceReport, ErrorCode, attendanceCsv, type AttendanceCsvWords } from '@wb/protocol';
+import { ApiError, call, errorFrom, type Schema } from './roomsApi.ts';
 
 /** `{ ok: true, decision }` of the membership routes; the decision says whether anything changed. */
 export interface MembershipReply {
