@@ -288,16 +288,16 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           <select value={sortBy} onChange={(e) => setSortBy(e.target.value as SortBy)}>
             <option value="name">{t('activity.sortName')}</option>
             <option value="activity">{t('activity.sortLastDrew')}</option>
-            <option value="flag">Flags</option>
+            <option value="flag">{t('activity.sortFlags')}</option>
           </select>
         </label>
         <label className="activity-sort">
-          Show{' '}
+          {t('activity.show')}{' '}
           <select value={flagFilter} onChange={(e) => setFlagFilter(e.target.value as FlagFilter)} data-testid="flag-filter">
-            <option value="all">Everyone</option>
-            <option value="help">Needs help</option>
-            <option value="done">Done</option>
-            <option value="none">No flag</option>
+            <option value="all">{t('history.everyone')}</option>
+            <option value="help">{t('activity.flagHelp')}</option>
+            <option value="done">{t('activity.flagDone')}</option>
+            <option value="none">{t('activity.flagNone')}</option>
           </select>
         </label>
         <button type="button" className="button button-secondary" onClick={() => void client.activity.setStatus(current.status === 'frozen' ? 'running' : 'frozen')}>

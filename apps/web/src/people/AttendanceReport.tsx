@@ -77,7 +77,7 @@ export function AttendanceReport({ source, onClose }: AttendanceReportProps) {
           </button>
           {load.status === 'loaded' && (load.report.polls?.length ?? 0) > 0 && (
             <button type="button" className="button button-secondary" onClick={() => void download('polls.csv')}>
-              Polls (CSV)
+              {t('attendance.pollsCsv')}
             </button>
           )}
           <button type="button" className="button button-secondary" onClick={onClose}>
