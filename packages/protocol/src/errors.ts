@@ -76,6 +76,11 @@ export const RequestErrorCode = {
   BOARD_FULL: 'board_full',
   /** An image element naming a picture its lesson does not hold (upload it first). Nothing was stored. */
   IMAGE_UNKNOWN: 'image_unknown',
+  /**
+   * The teacher's feedback on a student's private board (an element the teacher made there): the
+   * student may not move, change, erase or hold it, whatever the board's policy (docs/boards.md).
+   */
+  FEEDBACK_LOCKED: 'feedback_locked',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 
