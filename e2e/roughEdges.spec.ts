@@ -39,3 +39,29 @@ test('the people count says who is counted; a raised hand is in the roster row; 
   // Ben sees no classmate's cursor on the class board either (his own board is his stage).
   await expect(ben.page.locator(`[data-testid="cursor"][data-user-id="${anaId}"]`)).toHaveCount(0);
 });
+
+test("no resize handles on a shape the viewer may not change: a student selecting the teacher's rectangle sees its outline, not its handles", async ({ browser }) => {
+  const teacher = await startLesson(browser);
+  const ana = await joinLesson(browser, teacher.code, 'Ana');
+  await teacher.page.getByTestId('edit-policy').selectOption('own');
+  const board = teacher.page.getByRole('application', { name: 'Whiteboard' });
+  const box = (await board.boundingBox())!;
+  await teacher.page.getByRole('button', { name: 'Rectangle (R)' }).click();
+  await teacher.page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.4);
+  await teacher.page.mouse.down();
+  await teacher.page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5, { steps: 5 });
+  await teacher.page.mouse.up();
+  // The teacher's own selection of it has handles.
+  await teacher.page.getByRole('button', { name: /^Select and move/ }).click();
+  await teacher.page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.45);
+  await expect(board.getByTestId('selection-handles')).toHaveCount(1);
+
+  // Ana selects it: outlined, no handles (the server would refuse her any resize: not her work).
+  const anaBoard = ana.page.getByRole('application', { name: 'Whiteboard' });
+  await expect(anaBoard.locator('[data-testid="element"][data-kind="rect"]')).toHaveCount(1);
+  await ana.page.getByRole('button', { name: /^Select and move/ }).click();
+  await anaBoard.focus();
+  await ana.page.keyboard.press('Control+a');
+  await expect(anaBoard.getByTestId('selection-outline')).toHaveCount(1);
+  await expect(anaBoard.getByTestId('selection-handles')).toHaveCount(0);
+});

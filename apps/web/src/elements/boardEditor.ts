@@ -108,6 +108,11 @@ export interface BoardView {
   readonly penMuted: boolean;
   /** This person cannot draw at all: a look-only lesson or a muted pen (students). */
   readonly readOnly: boolean;
+  /**
+   * The selection gets resize and rotate handles: this person may change every selected element
+   * (not read-only, none someone else's under `own`, none pinned for a student).
+   */
+  readonly handles: boolean;
   /** The last thing worth telling the person (a refused edit), with a serial so repeats show. */
   readonly notice: { readonly text: string; readonly serial: number } | null;
 }
@@ -238,6 +243,7 @@ export class BoardEditor {
       settings: DEFAULT_LESSON_SETTINGS,
       penMuted: false,
       readOnly: false,
+      handles: false,
       notice: null,
     }));
     this.motion = createStore<MotionView>(() => ({ previews: new Map() }));
@@ -350,7 +356,19 @@ export class BoardEditor {
   // ------------------------------------------------------------------ edits
 
   select(ids: Iterable<string>): void {
-    this.board.setState({ selection: new Set(ids) });
+    const selection = new Set(ids);
+    this.board.setState({ selection, handles: this.mayReshape(selection, this.board.getState().elements) });
+  }
+
+  /** Whether every selected element is this person's to resize or turn (BoardView.handles). */
+  private mayReshape(selection: ReadonlySet<string>, elements: ReadonlyMap<string, Element>): boolean {
+    for (const id of selection) {
+      const element = elements.get(id);
+      if (!element) continue;
+      const refusal = this.refusalFor(element);
+      if (refusal === 'read_only' || refusal === 'not_own' || refusal === 'pinned') return false;
+    }
+    return true;
   }
 
   /**
@@ -921,10 +939,11 @@ export class BoardEditor {
     const elements = state ? this.queue.view(state) : new Map<string, Element>();
     const prev = this.board.getState();
     const selection = [...prev.selection].filter((id) => elements.has(id));
+    const kept = selection.length === prev.selection.size ? prev.selection : new Set(selection);
     this.board.setState({
       elements,
       ordered: elements === prev.elements ? prev.ordered : inDrawingOrder(elements.values()),
-      selection: selection.length === prev.selection.size ? prev.selection : new Set(selection),
+      selection: kept,
       unsynced: this.queue.unsynced,
       kept: this.keptOk && !this.keeping && this.keptChanges === this.queue.pendingChanges,
       syncing: this.behind && this.queue.unsynced > 0 && this.transport.isConnected(),
@@ -934,6 +953,7 @@ export class BoardEditor {
       settings: state?.room.settings ?? DEFAULT_LESSON_SETTINGS,
       penMuted: this.rights().penMuted,
       readOnly: this.readOnly(),
+      handles: this.mayReshape(kept, elements),
     });
   }
 
