@@ -3,7 +3,7 @@
  * counts, a raised hand shows in the student's roster row, and students' cursors leave the class
  * board while an activity keeps them on their own boards.
  */
-import { expect, joinLesson, rosterEntry, startLesson, test } from './support.ts';
+import { expect, fromLessonMenu, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 test('the people count says who is counted; a raised hand is in the roster row; no student cursor stays on the class board during an activity', async ({ browser }) => {
   const teacher = await startLesson(browser);
@@ -64,4 +64,17 @@ test("no resize handles on a shape the viewer may not change: a student selectin
   await ana.page.keyboard.press('Control+a');
   await expect(anaBoard.getByTestId('selection-outline')).toHaveCount(1);
   await expect(anaBoard.getByTestId('selection-handles')).toHaveCount(0);
+});
+
+test('after the teacher reopens an ended lesson, the students who had left are "Left when the lesson ended", not "Connection lost"', async ({ browser }) => {
+  const teacher = await startLesson(browser);
+  await joinLesson(browser, teacher.code, 'Ana');
+  await expect(rosterEntry(teacher.page, 'Ana')).toHaveAttribute('data-state', 'live');
+  await fromLessonMenu(teacher.page, 'End lesson');
+  await teacher.page.getByRole('dialog').getByRole('button', { name: 'End lesson' }).click();
+  await expect(teacher.page.getByTestId('lesson-ended')).toBeVisible();
+  await teacher.page.getByRole('button', { name: 'Reopen lesson' }).click();
+  await expect(teacher.page.getByTestId('lesson-ended')).toHaveCount(0);
+  await expect(rosterEntry(teacher.page, 'Ana')).toContainText('Left when the lesson ended');
+  await expect(rosterEntry(teacher.page, 'Ana')).not.toContainText('Connection lost');
 });

@@ -3,17 +3,9 @@ import { memberColor } from '@wb/protocol';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { labelTextColor } from '../board/labelColor.ts';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
-import { ROSTER_STATES, countByState, hereText, viewRoster, type RosterSort } from './rosterView.ts';
+import { ROSTER_STATES, countByState, hereText, stateWords, viewRoster, type RosterSort } from './rosterView.ts';
 import './teacher.css';
 
-/** The words for each roster state (total: a new state fails to compile until it has words). */
-const stateText: Record<RosterState, string> = {
-  live: 'Here',
-  reconnecting: 'Reconnecting…',
-  gone: 'Connection lost',
-  signed_out: 'Signed out',
-  removed: 'Removed',
-};
 
 /** The counts' labels at the top of the roster. */
 const countText: Record<RosterState, string> = {
@@ -136,7 +128,7 @@ function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEnt
         <span className="state-dot" aria-hidden="true" />
         {/* "Here" is the usual case: a green dot says it, and the words stay for screen readers. */}
         <span className={entry.state === 'live' ? 'visually-hidden' : undefined}>
-          {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
+          {stateWords(entry)}
         </span>
         {entry.handRaisedAt !== null && (
           <span className="roster-hand" data-testid="roster-hand" title="Hand raised">

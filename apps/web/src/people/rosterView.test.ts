@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
-import { countByState, hereText, viewRoster } from './rosterView.ts';
+import { countByState, hereText, stateWords, viewRoster } from './rosterView.ts';
 
 const entry = (displayName: string, state: RosterState, role: RosterEntry['role'] = 'student'): RosterEntry => ({
   userId: `id-${displayName}`,
@@ -44,4 +44,15 @@ test.each([
   ['RV5 two teachers', [entry('Ms Rivera', 'live', 'teacher'), entry('Mr Lee', 'reconnecting', 'teacher'), entry('Dee', 'live')], '1 student + 2 teachers here'],
 ] as const)('%s', (_name, list, expected) => {
   expect(hereText(list)).toBe(expected);
+});
+
+test.each([
+  ['RV6 a lapsed presence is a lost connection', 'gone', 'lease_expired', 'Connection lost'],
+  ['RV6 left when the lesson ended (and after it is reopened)', 'gone', 'lesson_ended', 'Left when the lesson ended'],
+  ['RV6 closed by the server', 'gone', 'server', 'Disconnected by the server'],
+  ['RV6 never connected', 'gone', null, 'Not here yet'],
+  ['RV6 here', 'live', null, 'Here'],
+  ['RV6 signed out', 'signed_out', 'signed_out', 'Signed out'],
+] as const)('%s', (_name, state, departure, expected) => {
+  expect(stateWords({ state, departure })).toBe(expected);
 });
