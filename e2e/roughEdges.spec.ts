@@ -3,6 +3,8 @@
  * counts, a raised hand shows in the student's roster row, and students' cursors leave the class
  * board while an activity keeps them on their own boards.
  */
+import { elementsOf } from './boardHook.ts';
+import { worksheetPdf } from './worksheetPdf.ts';
 import { expect, fromLessonMenu, joinLesson, rosterEntry, startLesson, test } from './support.ts';
 
 test('the people count says who is counted; a raised hand is in the roster row; no student cursor stays on the class board during an activity', async ({ browser }) => {
@@ -77,4 +79,25 @@ test('after the teacher reopens an ended lesson, the students who had left are "
   await expect(teacher.page.getByTestId('lesson-ended')).toHaveCount(0);
   await expect(rosterEntry(teacher.page, 'Ana')).toContainText('Left when the lesson ended');
   await expect(rosterEntry(teacher.page, 'Ana')).not.toContainText('Connection lost');
+});
+
+test("a PDF's pages do not land on the work already on the board: they go to a free spot beside it", async ({ browser }) => {
+  const teacher = await startLesson(browser);
+  const board = teacher.page.getByRole('application', { name: 'Whiteboard' });
+  const box = (await board.boundingBox())!;
+  // A rectangle over the middle of the view, where a picked file lands.
+  await teacher.page.getByRole('button', { name: 'Rectangle (R)' }).click();
+  await teacher.page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);
+  await teacher.page.mouse.down();
+  await teacher.page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.7, { steps: 5 });
+  await teacher.page.mouse.up();
+  await expect.poll(async () => (await elementsOf(teacher.page)).length).toBe(1);
+  await teacher.page.getByTestId('image-file').setInputFiles({ name: 'worksheet.pdf', mimeType: 'application/pdf', buffer: worksheetPdf(2) });
+  await expect.poll(async () => (await elementsOf(teacher.page)).length, { timeout: 60_000 }).toBe(3);
+  const shapes = (await elementsOf(teacher.page)).map((e) => e.shape as { kind: string; x: number; y: number; w: number; h: number });
+  const rect = shapes.find((s) => s.kind === 'rect')!;
+  for (const page of shapes.filter((s) => s.kind === 'image')) {
+    const overlaps = page.x < rect.x + rect.w && rect.x < page.x + page.w && page.y < rect.y + rect.h && rect.y < page.y + page.h;
+    expect(overlaps).toBe(false);
+  }
 });
