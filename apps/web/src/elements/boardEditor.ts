@@ -227,6 +227,8 @@ export class BoardEditor {
     private readonly self: { userId: string; sessionId: string; role: Role },
     private readonly transport: EditorTransport,
     private readonly keeper: EditKeeper | null = null,
+    /** A private board: what the teacher made on it is their feedback, never the student's to change. */
+    private readonly place: { readonly privateBoard: boolean } = { privateBoard: false },
   ) {
     this.queue = new EditQueue(self.userId);
     this.restoring = keeper !== null;
@@ -495,6 +497,8 @@ export class BoardEditor {
   refusalFor(element: Element): DragRefusal | null {
     if (this.readOnly()) return 'read_only';
     if (!mayChangeElement({ ...this.rights(), userId: this.self.userId, createdBy: element.createdBy })) return 'not_own';
+    // The teacher's feedback on a student's board, whatever the board's policy (the server: feedback_locked).
+    if (this.isFeedback(element)) return 'not_own';
     if (element.pinned && !this.isTeacher) return 'pinned';
     if (element.lock && element.lock.sessionId !== this.self.sessionId) return 'locked';
     return null;
@@ -635,7 +639,8 @@ export class BoardEditor {
    * student sees "Made by Ms Rivera" on the attempt (the server would refuse it the same way).
    */
   explainRefusal(element: Element, refusal: DragRefusal): void {
-    if (refusal === 'not_own') {
+    if (refusal === 'not_own' && this.isFeedback(element)) this.notifyOnce(refusalText.feedback_locked);
+    else if (refusal === 'not_own') {
       const author = this.authorOf(element);
       this.notifyOnce(`${author ? `Made by ${author}. ` : ''}${policyText.notOwn}`);
     } else if (refusal === 'pinned') this.notifyOnce(forbiddenText.pinned);
@@ -643,6 +648,11 @@ export class BoardEditor {
   }
 
   // ------------------------------------------------------------------ internals
+
+  /** Someone else's element on this student's own private board: the teacher's feedback. */
+  private isFeedback(element: Element): boolean {
+    return this.place.privateBoard && this.self.role === 'student' && element.createdBy !== this.self.userId;
+  }
 
   private view(): ReadonlyMap<string, Element> {
     return this.board.getState().elements;
