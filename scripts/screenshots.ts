@@ -10,6 +10,10 @@
  *   pnpm screenshots -- --boards --out /tmp/shots   also an activity at every size: the teacher's class
  *                                                 grid of 30, an opened board (and a selection on it
  *                                                 with the select tool), a student's own board
+ *   pnpm screenshots -- --feedback                  only the feedback screens (laptop and phone, light and
+ *                                                 dark): a stamp on an opened board, a shown student's
+ *                                                 banner, a classmate's anonymous view, End activity's
+ *                                                 confirmation, a raised hand in the roster
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -28,6 +32,7 @@ const args = process.argv.slice(2);
 const all = args.includes('--all');
 const editing = args.includes('--editing');
 const boards = args.includes('--boards');
+const feedback = args.includes('--feedback');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -102,6 +107,10 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ ...(existsSync(system) ? { executablePath: system } : {}), args: ['--no-sandbox', '--disable-gpu'] });
   try {
     await waitReady();
+    if (feedback) {
+      await feedbackShots(browser);
+      return;
+    }
     const teacher = await startLesson(browser, sizes.laptop!);
     const students = await fillClass(baseUrl, teacher.code, 30);
     await draw(teacher.page);
@@ -236,6 +245,59 @@ async function boardShots(browser: Browser, teacher: { page: Page; code: string 
     await page.screenshot({ path: join(outDir, `${name}-boards-select.png`) });
     await context.close();
     await student.context().close();
+  }
+}
+
+/**
+ * The feedback screens at laptop and phone size in both themes, each from a lesson of its own: a
+ * teacher, Ana and Ben; Ana's board opened and stamped, shown anonymously, her hand raised.
+ */
+async function feedbackShots(browser: Browser): Promise<void> {
+  for (const name of ['laptop', 'phone'] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const options = { ...sizes[name]!, colorScheme };
+      const shot = (page: Page, what: string) => page.screenshot({ path: join(outDir, `${name}-${colorScheme}-feedback-${what}.png`) });
+      const teacher = await startLesson(browser, options);
+      const ana = await startLessonIn(await (await browser.newContext(options)).newPage(), teacher.code, 'Ana');
+      const ben = await startLessonIn(await (await browser.newContext(options)).newPage(), teacher.code, 'Ben');
+      const t = teacher.page;
+      const start = t.getByRole('button', { name: 'Start activity' });
+      if (!(await start.isVisible())) await t.locator('.topbar-people').click();
+      await start.click();
+      await t.getByRole('dialog').getByLabel('Title').fill('Fractions');
+      await shot(t, 'start');
+      await t.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+      for (const s of [ana, ben]) {
+        const own = s.getByRole('application', { name: 'Your board' });
+        await own.waitFor();
+        const box = (await own.boundingBox())!;
+        await s.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.3);
+        await s.mouse.down();
+        await s.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.5, { steps: 6 });
+        await s.mouse.up();
+      }
+      await t.locator('[data-testid="board-tile"][data-owner="Guest Ana"]').click();
+      await t.getByRole('button', { name: 'Stamp tick' }).click();
+      await t.getByRole('button', { name: 'Stamp star' }).click();
+      await ana.locator('[data-testid="element"][data-kind="text"]').nth(1).waitFor();
+      await shot(t, 'open');
+      await t.getByRole('button', { name: 'Show anonymously' }).click();
+      await ben.getByTestId('shown-boards').getByRole('img').waitFor();
+      await ana.waitForTimeout(300);
+      await shot(ana, 'shown-student');
+      await shot(ben, 'classmate');
+      await t.getByRole('button', { name: 'Back to grid' }).click();
+      await t.getByRole('button', { name: 'End activity' }).click();
+      await shot(t, 'end-confirm');
+      await t.getByRole('button', { name: 'Keep going' }).click();
+      await ana.getByTestId('raise-hand').click();
+      await t.getByRole('button', { name: 'Class board' }).click();
+      const people = t.locator('.topbar-people');
+      if ((await people.getAttribute('aria-expanded')) !== 'true') await people.click();
+      await t.getByTestId('roster-hand').waitFor();
+      await shot(t, 'people');
+      for (const page of [t, ana, ben]) await page.context().close();
+    }
   }
 }
 

@@ -207,8 +207,8 @@ const STAMPS = [
 const STAMP_SIZE = 56;
 
 /**
- * Stamps ✓ ★ ? on a student's board: each lands beside the student's work, below the teacher's
- * earlier stamps, as an element the teacher made (the student sees it at once and may not move,
+ * Stamps ✓ ★ ? on a student's board: each lands on the top-right corner of the student's work,
+ * below the teacher's earlier marks, as an element the teacher made (the student sees it at once and may not move,
  * change or erase it: the server refuses `feedback_locked`). Writing and drawing are the board's
  * own tools, the same teacher's layer.
  */
@@ -217,8 +217,9 @@ function FeedbackStamps({ engine, ownerUserId }: { engine: BoardEngine; ownerUse
     const elements = [...(engine.sync.state?.elements.values() ?? [])];
     const work = unionBounds(elements.filter((e) => e.createdBy === ownerUserId).map((e) => shapeBounds(e.shape)));
     const teacherMarks = elements.filter((e) => e.createdBy !== ownerUserId).length;
-    const x = (work ? work.x + work.w : 0) + 24;
-    const y = (work ? work.y : 0) + teacherMarks * (STAMP_SIZE + 8);
+    // At the work's top-right corner (where a teacher ticks an answer), later stamps below it.
+    const x = (work ? work.x + work.w : 0) - STAMP_SIZE / 2;
+    const y = (work ? work.y : 0) - STAMP_SIZE / 2 + teacherMarks * (STAMP_SIZE + 8);
     engine.editor.create({ kind: 'text', x, y, w: STAMP_SIZE, h: STAMP_SIZE + 8, text, stroke: colour, fontSize: STAMP_SIZE, align: 'center' });
   };
   return (

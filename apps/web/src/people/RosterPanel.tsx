@@ -132,7 +132,7 @@ function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEnt
         </span>
         {entry.handRaisedAt !== null && (
           <span className="roster-hand" data-testid="roster-hand" title="Hand raised">
-            {' '}· <span aria-hidden="true">✋</span> hand up
+            {' '}· hand up
           </span>
         )}
         {idle && <span className="roster-idle"> · idle</span>}
