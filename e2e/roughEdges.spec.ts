@@ -68,7 +68,7 @@ test("no resize handles on a shape the viewer may not change: a student selectin
   await expect(anaBoard.getByTestId('selection-handles')).toHaveCount(0);
 });
 
-test('after the teacher reopens an ended lesson, the students who had left are "Left when the lesson ended", not "Connection lost"', async ({ browser }) => {
+test('after the teacher reopens an ended lesson, the students who had left say "Lesson ended", not "Connection lost"', async ({ browser }) => {
   const teacher = await startLesson(browser);
   await joinLesson(browser, teacher.code, 'Ana');
   await expect(rosterEntry(teacher.page, 'Ana')).toHaveAttribute('data-state', 'live');
@@ -77,7 +77,7 @@ test('after the teacher reopens an ended lesson, the students who had left are "
   await expect(teacher.page.getByTestId('lesson-ended')).toBeVisible();
   await teacher.page.getByRole('button', { name: 'Reopen lesson' }).click();
   await expect(teacher.page.getByTestId('lesson-ended')).toHaveCount(0);
-  await expect(rosterEntry(teacher.page, 'Ana')).toContainText('Left when the lesson ended');
+  await expect(rosterEntry(teacher.page, 'Ana')).toContainText('Lesson ended');
   await expect(rosterEntry(teacher.page, 'Ana')).not.toContainText('Connection lost');
 });
 

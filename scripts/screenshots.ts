@@ -14,6 +14,10 @@
  *                                                 dark): a stamp on an opened board, a shown student's
  *                                                 banner, a classmate's anonymous view, End activity's
  *                                                 confirmation, a raised hand in the roster
+ *   pnpm screenshots -- --rough                     only the lesson's rough edges (laptop and phone, light and
+ *                                                 dark): a refusal's toast over the attention bar, the
+ *                                                 More menu and the pen's colours, the attendance report,
+ *                                                 the ended lesson's banner
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -33,6 +37,7 @@ const all = args.includes('--all');
 const editing = args.includes('--editing');
 const boards = args.includes('--boards');
 const feedback = args.includes('--feedback');
+const rough = args.includes('--rough');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -107,8 +112,9 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ ...(existsSync(system) ? { executablePath: system } : {}), args: ['--no-sandbox', '--disable-gpu'] });
   try {
     await waitReady();
-    if (feedback) {
-      await feedbackShots(browser);
+    if (feedback || rough) {
+      if (feedback) await feedbackShots(browser);
+      if (rough) await roughShots(browser);
       return;
     }
     const teacher = await startLesson(browser, sizes.laptop!);
@@ -297,6 +303,51 @@ async function feedbackShots(browser: Browser): Promise<void> {
       await t.getByTestId('roster-hand').waitFor();
       await shot(t, 'people');
       for (const page of [t, ana, ben]) await page.context().close();
+    }
+  }
+}
+
+/** The lesson's rough edges at laptop and phone size, both themes, each from a lesson of its own. */
+async function roughShots(browser: Browser): Promise<void> {
+  for (const name of ['laptop', 'phone'] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const options = { ...sizes[name]!, colorScheme };
+      const shot = (page: Page, what: string) => page.screenshot({ path: join(outDir, `${name}-${colorScheme}-rough-${what}.png`) });
+      const teacher = await startLesson(browser, options);
+      const t = teacher.page;
+      await draw(t);
+      const ana = await startLessonIn(await (await browser.newContext(options)).newPage(), teacher.code, 'Ana');
+      // Ana tries to erase the teacher's shape: the refusal's toast, beside her attention bar and hand.
+      await ana.getByRole('button', { name: /^Eraser/ }).first().click().catch(() => ana.keyboard.press('e'));
+      const shape = ana.locator('[data-testid="element"]').first();
+      const box = (await shape.boundingBox())!;
+      await ana.mouse.move(box.x + 2, box.y + box.height / 2);
+      await ana.mouse.down();
+      await ana.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+      await ana.mouse.up();
+      await ana.getByTestId('board-notice').waitFor().catch(() => {});
+      await shot(ana, 'toast');
+      // The teacher's More menu open (where the bar folds its actions away), and the pen's colours.
+      await t.getByRole('button', { name: /^Pen/ }).first().click().catch(() => t.keyboard.press('p'));
+      const more = t.getByRole('button', { name: 'More' });
+      if (await more.isVisible()) await more.click();
+      await shot(t, 'menu');
+      await t.keyboard.press('Escape');
+      // The attendance report.
+      const item = t.locator('#topbar-menu').getByRole('button', { name: 'Attendance', exact: true });
+      if (!(await item.isVisible())) await more.click();
+      await item.click();
+      await t.getByTestId('attendance-row').first().waitFor();
+      await shot(t, 'attendance');
+      await t.keyboard.press('Escape');
+      // The lesson ended: the teacher's banner over the board.
+      const end = t.locator('#topbar-menu').getByRole('button', { name: 'End lesson', exact: true });
+      if (!(await end.isVisible())) await more.click();
+      await end.click();
+      await t.getByRole('dialog').getByRole('button', { name: 'End lesson' }).click();
+      await t.getByTestId('lesson-ended').waitFor();
+      await shot(t, 'ended');
+      for (const page of [t, ana]) await page.context().close();
     }
   }
 }

@@ -510,6 +510,14 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     const started = await ask<{ activity: { id: string } }>(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Kept', start: { kind: 'blank' } });
     const mine = await ask<{ board: BoardInfo }>(a, ClientEvent.BOARD_MINE, {});
     expect(await draw(a, mine.board.id, 7)).toMatchObject({ ok: true });
+    // The teacher's feedback stamp on Ana's board stays with it: in the kept boards (the zip's source).
+    const stamp = await ask<{ element: { id: string } }>(t, ClientEvent.ELEMENT_CREATE, {
+      requestId: rid(),
+      id: randomUUID(),
+      shape: { kind: 'text', x: 30, y: 0, w: 56, h: 64, text: '✓', stroke: '#2f9e44', fontSize: 56, align: 'center' },
+      boardId: mine.board.id,
+    });
+    expect(stamp).toMatchObject({ ok: true });
     await ask(t, ClientEvent.ACTIVITY_STATUS, { activityId: started.activity.id, status: 'ended' });
 
     const boardsOf = (c: string | null) => fetch(`${app.url}/api/teacher/rooms/${teacher.room.code}/boards`, { headers: c ? { cookie: c } : {} });
@@ -517,7 +525,8 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     expect(listed.status).toBe(200);
     const kept = LessonBoards.parse(await listed.json());
     expect(kept.activities.map((x) => [x.activity.title, x.activity.status])).toEqual([['Kept', 'ended']]);
-    expect(kept.activities[0]!.boards.map((b) => [b.board.ownerName, b.elements.length])).toEqual([['Ana', 1]]);
+    expect(kept.activities[0]!.boards.map((b) => [b.board.ownerName, b.elements.length])).toEqual([['Ana', 2]]);
+    expect(kept.activities[0]!.boards[0]!.elements.find((e) => e.id === stamp.element.id)).toMatchObject({ createdBy: teacher.userId, shape: { text: '✓' } });
     expect((await boardsOf(null)).status).toBe(401);
     expect((await boardsOf(await signUp())).status).toBe(404);
   });

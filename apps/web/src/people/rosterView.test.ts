@@ -48,8 +48,8 @@ test.each([
 
 test.each([
   ['RV6 a lapsed presence is a lost connection', 'gone', 'lease_expired', 'Connection lost'],
-  ['RV6 left when the lesson ended (and after it is reopened)', 'gone', 'lesson_ended', 'Left when the lesson ended'],
-  ['RV6 closed by the server', 'gone', 'server', 'Disconnected by the server'],
+  ['RV6 left when the lesson ended (and after it is reopened)', 'gone', 'lesson_ended', 'Lesson ended'],
+  ['RV6 closed by the server', 'gone', 'server', 'Disconnected'],
   ['RV6 never connected', 'gone', null, 'Not here yet'],
   ['RV6 here', 'live', null, 'Here'],
   ['RV6 signed out', 'signed_out', 'signed_out', 'Signed out'],

@@ -8,7 +8,7 @@ import type { RosterEntry, RosterState } from '../sync/roster.ts';
  * - RV4 "by state" orders present, reconnecting, gone, signed out, removed, then by name;
  *   "by name" orders by name alone;
  * - RV6 a student not here says why, from how they last left: "Connection lost" only when their
- *   presence lapsed; "Left when the lesson ended" after an end (also once it is reopened),
+ *   presence lapsed; "Lesson ended" after an end (also once it is reopened),
  *   "Not here yet" for someone who never connected;
  * - RV5 the heading's count says who it counts: students here (present or reconnecting) and,
  *   apart, the teachers here ("30 students + teacher here", never a bare "31 here").
@@ -39,8 +39,8 @@ export function stateWords(entry: Pick<RosterEntry, 'state' | 'departure'>): str
       return 'Removed';
     case 'gone':
       if (entry.departure === null) return 'Not here yet';
-      if (entry.departure === 'lesson_ended') return 'Left when the lesson ended';
-      if (entry.departure === 'server') return 'Disconnected by the server';
+      if (entry.departure === 'lesson_ended') return 'Lesson ended';
+      if (entry.departure === 'server') return 'Disconnected';
       return 'Connection lost';
   }
 }
