@@ -101,3 +101,89 @@ test("a PDF's pages do not land on the work already on the board: they go to a f
     expect(overlaps).toBe(false);
   }
 });
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const LAPTOP = { viewport: { width: 1280, height: 800 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+
+for (const [size, options] of [['laptop', LAPTOP], ['phone', PHONE]] as const) {
+  test(`layout at ${size} size: a refusal's toast covers neither "Hide cursors" nor "Raise hand"; the ended banner does not cover the board's actions`, async ({ browser }) => {
+    const teacher = await startLesson(browser, 'Ms Rivera', '', undefined, options);
+    const board = teacher.page.getByRole('application', { name: 'Whiteboard' });
+    const box = (await board.boundingBox())!;
+    await teacher.page.getByRole('button', { name: 'Rectangle (R)' }).click();
+    await teacher.page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);
+    await teacher.page.mouse.down();
+    await teacher.page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5, { steps: 5 });
+    await teacher.page.mouse.up();
+    const ana = await joinLesson(browser, teacher.code, 'Ana', '', undefined, options);
+    // Ana erases the teacher's rectangle: refused (own work), told in a toast.
+    const rect = ana.page.locator('[data-testid="element"][data-kind="rect"]');
+    await expect(rect).toHaveCount(1);
+    await ana.page.keyboard.press('e');
+    const r = (await rect.boundingBox())!;
+    await ana.page.mouse.move(r.x - 4, r.y + r.height / 2);
+    await ana.page.mouse.down();
+    await ana.page.mouse.move(r.x + r.width / 2, r.y + r.height / 2, { steps: 4 });
+    await ana.page.mouse.up();
+    const toast = ana.page.getByTestId('board-notice');
+    await expect(toast).toBeVisible();
+    const toastBox = (await toast.boundingBox())!;
+    for (const name of ['Hide cursors', 'Raise hand']) {
+      const control = ana.page.getByRole('button', { name, exact: true });
+      if (!(await control.isVisible())) continue;
+      expect(overlap(toastBox, (await control.boundingBox())!), `the toast covers "${name}"`).toBe(false);
+    }
+
+    await fromLessonMenu(teacher.page, 'End lesson');
+    await teacher.page.getByRole('dialog').getByRole('button', { name: 'End lesson' }).click();
+    const banner = teacher.page.getByTestId('lesson-ended');
+    await expect(banner).toBeVisible();
+    const actions = teacher.page.getByRole('toolbar', { name: 'Board actions' });
+    expect(overlap((await banner.boundingBox())!, (await actions.boundingBox())!), 'the ended banner covers the board actions').toBe(false);
+  });
+}
+
+test('the attendance report\'s column headings do not overlap one another', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera', '', undefined, LAPTOP);
+  await joinLesson(browser, teacher.code, 'Ana');
+  await expect(rosterEntry(teacher.page, 'Ana')).toHaveAttribute('data-state', 'live');
+  await fromLessonMenu(teacher.page, 'Attendance');
+  const row = teacher.page.getByTestId('attendance-row').first();
+  await expect(row).toBeVisible();
+  const keys = await row.locator('.attendance-key').all();
+  expect(keys.length).toBeGreaterThanOrEqual(4);
+  const boxes = await Promise.all(keys.map(async (k) => (await k.boundingBox())!));
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(overlap(boxes[i]!, boxes[j]!), `headings ${i} and ${j} overlap`).toBe(false);
+});
+
+test('dark theme: the black swatch is visible on the dark toolbar, and the class grid\'s sort menu is dark', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera', '', undefined, { ...LAPTOP, colorScheme: 'dark' });
+  await joinLesson(browser, teacher.code, 'Ana');
+  const page = teacher.page;
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.keyboard.press('p');
+  await page.getByRole('button', { name: 'Colour Red' }).click();
+  // Unselected, the black swatch must still show an edge lighter than the dark panel around it.
+  const black = page.getByRole('button', { name: 'Colour Black' });
+  const lightPixels = await black.evaluate(async (el) => {
+    const style = getComputedStyle(el);
+    // Its edge: the border's or the inset ring's colour, as drawn on the panel.
+    const probe = [style.borderTopColor, ...(style.boxShadow.match(/rgba?\([^)]*\)/g) ?? [])];
+    return probe.map((c) => {
+      const [r = 0, g = 0, b = 0, a = 1] = (c.match(/[\d.]+/g) ?? []).map(Number);
+      return a === 0 ? 0 : (Math.max(r, g, b) * Math.min(1, a));
+    });
+  });
+  expect(Math.max(...lightPixels), 'the black swatch has a visible edge').toBeGreaterThan(70);
+
+  await page.getByRole('button', { name: 'Start activity' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  const sort = page.locator('.activity-sort select');
+  await expect(sort).toBeVisible();
+  const background = await sort.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const [r = 255, g = 255, b = 255] = (background.match(/[\d.]+/g) ?? []).map(Number);
+  expect(Math.max(r, g, b), `the sort menu is ${background}`).toBeLessThan(100);
+  expect(await sort.evaluate((el) => getComputedStyle(el).colorScheme)).toContain('dark');
+});
