@@ -283,6 +283,8 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           {info.ownerName}’s board{shownIds.has(info.id) ? `, shown to the class as “${shownIds.get(info.id)}”` : ''}
           {current.status === 'frozen' ? ' (frozen: look only for them)' : ''}.
         </p>
+        {/* Beside the board's name (the bar's first line), so the bar keeps its two lines. */}
+        {engines.get(info.id) && <FeedbackStamps engine={engines.get(info.id)!} ownerUserId={info.ownerUserId} />}
         <div className="activity-tools" role="group" aria-label="Board">
           <button type="button" className="button button-secondary" onClick={() => client.activity.open(null)}>
             Back to grid
@@ -290,7 +292,6 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           <button type="button" className="button button-secondary" onClick={() => void exportPng(elementsOf(engines.get(info.id)), `${current.title} ${info.ownerName}`)}>
             Download PNG
           </button>
-          {engines.get(info.id) && <FeedbackStamps engine={engines.get(info.id)!} ownerUserId={info.ownerUserId} />}
           {shownIds.has(info.id) ? (
             <button type="button" className="button button-secondary" onClick={() => void client.activity.show(info.id, null)}>
               Hide from class
