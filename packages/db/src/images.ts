@@ -45,7 +45,7 @@ export type PutImageResult =
   | { decision: 'stored'; image: ImageMeta; newBytes: boolean }
   | { decision: 'already_stored'; image: ImageMeta }
   | { decision: 'not_a_member' }
-  | { decision: 'forbidden_by_policy'; refusal: Exclude<PolicyRefusal, 'not_own'> }
+  | { decision: 'forbidden_by_policy'; refusal: Exclude<PolicyRefusal, 'not_own' | 'feedback'> }
   | { decision: 'images_cap' | 'bytes_cap'; usage: { images: number; bytes: number } };
 
 /** The storage interface the image routes use; `createStore` gives the database one. */

@@ -78,6 +78,11 @@ export const RequestErrorCode = {
   IMAGE_UNKNOWN: 'image_unknown',
   /** An answer to a poll the teacher has closed: nothing was stored (the answer given before stays). */
   POLL_CLOSED: 'poll_closed',
+  /**
+   * The teacher's feedback on a student's private board (an element the teacher made there): the
+   * student may not move, change, erase or hold it, whatever the board's policy (docs/boards.md).
+   */
+  FEEDBACK_LOCKED: 'feedback_locked',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

@@ -51,6 +51,7 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.BOARD_FULL]: 'This board is full. Delete something (or clear the board) to add more.',
   [RequestErrorCode.IMAGE_UNKNOWN]: 'This picture is not in this lesson. Paste or upload the picture itself.',
   [RequestErrorCode.POLL_CLOSED]: 'The teacher has closed this poll.',
+  [RequestErrorCode.FEEDBACK_LOCKED]: 'This is your teacher’s feedback: it stays as the teacher left it.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */

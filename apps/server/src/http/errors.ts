@@ -13,6 +13,7 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.FORBIDDEN]: 403,
   [ErrorCode.FORBIDDEN_BY_POLICY]: 403,
   [ErrorCode.BOARD_FORBIDDEN]: 403,
+  [ErrorCode.FEEDBACK_LOCKED]: 403,
   [ErrorCode.ORIGIN_NOT_ALLOWED]: 403,
   [ErrorCode.ROOM_NOT_FOUND]: 404,
   [ErrorCode.NOT_FOUND]: 404,

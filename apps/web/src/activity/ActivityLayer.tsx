@@ -16,13 +16,14 @@ import { exportPng, exportPngZip } from '../board/exportImage.ts';
 import type { BoardEngine } from '../connection/boardEngine.ts';
 import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
-import { inDrawingOrder } from '../elements/geometry.ts';
+import { inDrawingOrder, shapeBounds, unionBounds } from '../elements/geometry.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 import type { ActivityBoard } from './activityClient.ts';
 import { BOARD_H, BOARD_W } from './tilePainter.ts';
 import { TileBoard } from './TileBoard.tsx';
 import { byFlag, FlagBadge, flagFilterMatches, HelpQueue, type FlagFilter } from '../checks/Flags.tsx';
 import './activity.css';
+import './feedback.css';
 
 /** A board's elements in drawing order, as its engine holds them now. */
 const elementsOf = (engine: BoardEngine | undefined): Element[] => inDrawingOrder(engine?.sync.state?.elements.values() ?? []);
@@ -162,12 +163,16 @@ function StudentActivity({ client }: { client: RoomClient }) {
   const engines = useStore(client.boards, (s) => s.byId);
   if (!activity) return null;
   const working = activity.status !== 'ended' && mine !== null && engines.has(mine);
+  const mineShown = activity.shown.find((s) => s.boardId === mine);
   const shown = activity.shown.filter((s) => s.boardId !== mine);
   return (
     <>
       {working && (
         <p className="activity-banner activity-stage-banner" role="status" data-testid="private-board-banner">
-          <strong>{activity.title}.</strong> Your board: only you and the teacher can see it
+          <strong>{activity.title}.</strong>{' '}
+          {mineShown
+            ? `Your board: the teacher is showing it to the class as “${mineShown.label}”`
+            : 'Your board: only you and the teacher can see it'}
           {activity.status === 'frozen' ? ' (the teacher froze the boards: look only).' : '.'}
         </p>
       )}
@@ -193,6 +198,65 @@ function StudentActivity({ client }: { client: RoomClient }) {
 }
 
 type SortBy = 'name' | 'activity' | 'flag';
+
+/** The teacher's stamps: each a text mark in the teacher's layer of the opened board. */
+const STAMPS = [
+  { text: '✓', name: 'Tick', colour: '#2f9e44' },
+  { text: '★', name: 'Star', colour: '#f08c00' },
+  { text: '?', name: 'Question', colour: '#1971c2' },
+] as const;
+const STAMP_SIZE = 56;
+
+/**
+ * Stamps ✓ ★ ? on a student's board: each lands on the top-right corner of the student's work,
+ * below the teacher's earlier marks, as an element the teacher made (the student sees it at once and may not move,
+ * change or erase it: the server refuses `feedback_locked`). Writing and drawing are the board's
+ * own tools, the same teacher's layer.
+ */
+function FeedbackStamps({ engine, ownerUserId }: { engine: BoardEngine; ownerUserId: string }) {
+  const stamp = (text: string, colour: string) => {
+    const elements = [...(engine.sync.state?.elements.values() ?? [])];
+    const work = unionBounds(elements.filter((e) => e.createdBy === ownerUserId).map((e) => shapeBounds(e.shape)));
+    const teacherMarks = elements.filter((e) => e.createdBy !== ownerUserId).length;
+    // At the work's top-right corner (where a teacher ticks an answer), later stamps below it.
+    const x = (work ? work.x + work.w : 0) - STAMP_SIZE / 2;
+    const y = (work ? work.y : 0) - STAMP_SIZE / 2 + teacherMarks * (STAMP_SIZE + 8);
+    engine.editor.create({ kind: 'text', x, y, w: STAMP_SIZE, h: STAMP_SIZE + 8, text, stroke: colour, fontSize: STAMP_SIZE, align: 'center' });
+  };
+  return (
+    <span className="feedback-stamps" role="group" aria-label="Stamp">
+      {STAMPS.map((s) => (
+        <button key={s.name} type="button" className="button button-secondary feedback-stamp" aria-label={`Stamp ${s.name.toLowerCase()}`} title={`Stamp ${s.name.toLowerCase()}`}
+          style={{ color: s.colour }} onClick={() => stamp(s.text, s.colour)}>
+          {s.text}
+        </button>
+      ))}
+    </span>
+  );
+}
+
+/** A button that asks once more before it acts: "End activity" → "End for everyone?" [Yes] [Keep going]. */
+export function ConfirmButton({ label, question, onConfirm, className = 'button button-danger-quiet' }: { label: string; question: string; onConfirm: () => void; className?: string }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" className={className} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span className="confirm-step" role="group" aria-label={question}>
+      <span className="confirm-question">{question}</span>
+      <button type="button" className="button button-primary" onClick={() => { setAsking(false); onConfirm(); }}>
+        {label}
+      </button>
+      <button type="button" className="button button-secondary" onClick={() => setAsking(false)}>
+        Keep going
+      </button>
+    </span>
+  );
+}
 
 function TeacherActivity({ client, roster }: { client: RoomClient; roster: readonly RosterEntry[] }) {
   const { activity, boards, opened, gridOpen } = useStore(client.activity.store);
@@ -226,6 +290,8 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           {info.ownerName}’s board{shownIds.has(info.id) ? `, shown to the class as “${shownIds.get(info.id)}”` : ''}
           {current.status === 'frozen' ? ' (frozen: look only for them)' : ''}.
         </p>
+        {/* Beside the board's name (the bar's first line), so the bar keeps its two lines. */}
+        {engines.get(info.id) && <FeedbackStamps engine={engines.get(info.id)!} ownerUserId={info.ownerUserId} />}
         <div className="activity-tools" role="group" aria-label="Board">
           <button type="button" className="button button-secondary" onClick={() => client.activity.open(null)}>
             Back to grid
@@ -281,9 +347,8 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           onClick={() => void exportPngZip(tiles.map((board) => ({ name: board.info.ownerName, elements: elementsOf(engines.get(board.info.id)) })), current.title)}>
           Download all (zip)
         </button>
-        <button type="button" className="button button-danger-quiet" onClick={() => void client.activity.setStatus('ended')}>
-          End activity
-        </button>
+        <ConfirmButton label="End activity" question="End the activity for everyone? Their boards stay with the lesson, look only."
+          onConfirm={() => void client.activity.setStatus('ended')} />
         <button type="button" className="button button-secondary" onClick={() => client.activity.showGrid(false)}>
           Class board
         </button>
@@ -348,7 +413,8 @@ interface StartActivityDialogProps {
 function StartActivityDialog({ selection, onStart, onCancel }: StartActivityDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [title, setTitle] = useState('Activity');
-  const [kind, setKind] = useState<ActivityStart['kind']>(selection.length > 0 ? 'selection' : 'blank');
+  // Blank unless the teacher picks a copy: a selection left on the board is never copied by itself.
+  const [kind, setKind] = useState<ActivityStart['kind']>('blank');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const dialog = ref.current;

@@ -3,17 +3,9 @@ import { memberColor } from '@wb/protocol';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { labelTextColor } from '../board/labelColor.ts';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
-import { ROSTER_STATES, countByState, viewRoster, type RosterSort } from './rosterView.ts';
+import { ROSTER_STATES, countByState, hereText, stateWords, viewRoster, type RosterSort } from './rosterView.ts';
 import './teacher.css';
 
-/** The words for each roster state (total: a new state fails to compile until it has words). */
-const stateText: Record<RosterState, string> = {
-  live: 'Here',
-  reconnecting: 'Reconnecting…',
-  gone: 'Connection lost',
-  signed_out: 'Signed out',
-  removed: 'Removed',
-};
 
 /** The counts' labels at the top of the roster. */
 const countText: Record<RosterState, string> = {
@@ -67,14 +59,13 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
   const [sort, setSort] = useState<RosterSort>('state');
   const [stateFilter, setStateFilter] = useState<RosterState | null>(null);
   const counts = countByState(roster);
-  const here = counts.live + counts.reconnecting + roster.filter((e) => e.role === 'teacher' && (e.state === 'live' || e.state === 'reconnecting')).length;
   const shown = viewRoster(roster, { query, sort, state: stateFilter });
   const searchable = roster.length >= SEARCH_FROM;
 
   return (
     <section className={`panel roster${stale ? ' roster-stale' : ''}`} aria-labelledby="roster-heading" aria-busy={stale}>
       <h2 id="roster-heading">
-        People <span className="muted">· {here} here</span>
+        People <span className="muted" data-testid="roster-here">· {hereText(roster)}</span>
       </h2>
       {roster.some((e) => e.role === 'student') && (
         <div className="roster-counts" role="group" aria-label="Show students by state">
@@ -137,8 +128,13 @@ function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEnt
         <span className="state-dot" aria-hidden="true" />
         {/* "Here" is the usual case: a green dot says it, and the words stay for screen readers. */}
         <span className={entry.state === 'live' ? 'visually-hidden' : undefined}>
-          {entry.state === 'gone' && entry.departure === null ? 'Not here yet' : stateText[entry.state]}
+          {stateWords(entry)}
         </span>
+        {entry.handRaisedAt !== null && (
+          <span className="roster-hand" data-testid="roster-hand" title="Hand raised">
+            {' '}· hand up
+          </span>
+        )}
         {idle && <span className="roster-idle"> · idle</span>}
         {entry.sessions > 1 && <span className="muted"> · {entry.sessions} tabs</span>}
       </span>

@@ -6,7 +6,12 @@ import type { RosterEntry, RosterState } from '../sync/roster.ts';
  * - RV2 a search matches names case- and accent-insensitively, anywhere in the name;
  * - RV3 a state filter keeps only students in that state;
  * - RV4 "by state" orders present, reconnecting, gone, signed out, removed, then by name;
- *   "by name" orders by name alone.
+ *   "by name" orders by name alone;
+ * - RV6 a student not here says why, from how they last left: "Connection lost" only when their
+ *   presence lapsed; "Lesson ended" after an end (also once it is reopened),
+ *   "Not here yet" for someone who never connected;
+ * - RV5 the heading's count says who it counts: students here (present or reconnecting) and,
+ *   apart, the teachers here ("30 students + teacher here", never a bare "31 here").
  */
 export type RosterSort = 'state' | 'name';
 
@@ -19,6 +24,35 @@ export function countByState(roster: readonly RosterEntry[]): Record<RosterState
   const counts: Record<RosterState, number> = { live: 0, reconnecting: 0, gone: 0, signed_out: 0, removed: 0 };
   for (const e of roster) if (e.role === 'student') counts[e.state] += 1;
   return counts;
+}
+
+/** The words for a roster row's state (RV6). */
+export function stateWords(entry: Pick<RosterEntry, 'state' | 'departure'>): string {
+  switch (entry.state) {
+    case 'live':
+      return 'Here';
+    case 'reconnecting':
+      return 'Reconnecting…';
+    case 'signed_out':
+      return 'Signed out';
+    case 'removed':
+      return 'Removed';
+    case 'gone':
+      if (entry.departure === null) return 'Not here yet';
+      if (entry.departure === 'lesson_ended') return 'Lesson ended';
+      if (entry.departure === 'server') return 'Disconnected';
+      return 'Connection lost';
+  }
+}
+
+/** Who is here, in words that say who is counted (RV5). */
+export function hereText(roster: readonly RosterEntry[]): string {
+  const here = (e: RosterEntry) => e.state === 'live' || e.state === 'reconnecting';
+  const students = roster.filter((e) => e.role === 'student' && here(e)).length;
+  const teachers = roster.filter((e) => e.role === 'teacher' && here(e)).length;
+  const studentsText = `${students} student${students === 1 ? '' : 's'}`;
+  if (teachers === 0) return `${studentsText} here`;
+  return `${studentsText} + ${teachers === 1 ? 'teacher' : `${teachers} teachers`} here`;
 }
 
 const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase();
