@@ -31,6 +31,9 @@ import { registerImageRoutes } from './http/imageRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
 import { LobbyWaiters } from './realtime/lobbyWaiters.ts';
 import { registerTeacherRoutes } from './http/teacherRoutes.ts';
+import { registerAdminRoutes } from './http/adminRoutes.ts';
+import { registerOidcRoutes } from './http/oidcRoutes.ts';
+import { OidcProviders } from './oidc.ts';
 import { registerRoutes } from './http/routes.ts';
 import { ProcessHealth, readiness } from './health.ts';
 import { localUrl } from './joinAddress.ts';
@@ -161,6 +164,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   realtime.publisher.onEvent((event) => lobbyWaiters.onEvent(event));
   registerLobbyRoutes(http, { store, publisher: realtime.publisher, waiters: lobbyWaiters });
   registerTeacherRoutes(http, { store, config, publisher: realtime.publisher, limits });
+  registerOidcRoutes(http, { store, config, providers: new OidcProviders(config.OIDC_PROVIDERS), proxies, limits });
+  registerAdminRoutes(http, { store, config, proxies });
   registerImageRoutes(http, { store, images: store, limits, caps: { maxImages: config.LESSON_IMAGES_MAX, maxBytes: config.LESSON_IMAGE_BYTES_MAX } });
   registerJoinRoutes(http, { config, proxies, port: () => listeningPort(http, config.PORT) });
 

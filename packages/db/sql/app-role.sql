@@ -35,6 +35,10 @@ GRANT SELECT, INSERT, UPDATE ON activities TO wb_app;
 GRANT SELECT, INSERT, DELETE ON image_blobs, lesson_images TO wb_app;
 -- Teacher accounts and their signed-in sessions (migration 0003): sign-up, sign-in, sign-out.
 GRANT SELECT, INSERT, UPDATE ON teachers, teacher_sessions TO wb_app;
+-- Sign-in through an OpenID provider links identities; an admin issues reset links, which are
+-- used once (migration 0018). Nothing here is deleted by the app.
+GRANT SELECT, INSERT ON teacher_identities TO wb_app;
+GRANT SELECT, INSERT, UPDATE ON password_resets TO wb_app;
 
 -- Attendance is append-only (I6): read and append, nothing else. The REVOKE makes a rerun correct
 -- even where someone granted more by hand.

@@ -56,6 +56,14 @@ import {
   renameRoom,
   roomTeacherMember,
 } from './teachers.ts';
+import {
+  consumePasswordReset,
+  createPasswordReset,
+  findTeacherById,
+  listTeachers,
+  setTeacherStatus,
+  signInWithIdentity,
+} from './teacherDirectory.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
 import {
@@ -142,6 +150,12 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     renameRoom: (input: Parameters<typeof renameRoom>[2]) => renameRoom(db, clock, input),
     archiveRoom: (input: Parameters<typeof archiveRoom>[2]) => archiveRoom(db, clock, input),
     roomTeacherMember: (roomId: string) => roomTeacherMember(db, roomId),
+    signInWithIdentity: (input: Parameters<typeof signInWithIdentity>[2]) => signInWithIdentity(db, clock, input),
+    listTeachers: (limit: number) => listTeachers(db, limit),
+    findTeacherById: (teacherId: string) => findTeacherById(db, teacherId),
+    setTeacherStatus: (input: Parameters<typeof setTeacherStatus>[2]) => setTeacherStatus(db, clock, input),
+    createPasswordReset: (input: Parameters<typeof createPasswordReset>[2]) => createPasswordReset(db, clock, input),
+    consumePasswordReset: (input: Parameters<typeof consumePasswordReset>[2]) => consumePasswordReset(db, clock, input),
 
     createElement: (actor: EditActor, input: Parameters<typeof createElement>[3]) => createElement(db, clock, actor, input, caps),
     /** The creates of a batch (one room, or a lesson's boards) in one statement (createBatch.ts); results in request order. */
