@@ -38,7 +38,7 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startTestProvider(options: { redirectUris: string[]; port?: number }): Promise<TestProvider> {
+export async function startTestProvider(options: { redirectUris: string[]; port?: number; clientId?: string; clientSecret?: string }): Promise<TestProvider> {
   let handler: Parameters<typeof createServer>[1] = (_req, res) => res.end();
   const server: Server = createServer((req, res) => handler!(req, res));
   await new Promise<void>((done) => server.listen(options.port ?? 0, '127.0.0.1', done));
@@ -46,8 +46,8 @@ export async function startTestProvider(options: { redirectUris: string[]; port?
 
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
-  const clientId = 'classroom';
-  const clientSecret = 'a-test-client-secret-of-enough-length';
+  const clientId = options.clientId ?? 'classroom';
+  const clientSecret = options.clientSecret ?? 'a-test-client-secret-of-enough-length';
   let account: TestAccount = { sub: 'nobody', email: 'nobody@school.example', name: 'Nobody' };
   const accounts = new Map<string, TestAccount>();
   let tamper: ((claims: JWTPayload) => JWTPayload) | null = null;
@@ -68,6 +68,8 @@ export async function startTestProvider(options: { redirectUris: string[]; port?
     features: { devInteractions: { enabled: false } },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     cookies: { keys: ['a test cookie key, not a secret'] },
+    // Seconds; set so the provider does not warn about its defaults on every run.
+    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 3600, IdToken: 600, Interaction: 600, Session: 3600 },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, sub) => {
       const found = accounts.get(sub);

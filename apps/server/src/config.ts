@@ -173,7 +173,8 @@ const schema = z
       .default('[]')
       .transform((value, context) => {
         try {
-          return JSON.parse(value) as unknown;
+          const parsed: unknown = JSON.parse(value);
+          return parsed;
         } catch {
           context.addIssue({ code: 'custom', message: 'must be a JSON array of providers' });
           return z.NEVER;

@@ -1,0 +1,89 @@
+import type { AdminTeacher } from '@wb/protocol';
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError } from '../api/roomsApi.ts';
+import { issuePasswordReset, listTeachers, setTeacherDisabled } from '../api/teacherAccountApi.ts';
+import './accounts.css';
+
+type Teachers = { status: 'loading' } | { status: 'loaded'; teachers: AdminTeacher[] } | { status: 'failed'; message: string };
+
+const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : fallback);
+
+/** For an admin (named by the operator): every teacher account, to disable one or hand out a reset link. */
+export function AdminPanel({ selfId }: { selfId: string }) {
+  const [teachers, setTeachers] = useState<Teachers>({ status: 'loading' });
+  const [notice, setNotice] = useState<{ teacher: string; text: string; link?: string } | null>(null);
+
+  const reload = useCallback(() => {
+    listTeachers().then(
+      (list) => setTeachers({ status: 'loaded', teachers: list }),
+      (error: unknown) => setTeachers({ status: 'failed', message: messageOf(error, 'Could not load the teachers.') }),
+    );
+  }, []);
+  useEffect(reload, [reload]);
+
+  const toggle = async (teacher: AdminTeacher) => {
+    try {
+      await setTeacherDisabled(teacher.id, teacher.status === 'active');
+      setNotice({ teacher: teacher.id, text: teacher.status === 'active' ? `${teacher.displayName} is disabled and signed out everywhere.` : `${teacher.displayName} can sign in again.` });
+      reload();
+    } catch (error) {
+      setNotice({ teacher: teacher.id, text: messageOf(error, 'Could not change the account.') });
+    }
+  };
+  const reset = async (teacher: AdminTeacher) => {
+    try {
+      const link = await issuePasswordReset(teacher.id);
+      const until = new Date(link.expiresAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+      setNotice({ teacher: teacher.id, text: `Give this link to ${teacher.displayName}. It works once, until ${until}.`, link: link.url });
+    } catch (error) {
+      setNotice({ teacher: teacher.id, text: messageOf(error, 'Could not make a reset link.') });
+    }
+  };
+
+  return (
+    <section className="card admin-teachers" aria-labelledby="admin-heading">
+      <h2 id="admin-heading">Teachers</h2>
+      {teachers.status === 'loading' && <p className="muted">Loading…</p>}
+      {teachers.status === 'failed' && <p className="form-error" role="alert">{teachers.message}</p>}
+      {notice && (
+        <div role="status" className="admin-notice">
+          <p>{notice.text}</p>
+          {notice.link && <input className="admin-reset-link" readOnly value={notice.link} aria-label="Password reset link" onFocus={(e) => e.currentTarget.select()} />}
+        </div>
+      )}
+      {teachers.status === 'loaded' && (
+        <table className="attendance-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Signs in with</th>
+              <th scope="col">Lessons</th>
+              <th scope="col">Status</th>
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {teachers.teachers.map((teacher) => (
+              <tr key={teacher.id} data-testid="admin-teacher" data-email={teacher.email}>
+                <th scope="row"><span className="attendance-name">{teacher.displayName}</span>{teacher.admin ? ' (admin)' : ''}</th>
+                <td>{teacher.email}</td>
+                <td>{[...(teacher.password ? ['password'] : []), ...teacher.providers].join(', ') || 'nothing yet'}</td>
+                <td>{teacher.lessons}</td>
+                <td className={teacher.status === 'disabled' ? 'admin-status-disabled' : undefined}>{teacher.status === 'active' ? 'Active' : 'Disabled'}</td>
+                <td className="teacher-room-actions">
+                  {teacher.id !== selfId && (
+                    <button type="button" className="roster-action" onClick={() => void toggle(teacher)}>
+                      {teacher.status === 'active' ? 'Disable' : 'Enable'}
+                    </button>
+                  )}
+                  <button type="button" className="roster-action" onClick={() => void reset(teacher)}>Reset link</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
