@@ -40,6 +40,12 @@ GRANT SELECT, INSERT, UPDATE ON teachers, teacher_sessions TO wb_app;
 GRANT SELECT, INSERT ON teacher_identities TO wb_app;
 GRANT SELECT, INSERT, UPDATE ON password_resets TO wb_app;
 
+-- Deleting a lesson or an account (migration 0019): only through the two functions that delete
+-- one whole lesson, or one whole account, and append the audit fact. They run as their owner;
+-- the role itself still has no DELETE on attendance, teachers, their sign-ins or the audit.
+GRANT EXECUTE ON FUNCTION wb_purge_lesson(uuid, text, text, uuid, timestamptz, boolean) TO wb_app;
+GRANT EXECUTE ON FUNCTION wb_delete_teacher(uuid, text) TO wb_app;
+
 -- Attendance is append-only (I6): read and append, nothing else. The REVOKE makes a rerun correct
 -- even where someone granted more by hand.
 REVOKE ALL ON attendance FROM wb_app;

@@ -64,6 +64,7 @@ import {
   setTeacherStatus,
   signInWithIdentity,
 } from './teacherDirectory.ts';
+import { deleteTeacherAccount, purgeLesson, sweepRetention } from './retention.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
 import {
@@ -150,6 +151,11 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     renameRoom: (input: Parameters<typeof renameRoom>[2]) => renameRoom(db, clock, input),
     archiveRoom: (input: Parameters<typeof archiveRoom>[2]) => archiveRoom(db, clock, input),
     roomTeacherMember: (roomId: string) => roomTeacherMember(db, roomId),
+    /** Deletes one lesson with everything in it and its audit fact (retention.ts); null when nothing was deleted. */
+    purgeLesson: (input: Parameters<typeof purgeLesson>[1]) => purgeLesson(db, input),
+    /** One pass of the retention schedule: lessons unused for `days` days by this store's clock. */
+    sweepRetention: (options: { days: number; batch: number }) => sweepRetention(db, clock, options),
+    deleteTeacherAccount: (input: Parameters<typeof deleteTeacherAccount>[1]) => deleteTeacherAccount(db, input),
     signInWithIdentity: (input: Parameters<typeof signInWithIdentity>[2]) => signInWithIdentity(db, clock, input),
     listTeachers: (limit: number) => listTeachers(db, limit),
     findTeacherById: (teacherId: string) => findTeacherById(db, teacherId),
