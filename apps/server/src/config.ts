@@ -192,6 +192,13 @@ const schema = z
     SIGN_UP_EMAIL_DOMAINS: commaList.pipe(z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'a domain such as school.org'))),
     /** Comma-separated emails of the admin accounts: they list teachers, disable one, issue reset links. */
     ADMIN_EMAILS: commaList,
+    /**
+     * Lessons nobody used for this many days (no join, no departure, no end of lesson) are deleted
+     * with everything in them by the server itself (docs/privacy.md). 0 keeps them for good.
+     */
+    RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
+    /** How often each node looks for lessons past their term (an hour by default). */
+    RETENTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1_000).max(24 * 3_600_000).default(3_600_000),
     /** Where the built web app is; the server serves it on the same port as the API. */
     WEB_DIST: z.string().default(resolve(repoRoot, 'apps/web/dist')),
   })

@@ -81,7 +81,7 @@ import {
   type Reader,
 } from './boards.ts';
 import { Lane, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
-import { getImage, hasImage, putImage, type ImageCaps, type StoredImage } from './images.ts';
+import { getImage, hasImage, listLessonImages, putImage, type ImageCaps, type StoredImage } from './images.ts';
 import { DEFAULT_ELEMENT_CAPS, type ElementCaps } from './elementCap.ts';
 import { inOperation } from './statements.ts';
 
@@ -157,7 +157,7 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     sweepRetention: (options: { days: number; batch: number }) => sweepRetention(db, clock, options),
     deleteTeacherAccount: (input: Parameters<typeof deleteTeacherAccount>[1]) => deleteTeacherAccount(db, input),
     signInWithIdentity: (input: Parameters<typeof signInWithIdentity>[2]) => signInWithIdentity(db, clock, input),
-    listTeachers: (limit: number) => listTeachers(db, limit),
+    listTeachers: (limit: number, teacherId?: string) => listTeachers(db, limit, teacherId ?? null),
     findTeacherById: (teacherId: string) => findTeacherById(db, teacherId),
     setTeacherStatus: (input: Parameters<typeof setTeacherStatus>[2]) => setTeacherStatus(db, clock, input),
     createPasswordReset: (input: Parameters<typeof createPasswordReset>[2]) => createPasswordReset(db, clock, input),
@@ -212,6 +212,7 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     putImage: (actor: EditActor, image: StoredImage, caps: ImageCaps) => putImage(db, clock, actor, image, caps),
     getImage: (lessonId: string, sha256: string) => getImage(db, lessonId, sha256),
     hasImage: (lessonId: string, sha256: string) => hasImage(db, lessonId, sha256),
+    listLessonImages: (lessonId: string) => listLessonImages(db, lessonId),
   };
 }
 

@@ -90,14 +90,15 @@ export interface DirectoryTeacher extends TeacherAccount {
   providers: string[];
 }
 
-/** Every account for the admin's list, oldest first, bounded (I10). */
-export async function listTeachers(executor: Executor, limit: number): Promise<DirectoryTeacher[]> {
+/** Every account for the admin's list (or only `teacherId`'s), oldest first, bounded (I10). */
+export async function listTeachers(executor: Executor, limit: number, teacherId: string | null = null): Promise<DirectoryTeacher[]> {
   const found = await rows<TeacherRow & { created_at: unknown; lessons: unknown; has_password: boolean; providers: string[] | null }>(
     executor,
     sql`SELECT t.id, t.email, t.display_name, t.status, t.created_at, t.password_hash IS NOT NULL AS has_password,
                (SELECT count(*) FROM rooms r WHERE r.teacher_id = t.id AND r.parent_id IS NULL) AS lessons,
                (SELECT array_agg(DISTINCT i.provider ORDER BY i.provider) FROM teacher_identities i WHERE i.teacher_id = t.id) AS providers
-        FROM teachers t ORDER BY t.created_at, t.id LIMIT ${limit}`,
+        FROM teachers t WHERE ${teacherId}::uuid IS NULL OR t.id = ${teacherId}::uuid
+        ORDER BY t.created_at, t.id LIMIT ${limit}`,
   );
   return found.map((r) => ({
     ...toAccount(r),

@@ -130,3 +130,23 @@ export const RoomChangeReply = z.object({
   room: RoomInfo,
 });
 export type RoomChangeReply = z.infer<typeof RoomChangeReply>;
+
+/** `POST /api/teacher/rooms/:code/delete` and `POST /api/admin/teachers/:id/delete` answer this. */
+export const DeletionReply = z.object({
+  ok: z.literal(true),
+  decision: z.literal('deleted'),
+  /** Lessons deleted (1 for a lesson; all the account's for an account). */
+  lessons: z.number().int().nonnegative(),
+});
+export type DeletionReply = z.infer<typeof DeletionReply>;
+
+/** `POST /api/teacher/rooms/:code/delete`: no body, or `{}`; the confirmation is the page's. */
+export const DeleteLessonRequest = z.strictObject({});
+export type DeleteLessonRequest = z.infer<typeof DeleteLessonRequest>;
+
+/**
+ * `POST /api/admin/teachers/:id/delete`: the account's email typed again, so a wrong row or a
+ * replayed request cannot delete another account.
+ */
+export const DeleteAccountRequest = z.strictObject({ confirmEmail: Email });
+export type DeleteAccountRequest = z.infer<typeof DeleteAccountRequest>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Store } from '@wb/db';
 import {
+  DeleteLessonRequest,
   ErrorCode,
   PasswordResetRequest,
   RenameRoomRequest,
@@ -10,6 +11,7 @@ import {
   SignOutRequest,
   SignUpRequest,
   parsePacket,
+  type DeletionReply,
   type LessonBoards,
   type RoomChangeReply,
   type SessionGrant,
@@ -174,6 +176,32 @@ export function registerTeacherRoutes(
     return answer;
   });
 
+  // Deletes one of the account's lessons for good (docs/privacy.md). An open lesson is archived
+  // first, so everyone in it is told and disconnected before its rows go.
+  app.post('/api/teacher/rooms/:code/delete', async (request, reply) => {
+    const found = await signedIn(request, reply);
+    if (!found) return reply;
+    const body = parsePacket(DeleteLessonRequest, request.body ?? {});
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    const code = roomCodeOf(request);
+    const room = code.ok ? await store.findTeacherRoom(found.teacher.id, code.value) : null;
+    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    await disconnectLesson(store, publisher, found.teacher.id, room.code);
+    const purged = await store.purgeLesson({
+      roomId: room.id,
+      reason: 'deleted by its teacher',
+      requestedBy: 'teacher',
+      teacherId: found.teacher.id,
+      unusedSince: null,
+      wait: true,
+    });
+    // Another request deleted it meanwhile: it is gone either way, and that one left the fact.
+    if (!purged) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    request.log.info({ teacherId: found.teacher.id, roomId: room.id, auditId: purged.auditId }, 'lesson deleted by its teacher');
+    const answer: DeletionReply = { ok: true, decision: 'deleted', lessons: 1 };
+    return answer;
+  });
+
   app.post('/api/teacher/rooms/:code/archive', async (request, reply) => {
     const found = await signedIn(request, reply);
     if (!found) return reply;
@@ -193,4 +221,10 @@ export async function openSignedInSession(store: Store, request: FastifyRequest,
   await store.openTeacherSession({ teacherId: teacher.id, tokenHash: hashSecret(token), ttlMs: TEACHER_SESSION_TTL_MS });
   setTeacherCookie(request, reply, token);
   reply.header('cache-control', 'no-store');
+}
+
+/** Archives an open lesson (everyone in it hears the end and is disconnected); ended and archived ones are left as they are. */
+export async function disconnectLesson(store: Store, publisher: RoomPublisher, teacherId: string, code: string): Promise<void> {
+  const archived = await store.archiveRoom({ teacherId, code });
+  if (archived.decision === 'archived') publisher.publish(archived.events);
 }
