@@ -35,3 +35,6 @@ export const E2E_OIDC = {
     return `http://127.0.0.1:${this.port}`;
   },
 } as const;
+
+/** The shared server's admin account (ADMIN_EMAILS): the admin journey signs it up. */
+export const E2E_ADMIN_EMAIL = 'admin@district.test';

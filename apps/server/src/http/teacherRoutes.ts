@@ -44,7 +44,7 @@ export function registerTeacherRoutes(
 
   async function signIn(request: FastifyRequest, reply: FastifyReply, teacher: TeacherAccount): Promise<TeacherAccount> {
     await openSignedInSession(store, request, reply, teacher);
-    return teacher;
+    return { ...teacher, admin: isAdmin(deps.config, teacher.email) };
   }
 
   /** The signed-in teacher, or null after sending the refusal. */

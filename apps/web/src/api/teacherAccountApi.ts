@@ -1,5 +1,6 @@
 import {
   AdminTeacherList,
+  DeletionReply,
   LessonBoards,
   PasswordResetLink,
   RoomChangeReply,
@@ -93,4 +94,19 @@ export function setTeacherDisabled(teacherId: string, disabled: boolean): Promis
 
 export function issuePasswordReset(teacherId: string): Promise<PasswordResetLink> {
   return call(`/api/admin/teachers/${encodeURIComponent(teacherId)}/password-reset`, { method: 'POST', body: '{}' }, PasswordResetLink);
+}
+
+/** Deletes one of my lessons for good, with everything in it. */
+export function deleteMyRoom(code: string): Promise<DeletionReply> {
+  return call(`/api/teacher/rooms/${encodeURIComponent(code)}/delete`, { method: 'POST', body: '{}' }, DeletionReply);
+}
+
+/** Where an account's export downloads from (a navigation: the browser saves the zip). */
+export function accountExportPath(teacherId: string): string {
+  return `/api/admin/teachers/${encodeURIComponent(teacherId)}/export`;
+}
+
+/** Deletes an account with all its lessons; `confirmEmail` is the account's email typed again. */
+export function deleteTeacherAccount(teacherId: string, confirmEmail: string): Promise<DeletionReply> {
+  return call(`/api/admin/teachers/${encodeURIComponent(teacherId)}/delete`, { method: 'POST', body: JSON.stringify({ confirmEmail }) }, DeletionReply);
 }

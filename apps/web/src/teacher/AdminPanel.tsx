@@ -1,17 +1,22 @@
 import type { AdminTeacher } from '@wb/protocol';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/roomsApi.ts';
-import { issuePasswordReset, listTeachers, setTeacherDisabled } from '../api/teacherAccountApi.ts';
+import { accountExportPath, deleteTeacherAccount, issuePasswordReset, listTeachers, setTeacherDisabled } from '../api/teacherAccountApi.ts';
+import { Field } from '../pages/Field.tsx';
 import './accounts.css';
 
 type Teachers = { status: 'loading' } | { status: 'loaded'; teachers: AdminTeacher[] } | { status: 'failed'; message: string };
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : fallback);
 
-/** For an admin (named by the operator): every teacher account, to disable one or hand out a reset link. */
+/**
+ * For an admin (named by the operator): every teacher account, to disable one, hand out a reset
+ * link, download everything it holds, or delete it with all its lessons.
+ */
 export function AdminPanel({ selfId }: { selfId: string }) {
   const [teachers, setTeachers] = useState<Teachers>({ status: 'loading' });
   const [notice, setNotice] = useState<{ teacher: string; text: string; link?: string } | null>(null);
+  const [deleting, setDeleting] = useState<AdminTeacher | null>(null);
 
   const reload = useCallback(() => {
     listTeachers().then(
@@ -78,12 +83,67 @@ export function AdminPanel({ selfId }: { selfId: string }) {
                     </button>
                   )}
                   <button type="button" className="roster-action" onClick={() => void reset(teacher)}>Reset link</button>
+                  <a className="roster-action" href={accountExportPath(teacher.id)} download>Export</a>
+                  {teacher.id !== selfId && (
+                    <button type="button" className="roster-action" onClick={() => setDeleting(teacher)}>Delete</button>
+                  )}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      {deleting && (
+        <DeleteAccountDialog teacher={deleting} onClose={() => setDeleting(null)} onDeleted={(lessons) => {
+          setNotice({ teacher: deleting.id, text: `${deleting.displayName}’s account and ${lessons === 1 ? '1 lesson' : `${lessons} lessons`} are deleted.` });
+          setDeleting(null);
+          reload();
+        }} />
+      )}
     </section>
+  );
+}
+
+/** Deleting an account asks for its email typed again: a slip of the mouse cannot delete a year of lessons. */
+function DeleteAccountDialog({ teacher, onClose, onDeleted }: { teacher: AdminTeacher; onClose: () => void; onDeleted: (lessons: number) => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (email.trim().toLowerCase() !== teacher.email) {
+      setError('Type the account’s email exactly to confirm.');
+      return;
+    }
+    setBusy(true);
+    try {
+      onDeleted((await deleteTeacherAccount(teacher.id, teacher.email)).lessons);
+    } catch (failure) {
+      setError(messageOf(failure, 'Could not delete the account.'));
+      setBusy(false);
+    }
+  };
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="delete-account-title" onCancel={onClose}>
+      <h2 id="delete-account-title">
+        Delete <span className="dialog-name">{teacher.displayName}</span>’s account?
+      </h2>
+      <p>
+        The account and its {teacher.lessons === 1 ? 'lesson' : `${teacher.lessons} lessons`}, with every board, picture, student’s work
+        and attendance record in them, are deleted for good. Export them first if they must be kept.
+      </p>
+      <form onSubmit={submit} noValidate>
+        <Field label={`Type ${teacher.email} to confirm`} name="confirmEmail" value={email} autoComplete="off" onChange={(e) => setEmail(e.target.value)} error={error} />
+        <div className="actions">
+          <button type="submit" className="button button-danger" disabled={busy}>{busy ? 'Deleting…' : 'Delete account'}</button>
+          <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+        </div>
+      </form>
+    </dialog>
   );
 }

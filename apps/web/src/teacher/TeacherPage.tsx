@@ -12,6 +12,7 @@ import { roomPath, navigate } from '../routing.ts';
 import { saveGrant } from '../session/grantStorage.ts';
 import { memberKey } from '../session/memberKey.ts';
 import { AdminPanel } from './AdminPanel.tsx';
+import { DeleteLessonDialog } from './DeleteLessonDialog.tsx';
 import { PasswordResetCard, resetTokenFromAddress } from './PasswordResetCard.tsx';
 import { SchoolSignInCard, takeSignInError } from './SchoolSignIn.tsx';
 import '../people/teacher.css';
@@ -181,6 +182,7 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
   const [reportCode, setReportCode] = useState<string | null>(null);
   const [archiving, setArchiving] = useState<TeacherRoom | null>(null);
   const [boardsOf, setBoardsOf] = useState<TeacherRoom | null>(null);
+  const [deleting, setDeleting] = useState<TeacherRoom | null>(null);
 
   const reload = useCallback(() => {
     listMyRooms().then(
@@ -214,7 +216,7 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
             <tbody>
               {rooms.rooms.map((room) => (
                 <RoomRow key={room.id} room={room} onChanged={reload} onReport={() => setReportCode(room.code)} onArchive={() => setArchiving(room)}
-                  onBoards={() => setBoardsOf(room)} />
+                  onBoards={() => setBoardsOf(room)} onDelete={() => setDeleting(room)} />
               ))}
             </tbody>
           </table>
@@ -223,6 +225,12 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
       {teacher.admin && <AdminPanel selfId={teacher.id} />}
       {reportSource && <AttendanceReport source={reportSource} onClose={() => setReportCode(null)} />}
       {boardsOf && <LessonBoardsDialog code={boardsOf.code} title={boardsOf.title} onClose={() => setBoardsOf(null)} />}
+      {deleting && (
+        <DeleteLessonDialog room={deleting} onClose={() => setDeleting(null)} onDeleted={() => {
+          setDeleting(null);
+          reload();
+        }} />
+      )}
       {archiving && (
         <ArchiveDialog room={archiving} onClose={() => setArchiving(null)} onArchived={() => {
           setArchiving(null);
@@ -278,7 +286,14 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
   );
 }
 
-function RoomRow({ room, onChanged, onReport, onArchive, onBoards }: { room: TeacherRoom; onChanged: () => void; onReport: () => void; onArchive: () => void; onBoards: () => void }) {
+function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete }: {
+  room: TeacherRoom;
+  onChanged: () => void;
+  onReport: () => void;
+  onArchive: () => void;
+  onBoards: () => void;
+  onDelete: () => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(room.title);
   const [error, setError] = useState<string | null>(null);
@@ -333,6 +348,7 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards }: { room: Tea
         <button type="button" className="roster-action" onClick={onBoards}>Boards</button>
         {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>Rename</button>}
         {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>Archive</button>}
+        <button type="button" className="roster-action" onClick={onDelete}>Delete</button>
       </td>
     </tr>
   );
