@@ -76,7 +76,8 @@ export function AdminPanel({ selfId }: { selfId: string }) {
                 <td>{[...(teacher.password ? ['password'] : []), ...teacher.providers].join(', ') || 'nothing yet'}</td>
                 <td>{teacher.lessons}</td>
                 <td className={teacher.status === 'disabled' ? 'admin-status-disabled' : undefined}>{teacher.status === 'active' ? 'Active' : 'Disabled'}</td>
-                <td className="teacher-room-actions">
+                <td>
+                  <div className="teacher-room-actions">
                   {teacher.id !== selfId && (
                     <button type="button" className="roster-action" onClick={() => void toggle(teacher)}>
                       {teacher.status === 'active' ? 'Disable' : 'Enable'}
@@ -87,6 +88,7 @@ export function AdminPanel({ selfId }: { selfId: string }) {
                   {teacher.id !== selfId && (
                     <button type="button" className="roster-action" onClick={() => setDeleting(teacher)}>Delete</button>
                   )}
+                  </div>
                 </td>
               </tr>
             ))}
