@@ -57,12 +57,13 @@ export function AdminPanel({ selfId }: { selfId: string }) {
         </div>
       )}
       {teachers.status === 'loaded' && (
+        <div className="admin-table-scroll">
         <table className="attendance-table">
           <thead>
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Email</th>
-              <th scope="col">Signs in with</th>
+              <th scope="col" className="admin-optional">Signs in with</th>
               <th scope="col">Lessons</th>
               <th scope="col">Status</th>
               <th scope="col"><span className="visually-hidden">Actions</span></th>
@@ -73,7 +74,7 @@ export function AdminPanel({ selfId }: { selfId: string }) {
               <tr key={teacher.id} data-testid="admin-teacher" data-email={teacher.email}>
                 <th scope="row"><span className="attendance-name">{teacher.displayName}</span>{teacher.admin ? ' (admin)' : ''}</th>
                 <td>{teacher.email}</td>
-                <td>{[...(teacher.password ? ['password'] : []), ...teacher.providers].join(', ') || 'nothing yet'}</td>
+                <td className="admin-optional">{[...(teacher.password ? ['password'] : []), ...teacher.providers].join(', ') || 'nothing yet'}</td>
                 <td>{teacher.lessons}</td>
                 <td className={teacher.status === 'disabled' ? 'admin-status-disabled' : undefined}>{teacher.status === 'active' ? 'Active' : 'Disabled'}</td>
                 <td>
@@ -94,6 +95,7 @@ export function AdminPanel({ selfId }: { selfId: string }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       {deleting && (
         <DeleteAccountDialog teacher={deleting} onClose={() => setDeleting(null)} onDeleted={(lessons) => {
