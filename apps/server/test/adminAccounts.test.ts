@@ -53,8 +53,17 @@ describeOnEachDatabase('the admin role', { env: { ADMIN_EMAILS: ADMIN } }, (suit
   test('ADM2: a disabled teacher\'s open sessions stop working and the password no longer signs in; enabled again, it does', async () => {
     const teacher = await signUp();
     const otherBrowser = (await call('POST', '/api/teacher/sign-in', null, { email: teacher.email, password: PASSWORD })).cookie!;
+    // A lesson she is teaching right now: its teacher session is a bearer token, not the cookie.
+    const lesson = (await call('POST', '/api/rooms', teacher.cookie, { teacherName: 'Ms Rivera', memberKey: randomBytes(18).toString('base64url') })).body as unknown as {
+      token: string;
+      room: { code: string };
+    };
+    const report = () => fetch(`${app.url}/api/rooms/${lesson.room.code}/attendance/report`, { headers: { authorization: `Bearer ${lesson.token}` } });
+    expect((await report()).status).toBe(200);
     const disabled = TeacherStatusReply.parse((await call('POST', `/api/admin/teachers/${teacher.id}/disable`, admin, {})).body);
     expect(disabled).toEqual({ ok: true, decision: 'disabled', closedSessions: 2 });
+    const refused = await report();
+    expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([401, ErrorCode.SESSION_CLOSED]);
     for (const cookie of [teacher.cookie, otherBrowser]) {
       const me = await call('GET', '/api/teacher/me', cookie);
       expect([me.status, me.body.error?.code]).toEqual([403, ErrorCode.ACCOUNT_DISABLED]);

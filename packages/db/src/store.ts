@@ -61,6 +61,7 @@ import {
   createPasswordReset,
   findTeacherById,
   listTeachers,
+  openTeachingSessions,
   setTeacherStatus,
   signInWithIdentity,
 } from './teacherDirectory.ts';
@@ -159,6 +160,7 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     signInWithIdentity: (input: Parameters<typeof signInWithIdentity>[2]) => signInWithIdentity(db, clock, input),
     listTeachers: (limit: number, teacherId?: string) => listTeachers(db, limit, teacherId ?? null),
     findTeacherById: (teacherId: string) => findTeacherById(db, teacherId),
+    openTeachingSessions: (teacherId: string, limit: number) => openTeachingSessions(db, teacherId, limit),
     setTeacherStatus: (input: Parameters<typeof setTeacherStatus>[2]) => setTeacherStatus(db, clock, input),
     createPasswordReset: (input: Parameters<typeof createPasswordReset>[2]) => createPasswordReset(db, clock, input),
     consumePasswordReset: (input: Parameters<typeof consumePasswordReset>[2]) => consumePasswordReset(db, clock, input),

@@ -195,3 +195,20 @@ export async function findTeacherById(executor: Executor, teacherId: string): Pr
   const [row] = await rows<TeacherRow>(executor, sql`SELECT id, email, display_name, status FROM teachers WHERE id = ${teacherId}::uuid`);
   return row ? { ...toAccount(row), status: row.status } : null;
 }
+
+/**
+ * The open sessions in which this account teaches one of its lessons (bearer tokens of the
+ * lessons' teacher memberships), bounded (I10): disabling the account closes them too, so a
+ * disabled teacher's live lesson does not go on under her.
+ */
+export async function openTeachingSessions(executor: Executor, teacherId: string, limit: number): Promise<string[]> {
+  const found = await rows<{ id: string }>(
+    executor,
+    sql`SELECT s.id FROM sessions s
+        JOIN rooms r ON r.id = s.room_id
+        JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
+        WHERE r.teacher_id = ${teacherId}::uuid AND m.role = 'teacher' AND s.status = 'open'
+        ORDER BY s.id LIMIT ${limit}`,
+  );
+  return found.map((r) => r.id);
+}

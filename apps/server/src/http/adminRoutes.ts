@@ -22,6 +22,9 @@ import type { ProxyTrust } from './proxyTrust.ts';
 import type { RoomPublisher } from '../realtime/roomPublisher.ts';
 import { disconnectLesson } from './teacherRoutes.ts';
 
+/** Lesson sessions closed per disable (I10); a teacher has one per lesson she is in, rarely more than a few. */
+const MAX_CLOSED_TEACHING_SESSIONS = 1_000;
+
 /** A reset link works for a day: long enough to reach the teacher by another channel, then useless. */
 export const PASSWORD_RESET_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -69,6 +72,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store; 
       if (disabled && id.data === by.id) return sendError(reply, ErrorCode.FORBIDDEN, 'An administrator cannot disable their own account.');
       const changed = await store.setTeacherStatus({ teacherId: id.data, disabled });
       if (changed.decision === 'not_found') return sendError(reply, ErrorCode.NOT_FOUND, 'No teacher account has this id.');
+      if (disabled) {
+        // Her lessons' teacher sessions too (their bearer tokens): closed by the server, as on an
+        // archive, so every socket of them is told and a live lesson does not go on under her.
+        for (const sessionId of await store.openTeachingSessions(id.data, MAX_CLOSED_TEACHING_SESSIONS)) {
+          const closed = await store.closeSession({ sessionId, reason: 'server', requestId: null });
+          if (closed.decision === 'closed') deps.publisher.publish(closed.events);
+        }
+      }
       request.log.info({ admin: by.id, teacherId: id.data, decision: changed.decision }, `teacher account ${action}`);
       const answer: TeacherStatusReply = { ok: true, decision: changed.decision, closedSessions: 'closedSessions' in changed ? changed.closedSessions : 0 };
       return answer;
