@@ -118,6 +118,16 @@ export async function getImage(db: Db, lessonId: string, sha256: string): Promis
   return row ? { ...toMeta(row), data: row.data } : null;
 }
 
+/** The pictures a lesson holds (not their bytes), oldest first: for an account's export. */
+export async function listLessonImages(db: Db, lessonId: string): Promise<ImageMeta[]> {
+  const found = await rows<MetaRow>(
+    db,
+    sql`SELECT b.sha256, b.mime, b.width, b.height, b.byte_size FROM lesson_images l JOIN image_blobs b ON b.sha256 = l.sha256
+        WHERE l.room_id = ${lessonId}::uuid ORDER BY l.created_at, l.sha256`,
+  );
+  return found.map(toMeta);
+}
+
 export async function hasImage(db: Db, lessonId: string, sha256: string): Promise<boolean> {
   const found = await rows<{ one: number }>(db, sql`SELECT 1 AS one FROM lesson_images WHERE room_id = ${lessonId}::uuid AND sha256 = ${sha256}`);
   return found.length > 0;
