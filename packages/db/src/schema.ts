@@ -126,7 +126,8 @@ export const pollAnswers = pgTable(
   {
     pollId: uuid('poll_id')
       .notNull()
-      .references(() => polls.id),
+      // An answer belongs to its poll: deleting the lesson's polls (wb_purge_lesson) takes them.
+      .references(() => polls.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').notNull(),
     choice: integer('choice'),
     text: text('text'),

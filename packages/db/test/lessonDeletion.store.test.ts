@@ -100,6 +100,10 @@ for (const { kind, skip } of storeDatabaseKinds) {
       const poll = randomUUID();
       await testDb.database.db.execute(sql`INSERT INTO test_later_polls VALUES (${poll}::uuid, ${room.roomId}::uuid)`);
       await testDb.database.db.execute(sql`INSERT INTO test_later_answers VALUES (${randomUUID()}::uuid, ${poll}::uuid, ${room.roomId}::uuid)`);
+      // The lesson's quick poll and a student's answer: the answers have no room_id of their own.
+      const pollId = randomUUID();
+      expect((await store.openPoll(teacher, { pollId, question: 'Ready?', kind: 'yesno' })).decision).toBe('applied');
+      expect((await store.answerPoll(seat, { pollId, choice: 0 })).decision).toBe('applied');
       const boardIds = (await rows<{ id: string }>(testDb.database.db, sql`SELECT id FROM rooms WHERE parent_id = ${room.roomId}::uuid`)).map((r) => r.id);
       expect(boardIds.length).toBe(1);
 
@@ -115,6 +119,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
       }
       expect(await n(sql`SELECT count(*) AS n FROM rooms WHERE id = ${room.roomId}::uuid OR parent_id = ${room.roomId}::uuid`)).toBe(0);
       expect(await n(sql`SELECT count(*) AS n FROM image_blobs WHERE sha256 = ${own.sha256}`)).toBe(0);
+      expect(await n(sql`SELECT count(*) AS n FROM poll_answers WHERE poll_id = ${pollId}::uuid`)).toBe(0);
       // The audit fact keeps ids and counts, not the lesson's title, names or content.
       const [fact] = await rows<Record<string, unknown>>(testDb.database.db, sql`SELECT * FROM retention_purges WHERE id = ${purged!.auditId}`);
       expect(fact).toMatchObject({ scope: 'room', room_id: room.roomId, requested_by: 'teacher', reason: 'deleted by its teacher' });
