@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CLASSROOM_RESOLVER_ARG, CLASSROOM_URL, E2E_PORT as port, SERVER_URL } from './e2e/origins.ts';
+import { CLASSROOM_RESOLVER_ARG, CLASSROOM_URL, E2E_ADMIN_EMAIL, E2E_OIDC, E2E_PORT as port, SERVER_URL } from './e2e/origins.ts';
 import { E2E_SERVER_TIMINGS } from './e2e/serverTimings.ts';
 import { testBrowserPath } from './scripts/test-browser.mjs';
 
@@ -84,6 +84,11 @@ export default defineConfig({
       // Its new data directory starts from the migrated template, not initdb (pgliteTemplate.ts).
       WB_PGLITE_TEMPLATE_DISK: 'on',
       LOG_LEVEL: 'warn',
+      // The school's provider, started by the sign-in journey itself (the server asks it only then).
+      OIDC_PROVIDERS: JSON.stringify([
+        { id: E2E_OIDC.providerId, name: 'School account', issuer: E2E_OIDC.issuer, clientId: E2E_OIDC.clientId, clientSecret: E2E_OIDC.clientSecret },
+      ]),
+      ADMIN_EMAILS: E2E_ADMIN_EMAIL,
       ...Object.fromEntries(Object.entries(E2E_SERVER_TIMINGS).map(([name, ms]) => [name, String(ms)])),
     },
   },

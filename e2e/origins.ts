@@ -20,3 +20,21 @@ export const CLASSROOM_RESOLVER_ARG = `--host-resolver-rules=MAP ${CLASSROOM_HOS
 
 /** The same server from Node (API calls, seeding sockets). */
 export const SERVER_URL = `http://127.0.0.1:${E2E_PORT}`;
+
+/**
+ * The OpenID provider the sign-in journey starts (e2e/schoolSignIn.spec.ts) and the shared server
+ * is configured with: on loopback, at `E2E_OIDC_PORT` (the e2e port + 21 by default, within a
+ * helper's own range of ports).
+ */
+export const E2E_OIDC = {
+  port: Number(process.env.E2E_OIDC_PORT ?? E2E_PORT + 21),
+  providerId: 'school',
+  clientId: 'classroom',
+  clientSecret: 'a-test-client-secret-of-enough-length',
+  get issuer() {
+    return `http://127.0.0.1:${this.port}`;
+  },
+} as const;
+
+/** The shared server's admin account (ADMIN_EMAILS): the admin journey signs it up. */
+export const E2E_ADMIN_EMAIL = 'admin@district.test';

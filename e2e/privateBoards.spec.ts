@@ -300,6 +300,8 @@ test('the boards stay with the lesson: the teacher\'s page lists them after the 
   await expect(drawn(own)).toHaveCount(1);
   await expect(page.locator('[data-testid="board-tile"][data-owner="Ana"]').getByRole('img', { name: "Ana's board, 1 stroke" })).toHaveAttribute('data-elements', '1');
   await page.getByRole('button', { name: 'End activity' }).click();
+  // It asks first (ActivityLayer's ConfirmButton).
+  await page.getByRole('group', { name: /End the activity for everyone/ }).getByRole('button', { name: 'End activity' }).click();
   // Ended: Ana is back on the class board.
   await expect(ana.page.getByTestId('private-board-banner')).toHaveCount(0);
 
@@ -349,7 +351,7 @@ test('the class grid fits a class of 39 on a laptop screen (1280 x 800) without 
   await teacher.page.setViewportSize({ width: 1280, height: 800 });
   const klass = await fillClass(SERVER_URL, teacher.code, 39);
   try {
-    await expect(teacher.page.getByRole('button', { name: /People/ })).toContainText('37');
+    await expect(teacher.page.getByRole('button', { name: /People/ })).toContainText('36'); // the badge counts the students here (the teacher apart)
     await teacher.page.getByRole('button', { name: 'Start activity' }).click();
     await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
     const tiles = teacher.page.getByTestId('board-tile');

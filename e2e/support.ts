@@ -1,4 +1,4 @@
-import { expect, test as base, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test as base, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 
 /**
  * Every spec imports `test` from here: a browser context a test opens (through the helpers below
@@ -29,8 +29,8 @@ export async function expectClassroomOrigin(page: Page) {
 }
 
 /** A teacher starts a lesson from the start page; returns their page and the room code. */
-export async function startLesson(browser: Browser, teacherName = 'Ms Rivera', origin = '', onPage?: (page: Page) => void) {
-  const context = await browser.newContext();
+export async function startLesson(browser: Browser, teacherName = 'Ms Rivera', origin = '', onPage?: (page: Page) => void, contextOptions: BrowserContextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   // Before anything loads: e.g. to watch the page's sockets from their first frame.
   onPage?.(page);
@@ -46,8 +46,8 @@ export async function startLesson(browser: Browser, teacherName = 'Ms Rivera', o
 }
 
 /** A student opens the join link, types a name and joins. */
-export async function joinLesson(browser: Browser, code: string, name: string, origin = '', onPage?: (page: Page) => void) {
-  const context = await browser.newContext();
+export async function joinLesson(browser: Browser, code: string, name: string, origin = '', onPage?: (page: Page) => void, contextOptions: BrowserContextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   onPage?.(page);
   await page.goto(`${origin}/r/${code}`);

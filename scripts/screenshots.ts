@@ -17,6 +17,14 @@
  *                                                 phone size, `teacher-board-ar.png` and `phone-ar.png`
  *                                                 (the README's pair in docs/screenshots), and in
  *                                                 Spanish at 640 x 400 (long words), `zoom200-es-*.png`
+ *   pnpm screenshots -- --feedback                  only the feedback screens (laptop and phone, light and
+ *                                                 dark): a stamp on an opened board, a shown student's
+ *                                                 banner, a classmate's anonymous view, End activity's
+ *                                                 confirmation, a raised hand in the roster
+ *   pnpm screenshots -- --rough                     only the lesson's rough edges (laptop and phone, light and
+ *                                                 dark): a refusal's toast over the attention bar, the
+ *                                                 More menu and the pen's colours, the attendance report,
+ *                                                 the ended lesson's banner
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -39,6 +47,8 @@ const editing = args.includes('--editing');
 const boards = args.includes('--boards');
 const checks = args.includes('--checks');
 const languages = args.includes('--languages');
+const feedback = args.includes('--feedback');
+const rough = args.includes('--rough');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -113,6 +123,11 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ ...(existsSync(system) ? { executablePath: system } : {}), args: ['--no-sandbox', '--disable-gpu'] });
   try {
     await waitReady();
+    if (feedback || rough) {
+      if (feedback) await feedbackShots(browser);
+      if (rough) await roughShots(browser);
+      return;
+    }
     const teacher = await startLesson(browser, sizes.laptop!);
     const students = await fillClass(baseUrl, teacher.code, 30);
     await draw(teacher.page);
@@ -398,6 +413,104 @@ async function boardShots(browser: Browser, teacher: { page: Page; code: string 
     await page.screenshot({ path: join(outDir, `${name}-boards-select.png`) });
     await context.close();
     await student.context().close();
+  }
+}
+
+/**
+ * The feedback screens at laptop and phone size in both themes, each from a lesson of its own: a
+ * teacher, Ana and Ben; Ana's board opened and stamped, shown anonymously, her hand raised.
+ */
+async function feedbackShots(browser: Browser): Promise<void> {
+  for (const name of ['laptop', 'phone'] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const options = { ...sizes[name]!, colorScheme };
+      const shot = (page: Page, what: string) => page.screenshot({ path: join(outDir, `${name}-${colorScheme}-feedback-${what}.png`) });
+      const teacher = await startLesson(browser, options);
+      const ana = await startLessonIn(await (await browser.newContext(options)).newPage(), teacher.code, 'Ana');
+      const ben = await startLessonIn(await (await browser.newContext(options)).newPage(), teacher.code, 'Ben');
+      const t = teacher.page;
+      const start = t.getByRole('button', { name: 'Start activity' });
+      if (!(await start.isVisible())) await t.locator('.topbar-people').click();
+      await start.click();
+      await t.getByRole('dialog').getByLabel('Title').fill('Fractions');
+      await shot(t, 'start');
+      await t.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+      for (const s of [ana, ben]) {
+        const own = s.getByRole('application', { name: 'Your board' });
+        await own.waitFor();
+        const box = (await own.boundingBox())!;
+        await s.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.3);
+        await s.mouse.down();
+        await s.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.5, { steps: 6 });
+        await s.mouse.up();
+      }
+      await t.locator('[data-testid="board-tile"][data-owner="Guest Ana"]').click();
+      await t.getByRole('button', { name: 'Stamp tick' }).click();
+      await t.getByRole('button', { name: 'Stamp star' }).click();
+      await ana.locator('[data-testid="element"][data-kind="text"]').nth(1).waitFor();
+      await shot(t, 'open');
+      await t.getByRole('button', { name: 'Show anonymously' }).click();
+      await ben.getByTestId('shown-boards').getByRole('img').waitFor();
+      await ana.waitForTimeout(300);
+      await shot(ana, 'shown-student');
+      await shot(ben, 'classmate');
+      await t.getByRole('button', { name: 'Back to grid' }).click();
+      await t.getByRole('button', { name: 'End activity' }).click();
+      await shot(t, 'end-confirm');
+      await t.getByRole('button', { name: 'Keep going' }).click();
+      await ana.getByTestId('raise-hand').click();
+      await t.getByRole('button', { name: 'Class board' }).click();
+      const people = t.locator('.topbar-people');
+      if ((await people.getAttribute('aria-expanded')) !== 'true') await people.click();
+      await t.getByTestId('roster-hand').waitFor();
+      await shot(t, 'people');
+      for (const page of [t, ana, ben]) await page.context().close();
+    }
+  }
+}
+
+/** The lesson's rough edges at laptop and phone size, both themes, each from a lesson of its own. */
+async function roughShots(browser: Browser): Promise<void> {
+  for (const name of ['laptop', 'phone'] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const options = { ...sizes[name]!, colorScheme };
+      const shot = (page: Page, what: string) => page.screenshot({ path: join(outDir, `${name}-${colorScheme}-rough-${what}.png`) });
+      const teacher = await startLesson(browser, options);
+      const t = teacher.page;
+      await draw(t);
+      const ana = await startLessonIn(await (await browser.newContext(options)).newPage(), teacher.code, 'Ana');
+      // Ana tries to erase the teacher's shape: the refusal's toast, beside her attention bar and hand.
+      await ana.getByRole('button', { name: /^Eraser/ }).first().click().catch(() => ana.keyboard.press('e'));
+      const shape = ana.locator('[data-testid="element"]').first();
+      const box = (await shape.boundingBox())!;
+      await ana.mouse.move(box.x + 2, box.y + box.height / 2);
+      await ana.mouse.down();
+      await ana.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+      await ana.mouse.up();
+      await ana.getByTestId('board-notice').waitFor().catch(() => {});
+      await shot(ana, 'toast');
+      // The teacher's More menu open (where the bar folds its actions away), and the pen's colours.
+      await t.getByRole('button', { name: /^Pen/ }).first().click().catch(() => t.keyboard.press('p'));
+      const more = t.getByRole('button', { name: 'More' });
+      if (await more.isVisible()) await more.click();
+      await shot(t, 'menu');
+      await t.keyboard.press('Escape');
+      // The attendance report.
+      const item = t.locator('#topbar-menu').getByRole('button', { name: 'Attendance', exact: true });
+      if (!(await item.isVisible())) await more.click();
+      await item.click();
+      await t.getByTestId('attendance-row').first().waitFor();
+      await shot(t, 'attendance');
+      await t.keyboard.press('Escape');
+      // The lesson ended: the teacher's banner over the board.
+      const end = t.locator('#topbar-menu').getByRole('button', { name: 'End lesson', exact: true });
+      if (!(await end.isVisible())) await more.click();
+      await end.click();
+      await t.getByRole('dialog').getByRole('button', { name: 'End lesson' }).click();
+      await t.getByTestId('lesson-ended').waitFor();
+      await shot(t, 'ended');
+      for (const page of [t, ana]) await page.context().close();
+    }
   }
 }
 

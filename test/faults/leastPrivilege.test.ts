@@ -2,8 +2,8 @@
  * Least privilege for real (docs/operations.md, "Database roles"): `pnpm db:migrate` runs as the
  * owner and creates the app role with its password; the server then runs as that role with
  * DATABASE_MIGRATE=false, and a lesson works end to end (join, socket, renewals, an edit, the
- * attendance report). The same role with migrations on cannot start: it may not run DDL, which is
- * exactly why the switch exists.
+ * attendance report, a teacher deleting her lesson through the one purge path). The same role with
+ * migrations on cannot start: it may not run DDL, which is exactly why the switch exists.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -73,6 +73,35 @@ describe.skipIf(pgSkip !== null)(`least privilege${pgSkip ? ` (skipped: ${pgSkip
     expect(created.ok).toBe(true);
     const report = await fetch(`${server.url}/api/rooms/${teacher.room.code}/attendance`, { headers: { authorization: `Bearer ${teacher.token}` } });
     expect(report.status).toBe(200);
+
+    // A teacher deletes her lesson through the server running as the app role: the one purge
+    // path deletes its attendance too, though the role itself may not.
+    const signUp = await fetch(`${server.url}/api/teacher/sign-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `lp-${randomUUID()}@school.example`, password: 'correct horse battery', displayName: 'Ms Rivera' }),
+    });
+    const cookie = signUp.headers.get('set-cookie')!.split(';')[0]!;
+    const lesson = (await (
+      await fetch(`${server.url}/api/rooms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ teacherName: 'Ms Rivera', memberKey: randomBytes(18).toString('base64url') }),
+      })
+    ).json()) as { room: { id: string; code: string } };
+    await joinRoom(server.url, lesson.room.code, 'Bo');
+    const deleted = await fetch(`${server.url}/api/teacher/rooms/${lesson.room.code}/delete`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '{}' });
+    expect(deleted.status).toBe(200);
+    const owner = new pg.Client({ connectionString: db.url });
+    await owner.connect();
+    const left = await owner
+      .query<{ attendance: string; audits: string }>(
+        `SELECT (SELECT count(*) FROM attendance WHERE room_id = $1) AS attendance,
+                (SELECT count(*) FROM retention_purges WHERE room_id = $1 AND requested_by = 'teacher') AS audits`,
+        [lesson.room.id],
+      )
+      .finally(() => owner.end());
+    expect(left.rows[0]).toEqual({ attendance: '0', audits: '1' });
     s.close();
     await server.stop();
   });

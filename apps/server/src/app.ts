@@ -31,6 +31,10 @@ import { registerImageRoutes } from './http/imageRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
 import { LobbyWaiters } from './realtime/lobbyWaiters.ts';
 import { registerTeacherRoutes } from './http/teacherRoutes.ts';
+import { registerAdminRoutes } from './http/adminRoutes.ts';
+import { registerOidcRoutes } from './http/oidcRoutes.ts';
+import { OidcProviders } from './oidc.ts';
+import { RetentionSchedule } from './retentionSchedule.ts';
 import { registerRoutes } from './http/routes.ts';
 import { ProcessHealth, readiness } from './health.ts';
 import { localUrl } from './joinAddress.ts';
@@ -44,6 +48,8 @@ export interface App {
   store: Store;
   database: Database;
   sweeper: Sweeper;
+  /** Deletes lessons past RETENTION_DAYS (runs with the sweeper). */
+  retention: RetentionSchedule;
   metrics: Metrics;
   /** Waiting pages parked on this node (bounded, I10). */
   lobbyWaiters: LobbyWaiters;
@@ -161,6 +167,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   realtime.publisher.onEvent((event) => lobbyWaiters.onEvent(event));
   registerLobbyRoutes(http, { store, publisher: realtime.publisher, waiters: lobbyWaiters });
   registerTeacherRoutes(http, { store, config, publisher: realtime.publisher, limits });
+  registerOidcRoutes(http, { store, config, providers: new OidcProviders(config.OIDC_PROVIDERS), proxies, limits });
+  registerAdminRoutes(http, { store, config, proxies, publisher: realtime.publisher });
   registerImageRoutes(http, { store, images: store, limits, caps: { maxImages: config.LESSON_IMAGES_MAX, maxBytes: config.LESSON_IMAGE_BYTES_MAX } });
   registerJoinRoutes(http, { config, proxies, port: () => listeningPort(http, config.PORT) });
 
@@ -179,6 +187,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     },
     (result) => metrics.expiries.inc(result.expired),
   );
+
+  const retention = new RetentionSchedule(store, http.log, { days: config.RETENTION_DAYS, intervalMs: config.RETENTION_SWEEP_INTERVAL_MS });
 
   const health = new ProcessHealth(sweeper, {
     sweepIntervalMs: config.SWEEP_INTERVAL_MS,
@@ -242,7 +252,10 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const port = listeningPort(http, config.PORT);
   const url = localUrl(config.HOST, port);
 
-  if (options.startSweeper !== false) sweeper.start();
+  if (options.startSweeper !== false) {
+    sweeper.start();
+    retention.start();
+  }
 
   // `pnpm db:backup` while this server runs: the embedded database's own directory, copied by this
   // process (backupSocket.ts), never opened by a second one.
@@ -257,6 +270,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     (closing ??= (async () => {
       health.stop();
       await sweeper.stop();
+      await retention.stop();
       // Waiting pages get their answer now and ask again (here after a restart, or another node).
       lobbyWaiters.wakeAll();
       // Clients reconnect (here after a restart, or to another node) and keep their sessions;
@@ -293,6 +307,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     store,
     database,
     sweeper,
+    retention,
     metrics,
     lobbyWaiters,
     url,

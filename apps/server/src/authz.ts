@@ -90,6 +90,7 @@ const teacherRefusals = {
   unknown: { code: ErrorCode.NOT_AUTHENTICATED, message: 'Sign in to your teacher account first.' },
   closed: { code: ErrorCode.SESSION_CLOSED, message: 'You signed out. Sign in again.' },
   expired: { code: ErrorCode.TOKEN_EXPIRED, message: 'Your sign-in has expired. Sign in again.' },
+  disabled: { code: ErrorCode.ACCOUNT_DISABLED, message: 'This account has been disabled. Ask your school’s administrator.' },
 } as const;
 
 /** Resolves the teacher-account cookie to the signed-in teacher, or says why it cannot. */

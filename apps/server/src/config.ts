@@ -10,6 +10,35 @@ import { parseTrustProxy } from './http/proxyTrust.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
+/**
+ * One OpenID provider teachers may sign in with (docs/operations.md, "Teacher sign-in"). `id`
+ * names it in the callback URL (`/api/teacher/oidc/<id>/callback`, to register at the provider);
+ * `name` is the button's label. An `http:` issuer is accepted only on a loopback address (a
+ * provider on the same machine); anything else must be https.
+ */
+const OidcProvider = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]{1,40}$/, 'lowercase letters, digits and - (at most 40)'),
+  name: z.string().min(1).max(60),
+  issuer: z.url({ protocol: /^https?$/ }).refine((issuer) => {
+    const url = new URL(issuer);
+    return url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  }, 'must be https (http only on a loopback address)'),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1).optional(),
+  /**
+   * Default true: a sign-in needs `email_verified: true` from the provider. False only for a
+   * provider that never sends the claim but whose addresses are all the district's own (a
+   * single-tenant Microsoft Entra ID issuer).
+   */
+  requireVerifiedEmail: z.boolean().default(true),
+});
+export type OidcProviderConfig = z.infer<typeof OidcProvider>;
+
+const commaList = z
+  .string()
+  .default('')
+  .transform((v) => v.split(',').map((o) => o.trim().toLowerCase()).filter(Boolean));
+
 const ms = (fallback: number, min: number) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);
 
 const schema = z
@@ -134,6 +163,42 @@ const schema = z
      * (docs/store.md, "The element cap"); a create past it is refused `board_full`.
      */
     BOARD_ELEMENTS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+    /**
+     * The OpenID providers teachers may sign in with: a JSON array of `{ id, name, issuer,
+     * clientId, clientSecret?, requireVerifiedEmail? }` (or OIDC_PROVIDERS_FILE, a secret). Unset:
+     * email and password only.
+     */
+    OIDC_PROVIDERS: z
+      .string()
+      .default('[]')
+      .transform((value, context) => {
+        try {
+          const parsed: unknown = JSON.parse(value);
+          return parsed;
+        } catch {
+          context.addIssue({ code: 'custom', message: 'must be a JSON array of providers' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.array(OidcProvider).max(20))
+      .refine((list) => new Set(list.map((p) => p.id)).size === list.length, 'each provider needs its own id'),
+    /**
+     * `open` (the default, a laptop's): anyone may make an account. `closed`: no new accounts,
+     * neither with a password nor through a provider. SIGN_UP_EMAIL_DOMAINS limits an open sign-up
+     * to addresses at those domains.
+     */
+    SIGN_UP: z.enum(['open', 'closed']).default('open'),
+    /** Comma-separated domains (`school.org,district.org`): only their addresses may make an account. */
+    SIGN_UP_EMAIL_DOMAINS: commaList.pipe(z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'a domain such as school.org'))),
+    /** Comma-separated emails of the admin accounts: they list teachers, disable one, issue reset links. */
+    ADMIN_EMAILS: commaList,
+    /**
+     * Lessons nobody used for this many days (no join, no departure, no end of lesson) are deleted
+     * with everything in them by the server itself (docs/privacy.md). 0 keeps them for good.
+     */
+    RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
+    /** How often each node looks for lessons past their term (an hour by default). */
+    RETENTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1_000).max(24 * 3_600_000).default(3_600_000),
     /** Where the built web app is; the server serves it on the same port as the API. */
     WEB_DIST: z.string().default(resolve(repoRoot, 'apps/web/dist')),
   })
@@ -171,7 +236,7 @@ export class ConfigError extends Error {
  * Secrets may come from files (Docker/Kubernetes secrets): `<NAME>_FILE=/run/secrets/x` sets NAME
  * to the file's content, trimmed. It wins over NAME itself, so an image default cannot shadow it.
  */
-export const FILE_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'METRICS_TOKEN'] as const;
+export const FILE_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'METRICS_TOKEN', 'OIDC_PROVIDERS'] as const;
 
 /** Reads the configuration from an environment (process.env by default). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -201,6 +266,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 function redact(name: string, value: string): string {
-  if (/TOKEN$/.test(name)) return '***';
+  if (/TOKEN$/.test(name) || name === 'OIDC_PROVIDERS') return '***';
   return /URL$/.test(name) ? value.replace(/\/\/[^@/]*@/, '//***@') : value;
 }

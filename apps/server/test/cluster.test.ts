@@ -92,6 +92,51 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     expect(told).toEqual({ kind: 'presenting', presenting: true, view: view(640) });
   });
 
+  test('Follow: after a student on node B stops following, the teacher on node A hears the count drop to 0', async () => {
+    const teacher = await createRoom(nodeA);
+    const t = client(nodeA, teacher.token);
+    await t.ready();
+    const s = client(nodeB, (await joinAs(nodeB, teacher.room.code, 'Noor')).token);
+    await s.ready();
+    const lastCount = () => t.received.follow.filter((f) => f.kind === 'followers').at(-1) as { count: number } | undefined;
+    const follow = (following: boolean) => s.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_SET, { requestId: randomId(), following });
+    for (let round = 0; round < 3; round++) {
+      expect(await follow(true)).toEqual({ ok: true, following: true });
+      await t.until(() => lastCount()?.count === 1, `round ${round}: one follower, counted across nodes`);
+      expect(await follow(false)).toEqual({ ok: true, following: false });
+      // The count told after the answer is the last one: it must be 0, not the count from before the leave.
+      await t.until(() => t.received.follow.filter((f) => f.kind === 'followers').length >= 2 * round + 2, `round ${round}: the count after the leave`);
+      expect(lastCount()?.count).toBe(0);
+    }
+    // A follower on node B whose connection closes no longer counts either.
+    expect(await follow(true)).toEqual({ ok: true, following: true });
+    await t.until(() => lastCount()?.count === 1, 'following again');
+    const told = t.received.follow.filter((f) => f.kind === 'followers').length;
+    s.close();
+    await t.until(() => t.received.follow.filter((f) => f.kind === 'followers').length > told, 'the count after the close');
+    expect(lastCount()?.count).toBe(0);
+  });
+
+  test('Follow: when the teacher on node A stops presenting, the students following on node B stop and the count drops to 0', async () => {
+    const teacher = await createRoom(nodeA);
+    const t = client(nodeA, teacher.token);
+    await t.ready();
+    const s = client(nodeB, (await joinAs(nodeB, teacher.room.code, 'Noor')).token);
+    await s.ready();
+    const lastCount = () => t.received.follow.filter((f) => f.kind === 'followers').at(-1) as { count: number } | undefined;
+    const present = (presenting: boolean) =>
+      t.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_PRESENT, { requestId: randomId(), presenting, view: { cx: 0, cy: 0, w: 1280, h: 800 } });
+    for (let round = 0; round < 3; round++) {
+      expect(await present(true)).toMatchObject({ ok: true });
+      expect(await s.socket.timeout(10_000).emitWithAck(ClientEvent.FOLLOW_SET, { requestId: randomId(), following: true })).toEqual({ ok: true, following: true });
+      await t.until(() => lastCount()?.count === 1, `round ${round}: one follower on node B`);
+      const told = t.received.follow.filter((f) => f.kind === 'followers').length;
+      expect(await present(false)).toMatchObject({ ok: true });
+      await t.until(() => t.received.follow.filter((f) => f.kind === 'followers').length > told, `round ${round}: the count after presenting ends`);
+      expect(lastCount()?.count).toBe(0);
+    }
+  });
+
   type Drawer = { s: TestClient; boardId: string; strokeId: string };
   const ROUNDS = 8;
   const ask = (c: TestClient, event: string, packet: unknown) =>

@@ -85,4 +85,33 @@ describe('config', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(/METRICS_TOKEN/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).not.toThrow(/short-secret/);
   });
+
+  test('sign-in and retention: providers as JSON (https, or http on loopback only; own ids), sign-up, admins, a year of retention by default', () => {
+    const defaults = loadConfig({});
+    expect([defaults.OIDC_PROVIDERS, defaults.SIGN_UP, defaults.SIGN_UP_EMAIL_DOMAINS, defaults.ADMIN_EMAILS, defaults.RETENTION_DAYS]).toEqual([[], 'open', [], [], 365]);
+    const provider = { id: 'google', name: 'Google', issuer: 'https://accounts.google.com', clientId: 'c', clientSecret: 'the-client-secret' };
+    const config = loadConfig({
+      OIDC_PROVIDERS: JSON.stringify([provider, { ...provider, id: 'local', issuer: 'http://127.0.0.1:9000' }]),
+      SIGN_UP_EMAIL_DOMAINS: 'School.org, district.org',
+      ADMIN_EMAILS: 'Admin@School.org',
+      RETENTION_DAYS: '0',
+    });
+    expect(config.OIDC_PROVIDERS.map((p) => [p.id, p.requireVerifiedEmail])).toEqual([['google', true], ['local', true]]);
+    expect([config.SIGN_UP_EMAIL_DOMAINS, config.ADMIN_EMAILS, config.RETENTION_DAYS]).toEqual([['school.org', 'district.org'], ['admin@school.org'], 0]);
+    expect(() => loadConfig({ OIDC_PROVIDERS: JSON.stringify([{ ...provider, issuer: 'http://idp.school.org' }]) })).toThrow(/OIDC_PROVIDERS.*https/);
+    expect(() => loadConfig({ OIDC_PROVIDERS: JSON.stringify([provider, provider]) })).toThrow(/own id/);
+    expect(() => loadConfig({ OIDC_PROVIDERS: '{not json' })).toThrow(/JSON array/);
+    // The client secret never appears in a configuration error.
+    const refusal = (() => {
+      try {
+        loadConfig({ OIDC_PROVIDERS: JSON.stringify([{ ...provider, id: 'Bad Id' }]) });
+        return 'accepted';
+      } catch (error) {
+        return String(error);
+      }
+    })();
+    expect(refusal).toMatch(/OIDC_PROVIDERS\.0\.id/);
+    expect(refusal).not.toMatch(/the-client-secret/);
+    expect(() => loadConfig({ SIGN_UP: 'maybe' })).toThrow(/SIGN_UP/);
+  });
 });

@@ -43,10 +43,15 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     return by;
   };
 
-  async function classOfThree(teacherOptions: Parameters<typeof client>[2] = {}, studentOptions: Parameters<typeof client>[2] = {}) {
+  async function classOfThree(
+    teacherOptions: Parameters<typeof client>[2] = {},
+    studentOptions: Parameters<typeof client>[2] = {},
+    names: readonly [string, string, string] = ['Ana', 'Ben', 'Cleo'],
+  ) {
     const teacher = await createRoom(app);
     const code = teacher.room.code;
-    const grants = [await joinAs(app, code, 'Ana'), await joinAs(app, code, 'Ben'), await joinAs(app, code, 'Cleo')];
+    const grants: SessionGrant[] = [];
+    for (const name of names) grants.push(await joinAs(app, code, name));
     const t = client(app, teacher.token, teacherOptions);
     const students = grants.map((g) => client(app, g.token, studentOptions));
     for (const c of [t, ...students]) await c.ready();
@@ -397,6 +402,70 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     expect(boardEvents(b, lessonId).get(boardA.id)?.length).toBe(1);
   });
 
+  test('A1: a board shown anonymously names nobody on the wire: its classmates\' every packet of it (list, snapshot, replay, events, pointers, ink, drags) carries no name, user id or session id of its owner', async () => {
+    // Distinctive names: none can occur by chance in a UUID, a label or JSON.
+    const names = ['Anastasia Quill', 'Benedikt Ortiz', 'Cleopatra Nwosu'] as const;
+    const { t, students, grants, boards, activityId, lessonId } = await classOfThree({}, {}, names);
+    const [a, b, c] = students as [TestClient, TestClient, TestClient];
+    const [boardA] = boards as [BoardInfo];
+    const ana = grants[0]!;
+    const before = await draw(a, boardA.id, 1);
+    await draw(t, boardA.id, 50);
+
+    // Every packet each classmate's socket receives from here on, as it came off the wire (events,
+    // volatile batches and the answers to its requests alike).
+    const wire = new Map<TestClient, string[]>([[b, []], [c, []]]);
+    for (const [s, log] of wire) s.socket.io.engine.on('packet', (packet: { data?: unknown }) => log.push(typeof packet.data === 'string' ? packet.data : JSON.stringify(packet.data ?? '')));
+
+    await ask(t, ClientEvent.BOARD_SHOW, { activityId, boards: [{ boardId: boardA.id, label: 'Student A' }] });
+    for (const s of [b, c]) await s.until(() => s.eventsOfKind('activity.updated').some((e) => e.payload.shown.length === 1), 'the board is shown');
+    // Ben asks for everything by hand: the list, a snapshot, a replay of the whole log.
+    const listed = await ask<{ boards: BoardInfo[] }>(b, ClientEvent.BOARD_LIST, {});
+    const shownEntry = listed.boards.find((x) => x.id === boardA.id)!;
+    expect(shownEntry).toMatchObject({ shownLabel: 'Student A', ownerName: 'Student A' });
+    const snap = await ask<{ sync: { kind: 'snapshot'; snapshot: { elements: { createdBy: string }[] } } }>(b, ClientEvent.BOARD_SYNC, { boardId: boardA.id });
+    expect(snap.sync.snapshot.elements).toHaveLength(2);
+    const replay = await ask<{ sync: { kind: 'replay'; events: RoomEvent[] } }>(b, ClientEvent.BOARD_SYNC, { boardId: boardA.id, lastRevision: 0 });
+    expect(replay.sync.kind).toBe('replay');
+    expect(replay.sync.events.length).toBeGreaterThanOrEqual(2);
+
+    // Ana works on, live: a pointer, ink, a stroke, a drag under a lock, a change, a delete.
+    const strokeId = randomUUID();
+    a.socket.emit(ClientEvent.INK, inkPacket(boardA.id, strokeId, 0));
+    const later = await draw(a, boardA.id, 2);
+    const grant = await ask<{ grant: { generation: number } }>(a, ClientEvent.LOCK_ACQUIRE, { requestId: rid(), elementId: later.element.id, boardId: boardA.id });
+    expect(grant).toMatchObject({ ok: true });
+    a.socket.emit(ClientEvent.LOCK_MOVE, { elementId: later.element.id, generation: grant.grant.generation, x: 70, y: 80, boardId: boardA.id });
+    for (const s of [b, c]) await s.until(() => dragsOn(s, boardA.id, later.element.id).length > 0 && inkOn(s, boardA.id, strokeId).length > 0, 'the drag and the ink, shown');
+    expect(await ask(a, ClientEvent.LOCK_RELEASE, { requestId: rid(), elementId: later.element.id, generation: grant.grant.generation, shape: dot(70), boardId: boardA.id })).toMatchObject({ ok: true });
+    expect(await ask(a, ClientEvent.ELEMENT_DELETE, { requestId: rid(), id: before.element.id, boardId: boardA.id })).toMatchObject({ ok: true });
+    // Her pointer alone in its tick (ink moves her pointer too, superseding one sent with it).
+    a.socket.emit(ClientEvent.BOARD_POINTER, { boardId: boardA.id, x: 11, y: 12 });
+    for (const s of [b, c]) {
+      await s.until(() => s.eventsOfKind('element.deleted').some((e) => e.roomId === boardA.id), 'the delete, shown');
+      await s.until(() => s.received[ServerEvent.BOARD_POINTERS].some((p) => p.boardId === boardA.id && p.pointers.some((e) => e[2] === 11)), 'the pointer, shown');
+    }
+    await settle(students);
+
+    // What the classmates got of the board: the work, and nothing that names Ana.
+    const anaMarks = [names[0], ana.userId, ana.sessionId];
+    for (const [s, log] of wire) {
+      const ofBoard = log.filter((packet) => packet.includes(boardA.id));
+      // Not vacuous: the list, both syncs, the events and the batches are all in it.
+      expect(ofBoard.length).toBeGreaterThanOrEqual(s === b ? 8 : 5);
+      for (const mark of anaMarks) expect(ofBoard.filter((packet) => packet.includes(mark))).toEqual([]);
+      // The teacher is no secret; the board's author in the view is the board's own id, not a member's.
+      const authors = new Set(s.eventsOfKind('element.created').filter((e) => e.roomId === boardA.id).map((e) => e.payload.element.createdBy));
+      expect([...authors].some((id) => grants.some((g) => g.userId === id))).toBe(false);
+    }
+    // Ana and the teacher still read her board as hers.
+    await a.until(() => a.eventsOfKind('element.created').some((e) => e.roomId === boardA.id && e.payload.element.createdBy === ana.userId), 'Ana\'s own view');
+    expect(t.eventsOfKind('element.created').filter((e) => e.roomId === boardA.id).map((e) => e.payload.element.createdBy)).toContain(ana.userId);
+    const teacherList = await ask<{ boards: BoardInfo[] }>(t, ClientEvent.BOARD_LIST, {});
+    expect(teacherList.boards.find((x) => x.id === boardA.id)).toMatchObject({ ownerUserId: ana.userId, ownerName: names[0] });
+    void lessonId;
+  });
+
   test('a student who joins after the start gets a board of their own; the teacher hears of it; freeze makes boards look-only', async () => {
     const { teacher, t, lessonId, activityId } = await classOfThree();
     const dana = await joinAs(app, teacher.room.code, 'Dana');
@@ -441,6 +510,14 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     const started = await ask<{ activity: { id: string } }>(t, ClientEvent.ACTIVITY_START, { activityId: randomUUID(), title: 'Kept', start: { kind: 'blank' } });
     const mine = await ask<{ board: BoardInfo }>(a, ClientEvent.BOARD_MINE, {});
     expect(await draw(a, mine.board.id, 7)).toMatchObject({ ok: true });
+    // The teacher's feedback stamp on Ana's board stays with it: in the kept boards (the zip's source).
+    const stamp = await ask<{ element: { id: string } }>(t, ClientEvent.ELEMENT_CREATE, {
+      requestId: rid(),
+      id: randomUUID(),
+      shape: { kind: 'text', x: 30, y: 0, w: 56, h: 64, text: '✓', stroke: '#2f9e44', fontSize: 56, align: 'center' },
+      boardId: mine.board.id,
+    });
+    expect(stamp).toMatchObject({ ok: true });
     await ask(t, ClientEvent.ACTIVITY_STATUS, { activityId: started.activity.id, status: 'ended' });
 
     const boardsOf = (c: string | null) => fetch(`${app.url}/api/teacher/rooms/${teacher.room.code}/boards`, { headers: c ? { cookie: c } : {} });
@@ -448,7 +525,8 @@ describeOnEachDatabase('private boards', {}, (suite) => {
     expect(listed.status).toBe(200);
     const kept = LessonBoards.parse(await listed.json());
     expect(kept.activities.map((x) => [x.activity.title, x.activity.status])).toEqual([['Kept', 'ended']]);
-    expect(kept.activities[0]!.boards.map((b) => [b.board.ownerName, b.elements.length])).toEqual([['Ana', 1]]);
+    expect(kept.activities[0]!.boards.map((b) => [b.board.ownerName, b.elements.length])).toEqual([['Ana', 2]]);
+    expect(kept.activities[0]!.boards[0]!.elements.find((e) => e.id === stamp.element.id)).toMatchObject({ createdBy: teacher.userId, shape: { text: '✓' } });
     expect((await boardsOf(null)).status).toBe(401);
     expect((await boardsOf(await signUp())).status).toBe(404);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { HTTP_LIMITS, LocalBuckets, RateLimiter } from '../src/http/rateLimits.ts';
+import { HTTP_LIMITS, LocalBuckets, MAX_LOCAL_BUCKETS, RateLimiter } from '../src/http/rateLimits.ts';
 
 describe('HTTP rate limits (token buckets, time decided by the test)', () => {
   test('a class of 40 joins one lesson at once; the 61st join in that minute waits about a second', async () => {
@@ -24,5 +24,18 @@ describe('HTTP rate limits (token buckets, time decided by the test)', () => {
     expect((await limiter.admit([[rule, 'b@school.example']])).ok).toBe(true);
     now += rule.windowMs / rule.max;
     expect((await limiter.admit([[rule, 'a@school.example']])).ok).toBe(true);
+  });
+
+  test('I10: past MAX_LOCAL_BUCKETS keys the least recently used bucket is forgotten, never one still in use', async () => {
+    const once = { name: 'once a day', max: 1, windowMs: 86_400_000 };
+    const buckets = new LocalBuckets();
+    expect((await buckets.take('kept', once, 0)).ok).toBe(true);
+    expect((await buckets.take('forgotten', once, 0)).ok).toBe(true);
+    // 'kept' is asked again (refused: its token is spent): it is now the more recently used of the two.
+    expect((await buckets.take('kept', once, 0)).ok).toBe(false);
+    // One key too many: the bound holds by forgetting the least recently used, 'forgotten'.
+    for (let i = 0; i < MAX_LOCAL_BUCKETS - 1; i++) await buckets.take(`other-${i}`, once, 0);
+    expect((await buckets.take('kept', once, 0)).ok).toBe(false);
+    expect((await buckets.take('forgotten', once, 0)).ok).toBe(true);
   });
 });

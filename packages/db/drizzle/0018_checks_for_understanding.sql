@@ -34,9 +34,10 @@ CREATE TABLE "polls" (
 CREATE UNIQUE INDEX "polls_open" ON "polls" ("room_id") WHERE "status" = 'open';--> statement-breakpoint
 CREATE INDEX "polls_room" ON "polls" ("room_id", "opened_at");--> statement-breakpoint
 -- One answer per student and poll: the key itself, so no race and no second node can make two.
--- A changed answer is an UPDATE of the one row (`changes` counts them).
+-- A changed answer is an UPDATE of the one row (`changes` counts them). The answers go with their
+-- poll (ON DELETE CASCADE): a lesson's purge deletes its polls by room_id (wb_purge_lesson).
 CREATE TABLE "poll_answers" (
-	"poll_id" uuid NOT NULL REFERENCES "polls"("id"),
+	"poll_id" uuid NOT NULL REFERENCES "polls"("id") ON DELETE CASCADE,
 	"user_id" uuid NOT NULL,
 	"choice" integer,
 	"text" text,

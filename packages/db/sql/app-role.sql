@@ -38,6 +38,16 @@ GRANT SELECT, INSERT, UPDATE ON polls, poll_answers TO wb_app;
 GRANT SELECT, INSERT, DELETE ON image_blobs, lesson_images TO wb_app;
 -- Teacher accounts and their signed-in sessions (migration 0003): sign-up, sign-in, sign-out.
 GRANT SELECT, INSERT, UPDATE ON teachers, teacher_sessions TO wb_app;
+-- Sign-in through an OpenID provider links identities; an admin issues reset links, which are
+-- used once (migration 0019). Nothing here is deleted by the app.
+GRANT SELECT, INSERT ON teacher_identities TO wb_app;
+GRANT SELECT, INSERT, UPDATE ON password_resets TO wb_app;
+
+-- Deleting a lesson or an account (migration 0020): only through the two functions that delete
+-- one whole lesson, or one whole account, and append the audit fact. They run as their owner;
+-- the role itself still has no DELETE on attendance, teachers, their sign-ins or the audit.
+GRANT EXECUTE ON FUNCTION wb_purge_lesson(uuid, text, text, uuid, timestamptz, boolean) TO wb_app;
+GRANT EXECUTE ON FUNCTION wb_delete_teacher(uuid, text) TO wb_app;
 
 -- Attendance is append-only (I6): read and append, nothing else. The REVOKE makes a rerun correct
 -- even where someone granted more by hand.

@@ -10,13 +10,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Activity, ActivityStart, ActivityStatus, BoardFlag, BoardInfo, EditPolicy, Element, ElementShape, LessonBoards, RoomEvent } from '@wb/protocol';
+import { DEFAULT_LESSON_SETTINGS, type Activity, type ActivityStart, type ActivityStatus, type BoardFlag, type BoardInfo, type EditPolicy, type Element, type ElementShape, type LessonBoards, type RoomEvent } from '@wb/protocol';
 import { boardFlagOf } from './checks.ts';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, editTransaction, type Authorized, type EditActor } from './editRights.ts';
 import { refusedWhenFull, type ElementCaps } from './elementCap.ts';
 import { ELEMENT_COLUMNS, ELEMENT_DATA, shapeOf, toElement, withShape, type ElementRow } from './elementRows.ts';
 import { recordVersion } from './elementVersions.ts';
+import { settingColumns, settingValues } from './lessonSettingsColumns.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { appendRoomEvent, eventsAfter, nextRoomRevision, type EventsAfter } from './roomLog.ts';
 import { date, int, rows, type Db, type Executor, type Tx } from './sql.ts';
@@ -142,9 +143,10 @@ async function ensureBoard(
   const [made] = await rows<{ id: string }>(
     tx,
     // created_at on the store's clock, as its elements' versions: what the owner drew is what came after (lastDrewMsAgo).
-    sql`INSERT INTO rooms (id, code, title, status, revision, edit_policy, cursor_visibility, laser_allowed, require_approval,
+    sql`INSERT INTO rooms (id, code, title, status, revision, ${settingColumns()}, require_approval,
                            parent_id, owner_user_id, activity_id, created_at)
-        VALUES (${id}::uuid, ${`board-${id}`}, ${owner.displayName}, 'open', 0, ${boardPolicy(activity.status)}, 'teacher', false, false,
+        VALUES (${id}::uuid, ${`board-${id}`}, ${owner.displayName}, 'open', 0,
+                ${settingValues({ ...DEFAULT_LESSON_SETTINGS, editPolicy: boardPolicy(activity.status) })}, false,
                 ${lessonId}::uuid, ${owner.userId}::uuid, ${activity.id}::uuid, ${clock.now()})
         ON CONFLICT (activity_id, owner_user_id) WHERE parent_id IS NOT NULL DO NOTHING
         RETURNING id`,

@@ -46,6 +46,8 @@ export interface Authorized {
    * student only looks (`drawingRefusal` says `look_only`) until the teacher adds time or stops it.
    */
   timeUp?: boolean;
+  /** The room is a private board (docs/boards.md): what the teacher made on it is their feedback. */
+  privateBoard: boolean;
 }
 
 type RoomStatus = 'open' | 'ended';
@@ -57,8 +59,11 @@ export class RightsChanged extends Error {
   }
 }
 
-/** Why the policy refused a student: the lesson is look-only, their pen is muted, or it is not theirs. */
-export type PolicyRefusal = 'look_only' | 'pen_muted' | 'not_own';
+/**
+ * Why the policy refused a student: the lesson is look-only, their pen is muted, it is not theirs,
+ * or it is the teacher's feedback on their private board (`feedback`, whatever the board's policy).
+ */
+export type PolicyRefusal = 'look_only' | 'pen_muted' | 'not_own' | 'feedback';
 
 /**
  * The acting session's right to change the room: an open, unexpired session of an active member of
@@ -72,9 +77,9 @@ export type PolicyRefusal = 'look_only' | 'pen_muted' | 'not_own';
  * always was.
  */
 export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor): Promise<Authorized | null> {
-  const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean; status: RoomStatus; time_up: boolean }>(
+  const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean; status: RoomStatus; private_board: boolean; time_up: boolean }>(
     tx,
-    sql`SELECT m.role, m.pen_muted, b.edit_policy, b.status,
+    sql`SELECT m.role, m.pen_muted, b.edit_policy, b.status, b.parent_id IS NOT NULL AS private_board,
                (b.parent_id IS NOT NULL AND r.timer_freeze AND r.timer_ends_at IS NOT NULL AND r.timer_ends_at <= ${clock.now()}) AS time_up
         FROM rooms b
         JOIN rooms r ON r.id = coalesce(b.parent_id, b.id)
@@ -87,7 +92,13 @@ export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor
         FOR KEY SHARE OF r, b FOR SHARE OF m`,
   );
   if (!row) return null;
-  const auth: Authorized = { role: row.role, editPolicy: row.edit_policy, penMuted: row.pen_muted, roomStatus: row.status };
+  const auth: Authorized = {
+    role: row.role,
+    editPolicy: row.edit_policy,
+    penMuted: row.pen_muted,
+    roomStatus: row.status,
+    privateBoard: row.private_board,
+  };
   return row.time_up ? { ...auth, timeUp: true } : auth;
 }
 
@@ -118,16 +129,29 @@ export async function editTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): 
  * The batched create decides the same in SQL (`wb_create_batch`, migration 0017, step 2): a change
  * here is a new migration replacing that function too.
  */
-export function drawingRefusal(auth: Authorized): Exclude<PolicyRefusal, 'not_own'> | null {
+export function drawingRefusal(auth: Authorized): Exclude<PolicyRefusal, 'not_own' | 'feedback'> | null {
   if (auth.role === 'teacher') return null;
   if (auth.penMuted) return 'pen_muted';
   if (auth.editPolicy === 'look' || auth.timeUp === true) return 'look_only';
   return null;
 }
 
-/** Whether this member may change only elements they created. */
+/**
+ * Whether this member may change only elements they created: a student under `own`, and a student
+ * on a private board under any policy (the teacher's feedback there is never theirs to change).
+ */
 export function ownWorkOnly(auth: Authorized): boolean {
-  return auth.role === 'student' && auth.editPolicy === 'own';
+  return auth.role === 'student' && (auth.editPolicy === 'own' || auth.privateBoard);
+}
+
+/**
+ * Why this member may not change (move, edit, erase, lock) an element made by `createdBy`, or null
+ * when the policy lets them: on a private board, a student's refusal of the teacher's element is
+ * `feedback` (the teacher's layer); elsewhere `not_own` under the `own` policy.
+ */
+export function ownershipRefusal(auth: Authorized, actor: EditActor, createdBy: string): 'feedback' | 'not_own' | null {
+  if (!ownWorkOnly(auth) || createdBy === actor.userId) return null;
+  return auth.privateBoard ? 'feedback' : 'not_own';
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   editTransaction,
   drawingRefusal,
   mayChangeCondition,
-  ownWorkOnly,
+  ownershipRefusal,
   type Authorized,
   type EditActor,
   type PolicyRefusal,
@@ -81,7 +81,8 @@ export async function readForDecision(tx: Executor, clock: Clock, roomId: string
 /** Why a conditional change to an existing element did not apply. */
 export function refusalFor(row: DecisionRow | null, actor: EditActor, auth: Authorized): Refusal {
   if (!row || row.deleted) return 'not_found';
-  if (ownWorkOnly(auth) && row.created_by !== actor.userId) return 'not_own';
+  const ownership = ownershipRefusal(auth, actor, row.created_by);
+  if (ownership) return ownership;
   if (row.pinned && auth.role !== 'teacher') return 'pinned';
   if (row.lock_live && row.lock_session_id !== actor.sessionId) return 'locked';
   return 'conflict';

@@ -13,7 +13,7 @@
 import { sql } from 'drizzle-orm';
 import type { Element, RoomEvent } from '@wb/protocol';
 import { msFromNow, type Clock } from './clock.ts';
-import { authorizeEdit, drawingRefusal, editTransaction, ownWorkOnly, type EditActor, type PolicyRefusal } from './editRights.ts';
+import { authorizeEdit, drawingRefusal, editTransaction, ownershipRefusal, type EditActor, type PolicyRefusal } from './editRights.ts';
 import { ELEMENT_COLUMNS, toElement, type ElementRow } from './elementRows.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { int, rows, type Db } from './sql.ts';
@@ -87,7 +87,8 @@ export async function acquireLocks(
     }
     // The same rules as a single grant, element by element in the request's order (I11).
     for (const row of wanted) {
-      if (ownWorkOnly(auth) && row.created_by !== actor.userId) return { decision: 'not_own' as const, elementId: row.id };
+      const ownership = ownershipRefusal(auth, actor, row.created_by);
+      if (ownership) return { decision: ownership, elementId: row.id };
       if (row.pinned && auth.role !== 'teacher') return { decision: 'pinned' as const, elementId: row.id };
       if (row.lock_live && row.lock_session_id !== actor.sessionId && row.lock_user_id !== null) {
         return { decision: 'locked' as const, elementId: row.id, holderUserId: row.lock_user_id };

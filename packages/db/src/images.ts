@@ -45,7 +45,7 @@ export type PutImageResult =
   | { decision: 'stored'; image: ImageMeta; newBytes: boolean }
   | { decision: 'already_stored'; image: ImageMeta }
   | { decision: 'not_a_member' }
-  | { decision: 'forbidden_by_policy'; refusal: Exclude<PolicyRefusal, 'not_own'> }
+  | { decision: 'forbidden_by_policy'; refusal: Exclude<PolicyRefusal, 'not_own' | 'feedback'> }
   | { decision: 'images_cap' | 'bytes_cap'; usage: { images: number; bytes: number } };
 
 /** The storage interface the image routes use; `createStore` gives the database one. */
@@ -116,6 +116,16 @@ export async function getImage(db: Db, lessonId: string, sha256: string): Promis
         WHERE l.room_id = ${lessonId}::uuid AND l.sha256 = ${sha256}`,
   );
   return row ? { ...toMeta(row), data: row.data } : null;
+}
+
+/** The pictures a lesson holds (not their bytes), oldest first: for an account's export. */
+export async function listLessonImages(db: Db, lessonId: string): Promise<ImageMeta[]> {
+  const found = await rows<MetaRow>(
+    db,
+    sql`SELECT b.sha256, b.mime, b.width, b.height, b.byte_size FROM lesson_images l JOIN image_blobs b ON b.sha256 = l.sha256
+        WHERE l.room_id = ${lessonId}::uuid ORDER BY l.created_at, l.sha256`,
+  );
+  return found.map(toMeta);
 }
 
 export async function hasImage(db: Db, lessonId: string, sha256: string): Promise<boolean> {

@@ -22,3 +22,4 @@ export { DeadlineExceeded, isDeadlineExceeded, Lane, LaneGate, PRIORITY_OPERATIO
 export type { CreateRequest } from './createBatch.ts';
 export { DEFAULT_ELEMENT_CAPS, type ElementCaps } from './elementCap.ts';
 export type { ImageCaps, ImageMeta, ImageStore, PutImageResult, StoredImage } from './images.ts';
+export type { DirectoryTeacher, IdentitySignInResult } from './teacherDirectory.ts';

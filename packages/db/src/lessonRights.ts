@@ -7,9 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { reducesStudentRights, type EditPolicy, type LessonSettings, type LessonSettingsPatch, type Member, type RoomEvent, type RoomInfo } from '@wb/protocol';
+import { maySetSetting, namedSettings, reducesStudentRights, sameSettings, type EditPolicy, type LessonSettings, type LessonSettingsPatch, type Member, type RoomEvent, type RoomInfo } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, type EditActor } from './editRights.ts';
+import { settingAssignments, settingsStillAre } from './lessonSettingsColumns.ts';
 import { FREE_LOCK, releasedEvent } from './lockRelease.ts';
 import { lockMembership } from './memberships.ts';
 import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
@@ -35,23 +36,15 @@ export async function setLessonSettings(
     const [current] = await rows<RoomRow>(tx, sql`SELECT ${roomColumns} FROM rooms WHERE id = ${actor.roomId}::uuid FOR UPDATE`);
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth || !current) return { decision: 'not_a_member' as const };
-    if (auth.role !== 'teacher') return { decision: 'forbidden' as const };
+    // Who may set each setting is its declaration's (LESSON_SETTINGS): any one refused refuses the change.
+    if (!namedSettings(patch).every((name) => maySetSetting(auth.role, name))) return { decision: 'forbidden' as const };
     const before: LessonSettings = toRoom(current).settings;
     const next: LessonSettings = { ...before, ...definedSettings(patch) };
-    if (
-      next.editPolicy === before.editPolicy &&
-      next.cursorVisibility === before.cursorVisibility &&
-      next.laserAllowed === before.laserAllowed &&
-      next.paper === before.paper
-    ) {
-      return { decision: 'already_applied' as const, room: toRoom(current) };
-    }
+    if (sameSettings(next, before)) return { decision: 'already_applied' as const, room: toRoom(current) };
     const [updated] = await rows<RoomRow>(
       tx,
-      sql`UPDATE rooms SET edit_policy = ${next.editPolicy}, cursor_visibility = ${next.cursorVisibility}, laser_allowed = ${next.laserAllowed},
-                       paper = ${next.paper}
-          WHERE id = ${actor.roomId}::uuid AND edit_policy = ${before.editPolicy}
-            AND cursor_visibility = ${before.cursorVisibility} AND laser_allowed = ${before.laserAllowed} AND paper = ${before.paper}
+      sql`UPDATE rooms SET ${settingAssignments(next)}
+          WHERE id = ${actor.roomId}::uuid AND ${settingsStillAre(before)}
           RETURNING ${roomColumns}`,
     );
     if (!updated) throw new Error('room changed under its own row lock');

@@ -13,7 +13,7 @@
 import { sql } from 'drizzle-orm';
 import type { Element, ElementShape, RoomEvent } from '@wb/protocol';
 import { msFromNow, type Clock } from './clock.ts';
-import { authorizeEdit, drawingRefusal, editTransaction, mayChangeCondition, ownWorkOnly, type EditActor, type PolicyRefusal } from './editRights.ts';
+import { authorizeEdit, drawingRefusal, editTransaction, mayChangeCondition, ownershipRefusal, type EditActor, type PolicyRefusal } from './editRights.ts';
 import { ELEMENT_COLUMNS, ELEMENT_DATA, toElement, withShape, type ElementRow } from './elementRows.ts';
 import { changeNamesUnknownImage } from './elementCap.ts';
 import { recordVersion, shapeChangeAction } from './elementVersions.ts';
@@ -62,7 +62,8 @@ export async function acquireLock(
     }
     // The policy (I11): under `own` a student may hold only their own elements. The membership and
     // room rows read by authorizeEdit stay locked, so the policy cannot change before this commits.
-    if (ownWorkOnly(auth) && current.created_by !== actor.userId) return { decision: 'not_own' as const };
+    const ownership = ownershipRefusal(auth, actor, current.created_by);
+    if (ownership) return { decision: ownership };
     if (current.pinned && auth.role !== 'teacher') return { decision: 'pinned' as const };
     if (current.lock_live && current.lock_session_id !== actor.sessionId) {
       return { decision: 'locked' as const, element: toElement(current) };

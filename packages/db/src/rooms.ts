@@ -1,29 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { DEFAULT_LESSON_SETTINGS, MEMBER_PALETTE_SIZE, type CursorVisibility, type EditPolicy, type LessonSettings, type Member, type Paper, type MembershipStatus, type Role, type RoomEvent, type RoomInfo, type Timer } from '@wb/protocol';
+import { DEFAULT_LESSON_SETTINGS, MEMBER_PALETTE_SIZE, type LessonSettings, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo, type Timer } from '@wb/protocol';
 import type { Clock } from './clock.ts';
+import { settingColumns, settingsOfRow, settingValues } from './lessonSettingsColumns.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { date, int, rows, type Db, type Executor } from './sql.ts';
 
+/** A rooms row as `roomColumns` reads it: the lesson's settings are its columns too (lessonSettingsColumns.ts). */
 export interface RoomRow {
   id: string;
   code: string;
   title: string;
   status: 'open' | 'ended' | 'archived';
   require_approval: boolean;
-  edit_policy: EditPolicy;
-  cursor_visibility: CursorVisibility;
-  laser_allowed: boolean;
-  paper: Paper;
   timer_ends_at: unknown;
   timer_remaining_ms: unknown;
   timer_duration_ms: unknown;
   timer_freeze: boolean;
   timer_sound: boolean;
+  readonly [settingColumn: string]: unknown;
 }
 
 /** The columns `toRoom` reads, for every statement that returns a room. */
-export const roomColumns = sql`id, code, title, status, require_approval, edit_policy, cursor_visibility, laser_allowed, paper,
+export const roomColumns = sql`id, code, title, status, require_approval, ${settingColumns()},
   timer_ends_at, timer_remaining_ms, timer_duration_ms, timer_freeze, timer_sound`;
 
 /** The lesson's timer from its row (checks.ts in the store). */
@@ -40,14 +39,13 @@ export function toTimer(r: Pick<RoomRow, 'timer_ends_at' | 'timer_remaining_ms' 
   };
 }
 
-/** The lesson settings are rooms columns, one per `LessonSettings` key (lessonSettings.ts). */
 export const toRoom = (r: RoomRow): RoomInfo => ({
   id: r.id,
   code: r.code,
   title: r.title,
   status: r.status,
   requireApproval: r.require_approval,
-  settings: { editPolicy: r.edit_policy, cursorVisibility: r.cursor_visibility, laserAllowed: r.laser_allowed, paper: r.paper },
+  settings: settingsOfRow(r),
   timer: toTimer(r),
 });
 
@@ -145,9 +143,9 @@ export async function createRoom(
     const settings = { ...DEFAULT_LESSON_SETTINGS, ...definedSettings(input.settings ?? {}) };
     const inserted = await rows<RoomRow>(
       tx,
-      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval, edit_policy, cursor_visibility, laser_allowed, paper)
+      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval, ${settingColumns()})
           VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.teacherId ?? null}::uuid,
-                  ${input.requireApproval ?? false}, ${settings.editPolicy}, ${settings.cursorVisibility}, ${settings.laserAllowed}, ${settings.paper})
+                  ${input.requireApproval ?? false}, ${settingValues(settings)})
           ON CONFLICT (code) DO NOTHING RETURNING ${roomColumns}`,
     );
     const room = inserted[0];
@@ -269,16 +267,14 @@ export async function listMembers(executor: Executor, roomId: string): Promise<M
 export async function readDrawRights(
   executor: Executor,
   roomId: string,
-): Promise<{ editPolicy: EditPolicy; status: RoomInfo['status']; mutedUserIds: string[]; cursorVisibility: CursorVisibility; laserAllowed: boolean } | null> {
-  const [row] = await rows<{ edit_policy: EditPolicy; status: RoomInfo['status']; muted: string[] | null; cursor_visibility: CursorVisibility; laser_allowed: boolean }>(
+): Promise<(LessonSettings & { status: RoomInfo['status']; mutedUserIds: string[] }) | null> {
+  const [row] = await rows<{ status: RoomInfo['status']; muted: string[] | null; [settingColumn: string]: unknown }>(
     executor,
-    sql`SELECT r.edit_policy, r.status, r.cursor_visibility, r.laser_allowed,
+    sql`SELECT r.status, ${settingColumns('r')},
                (SELECT array_agg(m.user_id::text) FROM memberships m WHERE m.room_id = r.id AND m.pen_muted) AS muted
           FROM rooms r WHERE r.id = ${roomId}::uuid`,
   );
-  return row
-    ? { editPolicy: row.edit_policy, status: row.status, mutedUserIds: row.muted ?? [], cursorVisibility: row.cursor_visibility, laserAllowed: row.laser_allowed }
-    : null;
+  return row ? { ...settingsOfRow(row), status: row.status, mutedUserIds: row.muted ?? [] } : null;
 }
 
 /** The settings a caller named (an explicit `undefined` takes the default like a left-out key). */

@@ -28,9 +28,13 @@ export const teachers = pgTable('teachers', {
   id: uuid('id').primaryKey(),
   /** Stored lowercased: one account per address, however it is typed. */
   email: text('email').notNull().unique(),
-  passwordHash: text('password_hash').notNull(),
+  /** Null for an account made by an OpenID provider (migration 0019): no password signs into it. */
+  passwordHash: text('password_hash'),
   displayName: text('display_name').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** `disabled` by an admin (migration 0019): sign-in refused, sessions closed and refused. */
+  status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
 });
 
 /** Signed-in browsers of a teacher account (the cookie's token, stored only as a sha256 hash). */
@@ -122,7 +126,8 @@ export const pollAnswers = pgTable(
   {
     pollId: uuid('poll_id')
       .notNull()
-      .references(() => polls.id),
+      // An answer belongs to its poll: deleting the lesson's polls (wb_purge_lesson) takes them.
+      .references(() => polls.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').notNull(),
     choice: integer('choice'),
     text: text('text'),

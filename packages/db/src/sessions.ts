@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { CursorVisibility, EditPolicy, Member, MembershipStatus, Paper, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
+import type { Member, MembershipStatus, Role, RoomEvent, RoomInfo, SessionEndReason } from '@wb/protocol';
+import { settingColumns } from './lessonSettingsColumns.ts';
 import { toMember, toRoom } from './rooms.ts';
 import { lowerHandsOf } from './hands.ts';
 import { appendAttendance } from './attendance.ts';
@@ -74,21 +75,18 @@ export async function authenticateSession(
     title: string;
     room_status: 'open' | 'ended' | 'archived';
     require_approval: boolean;
-    edit_policy: EditPolicy;
-    cursor_visibility: CursorVisibility;
-    laser_allowed: boolean;
-    paper: Paper;
     timer_ends_at: unknown;
     timer_remaining_ms: unknown;
     timer_duration_ms: unknown;
     timer_freeze: boolean;
     timer_sound: boolean;
+    [settingColumn: string]: unknown;
   }>(
     executor,
     sql`SELECT s.id, s.room_id, s.user_id, s.status AS session_status, s.expires_at,
                s.expires_at <= ${clock.now()} AS expired,
                m.display_name, m.role, m.status AS member_status, m.color_index, m.revoke_reason, m.pen_muted, m.hand_raised_at,
-               r.code, r.title, r.status AS room_status, r.require_approval, r.edit_policy, r.cursor_visibility, r.laser_allowed, r.paper,
+               r.code, r.title, r.status AS room_status, r.require_approval, ${settingColumns('r')},
                r.timer_ends_at, r.timer_remaining_ms, r.timer_duration_ms, r.timer_freeze, r.timer_sound
         FROM sessions s
         JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
@@ -109,8 +107,7 @@ export async function authenticateSession(
     decision: row.member_status === 'pending' ? 'pending' : 'ok',
     session: { id: row.id, roomId: row.room_id, userId: row.user_id, expiresAt: date(row.expires_at) },
     member: toMember({ user_id: row.user_id, display_name: row.display_name, role: row.role, status: row.member_status, color_index: row.color_index, pen_muted: row.pen_muted, hand_raised_at: row.hand_raised_at }),
-    room: toRoom({ id: row.room_id, code: row.code, title: row.title, status: row.room_status, require_approval: row.require_approval, edit_policy: row.edit_policy, cursor_visibility: row.cursor_visibility, laser_allowed: row.laser_allowed, paper: row.paper,
-      timer_ends_at: row.timer_ends_at, timer_remaining_ms: row.timer_remaining_ms, timer_duration_ms: row.timer_duration_ms, timer_freeze: row.timer_freeze, timer_sound: row.timer_sound }),
+    room: toRoom({ ...row, id: row.room_id, status: row.room_status }),
   };
 }
 

@@ -57,6 +57,16 @@ import {
   renameRoom,
   roomTeacherMember,
 } from './teachers.ts';
+import {
+  consumePasswordReset,
+  createPasswordReset,
+  findTeacherById,
+  listTeachers,
+  openTeachingSessions,
+  setTeacherStatus,
+  signInWithIdentity,
+} from './teacherDirectory.ts';
+import { deleteTeacherAccount, purgeLesson, sweepRetention } from './retention.ts';
 import { authenticateSession, closeSession, openSession, revokeMember } from './sessions.ts';
 import { loadRoomSnapshot } from './snapshot.ts';
 import {
@@ -73,7 +83,7 @@ import {
   type Reader,
 } from './boards.ts';
 import { Lane, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
-import { getImage, hasImage, putImage, type ImageCaps, type StoredImage } from './images.ts';
+import { getImage, hasImage, listLessonImages, putImage, type ImageCaps, type StoredImage } from './images.ts';
 import { DEFAULT_ELEMENT_CAPS, type ElementCaps } from './elementCap.ts';
 import { inOperation } from './statements.ts';
 
@@ -143,6 +153,18 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     renameRoom: (input: Parameters<typeof renameRoom>[2]) => renameRoom(db, clock, input),
     archiveRoom: (input: Parameters<typeof archiveRoom>[2]) => archiveRoom(db, clock, input),
     roomTeacherMember: (roomId: string) => roomTeacherMember(db, roomId),
+    /** Deletes one lesson with everything in it and its audit fact (retention.ts); null when nothing was deleted. */
+    purgeLesson: (input: Parameters<typeof purgeLesson>[1]) => purgeLesson(db, input),
+    /** One pass of the retention schedule: lessons unused for `days` days by this store's clock. */
+    sweepRetention: (options: { days: number; batch: number }) => sweepRetention(db, clock, options),
+    deleteTeacherAccount: (input: Parameters<typeof deleteTeacherAccount>[1]) => deleteTeacherAccount(db, input),
+    signInWithIdentity: (input: Parameters<typeof signInWithIdentity>[2]) => signInWithIdentity(db, clock, input),
+    listTeachers: (limit: number, teacherId?: string) => listTeachers(db, limit, teacherId ?? null),
+    findTeacherById: (teacherId: string) => findTeacherById(db, teacherId),
+    openTeachingSessions: (teacherId: string, limit: number) => openTeachingSessions(db, teacherId, limit),
+    setTeacherStatus: (input: Parameters<typeof setTeacherStatus>[2]) => setTeacherStatus(db, clock, input),
+    createPasswordReset: (input: Parameters<typeof createPasswordReset>[2]) => createPasswordReset(db, clock, input),
+    consumePasswordReset: (input: Parameters<typeof consumePasswordReset>[2]) => consumePasswordReset(db, clock, input),
 
     createElement: (actor: EditActor, input: Parameters<typeof createElement>[3]) => createElement(db, clock, actor, input, caps),
     /** The creates of a batch (one room, or a lesson's boards) in one statement (createBatch.ts); results in request order. */
@@ -204,6 +226,7 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     putImage: (actor: EditActor, image: StoredImage, caps: ImageCaps) => putImage(db, clock, actor, image, caps),
     getImage: (lessonId: string, sha256: string) => getImage(db, lessonId, sha256),
     hasImage: (lessonId: string, sha256: string) => hasImage(db, lessonId, sha256),
+    listLessonImages: (lessonId: string) => listLessonImages(db, lessonId),
   };
 }
 

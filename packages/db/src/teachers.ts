@@ -34,7 +34,7 @@ export type CreateTeacherResult = { decision: 'created'; teacher: TeacherAccount
 export async function createTeacher(
   executor: Executor,
   clock: Clock,
-  input: { email: string; passwordHash: string; displayName: string },
+  input: { email: string; passwordHash: string | null; displayName: string },
 ): Promise<CreateTeacherResult> {
   const [row] = await rows<TeacherRow>(
     executor,
@@ -46,16 +46,19 @@ export async function createTeacher(
   return row ? { decision: 'created', teacher: toAccount(row) } : { decision: 'email_taken' };
 }
 
-/** The account and its password hash, for the server to verify a sign-in against. */
+/**
+ * The account, its password hash (null for an account made by an OpenID provider: no password
+ * signs into it) and whether an admin disabled it, for the server to verify a sign-in against.
+ */
 export async function findTeacherCredentials(
   executor: Executor,
   email: string,
-): Promise<{ teacher: TeacherAccount; passwordHash: string } | null> {
-  const [row] = await rows<TeacherRow & { password_hash: string }>(
+): Promise<{ teacher: TeacherAccount; passwordHash: string | null; disabled: boolean } | null> {
+  const [row] = await rows<TeacherRow & { password_hash: string | null; status: string }>(
     executor,
-    sql`SELECT id, email, display_name, password_hash FROM teachers WHERE email = ${email.toLowerCase()}`,
+    sql`SELECT id, email, display_name, password_hash, status FROM teachers WHERE email = ${email.toLowerCase()}`,
   );
-  return row ? { teacher: toAccount(row), passwordHash: row.password_hash } : null;
+  return row ? { teacher: toAccount(row), passwordHash: row.password_hash, disabled: row.status !== 'active' } : null;
 }
 
 /** Opens a signed-in session; the caller keeps the token, the store only its hash. */
@@ -77,20 +80,23 @@ export async function openTeacherSession(
 
 export type AuthenticateTeacherResult =
   | { decision: 'ok'; teacher: TeacherAccount; sessionId: string }
-  | { decision: 'unknown' | 'closed' | 'expired' };
+  | { decision: 'unknown' | 'closed' | 'expired' | 'disabled' };
 
+/** A signed-in browser's account; a disabled account's sessions are refused even if one was left open. */
 export async function authenticateTeacherSession(
   executor: Executor,
   clock: Clock,
   tokenHash: string,
 ): Promise<AuthenticateTeacherResult> {
-  const [row] = await rows<TeacherRow & { session_id: string; status: string; expired: boolean }>(
+  const [row] = await rows<TeacherRow & { session_id: string; status: string; teacher_status: string; expired: boolean }>(
     executor,
-    sql`SELECT t.id, t.email, t.display_name, s.id AS session_id, s.status, s.expires_at <= ${clock.now()} AS expired
+    sql`SELECT t.id, t.email, t.display_name, t.status AS teacher_status, s.id AS session_id, s.status,
+               s.expires_at <= ${clock.now()} AS expired
         FROM teacher_sessions s JOIN teachers t ON t.id = s.teacher_id
         WHERE s.token_hash = ${tokenHash}`,
   );
   if (!row) return { decision: 'unknown' };
+  if (row.teacher_status !== 'active') return { decision: 'disabled' };
   if (row.status !== 'open') return { decision: 'closed' };
   if (row.expired) return { decision: 'expired' };
   return { decision: 'ok', teacher: toAccount(row), sessionId: row.session_id };

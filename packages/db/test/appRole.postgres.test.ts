@@ -114,6 +114,45 @@ if ('skip' in target) {
       expect(await count()).toBe(before);
     });
 
+    it('runs the sign-in, admin and deletion operations as the app role: deletion only through the purge functions', async () => {
+      const clock = new FrozenClock(CLOCK_START);
+      const store = createStore(app, clock);
+      const made = await store.signInWithIdentity({ provider: 'district', subject: `s-${Date.now()}`, email: `idp-${Date.now()}@school.example`, displayName: 'T', mayCreate: true });
+      if (made.decision !== 'created') throw new Error(made.decision);
+      const teacherId = made.teacher.id;
+      expect(await store.setTeacherStatus({ teacherId, disabled: true })).toMatchObject({ decision: 'disabled' });
+      expect(await store.setTeacherStatus({ teacherId, disabled: false })).toMatchObject({ decision: 'enabled' });
+      await store.createPasswordReset({ teacherId, tokenHash: `r-${teacherId}`, ttlMs: 60_000 });
+      expect(await store.consumePasswordReset({ tokenHash: `r-${teacherId}`, passwordHash: 'h' })).toMatchObject({ decision: 'reset' });
+      expect((await store.listTeachers(1_000)).some((t) => t.id === teacherId)).toBe(true);
+
+      const room = await store.createRoom({ code: `D${Date.now()}`, title: 'Gone', teacherName: 'T', memberKeyHash: `k${Date.now()}`, teacherId });
+      if (room.decision !== 'created') throw new Error(room.decision);
+      const seat = await seatStudent(store, { roomId: room.room.id, teacherId: room.member.userId });
+      await leaseAt(store, seat, 1);
+      const purged = await store.purgeLesson({ roomId: room.room.id, reason: 'deleted by its teacher', requestedBy: 'teacher', teacherId, unusedSince: null, wait: true });
+      expect(purged?.attendanceRows).toBeGreaterThan(0);
+      clock.advance(400 * 24 * 3_600_000);
+      await store.sweepRetention({ days: 365, batch: 10 });
+      expect(await store.deleteTeacherAccount({ teacherId, reason: 'deletion request' })).toMatchObject({ lessons: 0 });
+    });
+
+    it.each([
+      ['attendance, even with the purge flag set', sql`SELECT set_config('wb.retention_purge', 'on', false); DELETE FROM attendance`, 'attendance'],
+      ['the audit of deletions', sql`DELETE FROM retention_purges`, 'retention_purges'],
+      ['teacher accounts', sql`DELETE FROM teachers`, 'teachers'],
+      ['teacher sign-ins', sql`DELETE FROM teacher_sessions`, 'teacher_sessions'],
+      ['provider identities', sql`DELETE FROM teacher_identities`, 'teacher_identities'],
+      ['reset links', sql`DELETE FROM password_resets`, 'password_resets'],
+    ] as const)('I6: outside the purge functions the app role may not delete %s', async (_what, statement, table) => {
+      const error = await app.db.execute(statement).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(sqlState(error)).toBe('42501');
+      expect(errorText(error)).toContain(`permission denied for table ${table}`);
+    });
+
     it('I6: the app role cannot switch the append-only guard off or migrate', async () => {
       const error = await app.db.execute(sql`ALTER TABLE attendance DISABLE TRIGGER attendance_no_update_delete`).then(
         () => null,

@@ -295,7 +295,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
         if (grant.decision !== 'granted') return grant.decision;
         return (await store.releaseLock(on(who, anas.id), { elementId, generation: grant.generation, shape, requestId: requestId('r') })).decision;
       };
-      expect(await move(l.ana, comment.id, { ...square, x: 500 })).toBe('not_own');
+      expect(await move(l.ana, comment.id, { ...square, x: 500 })).toBe('feedback');
       expect(await move(l.ana, mark.id, { ...square, x: 5 })).toBe('applied');
       decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'frozen' }), 'applied');
       expect(await move(l.ana, mark.id, { ...square, x: 6 })).toBe('look_only');
@@ -305,6 +305,36 @@ for (const { kind, skip } of storeDatabaseKinds) {
       if (snapshot === 'forbidden') throw new Error('teacher refused');
       expect(snapshot.elements.find((e) => e.id === mark.id)?.shape).toMatchObject({ x: 200, w: 40, h: 40 });
       expect(snapshot.elements.find((e) => e.id === comment.id)?.shape.x).toBe(30);
+    });
+
+    test('F1: the teacher\'s feedback on a private board is refused to its student (move, group hold, change, erase) under any board policy; their own work stays theirs', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Feedback', start: { kind: 'blank' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      const mine = decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied').element;
+      const stamp = decided(
+        await store.createElement(on(l.teacher, anas.id), { id: randomUUID(), shape: { kind: 'text', x: 40, y: 0, w: 40, h: 40, text: '✓', stroke: '#2f9e44', fontSize: 32 } }),
+        'applied',
+      ).element;
+      const attempts = async () => ({
+        lock: (await store.acquireLock(on(l.ana, anas.id), { elementId: stamp.id, requestId: requestId('l'), firstTermMs: 2_000 })).decision,
+        group: (await store.acquireLocks(on(l.ana, anas.id), { elementIds: [mine.id, stamp.id], requestId: requestId('g'), firstTermMs: 2_000 })).decision,
+        update: (await store.updateElement(on(l.ana, anas.id), { id: stamp.id, baseVersion: stamp.version, shape: { ...square, x: 99 }, requestId: requestId('u') })).decision,
+        erase: (await store.deleteElement(on(l.ana, anas.id), { id: stamp.id, erased: true })).decision,
+      });
+      const refused = { lock: 'feedback', group: 'feedback', update: 'feedback', erase: 'feedback' };
+      const revision = await roomRevision(testDb.database, anas.id);
+      expect(await attempts()).toEqual(refused);
+      // Whatever the board's policy: even were it `everyone`, the teacher's layer is not the student's.
+      await testDb.database.db.execute(sql`UPDATE rooms SET edit_policy = 'everyone' WHERE id = ${anas.id}::uuid`);
+      expect(await attempts()).toEqual(refused);
+      expect(await roomRevision(testDb.database, anas.id)).toBe(revision);
+      // Her own work is hers; the teacher may change the feedback.
+      decided(await store.updateElement(on(l.ana, anas.id), { id: mine.id, baseVersion: mine.version, shape: { ...square, x: 7 }, requestId: requestId('u') }), 'applied');
+      decided(await store.updateElement(on(l.teacher, anas.id), { id: stamp.id, baseVersion: stamp.version, shape: { kind: 'text', x: 60, y: 0, w: 40, h: 40, text: '★', stroke: '#2f9e44', fontSize: 32 }, requestId: requestId('u') }), 'applied');
+      const snapshot = await store.loadBoardSnapshot(l.reader(l.ana), anas.id);
+      if (snapshot === 'forbidden') throw new Error('the owner reads her board');
+      expect(snapshot.elements.find((e) => e.id === stamp.id)?.shape).toMatchObject({ x: 60, text: '★' });
     });
 
     test('I11: the lesson\'s end holds on every board: a student\'s board edit after it is refused, one before it stays; the board\'s bump names the board row', async () => {

@@ -78,6 +78,17 @@ export const RequestErrorCode = {
   IMAGE_UNKNOWN: 'image_unknown',
   /** An answer to a poll the teacher has closed: nothing was stored (the answer given before stays). */
   POLL_CLOSED: 'poll_closed',
+  /**
+   * The teacher's feedback on a student's private board (an element the teacher made there): the
+   * student may not move, change, erase or hold it, whatever the board's policy (docs/boards.md).
+   */
+  FEEDBACK_LOCKED: 'feedback_locked',
+  /** An admin disabled this teacher account: sign-in is refused and its sessions no longer work. */
+  ACCOUNT_DISABLED: 'account_disabled',
+  /** The operator closed sign-up, or limited it to some email domains this address is not in. */
+  SIGN_UP_CLOSED: 'sign_up_closed',
+  /** A password-reset link that is unknown, already used or expired (no hint which). */
+  RESET_LINK_INVALID: 'reset_link_invalid',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

@@ -2,13 +2,18 @@ import { z } from 'zod';
 import { RequestId } from './primitives.ts';
 
 /**
- * A lesson's settings: what students may do on the board, decided by the teacher and enforced by
- * the server inside the same conditional write as each edit (I11). One validated object, carried
- * by the snapshot (`room.settings`) and by every `room.updated`; the teacher changes any subset of
- * it with `lesson.settings`. A new setting is a new optional key here with its default, a rooms
- * column, and a line in docs/protocol.md: old copies without it read as the default.
+ * A lesson's settings: what students may do on the board and how it looks, decided by the teacher
+ * and enforced by the server inside the same conditional write as each edit (I11). One validated
+ * object, carried by the snapshot (`room.settings`) and by every `room.updated`; the teacher changes
+ * any subset of it with `lesson.settings`.
+ *
+ * Each setting is declared once, in LESSON_SETTINGS below: its schema, its default, who may set
+ * it. The object's schema, the defaults, the patch a teacher sends, the settings a new lesson may
+ * start with, the server's check of who may change what and the store's columns (one rooms column
+ * per setting, named after it in snake_case: packages/db/src/lessonSettingsColumns.ts) all derive
+ * from that table. Adding a setting: its declaration here, a migration for its column
+ * (`pnpm db:generate`), its line in docs/protocol.md, its control, and the rule that reads it.
  */
-
 /**
  * Who may change which elements:
  * - `everyone`: every member edits every element (pins still hold);
@@ -58,33 +63,87 @@ export type Paper = z.infer<typeof Paper>;
 /** A new lesson, and one made before paper could be chosen, is on dotted paper. */
 export const DEFAULT_PAPER: Paper = 'dots';
 
-export const LessonSettings = z.object({
-  editPolicy: EditPolicy.default(DEFAULT_EDIT_POLICY),
-  cursorVisibility: CursorVisibility.default(DEFAULT_CURSOR_VISIBILITY),
+/** Who may change a setting with `lesson.settings`: today every one is the teacher's alone. */
+export type SettingSetter = 'teacher';
+
+/** One setting: its values, the value a new lesson (and an old copy without it) takes, who sets it. */
+export interface SettingDeclaration<S extends z.ZodType = z.ZodType> {
+  readonly schema: S;
+  readonly default: z.output<S>;
+  readonly setBy: SettingSetter;
+}
+
+const declare = <S extends z.ZodType>(declaration: SettingDeclaration<S>): SettingDeclaration<S> => declaration;
+
+/** Every lesson setting, declared once. */
+export const LESSON_SETTINGS = {
+  /** Who may change which elements (EditPolicy above). */
+  editPolicy: declare({ schema: EditPolicy, default: DEFAULT_EDIT_POLICY, setBy: 'teacher' }),
+  /** Whose cursors a student receives (CursorVisibility above). */
+  cursorVisibility: declare({ schema: CursorVisibility, default: DEFAULT_CURSOR_VISIBILITY, setBy: 'teacher' }),
   /** Students may use the laser pointer (the teacher's is always allowed). */
-  laserAllowed: z.boolean().default(false),
+  laserAllowed: declare({ schema: z.boolean(), default: false, setBy: 'teacher' }),
   /** The board's background pattern (a look, not a right: it changes nothing students may do). */
-  paper: Paper.default(DEFAULT_PAPER),
-});
+  paper: declare({ schema: Paper, default: DEFAULT_PAPER, setBy: 'teacher' }),
+} as const;
+
+type Declared = typeof LESSON_SETTINGS;
+export type SettingName = keyof Declared;
+/** The settings' names, in declaration order. */
+export const SETTING_NAMES = Object.keys(LESSON_SETTINGS) as SettingName[];
+
+function shapeOf<T>(each: (declaration: SettingDeclaration) => T): Record<SettingName, T> {
+  return Object.fromEntries(SETTING_NAMES.map((name) => [name, each(LESSON_SETTINGS[name])])) as Record<SettingName, T>;
+}
+
+/** The whole object: a copy without a setting (an older lesson's) reads as its default. */
+export const LessonSettings = z.object(
+  shapeOf((d) => d.schema.default(d.default)) as { [K in SettingName]: z.ZodDefault<Declared[K]['schema']> },
+);
 export type LessonSettings = z.infer<typeof LessonSettings>;
 
-export const DEFAULT_LESSON_SETTINGS: LessonSettings = {
-  editPolicy: DEFAULT_EDIT_POLICY,
-  cursorVisibility: DEFAULT_CURSOR_VISIBILITY,
-  laserAllowed: false,
-  paper: DEFAULT_PAPER,
-};
+export const DEFAULT_LESSON_SETTINGS: LessonSettings = shapeOf((d) => d.default) as LessonSettings;
+
+const optionalShape = () => shapeOf((d) => d.schema.optional()) as { [K in SettingName]: z.ZodOptional<Declared[K]['schema']> };
+
+/** Some settings, unknown keys refused: a new lesson's start (`POST /api/rooms`'s `settings`). */
+export const LessonSettingsChoice = z.strictObject(optionalShape());
+export type LessonSettingsChoice = z.infer<typeof LessonSettingsChoice>;
 
 /** A teacher's change of some settings: at least one key, unknown keys refused. */
 export const LessonSettingsPatch = z
-  .strictObject({
-    editPolicy: EditPolicy.optional(),
-    cursorVisibility: CursorVisibility.optional(),
-    laserAllowed: z.boolean().optional(),
-    paper: Paper.optional(),
-  })
+  .strictObject(optionalShape())
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), 'name at least one setting to change');
 export type LessonSettingsPatch = z.infer<typeof LessonSettingsPatch>;
+
+/** The roles each kind of setter stands for. */
+const SETTERS: Record<SettingSetter, readonly ('teacher' | 'student')[]> = { teacher: ['teacher'] };
+
+/** Whether a member of `role` may change the setting: the check the store makes in its transaction. */
+export function maySetSetting(role: 'teacher' | 'student', name: SettingName): boolean {
+  return SETTERS[LESSON_SETTINGS[name].setBy].includes(role);
+}
+
+/** The settings a patch names (an explicit `undefined` is not a change). */
+export function namedSettings(patch: Partial<LessonSettings>): SettingName[] {
+  return SETTING_NAMES.filter((name) => patch[name] !== undefined);
+}
+
+/**
+ * Every value a setting may take, for tests that go through them all: a setting of a kind not
+ * listed here (a number, say) needs its own line before its tests can cover it.
+ */
+export function everySettingValue<K extends SettingName>(name: K): LessonSettings[K][] {
+  const schema: z.ZodType = LESSON_SETTINGS[name].schema;
+  if (schema instanceof z.ZodEnum) return schema.options as LessonSettings[K][];
+  if (schema instanceof z.ZodBoolean) return [false, true] as LessonSettings[K][];
+  throw new Error(`no list of values for the setting ${name}`);
+}
+
+/** Whether two copies of the settings agree on every one. */
+export function sameSettings(a: LessonSettings, b: LessonSettings): boolean {
+  return SETTING_NAMES.every((name) => a[name] === b[name]);
+}
 
 /** `lesson.settings` (teacher): change some of the lesson's settings. */
 export const LessonSettingsRequest = z.strictObject({ requestId: RequestId, settings: LessonSettingsPatch });

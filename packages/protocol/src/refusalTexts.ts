@@ -51,6 +51,10 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.BOARD_FULL]: 'This board is full. Delete something (or clear the board) to add more.',
   [RequestErrorCode.IMAGE_UNKNOWN]: 'This picture is not in this lesson. Paste or upload the picture itself.',
   [RequestErrorCode.POLL_CLOSED]: 'The teacher has closed this poll.',
+  [RequestErrorCode.FEEDBACK_LOCKED]: 'This is your teacher’s feedback: it stays as the teacher left it.',
+  [RequestErrorCode.ACCOUNT_DISABLED]: 'This account has been disabled. Ask your school’s administrator.',
+  [RequestErrorCode.SIGN_UP_CLOSED]: 'New accounts cannot be made here with this address. Ask your school’s administrator.',
+  [RequestErrorCode.RESET_LINK_INVALID]: 'This reset link has been used or has expired. Ask your administrator for a new one.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */

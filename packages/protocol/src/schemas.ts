@@ -4,7 +4,7 @@ import { InkEntry } from './ink.ts';
 import { Activity } from './boards.ts';
 import { BoardFlag, Poll, Timer } from './checks.ts';
 import { LaserEntry, ViewportEntry } from './attention.ts';
-import { CursorVisibility, DEFAULT_LESSON_SETTINGS, EditPolicy, LessonSettings, Paper } from './lessonSettings.ts';
+import { DEFAULT_LESSON_SETTINGS, LessonSettings, LessonSettingsChoice } from './lessonSettings.ts';
 import { Coordinate, DisplayName, MAX_COORDINATE, RequestId, Revision, RoomCode, RoomId, SessionId, UserId, printable } from './primitives.ts';
 
 export const RoomTitle = z.string().trim().min(1).max(80).regex(printable);
@@ -37,9 +37,7 @@ export const CreateRoomRequest = z.strictObject({
   /** Students wait in a lobby until the teacher admits them (default false). */
   requireApproval: z.boolean().optional(),
   /** The lesson's settings from its start; each one left out takes its default (lessonSettings.ts). */
-  settings: z
-    .strictObject({ editPolicy: EditPolicy.optional(), cursorVisibility: CursorVisibility.optional(), laserAllowed: z.boolean().optional(), paper: Paper.optional() })
-    .optional(),
+  settings: LessonSettingsChoice.optional(),
 });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequest>;
 

@@ -12,6 +12,7 @@
 import { ErrorCode } from '@wb/protocol';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { sendError } from './errors.ts';
+import { LRUCache } from 'lru-cache';
 
 export interface LimitRule {
   /** Names the counter (and the limit in docs/operations.md). */
@@ -71,22 +72,16 @@ export interface BucketStore {
 }
 
 /** Buckets kept by keys this node saw at most (I10); the least recently used go first. */
-const MAX_LOCAL_BUCKETS = 50_000;
+export const MAX_LOCAL_BUCKETS = 50_000;
 
 /** Buckets on this node: one process, or the fallback while Redis is away. */
 export class LocalBuckets implements BucketStore {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly buckets = new LRUCache<string, { tokens: number; at: number }>({ max: MAX_LOCAL_BUCKETS });
 
   async take(key: string, rule: LimitRule, now: number): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
     const rate = rule.max / rule.windowMs;
     const found = this.buckets.get(key);
-    this.buckets.delete(key);
     const tokens = found ? Math.min(rule.max, found.tokens + Math.max(0, now - found.at) * rate) : rule.max;
-    if (this.buckets.size >= MAX_LOCAL_BUCKETS) {
-      const oldest = this.buckets.keys().next();
-      if (!oldest.done) this.buckets.delete(oldest.value);
-    }
-    // Re-inserted: the map's order is least recently used first.
     const ok = tokens >= 1;
     this.buckets.set(key, { tokens: ok ? tokens - 1 : tokens, at: now });
     return ok ? { ok: true } : { ok: false, retryAfterMs: Math.ceil((1 - tokens) / rate) };

@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Store } from '@wb/db';
 import {
+  DeleteLessonRequest,
   ErrorCode,
+  PasswordResetRequest,
   RenameRoomRequest,
   RoomCode,
   SignInRequest,
   SignOutRequest,
   SignUpRequest,
   parsePacket,
+  type DeletionReply,
   type LessonBoards,
   type RoomChangeReply,
   type SessionGrant,
@@ -19,6 +22,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { teacherFromCookie, type TeacherResult } from '../authz.ts';
 import type { Config } from '../config.ts';
 import type { RoomPublisher } from '../realtime/roomPublisher.ts';
+import { isAdmin, mayMakeAccount } from '../signInPolicy.ts';
 import { newSessionToken, hashSecret } from '../tokens.ts';
 import { sendError } from './errors.ts';
 import { HTTP_LIMITS, accountKey, type RateLimiter } from './rateLimits.ts';
@@ -39,11 +43,8 @@ export function registerTeacherRoutes(
   const decoyHash = hash('decoy password, never anyone’s');
 
   async function signIn(request: FastifyRequest, reply: FastifyReply, teacher: TeacherAccount): Promise<TeacherAccount> {
-    const token = newSessionToken();
-    await store.openTeacherSession({ teacherId: teacher.id, tokenHash: hashSecret(token), ttlMs: TEACHER_SESSION_TTL_MS });
-    setTeacherCookie(request, reply, token);
-    reply.header('cache-control', 'no-store');
-    return teacher;
+    await openSignedInSession(store, request, reply, teacher);
+    return { ...teacher, admin: isAdmin(deps.config, teacher.email) };
   }
 
   /** The signed-in teacher, or null after sending the refusal. */
@@ -60,6 +61,9 @@ export function registerTeacherRoutes(
     if (!(await limits.allow(reply, [[HTTP_LIMITS.signUpPerAddress, request.ip]]))) return reply;
     const body = parsePacket(SignUpRequest, request.body);
     if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    if (!mayMakeAccount(deps.config, body.value.email)) {
+      return sendError(reply, ErrorCode.SIGN_UP_CLOSED, 'New accounts cannot be made here with this address. Ask your school’s administrator.');
+    }
     const passwordHash = await limits.withPasswordHash(reply, () => hash(body.value.password));
     if (passwordHash === null) return reply;
     const created = await store.createTeacher({
@@ -81,10 +85,25 @@ export function registerTeacherRoutes(
     if (!(await limits.allow(reply, [[HTTP_LIMITS.signInPerAccount, accountKey(body.value.email)]]))) return reply;
     const found = await store.findTeacherCredentials(body.value.email);
     const decoy = await decoyHash;
+    // An account made by a provider has no password: verified against the decoy, so it costs the same.
     const matches = await limits.withPasswordHash(reply, () => verify(found?.passwordHash ?? decoy, body.value.password).catch(() => false));
     if (matches === null) return reply;
-    if (!found || !matches) return sendError(reply, ErrorCode.NOT_AUTHENTICATED, 'That email and password do not match an account.');
+    if (!found || !matches || found.passwordHash === null) return sendError(reply, ErrorCode.NOT_AUTHENTICATED, 'That email and password do not match an account.');
+    if (found.disabled) return sendError(reply, ErrorCode.ACCOUNT_DISABLED, 'This account has been disabled. Ask your school’s administrator.');
     return signIn(request, reply, found.teacher);
+  });
+
+  // An admin's one-time link (adminRoutes.ts): a new password, and the teacher is signed in.
+  app.post('/api/teacher/password-reset', async (request, reply) => {
+    if (!(await limits.allow(reply, [[HTTP_LIMITS.signInPerAddress, request.ip]]))) return reply;
+    const body = parsePacket(PasswordResetRequest, request.body);
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    const passwordHash = await limits.withPasswordHash(reply, () => hash(body.value.password));
+    if (passwordHash === null) return reply;
+    const reset = await store.consumePasswordReset({ tokenHash: hashSecret(body.value.token), passwordHash });
+    if (reset.decision === 'invalid') return sendError(reply, ErrorCode.RESET_LINK_INVALID, 'This reset link has been used or has expired. Ask your administrator for a new one.');
+    if (reset.decision === 'disabled') return sendError(reply, ErrorCode.ACCOUNT_DISABLED, 'This account has been disabled. Ask your school’s administrator.');
+    return signIn(request, reply, reset.teacher);
   });
 
   app.post('/api/teacher/sign-out', async (request, reply) => {
@@ -100,7 +119,8 @@ export function registerTeacherRoutes(
     const found = await signedIn(request, reply);
     if (!found) return reply;
     reply.header('cache-control', 'no-store');
-    return found.teacher;
+    const me: TeacherAccount = { ...found.teacher, admin: isAdmin(deps.config, found.teacher.email) };
+    return me;
   });
 
   app.get('/api/teacher/rooms', async (request, reply) => {
@@ -156,6 +176,32 @@ export function registerTeacherRoutes(
     return answer;
   });
 
+  // Deletes one of the account's lessons for good (docs/privacy.md). An open lesson is archived
+  // first, so everyone in it is told and disconnected before its rows go.
+  app.post('/api/teacher/rooms/:code/delete', async (request, reply) => {
+    const found = await signedIn(request, reply);
+    if (!found) return reply;
+    const body = parsePacket(DeleteLessonRequest, request.body ?? {});
+    if (!body.ok) return sendError(reply, body.error.code, body.error.message);
+    const code = roomCodeOf(request);
+    const room = code.ok ? await store.findTeacherRoom(found.teacher.id, code.value) : null;
+    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    await disconnectLesson(store, publisher, found.teacher.id, room.code);
+    const purged = await store.purgeLesson({
+      roomId: room.id,
+      reason: 'deleted by its teacher',
+      requestedBy: 'teacher',
+      teacherId: found.teacher.id,
+      unusedSince: null,
+      wait: true,
+    });
+    // Another request deleted it meanwhile: it is gone either way, and that one left the fact.
+    if (!purged) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    request.log.info({ teacherId: found.teacher.id, roomId: room.id, auditId: purged.auditId }, 'lesson deleted by its teacher');
+    const answer: DeletionReply = { ok: true, decision: 'deleted', lessons: 1 };
+    return answer;
+  });
+
   app.post('/api/teacher/rooms/:code/archive', async (request, reply) => {
     const found = await signedIn(request, reply);
     if (!found) return reply;
@@ -167,4 +213,18 @@ export function registerTeacherRoutes(
     const answer: RoomChangeReply = { ok: true, decision: archived.decision, room: archived.room };
     return answer;
   });
+}
+
+/** Opens a teacher session and sets its cookie: after a password, a reset link or an OpenID provider. */
+export async function openSignedInSession(store: Store, request: FastifyRequest, reply: FastifyReply, teacher: TeacherAccount): Promise<void> {
+  const token = newSessionToken();
+  await store.openTeacherSession({ teacherId: teacher.id, tokenHash: hashSecret(token), ttlMs: TEACHER_SESSION_TTL_MS });
+  setTeacherCookie(request, reply, token);
+  reply.header('cache-control', 'no-store');
+}
+
+/** Archives an open lesson (everyone in it hears the end and is disconnected); ended and archived ones are left as they are. */
+export async function disconnectLesson(store: Store, publisher: RoomPublisher, teacherId: string, code: string): Promise<void> {
+  const archived = await store.archiveRoom({ teacherId, code });
+  if (archived.decision === 'archived') publisher.publish(archived.events);
 }

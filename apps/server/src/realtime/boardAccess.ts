@@ -9,6 +9,7 @@
 import type { ActivityStatus, BoardInfo } from '@wb/protocol';
 import { roomChannel } from './channels.ts';
 import type { SocketSession } from './socketSession.ts';
+import { LRUCache } from 'lru-cache';
 
 /** Boards whose activity status this node remembers at most (I10): the oldest are forgotten first. */
 const MAX_KNOWN_BOARDS = 100_000;
@@ -20,8 +21,8 @@ export class BoardAccess {
   /** The boards each socket may draw on (its own, every board for a teacher). */
   private readonly drawable = new WeakMap<SocketSession, Set<string>>();
   /** Each known board's activity, and each activity's status as last heard. */
-  private readonly activityOf = new Map<string, string>();
-  private readonly statusOf = new Map<string, ActivityStatus>();
+  private readonly activityOf = new LRUCache<string, string>({ max: MAX_KNOWN_BOARDS });
+  private readonly statusOf = new LRUCache<string, ActivityStatus>({ max: MAX_KNOWN_BOARDS });
 
   /** The socket was subscribed to these boards by the store's decision. */
   subscribed(session: SocketSession, boards: readonly BoardInfo[]): void {
@@ -29,26 +30,14 @@ export class BoardAccess {
     if (!set) this.drawable.set(session, (set = new Set()));
     for (const b of boards) {
       if (session.role === 'teacher' || b.ownerUserId === session.userId) set.add(b.id);
-      this.activityOf.delete(b.id);
       this.activityOf.set(b.id, b.activityId);
       // A board's own policy is `look` exactly while its activity is frozen or ended.
       if (!this.statusOf.has(b.activityId)) this.statusOf.set(b.activityId, b.editPolicy === 'look' ? 'frozen' : 'running');
-    }
-    while (this.activityOf.size > MAX_KNOWN_BOARDS) {
-      const oldest = this.activityOf.keys().next();
-      if (oldest.done) break;
-      this.activityOf.delete(oldest.value);
-    }
-    while (this.statusOf.size > MAX_KNOWN_BOARDS) {
-      const oldest = this.statusOf.keys().next();
-      if (oldest.done) break;
-      this.statusOf.delete(oldest.value);
     }
   }
 
   /** `activity.updated` (this node's or another's): freezing or ending stops its students' ephemera. */
   activityChanged(activityId: string, status: ActivityStatus): void {
-    this.statusOf.delete(activityId);
     this.statusOf.set(activityId, status);
   }
 

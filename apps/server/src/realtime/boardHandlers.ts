@@ -26,12 +26,13 @@ import {
   type ProtocolError,
 } from '@wb/protocol';
 import type { BoardAccess } from './boardAccess.ts';
-import { memberChannel, roleChannel, roomChannel } from './channels.ts';
+import { memberChannel, roleChannel, roomChannel, shownChannel } from './channels.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
 import { Refusal } from './requests.ts';
 import type { RoomPublisher } from './roomPublisher.ts';
 import type { SocketSession } from './socketSession.ts';
+import { shownBoardInfo, shownEvent, shownSnapshot, type ShownBoards } from './shownView.ts';
 import { REPLAY_LIMIT, SYNC_REQUESTS_PER_MEMBER } from './syncHandlers.ts';
 import { TokenBucket } from './tokenBucket.ts';
 import type { WbServer } from './types.ts';
@@ -63,6 +64,7 @@ export interface BoardDeps {
   endRevoked(session: SocketSession): void;
   fanout: EphemeralFanout;
   access: BoardAccess;
+  shown: ShownBoards;
 }
 
 /** The channels of a board's audience before it is shown: its owner's sockets and the teachers'. */
@@ -72,7 +74,17 @@ function subscribePrivate(io: WbServer, lessonId: string, board: BoardInfo): voi
 }
 
 export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardEvents> {
-  const { io, store, publisher, fanout, access } = deps;
+  const { io, store, publisher, fanout, access, shown } = deps;
+  /**
+   * A classmate of a shown board (not its owner, not a teacher) reads it anonymously (shownView.ts):
+   * its shown channel instead of its room channel, its list entry, snapshot and replay redacted.
+   */
+  const classmateOf = (session: SocketSession, board: BoardInfo) => session.role !== 'teacher' && board.ownerUserId !== session.userId;
+  const channelFor = (session: SocketSession, board: BoardInfo) => {
+    if (!classmateOf(session, board)) return roomChannel(board.id);
+    shown.learned(board);
+    return shownChannel(board.id);
+  };
   // board.sync shares the sync budget's shape (I14), per socket: a flood is refused before any query.
   const budgets = new WeakMap<SocketSession, TokenBucket>();
   const mayDraw = (session: SocketSession, boards: readonly BoardInfo[]) => access.subscribed(session, boards);
@@ -137,14 +149,15 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
         case 'applied': {
           const lesson = session.roomId;
           for (const { boardId, label } of request.boards) {
-            if (label !== null) {
-              io.in(roomChannel(lesson)).socketsJoin(roomChannel(boardId));
+            if (label === null) {
+              // Hidden again: no classmate reads it any more.
+              io.in(shownChannel(boardId)).socketsLeave(shownChannel(boardId));
               continue;
             }
-            // Hidden again: every student's socket leaves it but its owner's.
+            // Shown: every other student reads its anonymous view; its owner and the teachers keep theirs.
             const owner = (await store.readableBoard(reader(session), boardId))?.ownerUserId;
-            const students = io.in(roleChannel(lesson, 'student'));
-            (owner ? students.except(memberChannel(lesson, owner)) : students).socketsLeave(roomChannel(boardId));
+            if (!owner) continue;
+            io.in(roleChannel(lesson, 'student')).except(memberChannel(lesson, owner)).socketsJoin(shownChannel(boardId));
           }
           publisher.publish(result.events);
           return { activity: result.activity };
@@ -165,9 +178,9 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
     [ClientEvent.BOARD_LIST]: async (session, request) => {
       const activity = await store.currentActivity(session.roomId);
       const boards = await store.listBoards(reader(session), request.activityId ?? activity?.id);
-      if (boards.length > 0) void session.socket.join(boards.map((b) => roomChannel(b.id)));
+      if (boards.length > 0) void session.socket.join(boards.map((b) => channelFor(session, b)));
       mayDraw(session, boards);
-      return { activity, boards };
+      return { activity, boards: boards.map((b) => (classmateOf(session, b) ? shownBoardInfo(b) : b)) };
     },
 
     [ClientEvent.BOARD_MINE]: async (session) => {
@@ -207,18 +220,20 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
       const board = await store.readableBoard(who, request.boardId);
       if (!board) throw new Refusal(boardForbidden);
       // Joined before the read, so no event between the read and the join is missed.
-      await session.socket.join(roomChannel(board.id));
+      await session.socket.join(channelFor(session, board));
       mayDraw(session, [board]);
+      const anonymous = classmateOf(session, board);
       if (request.lastRevision !== undefined) {
         const replay = await store.boardEventsAfter(who, board.id, request.lastRevision, REPLAY_LIMIT);
         if (replay === 'forbidden') throw new Refusal(boardForbidden);
         if (replay.kind === 'replay') {
-          return { sync: { kind: 'replay' as const, boardId: board.id, fromRevision: request.lastRevision, events: replay.events } };
+          const events = anonymous ? replay.events.map(shownEvent) : replay.events;
+          return { sync: { kind: 'replay' as const, boardId: board.id, fromRevision: request.lastRevision, events } };
         }
       }
       const snapshot = await store.loadBoardSnapshot(who, board.id);
       if (snapshot === 'forbidden') throw new Refusal(boardForbidden);
-      return { sync: { kind: 'snapshot' as const, snapshot } };
+      return { sync: { kind: 'snapshot' as const, snapshot: anonymous ? shownSnapshot(snapshot) : snapshot } };
     },
 
     // Volatile. Dropped unless the session holds a live lease, like a cursor; refused (a throttled

@@ -8,3 +8,8 @@ export const memberChannel = (roomId: string, userId: string) => `member:${roomI
 export const roleChannel = (roomId: string, role: 'teacher' | 'student') => `${role}s:${roomId}`;
 /** The students of a room following the teacher's view (follow.set); viewport batches go here only. */
 export const followersChannel = (roomId: string) => `followers:${roomId}`;
+/**
+ * The classmates reading a board shown to the class (not its owner, not a teacher): they get the
+ * board's anonymous view (shownView.ts) here, never its room channel.
+ */
+export const shownChannel = (boardId: string) => `shown:${boardId}`;

@@ -21,6 +21,7 @@ export const editRefusals: Record<Exclude<ElementResult['decision'], 'applied' |
   look_only: { code: ErrorCode.FORBIDDEN_BY_POLICY, message: policyText.lookOnly },
   pen_muted: { code: ErrorCode.FORBIDDEN_BY_POLICY, message: policyText.penMuted },
   not_own: { code: ErrorCode.FORBIDDEN_BY_POLICY, message: policyText.notOwn },
+  feedback: { code: ErrorCode.FEEDBACK_LOCKED, message: refusalText.feedback_locked },
   pinned: { code: ErrorCode.FORBIDDEN, message: forbiddenText.pinned },
   locked: { code: ErrorCode.LOCKED, message: refusalText.locked },
   conflict: { code: ErrorCode.CONFLICT, message: refusalText.conflict },

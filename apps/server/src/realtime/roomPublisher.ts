@@ -1,6 +1,7 @@
 import { ErrorCode, ServerEvent, refusalText, type RoomEvent } from '@wb/protocol';
 import type { Metrics } from '../metrics.ts';
-import { memberChannel, roomChannel, sessionChannel } from './channels.ts';
+import { memberChannel, roomChannel, sessionChannel, shownChannel } from './channels.ts';
+import { shownEvent, type ShownBoards } from './shownView.ts';
 import type { DrawRights } from './drawRights.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
 import type { TestHooks } from '../testHooks.ts';
@@ -29,6 +30,7 @@ export class RoomPublisher {
     private readonly metrics: Metrics,
     private readonly hooks: TestHooks | null = null,
     private readonly rights: DrawRights | null = null,
+    private readonly shown: ShownBoards | null = null,
   ) {
     io.on('wb:roomEvents', (events) => this.applyLocally(events));
   }
@@ -56,6 +58,8 @@ export class RoomPublisher {
     for (const event of events) {
       const withheld = this.hooks?.takeWithheld() ?? [];
       this.io.to(roomChannel(event.roomId)).except(withheld.map(sessionChannel)).emit(ServerEvent.ROOM_EVENT, event);
+      // A board shown to the class: the classmates get its anonymous view (shownView.ts).
+      if (this.shown?.has(event.roomId)) this.io.to(shownChannel(event.roomId)).except(withheld.map(sessionChannel)).emit(ServerEvent.ROOM_EVENT, shownEvent(event));
       this.metrics.eventsPublished.inc({ kind: event.kind });
     }
     this.applyLocally(events);
@@ -69,6 +73,9 @@ export class RoomPublisher {
       if ((this.revisions.get(event.roomId) ?? -1) < event.revision) this.revisions.set(event.roomId, event.revision);
       for (const listener of this.listeners) listener(event);
       switch (event.kind) {
+        case 'activity.updated':
+          this.shown?.activityUpdated(event.payload.id, event.payload.shown);
+          break;
         case 'lock.granted':
           this.locks.set(event.roomId, event.payload.elementId, event.payload.sessionId, event.payload.generation);
           break;

@@ -18,6 +18,7 @@ import { attentionHandlers, presentingView, tellFollowerCount } from './attentio
 import { authorityHandlers } from './authorityHandlers.ts';
 import { BoardAccess } from './boardAccess.ts';
 import { sendBoardBatches } from './boardBatches.ts';
+import { ShownBoards } from './shownView.ts';
 import { boundVolatile } from './boundedVolatile.ts';
 import { boardHandlers } from './boardHandlers.ts';
 import { DrawRights } from './drawRights.ts';
@@ -113,6 +114,8 @@ export function attachRealtime(
   }, TICK_SAMPLE_MS);
   tickSampler.unref();
   const rights = new DrawRights((roomId) => store.readDrawRights(roomId));
+  // The boards shown to the class: who gets a board's anonymous view (shownView.ts).
+  const shown = new ShownBoards();
   const fanout = new EphemeralFanout(
     () => tick.ms,
     (roomId, batch, audience) => {
@@ -124,11 +127,11 @@ export function attachRealtime(
     undefined,
     (roomId) => rights.cursorVisibility(roomId),
     // Private boards' pointers, ink and drags: one batch a board, all of a tick at once.
-    { tickMs: BOARD_POINTER_MS, send: (batches) => sendBoardBatches(io, batches) },
+    { tickMs: BOARD_POINTER_MS, send: (batches) => sendBoardBatches(io, batches, shown) },
   );
   const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
   const sessions = new LocalSessions(io);
-  const publisher = new RoomPublisher(io, fanout, locks, sessions, metrics, hooks, rights);
+  const publisher = new RoomPublisher(io, fanout, locks, sessions, metrics, hooks, rights, shown);
   const renewals = new RenewalBatcher(
     store,
     { tickMs: config.RENEW_BATCH_MS, ttlMs: config.LEASE_TTL_MS, maxPending: MAX_PENDING_RENEWALS },
@@ -159,7 +162,7 @@ export function attachRealtime(
     ...handHandlers(edits),
     ...attentionHandlers({ io, fanout, rights }),
     ...lockHandlers({ ...edits, config, locks, fanout }),
-    ...boardHandlers({ ...edits, io, fanout, access: boardAccess }),
+    ...boardHandlers({ ...edits, io, fanout, access: boardAccess, shown }),
     ...checkHandlers({ ...edits, io }),
   };
 

@@ -5,6 +5,7 @@ import { REQUEST_DEADLINE_MS, Refusal } from './requests.ts';
 import type { SocketSession } from './socketSession.ts';
 import type { RoomPublisher } from './roomPublisher.ts';
 import { TokenBucket } from './tokenBucket.ts';
+import { LRUCache } from 'lru-cache';
 
 /** Room events a reconnecting client may be replayed; past this it gets a snapshot. */
 export const REPLAY_LIMIT = 500;
@@ -74,8 +75,8 @@ export interface Asker {
 export class SyncService {
   private readonly loading = new Map<string, Promise<SyncMessage>>();
   private readonly snapshotsLoading = new Map<string, Promise<RoomSnapshot | null>>();
-  private readonly rooms = new Map<string, RoomAnswers>();
-  private readonly budgets = new Map<string, TokenBucket>();
+  private readonly rooms = new LRUCache<string, RoomAnswers>({ max: MAX_CACHED_ROOMS });
+  private readonly budgets = new LRUCache<string, TokenBucket>({ max: MAX_SYNC_BUDGETS });
 
   constructor(
     private readonly store: Pick<Store, 'eventsAfter' | 'loadRoomSnapshot'>,
@@ -104,31 +105,19 @@ export class SyncService {
 
   private budgetOf(member: string): TokenBucket {
     let bucket = this.budgets.get(member);
-    if (bucket) {
-      this.budgets.delete(member);
-    } else {
+    if (!bucket) {
       bucket = new TokenBucket(SYNC_REQUESTS_PER_MEMBER.perSec, SYNC_REQUESTS_PER_MEMBER.burst, this.now());
-      if (this.budgets.size >= MAX_SYNC_BUDGETS) {
-        const oldest = this.budgets.keys().next();
-        if (!oldest.done) this.budgets.delete(oldest.value);
-      }
+      this.budgets.set(member, bucket);
     }
-    this.budgets.set(member, bucket);
     return bucket;
   }
 
   private answersOf(roomId: string): RoomAnswers {
     let answers = this.rooms.get(roomId);
-    if (answers) {
-      this.rooms.delete(roomId);
-    } else {
+    if (!answers) {
       answers = { snapshot: null, tail: null };
-      if (this.rooms.size >= MAX_CACHED_ROOMS) {
-        const oldest = this.rooms.keys().next();
-        if (!oldest.done) this.rooms.delete(oldest.value);
-      }
+      this.rooms.set(roomId, answers);
     }
-    this.rooms.set(roomId, answers);
     return answers;
   }
 

@@ -16,7 +16,7 @@ import { exportPng, exportPngZip } from '../board/exportImage.ts';
 import type { BoardEngine } from '../connection/boardEngine.ts';
 import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
-import { inDrawingOrder } from '../elements/geometry.ts';
+import { inDrawingOrder, shapeBounds, unionBounds } from '../elements/geometry.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 import type { ActivityBoard } from './activityClient.ts';
 import { BOARD_H, BOARD_W } from './tilePainter.ts';
@@ -26,6 +26,7 @@ import './activity.css';
 import { refusalMessage } from '../i18n/errors.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { useT } from '../i18n/useT.ts';
+import './feedback.css';
 
 /** A board's elements in drawing order, as its engine holds them now. */
 const elementsOf = (engine: BoardEngine | undefined): Element[] => inDrawingOrder(engine?.sync.state?.elements.values() ?? []);
@@ -172,14 +173,17 @@ function StudentActivity({ client }: { client: RoomClient }) {
   const engines = useStore(client.boards, (s) => s.byId);
   if (!activity) return null;
   const working = activity.status !== 'ended' && mine !== null && engines.has(mine);
+  const mineShown = activity.shown.find((s) => s.boardId === mine);
   const shown = activity.shown.filter((s) => s.boardId !== mine);
-  return <StudentBanner title={activity.title} frozen={activity.status === 'frozen'} working={working} shown={shown} engines={engines} boards={boards} />;
+  return <StudentBanner title={activity.title} frozen={activity.status === 'frozen'} working={working} mineShown={mineShown?.label} shown={shown} engines={engines} boards={boards} />;
 }
 
-function StudentBanner({ title, frozen, working, shown, engines, boards }: {
+function StudentBanner({ title, frozen, working, mineShown, shown, engines, boards }: {
   title: string;
   frozen: boolean;
   working: boolean;
+  /** The label the teacher shows the student's own board under, if she shows it. */
+  mineShown: string | undefined;
   shown: ReadonlyArray<{ boardId: string; label: string }>;
   engines: ReadonlyMap<string, BoardEngine>;
   boards: ReadonlyMap<string, ActivityBoard>;
@@ -189,7 +193,10 @@ function StudentBanner({ title, frozen, working, shown, engines, boards }: {
     <>
       {working && (
         <p className="activity-banner activity-stage-banner" role="status" data-testid="private-board-banner">
-          <strong>{title}.</strong> {frozen ? t('activity.ownBoardFrozen') : t('activity.ownBoard')}
+          <strong>{title}.</strong>{' '}
+          {mineShown
+            ? t(frozen ? 'activity.ownBoardShownFrozen' : 'activity.ownBoardShown', { label: mineShown })
+            : frozen ? t('activity.ownBoardFrozen') : t('activity.ownBoard')}
         </p>
       )}
       {shown.length > 0 && (
@@ -214,6 +221,67 @@ function StudentBanner({ title, frozen, working, shown, engines, boards }: {
 }
 
 type SortBy = 'name' | 'activity' | 'flag';
+
+/** The teacher's stamps: each a text mark in the teacher's layer of the opened board. */
+const STAMPS = [
+  { text: '✓', name: 'feedback.stampTick', colour: '#2f9e44' },
+  { text: '★', name: 'feedback.stampStar', colour: '#f08c00' },
+  { text: '?', name: 'feedback.stampQuestion', colour: '#1971c2' },
+] as const;
+const STAMP_SIZE = 56;
+
+/**
+ * Stamps ✓ ★ ? on a student's board: each lands on the top-right corner of the student's work,
+ * below the teacher's earlier marks, as an element the teacher made (the student sees it at once and may not move,
+ * change or erase it: the server refuses `feedback_locked`). Writing and drawing are the board's
+ * own tools, the same teacher's layer.
+ */
+function FeedbackStamps({ engine, ownerUserId }: { engine: BoardEngine; ownerUserId: string }) {
+  const t = useT();
+  const stamp = (text: string, colour: string) => {
+    const elements = [...(engine.sync.state?.elements.values() ?? [])];
+    const work = unionBounds(elements.filter((e) => e.createdBy === ownerUserId).map((e) => shapeBounds(e.shape)));
+    const teacherMarks = elements.filter((e) => e.createdBy !== ownerUserId).length;
+    // At the work's top-right corner (where a teacher ticks an answer), later stamps below it.
+    const x = (work ? work.x + work.w : 0) - STAMP_SIZE / 2;
+    const y = (work ? work.y : 0) - STAMP_SIZE / 2 + teacherMarks * (STAMP_SIZE + 8);
+    engine.editor.create({ kind: 'text', x, y, w: STAMP_SIZE, h: STAMP_SIZE + 8, text, stroke: colour, fontSize: STAMP_SIZE, align: 'center' });
+  };
+  return (
+    <span className="feedback-stamps" role="group" aria-label={t('feedback.stamp')}>
+      {STAMPS.map((s) => (
+        <button key={s.name} type="button" className="button button-secondary feedback-stamp" aria-label={t(s.name)} title={t(s.name)}
+          style={{ color: s.colour }} onClick={() => stamp(s.text, s.colour)}>
+          {s.text}
+        </button>
+      ))}
+    </span>
+  );
+}
+
+/** A button that asks once more before it acts: "End activity" → "End for everyone?" [Yes] [Keep going]. */
+export function ConfirmButton({ label, question, onConfirm, className = 'button button-danger-quiet' }: { label: string; question: string; onConfirm: () => void; className?: string }) {
+  const t = useT();
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" className={className} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span className="confirm-step" role="group" aria-label={question}>
+      <span className="confirm-question">{question}</span>
+      <button type="button" className="button button-primary" onClick={() => { setAsking(false); onConfirm(); }}>
+        {label}
+      </button>
+      <button type="button" className="button button-secondary" onClick={() => setAsking(false)}>
+        {t('confirm.keepGoing')}
+      </button>
+    </span>
+  );
+}
 
 function TeacherActivity({ client, roster }: { client: RoomClient; roster: readonly RosterEntry[] }) {
   const { activity, boards, opened, gridOpen } = useStore(client.activity.store);
@@ -252,6 +320,8 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
             frozen: current.status === 'frozen' ? 'yes' : 'no',
           })}
         </p>
+        {/* Beside the board's name (the bar's first line), so the bar keeps its two lines. */}
+        {engines.get(info.id) && <FeedbackStamps engine={engines.get(info.id)!} ownerUserId={info.ownerUserId} />}
         <div className="activity-tools" role="group" aria-label={t('lesson.board')}>
           <button type="button" className="button button-secondary" onClick={() => client.activity.open(null)}>
             {t('activity.backToGrid')}
@@ -307,9 +377,8 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           onClick={() => void exportPngZip(tiles.map((board) => ({ name: board.info.ownerName, elements: elementsOf(engines.get(board.info.id)) })), current.title)}>
           {t('activity.downloadAll')}
         </button>
-        <button type="button" className="button button-danger-quiet" onClick={() => void client.activity.setStatus('ended')}>
-          {t('activity.end')}
-        </button>
+        <ConfirmButton label={t('activity.end')} question={t('activity.endQuestion')}
+          onConfirm={() => void client.activity.setStatus('ended')} />
         <button type="button" className="button button-secondary" onClick={() => client.activity.showGrid(false)}>
           {t('activity.classBoard')}
         </button>
@@ -376,7 +445,8 @@ function StartActivityDialog({ selection, onStart, onCancel }: StartActivityDial
   const ref = useRef<HTMLDialogElement>(null);
   const t = useT();
   const [title, setTitle] = useState(() => t('activity.defaultTitle'));
-  const [kind, setKind] = useState<ActivityStart['kind']>(selection.length > 0 ? 'selection' : 'blank');
+  // Blank unless the teacher picks a copy: a selection left on the board is never copied by itself.
+  const [kind, setKind] = useState<ActivityStart['kind']>('blank');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const dialog = ref.current;

@@ -1,4 +1,18 @@
-import { LessonBoards, RoomChangeReply, SessionGrant, TeacherAccount, TeacherRoomList, type SignInRequest, type SignUpRequest } from '@wb/protocol';
+import {
+  AdminTeacherList,
+  DeletionReply,
+  LessonBoards,
+  PasswordResetLink,
+  RoomChangeReply,
+  SessionGrant,
+  SignInOptions,
+  TeacherAccount,
+  TeacherRoomList,
+  TeacherStatusReply,
+  type AdminTeacher,
+  type SignInRequest,
+  type SignUpRequest,
+} from '@wb/protocol';
 import { ApiError, call, type Schema } from './roomsApi.ts';
 
 /**
@@ -53,4 +67,46 @@ export function enterMyRoom(code: string): Promise<SessionGrant> {
 /** The boards kept with one of my lessons: every activity's students' boards with their content. */
 export function listMyLessonBoards(code: string): Promise<LessonBoards> {
   return call(`/api/teacher/rooms/${encodeURIComponent(code)}/boards`, { method: 'GET' }, LessonBoards);
+}
+
+/** How teachers sign in here: the school's providers, and whether sign-up is open. */
+export function signInOptions(): Promise<SignInOptions> {
+  return call('/api/teacher/sign-in-options', { method: 'GET' }, SignInOptions);
+}
+
+/** Where a provider's button sends the browser (a navigation, not a fetch: the provider's page opens). */
+export function providerSignInPath(providerId: string): string {
+  return `/api/teacher/oidc/${encodeURIComponent(providerId)}/start`;
+}
+
+/** A new password through an admin's one-time link; signs this browser in. */
+export function resetPassword(token: string, password: string): Promise<TeacherAccount> {
+  return call('/api/teacher/password-reset', { method: 'POST', body: JSON.stringify({ token, password }) }, TeacherAccount);
+}
+
+export async function listTeachers(): Promise<AdminTeacher[]> {
+  return (await call('/api/admin/teachers', { method: 'GET' }, AdminTeacherList)).teachers;
+}
+
+export function setTeacherDisabled(teacherId: string, disabled: boolean): Promise<TeacherStatusReply> {
+  return call(`/api/admin/teachers/${encodeURIComponent(teacherId)}/${disabled ? 'disable' : 'enable'}`, { method: 'POST', body: '{}' }, TeacherStatusReply);
+}
+
+export function issuePasswordReset(teacherId: string): Promise<PasswordResetLink> {
+  return call(`/api/admin/teachers/${encodeURIComponent(teacherId)}/password-reset`, { method: 'POST', body: '{}' }, PasswordResetLink);
+}
+
+/** Deletes one of my lessons for good, with everything in it. */
+export function deleteMyRoom(code: string): Promise<DeletionReply> {
+  return call(`/api/teacher/rooms/${encodeURIComponent(code)}/delete`, { method: 'POST', body: '{}' }, DeletionReply);
+}
+
+/** Where an account's export downloads from (a navigation: the browser saves the zip). */
+export function accountExportPath(teacherId: string): string {
+  return `/api/admin/teachers/${encodeURIComponent(teacherId)}/export`;
+}
+
+/** Deletes an account with all its lessons; `confirmEmail` is the account's email typed again. */
+export function deleteTeacherAccount(teacherId: string, confirmEmail: string): Promise<DeletionReply> {
+  return call(`/api/admin/teachers/${encodeURIComponent(teacherId)}/delete`, { method: 'POST', body: JSON.stringify({ confirmEmail }) }, DeletionReply);
 }

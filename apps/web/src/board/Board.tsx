@@ -54,6 +54,8 @@ interface BoardProps {
   boardId?: string;
   /** A private board: the lesson's settings are not set from it (Toolbar), nor does it take part in follow or laser. */
   privateBoard?: boolean;
+  /** Whose cursors the board shows (CursorLayer's `shows`); all when absent. */
+  showsCursorOf?: (userId: string) => boolean;
   /** The lesson's images: pasted, dropped or picked pictures are uploaded there. */
   images: ImageLibrary;
   /** The teacher also imports PDF worksheets. */
@@ -66,7 +68,7 @@ interface BoardProps {
  * keys; zoom with ctrl/cmd+scroll (and trackpad pinch), a two-finger pinch, +/- and 0
  * (viewportGestures.ts); draw with the tools (toolInput.ts).
  */
-export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, isTeacher, label, boardId, privateBoard = false }: BoardProps) {
+export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, isTeacher, label, boardId, privateBoard = false, showsCursorOf }: BoardProps) {
   const t = useT();
   const [viewport] = useState(createViewportStore);
   // A private board is an activity's page to draw on: it opens with the pen in hand.
@@ -224,7 +226,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         <GridLayer viewport={viewport} paper={paper} />
         <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} ink={ink} selfSessionId={selfSessionId} nameOf={nameOf} colorOf={colorOf} />
         {attention && <LaserLayer attention={attention} viewport={viewport} />}
-        <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} hidden={hideCursors} />
+        <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} hidden={hideCursors} shows={showsCursorOf} />
       </div>
       <ElementList
         editor={editor}

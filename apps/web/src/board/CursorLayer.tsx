@@ -25,6 +25,11 @@ interface CursorLayerProps {
   colorOf: (userId: string) => string;
   /** This person hid others' cursors on their own screen. */
   hidden?: boolean;
+  /**
+   * Whose cursors this board shows (all when absent): the class board leaves out students while
+   * their activity keeps them on their own boards, where their pointer is (LessonPage.tsx).
+   */
+  shows?: (userId: string) => boolean;
 }
 
 /**
@@ -32,8 +37,11 @@ interface CursorLayerProps {
  * moved and removed from store subscriptions and one requestAnimationFrame loop, so thirty
  * moving cursors never re-render the board (STYLE: fast state through refs and transforms).
  */
-export function CursorLayer({ cursors, viewport, nameOf, colorOf, hidden = false }: CursorLayerProps) {
+export function CursorLayer({ cursors, viewport, nameOf, colorOf, hidden = false, shows }: CursorLayerProps) {
   const layerRef = useRef<HTMLDivElement>(null);
+  const showsRef = useRef(shows);
+  showsRef.current = shows;
+  const resyncRef = useRef<() => void>(() => {});
   const nameOfRef = useRef(nameOf);
   nameOfRef.current = nameOf;
   const colorOfRef = useRef(colorOf);
@@ -75,15 +83,18 @@ export function CursorLayer({ cursors, viewport, nameOf, colorOf, hidden = false
     };
 
     const sync = ({ targets }: CursorView) => {
+      const show = showsRef.current;
       for (const [sessionId, c] of drawn) {
         // Gone from the engine means its presence ended: remove at once, no fade that could
-        // read as "still here".
-        if (!targets.has(sessionId)) {
+        // read as "still here". A cursor this board does not show goes the same way.
+        const target = targets.get(sessionId);
+        if (!target || (show && !show(target.userId))) {
           c.el.remove();
           drawn.delete(sessionId);
         }
       }
       for (const target of targets.values()) {
+        if (show && !show(target.userId)) continue;
         const existing = drawn.get(target.sessionId);
         if (existing) {
           existing.target = { x: target.x, y: target.y };
@@ -109,6 +120,7 @@ export function CursorLayer({ cursors, viewport, nameOf, colorOf, hidden = false
     };
 
     sync(cursors.getState());
+    resyncRef.current = () => sync(cursors.getState());
     const unsubscribeCursors = cursors.subscribe(sync);
     const unsubscribeViewport = viewport.subscribe(() => {
       for (const c of drawn.values()) place(c);
@@ -120,6 +132,8 @@ export function CursorLayer({ cursors, viewport, nameOf, colorOf, hidden = false
       for (const c of drawn.values()) c.el.remove();
     };
   }, [cursors, viewport]);
+  // Whose cursors are shown changed (an activity began or ended): drawn again at once.
+  useEffect(() => resyncRef.current(), [shows]);
 
   return <div ref={layerRef} className="layer layer-cursors" aria-hidden="true" hidden={hidden} />;
 }

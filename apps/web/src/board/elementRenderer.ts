@@ -461,10 +461,10 @@ export class ElementRenderer {
   }
 
   private drawOverlay(): void {
-    const { elements, selection, readOnly } = this.sources.board.getState();
+    const { elements, selection, handles } = this.sources.board.getState();
     const { previews } = this.sources.motion.getState();
     const { culled, drawnFor } = this.view;
-    this.dom.overlay.innerHTML = overlayMarkup(elements, selection, previews, culled, drawnFor.zoom, this.sources.selfSessionId, this.sources.nameOf, this.sources.colorOf, !readOnly);
+    this.dom.overlay.innerHTML = overlayMarkup(elements, selection, previews, culled, drawnFor.zoom, this.sources.selfSessionId, this.sources.nameOf, this.sources.colorOf, handles);
   }
 
   private inkBounds(): Bounds | null {

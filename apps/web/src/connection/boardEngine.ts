@@ -113,7 +113,7 @@ export class BoardEngine {
   ) {
     this.kind = kind;
     this.sync = new SyncEngine({ requestSync: (lastRevision) => wire.requestSync(lastRevision) }, self.sessionId);
-    this.editor = new BoardEditor(self, wire.transport, wire.keeper ?? null);
+    this.editor = new BoardEditor(self, wire.transport, wire.keeper ?? null, { privateBoard: kind.kind === 'private' });
     this.board = createStore<BoardState>(() => ({ state: null, phase: 'idle' }));
     this.sync.subscribe((changes) => {
       if (changes.has('state')) this.editor.stateChanged(this.sync.state);

@@ -676,7 +676,7 @@ function sameRoster(a: readonly RosterEntry[], b: readonly RosterEntry[]): boole
   if (a.length !== b.length) return false;
   return a.every((e, i) => {
     const o = b[i];
-    return o !== undefined && e.userId === o.userId && e.displayName === o.displayName && e.role === o.role && e.state === o.state && e.sessions === o.sessions && e.departure === o.departure;
+    return o !== undefined && e.userId === o.userId && e.displayName === o.displayName && e.role === o.role && e.state === o.state && e.sessions === o.sessions && e.departure === o.departure && e.handRaisedAt === o.handRaisedAt && e.colorIndex === o.colorIndex;
   });
 }
 

@@ -70,9 +70,9 @@ function fakeTransport() {
   };
 }
 
-function setup(state: RoomState, role: 'teacher' | 'student' = 'student') {
+function setup(state: RoomState, role: 'teacher' | 'student' = 'student', place = { privateBoard: false }) {
   const t = fakeTransport();
-  const editor = new BoardEditor({ userId: ALICE, sessionId: ALICE_S, role }, t.transport);
+  const editor = new BoardEditor({ userId: ALICE, sessionId: ALICE_S, role }, t.transport, null, place);
   editor.stateChanged(state);
   return { editor, ...t };
 }
@@ -299,6 +299,20 @@ describe('the lesson\'s edit policy, mirrored (the server decides)', () => {
     editor.delete([EL1], { erased: true });
     expect(calls).toEqual([]);
     expect(editor.board.getState().notice?.text).toBe(`Made by Ms Teacher. ${policyText.notOwn}`);
+  });
+
+  test("F1 on a student's private board the teacher's feedback is never theirs, whatever the policy: nothing sent, the feedback notice", () => {
+    const state = withPolicy(withRect(), 'everyone');
+    const teachers = { ...state.elements.get(EL1)!, createdBy: TEACHER, updatedBy: TEACHER };
+    const { editor, calls } = setup({ ...state, elements: new Map([[EL1, teachers]]) }, 'student', { privateBoard: true });
+    expect(editor.refusalFor(teachers)).toBe('not_own');
+    expect(editor.beginDrag(EL1, { x: 110, y: 110 })).toBe('not_own');
+    editor.delete([EL1], { erased: true });
+    expect(calls).toEqual([]);
+    expect(editor.board.getState().notice?.text).toBe(refusalText.feedback_locked);
+    // On the class board the same policy lets her change it.
+    const classBoard = setup({ ...state, elements: new Map([[EL1, teachers]]) });
+    expect(classBoard.editor.refusalFor(teachers)).toBeNull();
   });
 
   test('a muted pen only looks, under every policy', () => {

@@ -107,6 +107,11 @@ export interface BoardView {
   readonly penMuted: boolean;
   /** This person cannot draw at all: a look-only lesson or a muted pen (students). */
   readonly readOnly: boolean;
+  /**
+   * The selection gets resize and rotate handles: this person may change every selected element
+   * (not read-only, none someone else's under `own`, none pinned for a student).
+   */
+  readonly handles: boolean;
   /** The last thing worth telling the person (a refused edit), with a serial so repeats show. */
   readonly notice: { readonly text: string; readonly serial: number } | null;
 }
@@ -221,6 +226,8 @@ export class BoardEditor {
     private readonly self: { userId: string; sessionId: string; role: Role },
     private readonly transport: EditorTransport,
     private readonly keeper: EditKeeper | null = null,
+    /** A private board: what the teacher made on it is their feedback, never the student's to change. */
+    private readonly place: { readonly privateBoard: boolean } = { privateBoard: false },
   ) {
     this.queue = new EditQueue(self.userId);
     this.restoring = keeper !== null;
@@ -237,6 +244,7 @@ export class BoardEditor {
       settings: DEFAULT_LESSON_SETTINGS,
       penMuted: false,
       readOnly: false,
+      handles: false,
       notice: null,
     }));
     this.motion = createStore<MotionView>(() => ({ previews: new Map() }));
@@ -349,7 +357,19 @@ export class BoardEditor {
   // ------------------------------------------------------------------ edits
 
   select(ids: Iterable<string>): void {
-    this.board.setState({ selection: new Set(ids) });
+    const selection = new Set(ids);
+    this.board.setState({ selection, handles: this.mayReshape(selection, this.board.getState().elements) });
+  }
+
+  /** Whether every selected element is this person's to resize or turn (BoardView.handles). */
+  private mayReshape(selection: ReadonlySet<string>, elements: ReadonlyMap<string, Element>): boolean {
+    for (const id of selection) {
+      const element = elements.get(id);
+      if (!element) continue;
+      const refusal = this.refusalFor(element);
+      if (refusal === 'read_only' || refusal === 'not_own' || refusal === 'pinned') return false;
+    }
+    return true;
   }
 
   /**
@@ -476,6 +496,8 @@ export class BoardEditor {
   refusalFor(element: Element): DragRefusal | null {
     if (this.readOnly()) return 'read_only';
     if (!mayChangeElement({ ...this.rights(), userId: this.self.userId, createdBy: element.createdBy })) return 'not_own';
+    // The teacher's feedback on a student's board, whatever the board's policy (the server: feedback_locked).
+    if (this.isFeedback(element)) return 'not_own';
     if (element.pinned && !this.isTeacher) return 'pinned';
     if (element.lock && element.lock.sessionId !== this.self.sessionId) return 'locked';
     return null;
@@ -616,7 +638,8 @@ export class BoardEditor {
    * student sees "Made by Ms Rivera" on the attempt (the server would refuse it the same way).
    */
   explainRefusal(element: Element, refusal: DragRefusal): void {
-    if (refusal === 'not_own') {
+    if (refusal === 'not_own' && this.isFeedback(element)) this.notifyOnce(refusalMessage('feedback_locked'));
+    else if (refusal === 'not_own') {
       const author = this.authorOf(element);
       this.notifyOnce(author ? i18n._('editor.madeBy', { name: author, rule: i18n._('policy.notOwn') }) : i18n._('policy.notOwn'));
     } else if (refusal === 'pinned') this.notifyOnce(i18n._('forbidden.pinned'));
@@ -624,6 +647,11 @@ export class BoardEditor {
   }
 
   // ------------------------------------------------------------------ internals
+
+  /** Someone else's element on this student's own private board: the teacher's feedback. */
+  private isFeedback(element: Element): boolean {
+    return this.place.privateBoard && this.self.role === 'student' && element.createdBy !== this.self.userId;
+  }
 
   private view(): ReadonlyMap<string, Element> {
     return this.board.getState().elements;
@@ -920,10 +948,11 @@ export class BoardEditor {
     const elements = state ? this.queue.view(state) : new Map<string, Element>();
     const prev = this.board.getState();
     const selection = [...prev.selection].filter((id) => elements.has(id));
+    const kept = selection.length === prev.selection.size ? prev.selection : new Set(selection);
     this.board.setState({
       elements,
       ordered: elements === prev.elements ? prev.ordered : inDrawingOrder(elements.values()),
-      selection: selection.length === prev.selection.size ? prev.selection : new Set(selection),
+      selection: kept,
       unsynced: this.queue.unsynced,
       kept: this.keptOk && !this.keeping && this.keptChanges === this.queue.pendingChanges,
       syncing: this.behind && this.queue.unsynced > 0 && this.transport.isConnected(),
@@ -933,6 +962,7 @@ export class BoardEditor {
       settings: state?.room.settings ?? DEFAULT_LESSON_SETTINGS,
       penMuted: this.rights().penMuted,
       readOnly: this.readOnly(),
+      handles: this.mayReshape(kept, elements),
     });
   }
 

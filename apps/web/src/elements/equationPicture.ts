@@ -1,4 +1,5 @@
 import type { ElementShape } from '@wb/protocol';
+import { LRUCache } from 'lru-cache';
 import { equationHtml } from './elementSvg.ts';
 
 /**
@@ -16,7 +17,7 @@ type Equation = Extract<ElementShape, { kind: 'equation' }>;
 
 /** Decoded pictures kept (by markup and box): a class's boards share a few equations. */
 const MAX_PICTURES = 200;
-const pictures = new Map<string, HTMLImageElement | 'decoding' | 'failed'>();
+const pictures = new LRUCache<string, HTMLImageElement | 'decoding' | 'failed'>({ max: MAX_PICTURES });
 const listeners = new Set<() => void>();
 
 export function equationPicture(shape: Equation): CanvasImageSource | null {
@@ -25,7 +26,6 @@ export function equationPicture(shape: Equation): CanvasImageSource | null {
   const key = `${shape.w}x${shape.h}:${html}`;
   const held = pictures.get(key);
   if (held !== undefined) return typeof held === 'string' ? null : held;
-  if (pictures.size >= MAX_PICTURES) pictures.delete(pictures.keys().next().value!);
   pictures.set(key, 'decoding');
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${shape.w}" height="${shape.h}" viewBox="0 0 ${shape.w} ${shape.h}">` +

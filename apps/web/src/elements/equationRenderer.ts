@@ -9,6 +9,7 @@
  * first such request starts the load, and `onEquationRendererLoaded` listeners redraw.
  */
 import type { KatexOptions } from 'katex';
+import { LRUCache } from 'lru-cache';
 
 type Katex = typeof import('katex').default;
 
@@ -18,7 +19,7 @@ const listeners = new Set<() => void>();
 
 /** Typeset results kept by source (a board shows the same equations on every redraw). */
 const MAX_CACHED = 500;
-const cache = new Map<string, string>();
+const cache = new LRUCache<string, string>({ max: MAX_CACHED });
 
 /**
  * No `\href`, `\url`, `\includegraphics` or HTML extensions (`trust` off); KaTeX's own limits
@@ -61,7 +62,6 @@ export function equationMathml(latex: string): string | null {
   let markup = cache.get(latex);
   if (markup === undefined) {
     markup = katex.renderToString(latex, OPTIONS);
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
     cache.set(latex, markup);
   }
   return markup;

@@ -2,7 +2,8 @@ import type { BoardEditor } from '../elements/boardEditor.ts';
 import type { Point } from '../elements/geometry.ts';
 import { ApiError } from '../api/roomsApi.ts';
 import type { ImageLibrary } from './imageLibrary.ts';
-import { imageShapesAt, type PlacedPicture } from './imagePlacement.ts';
+import { rotatedBounds } from '../elements/geometry.ts';
+import { imageShapesAt, inFreeSpot, type PlacedPicture } from './imagePlacement.ts';
 import { prepareImage } from './imageUpload.ts';
 import { errorMessage } from '../i18n/errors.ts';
 import { i18n } from '../i18n/i18n.ts';
@@ -99,7 +100,9 @@ export class ImageInput {
       placed.push(picture);
     }
     if (rendered.totalPages > maxPages) editor.tell(i18n._('image.pdfTooLong', { name, total: rendered.totalPages, max: maxPages }));
-    return this.place(placed, at);
+    // A worksheet's pages never land on the work already on the board.
+    const existing = this.ports.editor.board.getState().ordered.map((e) => rotatedBounds(e.shape));
+    return this.ports.editor.createMany(inFreeSpot(imageShapesAt(at, placed), existing));
   }
 
   /** Creates image elements for uploaded pictures, one below the other, as one undoable step, selected. */

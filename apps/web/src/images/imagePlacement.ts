@@ -1,5 +1,5 @@
 import type { ElementShape } from '@wb/protocol';
-import { clampCoordinate, type Point } from '../elements/geometry.ts';
+import { clampCoordinate, unionBounds, type Bounds, type Point } from '../elements/geometry.ts';
 
 /** An image is added at most this wide or tall (board units), keeping its proportions. */
 export const IMAGE_FIT = 640;
@@ -29,4 +29,19 @@ export function imageShapesAt(at: Point, pictures: readonly PlacedPicture[], fit
     top += h + IMAGE_GAP;
   }
   return shapes;
+}
+
+const overlaps = (a: Bounds, b: Bounds) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * Pictures that must not land on the work already on the board (a PDF's pages): where asked when
+ * that spot is free, else moved as one column to just right of everything on the board (a gap of
+ * IMAGE_GAP), at the same height, so no page covers anything and the pages stay in view's reach.
+ */
+export function inFreeSpot<S extends Extract<ElementShape, { kind: 'image' }>>(shapes: readonly S[], existing: readonly Bounds[]): S[] {
+  const column = unionBounds(shapes.map((s) => ({ x: s.x, y: s.y, w: s.w, h: s.h })));
+  if (!column || !existing.some((b) => overlaps(b, column))) return [...shapes];
+  const work = unionBounds(existing)!;
+  const dx = work.x + work.w + IMAGE_GAP - column.x;
+  return shapes.map((s) => ({ ...s, x: clampCoordinate(s.x + dx) }));
 }

@@ -21,6 +21,7 @@ import { useJoinAddress } from '../people/joinAddress.ts';
 import { LobbyPanel } from '../people/LobbyPanel.tsx';
 import { ProjectorCode } from '../people/ProjectorCode.tsx';
 import { RosterAuthority } from '../people/RosterAuthority.tsx';
+import { hereText } from '../people/rosterView.ts';
 import { RosterPanel } from '../people/RosterPanel.tsx';
 import { HistoryPanel } from '../history/HistoryPanel.tsx';
 import type { RosterEntry } from '../sync/roster.ts';
@@ -115,6 +116,11 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   const stage = useStage(client, grant);
   const stageId = stage.engine === client.classBoard ? null : stage.engine.id;
   const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y, stageId ?? undefined), [client, stageId]);
+  // While an activity runs (or is frozen) every student works on their own board, where their
+  // pointer is: the class board leaves out the last cursor each sent before it began.
+  const activityOn = useStore(client.activity.store, (s) => s.activity !== null && s.activity.status !== 'ended');
+  const classCursorOf = useCallback((userId: string) => rosterRef.current.find((e) => e.userId === userId)?.role !== 'student', []);
+  const showsCursorOf = activityOn && stageId === null ? classCursorOf : undefined;
 
   const leave = async () => {
     setLeaving(true);
@@ -127,7 +133,9 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
     onLeft();
   };
 
-  const here = roster.filter((e) => e.state === 'live' || e.state === 'reconnecting').length;
+  // The badge counts the students here; its name says who is counted ("30 students + teacher here").
+  const studentsHere = roster.filter((e) => e.role === 'student' && (e.state === 'live' || e.state === 'reconnecting')).length;
+  const whoIsHere = hereText(roster);
   const waitingCount = lobby.filter((e) => e.status === 'pending').length;
   const isTeacher = grant.role === 'teacher';
   const joinAddress = useJoinAddress(isTeacher);
@@ -182,7 +190,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
         <UnsyncedBadge editor={stage.engine.editor} />
         <button type="button" className="button button-secondary topbar-people" aria-expanded={peopleOpen} aria-controls="side-panel"
           onClick={() => setPeopleOpen(!peopleOpen)} disabled={refused}>
-          <span className="topbar-people-label">{t('lesson.people')}</span> <span className="count-badge" aria-label={t('lesson.hereCount', { count: here })}>{here}</span>
+          <span className="topbar-people-label">{t('lesson.people')}</span> <span className="count-badge" data-testid="people-here" aria-label={whoIsHere} title={whoIsHere}>{studentsHere}</span>
           {isTeacher && waitingCount > 0 && (
             <span className="count-badge lobby-badge" data-testid="lobby-badge" aria-label={t('lesson.waitingToJoin', { count: waitingCount })}>
               {t('lesson.waitingShort', { count: waitingCount })}
@@ -257,7 +265,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             {/* One Board for every board: keyed by it, so each board keeps its own view and tools state. */}
             <Board key={stage.engine.id} images={images} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
               selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
-              attention={stageId ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={stageId !== null} />
+              attention={stageId ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={stageId !== null} showsCursorOf={showsCursorOf} />
             <BoardNotices editor={stage.engine.editor}>
               <OfflineNote connection={connection} editor={stage.engine.editor} />
             </BoardNotices>

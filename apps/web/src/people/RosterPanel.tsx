@@ -3,19 +3,11 @@ import { memberColor } from '@wb/protocol';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { labelTextColor } from '../board/labelColor.ts';
 import type { RosterEntry, RosterState } from '../sync/roster.ts';
-import { ROSTER_STATES, countByState, viewRoster, type RosterSort } from './rosterView.ts';
+import { ROSTER_STATES, countByState, hereText, stateWords, viewRoster, type RosterSort } from './rosterView.ts';
 import './teacher.css';
 import type { MessageId } from '@lingui/core';
 import { useT } from '../i18n/useT.ts';
 
-/** The words for each roster state (total: a new state fails to compile until it has words). */
-const stateText: Record<RosterState, MessageId> = {
-  live: 'roster.state.live',
-  reconnecting: 'roster.state.reconnecting',
-  gone: 'roster.state.gone',
-  signed_out: 'roster.state.signed_out',
-  removed: 'roster.state.removed',
-};
 
 /** The counts' labels at the top of the roster (plural messages). */
 const countText: Record<RosterState, MessageId> = {
@@ -69,7 +61,6 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
   const [sort, setSort] = useState<RosterSort>('state');
   const [stateFilter, setStateFilter] = useState<RosterState | null>(null);
   const counts = countByState(roster);
-  const here = counts.live + counts.reconnecting + roster.filter((e) => e.role === 'teacher' && (e.state === 'live' || e.state === 'reconnecting')).length;
   const shown = viewRoster(roster, { query, sort, state: stateFilter });
   const searchable = roster.length >= SEARCH_FROM;
   const t = useT();
@@ -77,7 +68,7 @@ export function RosterPanel({ roster, selfUserId, stale, controls, idle }: Roste
   return (
     <section className={`panel roster${stale ? ' roster-stale' : ''}`} aria-labelledby="roster-heading" aria-busy={stale}>
       <h2 id="roster-heading">
-        {t('lesson.people')} <span className="muted">· {t('lesson.hereCount', { count: here })}</span>
+        {t('lesson.people')} <span className="muted" data-testid="roster-here">· {hereText(roster)}</span>
       </h2>
       {roster.some((e) => e.role === 'student') && (
         <div className="roster-counts" role="group" aria-label={t('roster.byState')}>
@@ -141,8 +132,13 @@ function RosterRow({ entry, self, idle, actions, authority }: { entry: RosterEnt
         <span className="state-dot" aria-hidden="true" />
         {/* "Here" is the usual case: a green dot says it, and the words stay for screen readers. */}
         <span className={entry.state === 'live' ? 'visually-hidden' : undefined}>
-          {entry.state === 'gone' && entry.departure === null ? t('roster.notYet') : t(stateText[entry.state])}
+          {stateWords(entry)}
         </span>
+        {entry.handRaisedAt !== null && (
+          <span className="roster-hand" data-testid="roster-hand" title={t('roster.handRaised')}>
+            {' '}· {t('roster.handUp')}
+          </span>
+        )}
         {idle && <span className="roster-idle"> · {t('roster.idle')}</span>}
         {entry.sessions > 1 && <span className="muted"> · {t('roster.tabs', { count: entry.sessions })}</span>}
       </span>

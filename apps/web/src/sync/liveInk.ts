@@ -74,6 +74,7 @@ export class LiveInk {
       end,
       lastAt: now,
     });
+    // Not an LRU library: past the bound the stalest stroke is finished (its listeners told), not just dropped.
     while (this.live.size > MAX_LIVE_STROKES) {
       const stalest = this.live.keys().next();
       if (stalest.done) break;

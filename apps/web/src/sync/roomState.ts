@@ -318,6 +318,8 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
 
 function withTombstone(tombstones: ReadonlyMap<string, number>, id: string, version: number): ReadonlyMap<string, number> {
   const next = new Map(tombstones);
+  // Not an LRU library: the state is an immutable value (a new Map per event), and tombstones go
+  // oldest-deleted first, a rule of the sync engine, not a cache's recency.
   next.delete(id); // re-inserted last, so eviction stays oldest-first
   next.set(id, version);
   if (next.size > MAX_TOMBSTONES) {

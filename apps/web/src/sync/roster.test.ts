@@ -39,3 +39,16 @@ test.each(table)('roster: %s', (_name, sessions, departure, revoked, expected) =
   expect(roster.find((e) => e.userId === ALICE)?.state).toBe(expected);
   expect(roster[0]?.role).toBe('teacher');
 });
+
+test("roster: a raised hand is in the member's row, lowered it is gone", () => {
+  const raisedAt = '2030-01-06T08:00:05.000Z';
+  const state = stateFromSnapshot(
+    snapshot({
+      members: [member(TEACHER, 'Teacher', 'teacher'), { ...member(ALICE, 'Alice'), handRaisedAt: raisedAt }],
+      presence: [presence(TEACHER_S, TEACHER), presence(ALICE_S, ALICE)],
+      departures: [],
+    }),
+  );
+  expect(deriveRoster(state).find((e) => e.userId === ALICE)?.handRaisedAt).toBe(raisedAt);
+  expect(deriveRoster(state).find((e) => e.userId === TEACHER)?.handRaisedAt).toBeNull();
+});

@@ -22,6 +22,8 @@ export interface RosterEntry {
   readonly sessions: number;
   /** The member's last way of leaving, if any; null for someone who never connected. */
   readonly departure: Departure['reason'] | null;
+  /** When the member raised their hand (the server's time), or null: shown in their row. */
+  readonly handRaisedAt: string | null;
 }
 
 const stateOrder: Record<RosterState, number> = { live: 0, reconnecting: 1, gone: 2, signed_out: 3, removed: 4 };
@@ -76,6 +78,7 @@ export function deriveRoster(state: RoomState): RosterEntry[] {
       state: rosterStateOf(member.status === 'revoked', counts, departure ?? undefined),
       sessions: counts?.total ?? 0,
       departure,
+      handRaisedAt: member.handRaisedAt ?? null,
     });
   }
   return entries.sort(

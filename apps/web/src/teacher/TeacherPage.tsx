@@ -1,9 +1,9 @@
 import '../pages/HomePage.css';
-import { DisplayName, Email, Password, RoomTitle, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
+import { DisplayName, Email, Password, RoomTitle, type SignInOptions, type TeacherAccount, type TeacherRoom } from '@wb/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ApiError, createRoom } from '../api/roomsApi.ts';
 import { ErrorCode } from '@wb/protocol';
-import { archiveMyRoom, currentTeacher, enterMyRoom, listMyRooms, renameMyRoom, signIn, signOutTeacher, signUp } from '../api/teacherAccountApi.ts';
+import { archiveMyRoom, currentTeacher, enterMyRoom, listMyRooms, renameMyRoom, signIn, signInOptions, signOutTeacher, signUp } from '../api/teacherAccountApi.ts';
 import type { ReportSource } from '../api/teacherApi.ts';
 import { Field } from '../pages/Field.tsx';
 import { ApprovalCheckbox, Logo } from '../pages/HomePage.tsx';
@@ -12,6 +12,10 @@ import { LessonBoardsDialog } from '../activity/LessonBoardsDialog.tsx';
 import { roomPath, navigate } from '../routing.ts';
 import { saveGrant } from '../session/grantStorage.ts';
 import { memberKey } from '../session/memberKey.ts';
+import { AdminPanel } from './AdminPanel.tsx';
+import { DeleteLessonDialog } from './DeleteLessonDialog.tsx';
+import { PasswordResetCard, resetTokenFromAddress } from './PasswordResetCard.tsx';
+import { SchoolSignInCard, takeSignInError } from './SchoolSignIn.tsx';
 import '../people/teacher.css';
 import './teacherPage.css';
 import { formatDateTime } from '../i18n/format.ts';
@@ -62,17 +66,39 @@ export function TeacherPage() {
       </header>
       {account.status === 'loading' && <p className="muted">{t('common.loading')}</p>}
       {account.status === 'failed' && <p className="form-error" role="alert">{account.message}</p>}
-      {account.status === 'signed_out' && <SignInCards onSignedIn={(teacher) => setAccount({ status: 'signed_in', teacher })} />}
+      {account.status === 'signed_out' && <SignedOut onSignedIn={(teacher) => setAccount({ status: 'signed_in', teacher })} />}
       {account.status === 'signed_in' && <Dashboard teacher={account.teacher} />}
     </main>
   );
 }
 
+function SignedOut({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => void }) {
+  const [resetToken] = useState(resetTokenFromAddress);
+  // An admin's one-time link (`/teacher#reset=<token>`) asks for a new password instead.
+  if (resetToken) return <PasswordResetCard token={resetToken} onSignedIn={onSignedIn} />;
+  return <SignInCards onSignedIn={onSignedIn} />;
+}
+
 function SignInCards({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => void }) {
+  const [options, setOptions] = useState<SignInOptions | null>(null);
+  const [providerError] = useState(takeSignInError);
+  useEffect(() => {
+    let cancelled = false;
+    // Without the options (an old server, a hiccup) the password cards still work.
+    signInOptions().then(
+      (found) => !cancelled && setOptions(found),
+      () => !cancelled && setOptions({ providers: [], signUp: 'open' }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  const providers = options?.providers ?? [];
   return (
     <div className="home-cards">
+      {(providers.length > 0 || providerError) && <SchoolSignInCard providers={providers} error={providerError} />}
       <SignInCard onSignedIn={onSignedIn} />
-      <SignUpCard onSignedIn={onSignedIn} />
+      {options && options.signUp !== 'closed' && <SignUpCard onSignedIn={onSignedIn} domainsOnly={options.signUp === 'domains'} />}
     </div>
   );
 }
@@ -110,7 +136,7 @@ function SignInCard({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => v
   );
 }
 
-function SignUpCard({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => void }) {
+function SignUpCard({ onSignedIn, domainsOnly }: { onSignedIn: (teacher: TeacherAccount) => void; domainsOnly: boolean }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -138,7 +164,10 @@ function SignUpCard({ onSignedIn }: { onSignedIn: (teacher: TeacherAccount) => v
   return (
     <section className="card" aria-labelledby="sign-up-heading">
       <h2 id="sign-up-heading">{t('teacher.signUpHeading')}</h2>
-      <p className="card-lede">{t('teacher.signUpLede')}</p>
+      <p className="card-lede">
+        {t('teacher.signUpLede')}
+        {domainsOnly && ` ${t('teacher.signUpDomainsOnly')}`}
+      </p>
       <form onSubmit={submit} noValidate>
         <Field label={t('field.yourName')} name="displayName" autoComplete="name" value={name} maxLength={40} onChange={(e) => setName(e.target.value)}
           error={errors.name ?? null} />
@@ -163,6 +192,7 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
   const [archiving, setArchiving] = useState<TeacherRoom | null>(null);
   const [boardsOf, setBoardsOf] = useState<TeacherRoom | null>(null);
   const t = useT();
+  const [deleting, setDeleting] = useState<TeacherRoom | null>(null);
 
   const reload = useCallback(() => {
     listMyRooms().then(
@@ -196,14 +226,21 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
             <tbody>
               {rooms.rooms.map((room) => (
                 <RoomRow key={room.id} room={room} onChanged={reload} onReport={() => setReportCode(room.code)} onArchive={() => setArchiving(room)}
-                  onBoards={() => setBoardsOf(room)} />
+                  onBoards={() => setBoardsOf(room)} onDelete={() => setDeleting(room)} />
               ))}
             </tbody>
           </table>
         )}
       </section>
+      {teacher.admin && <AdminPanel selfId={teacher.id} />}
       {reportSource && <AttendanceReport source={reportSource} onClose={() => setReportCode(null)} />}
       {boardsOf && <LessonBoardsDialog code={boardsOf.code} title={boardsOf.title} onClose={() => setBoardsOf(null)} />}
+      {deleting && (
+        <DeleteLessonDialog room={deleting} onClose={() => setDeleting(null)} onDeleted={() => {
+          setDeleting(null);
+          reload();
+        }} />
+      )}
       {archiving && (
         <ArchiveDialog room={archiving} onClose={() => setArchiving(null)} onArchived={() => {
           setArchiving(null);
@@ -260,7 +297,14 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
   );
 }
 
-function RoomRow({ room, onChanged, onReport, onArchive, onBoards }: { room: TeacherRoom; onChanged: () => void; onReport: () => void; onArchive: () => void; onBoards: () => void }) {
+function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete }: {
+  room: TeacherRoom;
+  onChanged: () => void;
+  onReport: () => void;
+  onArchive: () => void;
+  onBoards: () => void;
+  onDelete: () => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(room.title);
   const [error, setError] = useState<string | null>(null);
@@ -316,6 +360,7 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards }: { room: Tea
         <button type="button" className="roster-action" onClick={onBoards}>{t('teacher.boards')}</button>
         {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>{t('teacher.rename')}</button>}
         {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>{t('teacher.archive')}</button>}
+        <button type="button" className="roster-action" onClick={onDelete}>{t('teacher.delete')}</button>
       </td>
     </tr>
   );
