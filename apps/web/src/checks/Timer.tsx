@@ -2,6 +2,8 @@ import { TIMER_MAX_MS, TIMER_PRESETS_MS, timerRemainingMs, type Timer } from '@w
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { RoomClient } from '../connection/roomClient.ts';
+import { i18n } from '../i18n/i18n.ts';
+import { useT } from '../i18n/useT.ts';
 import './checks.css';
 
 /** "4:05", or "1:02:03" past an hour: whole seconds, rounded up (0:00 only at zero). */
@@ -14,7 +16,7 @@ export function clockText(ms: number): string {
 }
 
 /** A preset's label: "30 s", "2 min". */
-const presetText = (ms: number) => (ms < 60_000 ? `${ms / 1_000} s` : `${ms / 60_000} min`);
+const presetText = (ms: number) => (ms < 60_000 ? i18n._('timer.presetSeconds', { count: ms / 1_000 }) : i18n._('timer.presetMinutes', { count: ms / 60_000 }));
 
 /** Milliseconds left on the lesson's timer, on the server's clock as this screen estimates it; refreshed 4 times a second. */
 function useRemaining(client: RoomClient, timer: Timer | null | undefined): number | null {
@@ -49,6 +51,7 @@ function chime(): void {
  * tone only if the teacher turned sound on). The teacher's chip carries pause, a minute more, stop.
  */
 export function TimerChip({ client, isTeacher }: { client: RoomClient; isTeacher: boolean }) {
+  const t = useT();
   const timer = useStore(client.view, (v) => v.state?.room.timer ?? null);
   const remaining = useRemaining(client, timer);
   const chimedFor = useRef<string | null>(null);
@@ -65,27 +68,27 @@ export function TimerChip({ client, isTeacher }: { client: RoomClient; isTeacher
   return (
     <div className="timer-chip panel" role="timer" aria-live="off" data-testid="timer" data-state={up ? 'up' : paused ? 'paused' : 'running'} data-expanded={expanded}>
       {isTeacher ? (
-        <button type="button" className="timer-time timer-toggle" data-testid="timer-time" aria-expanded={expanded} aria-controls="timer-actions" title="Timer controls"
+        <button type="button" className="timer-time timer-toggle" data-testid="timer-time" aria-expanded={expanded} aria-controls="timer-actions" title={t('timer.controls')}
           onClick={() => setExpanded((open) => !open)}>
-          {up ? 'Time’s up' : clockText(remaining)}
+          {up ? t('timer.up') : clockText(remaining)}
         </button>
       ) : (
-        <span className="timer-time" data-testid="timer-time">{up ? 'Time’s up' : clockText(remaining)}</span>
+        <span className="timer-time" data-testid="timer-time">{up ? t('timer.up') : clockText(remaining)}</span>
       )}
-      {paused && <span className="timer-note">paused</span>}
-      {timer.freezeAtZero && !up && <span className="timer-note" title="At zero the students’ boards become look only">boards freeze at 0</span>}
-      {timer.freezeAtZero && up && <span className="timer-note">{isTeacher ? 'students’ boards are look only' : 'your board is look only'}</span>}
+      {paused && <span className="timer-note">{t('timer.paused')}</span>}
+      {timer.freezeAtZero && !up && <span className="timer-note" title={t('timer.freezeTitle')}>{t('timer.freezeNote')}</span>}
+      {timer.freezeAtZero && up && <span className="timer-note">{isTeacher ? t('timer.frozenTeacher') : t('timer.frozenStudent')}</span>}
       {/* Said once at zero, not every second. */}
-      <span className="visually-hidden" aria-live="polite">{up ? 'Time is up.' : ''}</span>
+      <span className="visually-hidden" aria-live="polite">{up ? t('timer.upSaid') : ''}</span>
       {isTeacher && (
         <span className="timer-actions panel" id="timer-actions">
           {paused ? (
-            <button type="button" className="button button-secondary" onClick={() => void client.checks.timer({ action: 'resume' })}>Resume</button>
+            <button type="button" className="button button-secondary" onClick={() => void client.checks.timer({ action: 'resume' })}>{t('timer.resume')}</button>
           ) : (
-            !up && <button type="button" className="button button-secondary" onClick={() => void client.checks.timer({ action: 'pause' })}>Pause</button>
+            !up && <button type="button" className="button button-secondary" onClick={() => void client.checks.timer({ action: 'pause' })}>{t('timer.pause')}</button>
           )}
-          <button type="button" className="button button-secondary" onClick={() => void client.checks.timer({ action: 'add' })}>+1 min</button>
-          <button type="button" className="button button-secondary" onClick={() => void client.checks.timer({ action: 'stop' })}>Stop</button>
+          <button type="button" className="button button-secondary" onClick={() => void client.checks.timer({ action: 'add' })}>{t('timer.addMinute')}</button>
+          <button type="button" className="button button-secondary" onClick={() => void client.checks.timer({ action: 'stop' })}>{t('timer.stop')}</button>
         </span>
       )}
     </div>
@@ -94,6 +97,7 @@ export function TimerChip({ client, isTeacher }: { client: RoomClient; isTeacher
 
 /** The teacher's "Timer" dialog: a preset or any length, and the options. */
 export function TimerDialog({ client, onClose }: { client: RoomClient; onClose: () => void }) {
+  const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const current = useStore(client.view, (v) => v.state?.room.timer ?? null);
   const [minutes, setMinutes] = useState('5');
@@ -111,9 +115,9 @@ export function TimerDialog({ client, onClose }: { client: RoomClient; onClose: 
   const customOk = custom >= 1_000 && custom <= TIMER_MAX_MS;
   return (
     <dialog ref={ref} className="dialog checks-dialog" aria-labelledby="timer-dialog-title" onCancel={onClose} data-testid="timer-dialog">
-      <h2 id="timer-dialog-title">Timer</h2>
-      <p>Everyone sees the same countdown.</p>
-      <div className="timer-presets" role="group" aria-label="Presets">
+      <h2 id="timer-dialog-title">{t('checks.timer')}</h2>
+      <p>{t('timer.dialogText')}</p>
+      <div className="timer-presets" role="group" aria-label={t('timer.presets')}>
         {TIMER_PRESETS_MS.map((ms) => (
           <button key={ms} type="button" className="button button-secondary" onClick={() => void start(ms)}>
             {presetText(ms)}
@@ -127,24 +131,24 @@ export function TimerDialog({ client, onClose }: { client: RoomClient; onClose: 
           if (customOk) void start(custom);
         }}>
         <label>
-          Minutes <input type="number" inputMode="numeric" min={0} max={120} value={minutes} onChange={(e) => setMinutes(e.target.value)} />
+          {t('timer.minutes')} <input type="number" inputMode="numeric" min={0} max={120} value={minutes} onChange={(e) => setMinutes(e.target.value)} />
         </label>
         <label>
-          Seconds <input type="number" inputMode="numeric" min={0} max={59} value={seconds} onChange={(e) => setSeconds(e.target.value)} />
+          {t('timer.seconds')} <input type="number" inputMode="numeric" min={0} max={59} value={seconds} onChange={(e) => setSeconds(e.target.value)} />
         </label>
         <button type="submit" className="button button-primary" disabled={!customOk}>
-          Start
+          {t('timer.start')}
         </button>
       </form>
       <label className="checks-option">
-        <input type="checkbox" checked={freeze} onChange={(e) => setFreeze(e.target.checked)} /> Freeze the students’ boards at zero
+        <input type="checkbox" checked={freeze} onChange={(e) => setFreeze(e.target.checked)} /> {t('timer.freezeOption')}
       </label>
       <label className="checks-option">
-        <input type="checkbox" checked={sound} onChange={(e) => setSound(e.target.checked)} /> Play a sound at zero
+        <input type="checkbox" checked={sound} onChange={(e) => setSound(e.target.checked)} /> {t('timer.soundOption')}
       </label>
       <div className="actions">
         <button type="button" className="button button-secondary" onClick={onClose}>
-          Cancel
+          {t('action.cancel')}
         </button>
       </div>
     </dialog>
