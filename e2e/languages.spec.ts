@@ -89,7 +89,13 @@ test('L1: a teacher runs the whole lesson in Spanish, and no English string is l
   await expect(page.getByTestId('class-grid-overlay')).toBeVisible();
   await expect(page.getByTestId('board-tile')).toHaveCount(1);
   await expectNoEnglish(page, 'class grid');
+  // Ending it asks once more, in Spanish too.
   await page.getByRole('button', { name: es['activity.end'] }).click();
+  const confirmEnd = page.getByRole('group', { name: es['activity.endQuestion'] });
+  await expect(confirmEnd).toBeVisible();
+  await expectNoEnglish(page, 'end activity confirmation');
+  await confirmEnd.getByRole('button', { name: es['activity.end'] }).click();
+  await expect(page.getByTestId('class-grid-overlay')).toHaveCount(0);
 
   // Ending the lesson: the confirmation, then the banner.
   await fromMenu(page, es['lesson.more']!, es['lesson.end']!);

@@ -180,7 +180,8 @@ test('dark theme: the black swatch is visible on the dark toolbar, and the class
 
   await page.getByRole('button', { name: 'Start activity' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
-  const sort = page.locator('.activity-sort select');
+  // The grid's head has two menus (sort by, show by flag): the sort menu is the first.
+  const sort = page.locator('.activity-sort select').first();
   await expect(sort).toBeVisible();
   const background = await sort.evaluate((el) => getComputedStyle(el).backgroundColor);
   const [r = 255, g = 255, b = 255] = (background.match(/[\d.]+/g) ?? []).map(Number);
