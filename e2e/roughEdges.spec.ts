@@ -180,11 +180,12 @@ test('dark theme: the black swatch is visible on the dark toolbar, and the class
 
   await page.getByRole('button', { name: 'Start activity' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
-  // The grid's head has two menus (sort by, show by flag): the sort menu is the first.
-  const sort = page.locator('.activity-sort select').first();
-  await expect(sort).toBeVisible();
-  const background = await sort.evaluate((el) => getComputedStyle(el).backgroundColor);
-  const [r = 255, g = 255, b = 255] = (background.match(/[\d.]+/g) ?? []).map(Number);
-  expect(Math.max(r, g, b), `the sort menu is ${background}`).toBeLessThan(100);
-  expect(await sort.evaluate((el) => getComputedStyle(el).colorScheme)).toContain('dark');
+  // The grid's two menus: Sort by, and the flag filter beside it.
+  for (const menu of [page.getByLabel('Sort by'), page.getByTestId('flag-filter')]) {
+    await expect(menu).toBeVisible();
+    const background = await menu.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const [r = 255, g = 255, b = 255] = (background.match(/[\d.]+/g) ?? []).map(Number);
+    expect(Math.max(r, g, b), `the menu is ${background}`).toBeLessThan(100);
+    expect(await menu.evaluate((el) => getComputedStyle(el).colorScheme)).toContain('dark');
+  }
 });

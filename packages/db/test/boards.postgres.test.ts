@@ -70,11 +70,16 @@ if ('skip' in target) {
       const { teacher, onBoard } = await lessonWithBoard();
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
+      let authorized!: () => void;
+      const holding = new Promise<void>((resolve) => (authorized = resolve));
       const edit = dbOne.db.transaction(async (tx) => {
         expect(await authorizeEdit(tx, clock, onBoard)).not.toBeNull();
+        authorized();
         await gate;
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The end starts once the edit holds its rights (a fixed sleep lost that race on a loaded CI
+      // machine: the end ran first and the edit was refused, as it should be then).
+      await holding;
       const ended = two.endLesson(teacher);
       expect(await settledWithin(ended, BLOCKED_MS)).toBe(false);
       release();
