@@ -65,7 +65,11 @@ async function json(path, init) {
 
 try {
   execFileSync(process.execPath, [join(root, 'scripts/build-server.mjs'), join(work, 'dist')], { stdio: 'inherit' });
-  execFileSync('pnpm', ['--filter', '@wb/server', 'deploy', '--prod', '--offline', deployed], { cwd: root, stdio: 'ignore' });
+  // --prefer-offline, not --offline: pnpm verifies the deployed lockfile against its supply-chain
+  // policy, which needs each package's metadata; once that verification's cache lapses, --offline
+  // fails on any package whose metadata the install did not keep (seen: has-flag). Output is kept
+  // and shown only on failure.
+  execFileSync('pnpm', ['--filter', '@wb/server', 'deploy', '--prod', '--prefer-offline', deployed], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   cpSync(join(work, 'dist'), join(deployed, 'dist'), { recursive: true });
 
   const liveDir = join(work, 'pglite');
