@@ -6,7 +6,7 @@ import { loadPicture, savePicture, type BoardScope } from './deviceStore.ts';
  * The class board as last synced, kept on this device so a page reloaded without network shows
  * the board (with the unsynced edits on top) instead of an empty page. Written when the state
  * changes, at most every PICTURE_WRITE_MS (not on every stroke of a busy board: a large board is a
- * large write), and when the page is hidden or left. Read back once, into an engine that holds nothing yet (`SyncEngine.restore`).
+ * large write), at once when the device goes offline, and when the page is hidden or left. Read back once, into an engine that holds nothing yet (`SyncEngine.restore`).
  */
 
 /** The picture is written at most this often while the board changes (ms). */
@@ -38,6 +38,9 @@ export function keepBoardPicture(engine: SyncEngine, scope: BoardScope): () => v
   };
   document.addEventListener('visibilitychange', onHide);
   window.addEventListener('pagehide', write);
+  // The device lost its network: the board as it is now is what a reload without network will
+  // show, so it is written at once (a reload inside PICTURE_WRITE_MS showed it without its last change).
+  window.addEventListener('offline', write);
   void loadPicture(scope).then((kept) => {
     if (!stopped && kept) engine.restore(kept);
   });
@@ -47,5 +50,6 @@ export function keepBoardPicture(engine: SyncEngine, scope: BoardScope): () => v
     unsubscribe();
     document.removeEventListener('visibilitychange', onHide);
     window.removeEventListener('pagehide', write);
+    window.removeEventListener('offline', write);
   };
 }
