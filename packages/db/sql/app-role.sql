@@ -42,6 +42,8 @@ GRANT SELECT, INSERT, UPDATE ON teachers, teacher_sessions TO wb_app;
 -- used once (migration 0019). Nothing here is deleted by the app.
 GRANT SELECT, INSERT ON teacher_identities TO wb_app;
 GRANT SELECT, INSERT, UPDATE ON password_resets TO wb_app;
+-- Share links (migration 0023): made, their options changed, turned off (a stamp, never a delete).
+GRANT SELECT, INSERT, UPDATE ON share_links TO wb_app;
 
 -- Deleting a lesson or an account (migration 0020): only through the two functions that delete
 -- one whole lesson, or one whole account, and append the audit fact. They run as their owner;

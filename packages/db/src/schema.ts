@@ -359,3 +359,24 @@ export const elementVersions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.roomId, t.elementId, t.version] }), index('element_versions_room_at').on(t.roomId, t.at)],
 );
+
+/**
+ * Read-only share links to an ended lesson (migration 0023, shareLinks.ts): the token's SHA-256,
+ * what the link includes, and when the teacher turned it off. At most one link per lesson is on.
+ */
+export const shareLinks = pgTable(
+  'share_links',
+  {
+    id: uuid('id').primaryKey(),
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => rooms.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    includeNames: boolean('include_names').notNull().default(false),
+    includePrivate: boolean('include_private').notNull().default(false),
+    includeReplay: boolean('include_replay').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    turnedOffAt: timestamp('turned_off_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('share_links_one_on').on(t.roomId).where(sql`${t.turnedOffAt} IS NULL`)],
+);

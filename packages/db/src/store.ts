@@ -37,6 +37,18 @@ import { createElements, type CreateRequest } from './createBatch.ts';
 import { acquireLocks } from './groupLocks.ts';
 import { clearBoard, listHistory, restoreBatch, restoreElementVersion } from './history.ts';
 import { pruneElementVersions } from './elementVersions.ts';
+import {
+  createShareLink,
+  decodeReplayCursor,
+  lessonBoardsForReplay,
+  openSharedLesson,
+  readLessonReplay,
+  readSharedBoard,
+  readSharedReplay,
+  setShareOptions,
+  shareLinkState,
+  turnOffShareLink,
+} from './shareLinks.ts';
 import { setLessonSettings, setPenMuted } from './lessonRights.ts';
 import { lowerAllHands, setHand } from './hands.ts';
 import { answerPoll, clockNow, closePoll, getPoll, listLessonPolls, openPoll, setBoardFlag, setTimer, showPoll } from './checks.ts';
@@ -227,8 +239,22 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     getImage: (lessonId: string, sha256: string) => getImage(db, lessonId, sha256),
     hasImage: (lessonId: string, sha256: string) => hasImage(db, lessonId, sha256),
     listLessonImages: (lessonId: string) => listLessonImages(db, lessonId),
+
+    // Share links and replay (shareLinks.ts): the teacher's link to an ended lesson, what it shows.
+    createShareLink: (input: Parameters<typeof createShareLink>[2]) => createShareLink(db, clock, input),
+    setShareOptions: (input: Parameters<typeof setShareOptions>[1]) => setShareOptions(db, input),
+    turnOffShareLink: (lessonId: string) => turnOffShareLink(db, clock, lessonId),
+    shareLinkState: (lessonId: string) => shareLinkState(db, lessonId),
+    openSharedLesson: (tokenHash: string) => openSharedLesson(db, tokenHash),
+    readSharedBoard: (tokenHash: string, index: number) => readSharedBoard(db, tokenHash, index),
+    readSharedReplay: (tokenHash: string, index: number, after: string | null) => readSharedReplay(db, tokenHash, index, cursorOf(after)),
+    lessonBoardsForReplay: (lessonId: string, title: string) => lessonBoardsForReplay(db, lessonId, title),
+    readLessonReplay: (lessonId: string, index: number, after: string | null) => readLessonReplay(db, lessonId, index, cursorOf(after)),
   };
 }
+
+/** A client's replay cursor: absent is the start; one this store did not write reads as the start too. */
+const cursorOf = (after: string | null) => (after === null ? null : decodeReplayCursor(after));
 
 /**
  * Each operation runs in a scope naming it, so the statements it sends are counted under its name,

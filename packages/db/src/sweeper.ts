@@ -22,10 +22,13 @@ export interface SweepResult {
 const APPLIED_REQUEST_MAX_AGE_MS = 3_600_000;
 
 /**
- * Element versions kept per room for the teacher's history (I10): a lively 45-minute lesson of 30
- * students makes about 2,000; 10,000 keeps several lessons of one room back. Older ones go.
+ * Element versions kept per room (a lesson's page or a private board) for the teacher's history
+ * and for replay (shareLinks.ts), which reads every version of a board for as long as the lesson
+ * is kept (RETENTION_DAYS): a lively 45-minute lesson of 30 students makes about 2,000, so 50,000
+ * keeps the whole of any real lesson (I10: still bounded; a board past it replays from its
+ * 50,000th-newest change). Older ones go; the lesson's purge deletes them all.
  */
-export const HISTORY_KEEP_PER_ROOM = 10_000;
+export const HISTORY_KEEP_PER_ROOM = 50_000;
 
 /** Expired drag locks (holder alive but silent): compare-and-release on the exact generation. */
 export async function sweepExpiredLocks(

@@ -89,6 +89,11 @@ export const RequestErrorCode = {
   SIGN_UP_CLOSED: 'sign_up_closed',
   /** A password-reset link that is unknown, already used or expired (no hint which). */
   RESET_LINK_INVALID: 'reset_link_invalid',
+  /**
+   * A share link that is unknown, turned off by the teacher, or whose lesson is no longer ended
+   * (reopened, deleted): it shows nothing (no hint which). Ask the teacher for a new link.
+   */
+  SHARE_LINK_OFF: 'share_link_off',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

@@ -19,3 +19,4 @@ export * from './teacherAccounts.ts';
 export * from './clipboard.ts';
 export * from './images.ts';
 export * from './joinAddress.ts';
+export * from './shareLinks.ts';

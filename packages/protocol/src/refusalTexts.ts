@@ -55,6 +55,7 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.ACCOUNT_DISABLED]: 'This account has been disabled. Ask your school’s administrator.',
   [RequestErrorCode.SIGN_UP_CLOSED]: 'New accounts cannot be made here with this address. Ask your school’s administrator.',
   [RequestErrorCode.RESET_LINK_INVALID]: 'This reset link has been used or has expired. Ask your administrator for a new one.',
+  [RequestErrorCode.SHARE_LINK_OFF]: 'This link has been turned off. Ask your teacher for a new one.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */

@@ -33,6 +33,7 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.ACCOUNT_DISABLED]: 403,
   [ErrorCode.SIGN_UP_CLOSED]: 403,
   [ErrorCode.RESET_LINK_INVALID]: 410,
+  [ErrorCode.SHARE_LINK_OFF]: 410,
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.UNAVAILABLE]: 503,
   [ErrorCode.SERVER_RESTARTING]: 503,
