@@ -26,6 +26,7 @@ import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
 import { redisNames } from './redisNames.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
 import { registerJoinRoutes } from './http/joinRoutes.ts';
+import { registerShareRoutes } from './http/shareRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
 import { registerImageRoutes } from './http/imageRoutes.ts';
 import { registerMemberRoutes } from './http/memberRoutes.ts';
@@ -170,6 +171,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   registerOidcRoutes(http, { store, config, providers: new OidcProviders(config.OIDC_PROVIDERS), proxies, limits });
   registerAdminRoutes(http, { store, config, proxies, publisher: realtime.publisher });
   registerImageRoutes(http, { store, images: store, limits, caps: { maxImages: config.LESSON_IMAGES_MAX, maxBytes: config.LESSON_IMAGE_BYTES_MAX } });
+  registerShareRoutes(http, { store, limits });
   registerJoinRoutes(http, { config, proxies, port: () => listeningPort(http, config.PORT) });
 
   const sweeper = new Sweeper(

@@ -184,6 +184,11 @@ export async function openSharedLesson(db: Db, tokenHash: string): Promise<Share
   return { title: link.title, options, boards: boardRefs(await boardsShown(db, link.room_id, options), options) };
 }
 
+/** The lesson a working link shows (for its images, read by the lesson's hash); null when it does not work. */
+export async function sharedLessonId(db: Db, tokenHash: string): Promise<string | null> {
+  return (await workingLink(db, tokenHash))?.room_id ?? null;
+}
+
 /** The teacher's list of the lesson's boards for replay: every board, with owners' names. */
 export async function lessonBoardsForReplay(db: Db, lessonId: string, title: string): Promise<SharedLesson> {
   const options: ShareOptions = { names: true, privateBoards: true, replay: true };

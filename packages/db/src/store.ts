@@ -47,6 +47,7 @@ import {
   readSharedReplay,
   setShareOptions,
   shareLinkState,
+  sharedLessonId,
   turnOffShareLink,
 } from './shareLinks.ts';
 import { setLessonSettings, setPenMuted } from './lessonRights.ts';
@@ -246,6 +247,7 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     turnOffShareLink: (lessonId: string) => turnOffShareLink(db, clock, lessonId),
     shareLinkState: (lessonId: string) => shareLinkState(db, lessonId),
     openSharedLesson: (tokenHash: string) => openSharedLesson(db, tokenHash),
+    sharedLessonId: (tokenHash: string) => sharedLessonId(db, tokenHash),
     readSharedBoard: (tokenHash: string, index: number) => readSharedBoard(db, tokenHash, index),
     readSharedReplay: (tokenHash: string, index: number, after: string | null) => readSharedReplay(db, tokenHash, index, cursorOf(after)),
     lessonBoardsForReplay: (lessonId: string, title: string) => lessonBoardsForReplay(db, lessonId, title),

@@ -56,6 +56,11 @@ export const HTTP_LIMITS = {
    * once (browsers cache them after that: immutable).
    */
   imageReadsPerAddress: { name: 'image reads per address', max: 3_000, windowMs: MINUTE_MS },
+  /**
+   * Reads through share links from one address (the lesson, each board, replay pages, images):
+   * a class of absent students behind one school address opening a 50-page lesson, not a guesser.
+   */
+  sharedReadsPerAddress: { name: 'shared reads per address', max: 600, windowMs: MINUTE_MS },
 } as const satisfies Record<string, LimitRule>;
 
 /** Password hashes (argon2id, ~19 MiB and tens of ms each) in flight per node at most; more wait their turn by retrying. */

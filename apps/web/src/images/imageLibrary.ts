@@ -23,13 +23,22 @@ export class ImageLibrary implements ImagePictures {
   private readonly failedAt = new Map<string, number>();
   private disposed = false;
 
+  /**
+   * `base` is where the lesson's images are: by default the lesson's own route (with the bearer
+   * token); a share link's viewer reads them from the link's (`/api/shared/<token>/images`, token null).
+   */
   constructor(
-    private readonly lessonId: string,
-    private readonly token: string,
+    lessonId: string,
+    private readonly token: string | null,
+    private readonly base = `/api/rooms/${encodeURIComponent(lessonId)}/images`,
   ) {}
 
   private url(sha256?: string): string {
-    return `/api/rooms/${encodeURIComponent(this.lessonId)}/images${sha256 ? `/${sha256}` : ''}`;
+    return `${this.base}${sha256 ? `/${sha256}` : ''}`;
+  }
+
+  private get headers(): Record<string, string> {
+    return this.token === null ? {} : { authorization: `Bearer ${this.token}` };
   }
 
   href(sha256: string): string | null {
@@ -74,7 +83,7 @@ export class ImageLibrary implements ImagePictures {
     if (bytes.size > MAX_IMAGE_BYTES) throw new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, 'This image is larger than 10 MB.');
     let response: Response;
     try {
-      response = await fetch(this.url(), { method: 'POST', headers: { authorization: `Bearer ${this.token}`, 'content-type': mime }, body: bytes });
+      response = await fetch(this.url(), { method: 'POST', headers: { ...this.headers, 'content-type': mime }, body: bytes });
     } catch {
       throw new ApiError(0, ErrorCode.UNAVAILABLE, 'Cannot reach the server. Check your connection and try again.');
     }
@@ -105,7 +114,7 @@ export class ImageLibrary implements ImagePictures {
   private async fetchEntry(sha256: string): Promise<Entry> {
     this.entries.set(sha256, { status: 'loading' });
     try {
-      const response = await fetch(this.url(sha256), { headers: { authorization: `Bearer ${this.token}` } });
+      const response = await fetch(this.url(sha256), { headers: this.headers });
       if (response.status === 404 || response.status === 403) {
         const missing = { status: 'missing' } as const;
         this.entries.set(sha256, missing);
