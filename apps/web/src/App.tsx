@@ -4,6 +4,7 @@ import { HomePage } from './pages/HomePage.tsx';
 import { RoomPage } from './pages/RoomPage.tsx';
 import { parseRoute, usePathname } from './routing.ts';
 import { TeacherPage } from './teacher/TeacherPage.tsx';
+import { SharedLessonPage } from './share/SharedLessonPage.tsx';
 import { useT } from './i18n/useT.ts';
 
 export function App() {
@@ -21,6 +22,8 @@ export function App() {
     case 'room':
       // Keyed by code: moving to another room starts from a clean page, not a reused one.
       return <RoomPage key={route.code} code={route.code} />;
+    case 'shared':
+      return <SharedLessonPage key={route.token} token={route.token} />;
     case 'not_found':
       return (
         <main className="center-page">

@@ -5,6 +5,8 @@ export type Route =
   | { readonly page: 'home' }
   | { readonly page: 'teacher' }
   | { readonly page: 'room'; readonly code: string }
+  /** A share link's read-only view of an ended lesson (share/SharedLessonPage.tsx). */
+  | { readonly page: 'shared'; readonly token: string }
   | { readonly page: 'not_found' };
 
 export function parseRoute(pathname: string): Route {
@@ -12,6 +14,9 @@ export function parseRoute(pathname: string): Route {
   if (pathname === '/teacher' || pathname === '/teacher/') return { page: 'teacher' };
   const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
   if (room?.[1]) return { page: 'room', code: decodeURIComponent(room[1]).toUpperCase() };
+  // The token is case-sensitive (base64url): kept as it is.
+  const shared = /^\/shared\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
+  if (shared?.[1]) return { page: 'shared', token: shared[1] };
   return { page: 'not_found' };
 }
 

@@ -269,7 +269,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
   );
 }
 
-function ZoomControls({ viewport }: { viewport: StoreApi<Viewport> }) {
+export function ZoomControls({ viewport }: { viewport: StoreApi<Viewport> }) {
   // Only this small toolbar re-renders on zoom, and only when the rounded percentage changes.
   const percent = useStore(viewport, (vp) => Math.round(vp.zoom * 100));
   const center = (): Point => ({ x: window.innerWidth / 2, y: window.innerHeight / 2 });

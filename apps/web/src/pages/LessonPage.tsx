@@ -1,6 +1,6 @@
 import './LessonPage.css';
 import { colorForUser, memberColor, type ProtocolError, type SessionGrant } from '@wb/protocol';
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { ActivityLauncher, ActivityLayer, useStage } from '../activity/ActivityLayer.tsx';
 import type { BoardEditor } from '../elements/boardEditor.ts';
@@ -29,6 +29,7 @@ import { useTeacherControls } from '../people/TeacherControls.tsx';
 import { navigate } from '../routing.ts';
 import { forgetGrant } from '../session/grantStorage.ts';
 import { ThemeToggle } from '../theme/ThemeToggle.tsx';
+import { ShareLessonPanel } from '../share/ShareLessonPanel.tsx';
 import { PANEL_IS_SHEET, usePanelOpen } from './panelMemory.ts';
 import { Logo } from './HomePage.tsx';
 import './authority.css';
@@ -420,9 +421,11 @@ function ConfirmDialog({ title, text, confirm, cancel, onConfirm, onCancel, test
 function LessonEndedBanner({ client }: { client: RoomClient }) {
   const [busy, setBusy] = useState(false);
   const t = useT();
+  const source = useMemo(() => ({ kind: 'room' as const, token: client.grant.token, code: client.grant.room.code }), [client]);
   return (
     <div className="lesson-ended-banner panel" role="status" data-testid="lesson-ended">
       <span>{t('lesson.endedBanner')}</span>
+      <ShareLessonPanel source={source} />
       <button type="button" className="button button-secondary" disabled={busy}
         onClick={() => {
           setBusy(true);
