@@ -25,6 +25,9 @@
  *                                                 dark): a refusal's toast over the attention bar, the
  *                                                 More menu and the pen's colours, the attendance report,
  *                                                 the ended lesson's banner
+ *   pnpm screenshots -- --share --out /tmp/shots    only a share link's pages (laptop, phone and 640 x 400,
+ *                                                 light and dark): the ended lesson's share dialog, the
+ *                                                 viewer's board and its replay timeline scrubbed halfway
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -49,6 +52,7 @@ const checks = args.includes('--checks');
 const languages = args.includes('--languages');
 const feedback = args.includes('--feedback');
 const rough = args.includes('--rough');
+const share = args.includes('--share');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -123,9 +127,10 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ ...(existsSync(system) ? { executablePath: system } : {}), args: ['--no-sandbox', '--disable-gpu'] });
   try {
     await waitReady();
-    if (feedback || rough) {
+    if (feedback || rough || share) {
       if (feedback) await feedbackShots(browser);
       if (rough) await roughShots(browser);
+      if (share) await shareShots(browser);
       return;
     }
     const teacher = await startLesson(browser, sizes.laptop!);
@@ -512,6 +517,56 @@ async function roughShots(browser: Browser): Promise<void> {
       for (const page of [t, ana]) await page.context().close();
     }
   }
+}
+
+/**
+ * A share link (issue 39): the teacher's share dialog at laptop size, then the viewer's page at
+ * three sizes in both themes, its board and its replay scrubbed halfway, from one ended lesson.
+ */
+async function shareShots(browser: Browser): Promise<void> {
+  const teacher = await startLesson(browser, sizes.laptop!);
+  const t = teacher.page;
+  await draw(t);
+  const ana = await startLessonIn(await (await browser.newContext(sizes.laptop!)).newPage(), teacher.code, 'Ana');
+  await ana.getByRole('button', { name: /^Pen/ }).first().click();
+  const box = (await ana.getByTestId('board').boundingBox())!;
+  for (let i = 0; i < 4; i++) {
+    await ana.mouse.move(box.x + 360 + i * 60, box.y + 460);
+    await ana.mouse.down();
+    await ana.mouse.move(box.x + 390 + i * 60, box.y + 420, { steps: 5 });
+    await ana.mouse.move(box.x + 410 + i * 60, box.y + 480, { steps: 5 });
+    await ana.mouse.up();
+  }
+  await ana.getByTestId('unsynced').waitFor({ state: 'detached' });
+  const more = t.getByRole('button', { name: 'More' });
+  const end = t.locator('#topbar-menu').getByRole('button', { name: 'End lesson', exact: true });
+  if (!(await end.isVisible())) await more.click();
+  await end.click();
+  await t.getByRole('dialog').getByRole('button', { name: 'End lesson' }).click();
+  await t.getByTestId('lesson-ended').waitFor();
+  await t.getByTestId('share-open').click();
+  const dialog = t.getByTestId('share-dialog');
+  await dialog.getByRole('checkbox', { name: 'Replay of how each board was built' }).check();
+  await dialog.getByTestId('share-make').click();
+  const url = (await dialog.getByTestId('share-url').inputValue()).replace(/^https?:\/\/[^/]+/, baseUrl);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await t.emulateMedia({ colorScheme });
+    await t.screenshot({ path: join(outDir, `laptop-${colorScheme}-share-dialog.png`) });
+  }
+  for (const name of ['laptop', 'phone', 'zoom200'] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const viewer = await (await browser.newContext({ ...sizes[name]!, colorScheme })).newPage();
+      await viewer.goto(url);
+      await viewer.getByTestId('shared-board').and(viewer.locator(':not([data-elements="0"])')).waitFor();
+      await viewer.screenshot({ path: join(outDir, `${name}-${colorScheme}-shared-board.png`) });
+      await viewer.getByTestId('shared-replay').click();
+      await viewer.getByTestId('replay-status').filter({ hasText: /^Step 7 of 7$/ }).waitFor();
+      await viewer.getByTestId('replay-timeline').fill('4');
+      await viewer.screenshot({ path: join(outDir, `${name}-${colorScheme}-shared-replay.png`) });
+      await viewer.context().close();
+    }
+  }
+  for (const page of [t, ana]) await page.context().close();
 }
 
 /** A note's text choices, a note being typed, and a turned note selected with its handles. */

@@ -17,6 +17,8 @@ import { DEFAULT_LESSON_SETTINGS } from '@wb/protocol';
 
 /** Margin around the content when the view is fitted to it (board units are scaled, so a fraction). */
 const FIT_MARGIN = 1.15;
+/** A fitted view never magnifies: the board as it was drawn (100 %), or smaller to fit it all. */
+const FIT_MAX_ZOOM = 1;
 
 /** A board nobody edits: what the element renderer reads, with nothing selected, unsynced or editable. */
 function readOnlyView(elements: ReadonlyMap<string, Element>): BoardView {
@@ -43,7 +45,9 @@ export function fittedViewport(elements: ReadonlyMap<string, Element>, screen: {
   const bounds = boardInkBounds([...elements.values()]);
   if (!bounds || screen.width <= 0 || screen.height <= 0) return { x: 0, y: 0, zoom: 1 };
   const view = { cx: bounds.x + bounds.w / 2, cy: bounds.y + bounds.h / 2, w: Math.max(bounds.w, 200) * FIT_MARGIN, h: Math.max(bounds.h, 150) * FIT_MARGIN };
-  return fitView(view, screen);
+  const fitted = fitView(view, screen);
+  if (fitted.zoom <= FIT_MAX_ZOOM) return fitted;
+  return { zoom: FIT_MAX_ZOOM, x: screen.width / 2 - view.cx * FIT_MAX_ZOOM, y: screen.height / 2 - view.cy * FIT_MAX_ZOOM };
 }
 
 /**
