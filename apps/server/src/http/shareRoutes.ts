@@ -88,7 +88,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: { store: Store; 
       if (!body.ok) return sendError(reply, body.error.code, body.error.message);
       const changed = await store.setShareOptions({ lessonId: room.id, options: body.value });
       if (changed.decision === 'no_link') return sendError(reply, ErrorCode.NOT_FOUND, 'This lesson has no share link on.');
-      return changed.state;
+      return reply.header('cache-control', 'no-store').send(changed.state);
     });
 
     app.delete(`${prefix}/share`, async (request, reply) => {
@@ -122,13 +122,13 @@ export function registerShareRoutes(app: FastifyInstance, deps: { store: Store; 
    * a link that is off (no hint whether a token exists). Answers the token's hash, or null when refused.
    */
   async function admitViewer(request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
+    reply.header('cache-control', 'no-store');
     if (!(await limits.allow(reply, [[HTTP_LIMITS.sharedReadsPerAddress, request.ip]]))) return null;
     const token = ShareToken.safeParse((request.params as { token?: unknown }).token);
     if (!token.success) {
       sendError(reply, ErrorCode.SHARE_LINK_OFF, refusalText[ErrorCode.SHARE_LINK_OFF]);
       return null;
     }
-    reply.header('cache-control', 'no-store');
     return hashSecret(token.data);
   }
 
