@@ -27,7 +27,7 @@ const create = (c: TestClient, shape: ElementShape) =>
   c.socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_CREATE, { requestId: rid(), id: randomUUID(), shape });
 
 describeOnEachDatabase('share links and replay routes', {}, (suite) => {
-  const { client } = suite;
+  const { client, clock } = suite;
   let app: App;
   beforeAll(() => {
     app = suite.app;
@@ -41,6 +41,8 @@ describeOnEachDatabase('share links and replay routes', {}, (suite) => {
     const z = client(app, zoe.token);
     await Promise.all([t.ready(), z.ready()]);
     expect(await create(t, square)).toMatchObject({ ok: true });
+    // A second later, so replay's order (by time) is the teacher's shape, then Zoë's.
+    clock.advance(1_000);
     expect(await create(z, { ...square, x: 200 })).toMatchObject({ ok: true });
     const shareUrl = `${app.url}/api/rooms/${teacher.room.code}/share`;
     // Before the end: a student is refused as the UI would be, the teacher is told to end first.
@@ -121,5 +123,17 @@ describeOnEachDatabase('share links and replay routes', {}, (suite) => {
     expect((await call('GET', `${app.url}/api/shared/${link.token}`)).status).toBe(410);
     expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.LESSON_END, { requestId: rid() })).toMatchObject({ ok: true });
     expect((await call('GET', `${app.url}/api/shared/${link.token}`)).status).toBe(200);
+  });
+
+  test('the viewer\'s reads are rate-limited per address like other public routes: past 600 a minute, 429 rate_limited', async () => {
+    const { teacher, shareUrl } = await endedLesson();
+    const link = ShareLinkCreated.parse((await call('POST', shareUrl, teacher.token, {})).body);
+    // In bursts, so the bucket's refill (10 a second) cannot keep up on a slow machine.
+    let refused: Awaited<ReturnType<typeof call>> | undefined;
+    for (let burst = 0; burst < 30 && !refused; burst++) {
+      const reads = await Promise.all(Array.from({ length: 50 }, () => call('GET', `${app.url}/api/shared/${link.token}`)));
+      refused = reads.find((read) => read.status !== 200);
+    }
+    expect(refused).toMatchObject({ status: 429, body: { error: { code: ErrorCode.RATE_LIMITED } } });
   });
 });
