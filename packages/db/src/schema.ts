@@ -357,7 +357,7 @@ export const elementVersions = pgTable(
     /** One teacher action over many elements (clear the board, remove a student's work). */
     batchId: uuid('batch_id'),
   },
-  (t) => [primaryKey({ columns: [t.roomId, t.elementId, t.version] }), index('element_versions_room_at').on(t.roomId, t.at)],
+  (t) => [primaryKey({ columns: [t.roomId, t.elementId, t.version] }), index('element_versions_room_at').on(t.roomId, t.at, t.elementId, t.version)],
 );
 
 /**
