@@ -1,4 +1,5 @@
 import type { Page, Response } from '@playwright/test';
+import { axeScan } from './axe.ts';
 import { elementsOf } from './boardHook.ts';
 import { expect, fromLessonMenu, joinLesson, startLesson, test } from './support.ts';
 
@@ -67,6 +68,8 @@ test('the teacher shares an ended lesson; an anonymous viewer sees the board wit
   await expect(viewer.getByTestId('replay-status')).toHaveText('Step 2 of 2');
   await expect(board).toHaveAttribute('data-elements', '2');
 
+  // The viewer's page and its replay bar pass WCAG 2.1 AA as axe checks it.
+  expect((await axeScan(viewer, {})).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   expect(sockets).toEqual([]);
   await expect.poll(() => bodies.length).toBeGreaterThanOrEqual(3);
   for (const body of bodies) {
