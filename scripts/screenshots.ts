@@ -551,8 +551,22 @@ async function shareShots(browser: Browser): Promise<void> {
   const url = (await dialog.getByTestId('share-url').inputValue()).replace(/^https?:\/\/[^/]+/, baseUrl);
   for (const colorScheme of ['light', 'dark'] as const) {
     await t.emulateMedia({ colorScheme });
+    // The buttons' colour transitions end first.
+    await t.waitForTimeout(300);
     await t.screenshot({ path: join(outDir, `laptop-${colorScheme}-share-dialog.png`) });
   }
+  // The teacher's own replay of the lesson, scrubbed halfway.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await t.getByTestId('replay-open').click();
+  const replay = t.getByTestId('replay-dialog');
+  await replay.getByTestId('replay-status').filter({ hasText: /^Step 7 of 7$/ }).waitFor();
+  await replay.getByTestId('replay-timeline').fill('4');
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await t.emulateMedia({ colorScheme });
+    await t.waitForTimeout(300);
+    await t.screenshot({ path: join(outDir, `laptop-${colorScheme}-teacher-replay.png`) });
+  }
+  await replay.getByRole('button', { name: 'Close' }).click();
   for (const name of ['laptop', 'phone', 'zoom200'] as const) {
     for (const colorScheme of ['light', 'dark'] as const) {
       const viewer = await (await browser.newContext({ ...sizes[name]!, colorScheme })).newPage();
