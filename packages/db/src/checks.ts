@@ -25,6 +25,7 @@ import {
   type RoomInfo,
   type TimerAction,
 } from '@wb/protocol';
+import { priorResult, rememberResult } from './appliedRequests.ts';
 import type { Clock } from './clock.ts';
 import { authorizeEdit, type EditActor } from './editRights.ts';
 import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
@@ -94,8 +95,10 @@ function timerWrite(clock: Clock, action: TimerAction, current: RoomRow): { set:
  * Teacher: one action on the lesson's timer. The lesson row is locked first (as a settings change
  * does); an action the timer's state does not allow (pause a paused or finished timer, resume a
  * running one, stop none) changes nothing and answers `already_applied` with the room as it is.
+ * A request retried with the same `requestId` (a packet the client sent again after a lost reply)
+ * is applied once: "+1 min" sent twice adds one minute, a repeated start does not restart.
  */
-export async function setTimer(db: Db, clock: Clock, actor: EditActor, action: TimerAction): Promise<TimerResult> {
+export async function setTimer(db: Db, clock: Clock, actor: EditActor, action: TimerAction, requestId: string): Promise<TimerResult> {
   return db.transaction(async (tx) => {
     const [current] = await rows<RoomRow & { parent_id: string | null }>(
       tx,
@@ -104,6 +107,8 @@ export async function setTimer(db: Db, clock: Clock, actor: EditActor, action: T
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth || !current) return { decision: 'not_a_member' as const };
     if (auth.role !== 'teacher' || current.parent_id !== null) return { decision: 'forbidden' as const };
+    // After the row lock: a retry racing its first copy waits for it and then finds it applied.
+    if (await priorResult<true>(tx, actor, requestId)) return { decision: 'already_applied' as const, room: toRoom(current) };
     const write = timerWrite(clock, action, current);
     if (!write) return { decision: 'already_applied' as const, room: toRoom(current) };
     const [updated] = await rows<RoomRow>(
@@ -112,6 +117,7 @@ export async function setTimer(db: Db, clock: Clock, actor: EditActor, action: T
     );
     if (!updated) return { decision: 'already_applied' as const, room: toRoom(current) };
     const room = toRoom(updated);
+    await rememberResult(tx, clock, actor, requestId, true);
     const roomRevision = await nextRoomRevision(tx, actor.roomId);
     const event = await appendRoomEvent(tx, clock, actor.roomId, 'room.updated', { roomRevision }, room);
     return { decision: 'applied' as const, room, events: [event] };

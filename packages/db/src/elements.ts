@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Element, ElementShape, RoomEvent } from '@wb/protocol';
+import { priorResult, rememberResult } from './appliedRequests.ts';
 import type { Clock } from './clock.ts';
 import {
   authorizeEdit,
@@ -47,24 +48,6 @@ export type ElementResult =
   | { decision: 'applied'; element: Element; events: RoomEvent[] }
   | { decision: 'already_applied'; element: Element }
   | { decision: Refusal; element?: Element };
-
-/** A retried request gets the answer it got the first time. */
-async function priorAnswer(tx: Tx, actor: EditActor, requestId: string): Promise<Element | null> {
-  const [row] = await rows<{ result: unknown }>(
-    tx,
-    sql`SELECT result FROM applied_requests WHERE session_id = ${actor.sessionId}::uuid AND request_id = ${requestId}`,
-  );
-  if (!row) return null;
-  return (typeof row.result === 'string' ? JSON.parse(row.result) : row.result) as Element;
-}
-
-async function rememberAnswer(tx: Tx, clock: Clock, actor: EditActor, requestId: string, element: Element): Promise<void> {
-  await tx.execute(
-    sql`INSERT INTO applied_requests (session_id, request_id, room_id, result, at)
-        VALUES (${actor.sessionId}::uuid, ${requestId}, ${actor.roomId}::uuid, ${JSON.stringify(element)}::jsonb, ${clock.now()})
-        ON CONFLICT DO NOTHING`,
-  );
-}
 
 type DecisionRow = ElementRow & { lock_live: boolean };
 
@@ -145,7 +128,7 @@ export async function updateElement(
   return editTransaction(db, async (tx) => {
     const auth = await authorizeEdit(tx, clock, actor);
     if (!auth) return { decision: 'not_a_member' as const };
-    const prior = await priorAnswer(tx, actor, input.requestId);
+    const prior = await priorResult<Element>(tx, actor, input.requestId);
     if (prior) return { decision: 'already_applied' as const, element: prior };
     const refused = drawingRefusal(auth);
     if (refused) return { decision: refused };
@@ -179,7 +162,7 @@ export async function updateElement(
       { element },
       auth,
     );
-    await rememberAnswer(tx, clock, actor, input.requestId, element);
+    await rememberResult(tx, clock, actor, input.requestId, element);
     return { decision: 'applied' as const, element, events: [event] };
   });
 }

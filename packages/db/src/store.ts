@@ -192,7 +192,7 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     lowerAllHands: (actor: EditActor) => lowerAllHands(db, clock, actor),
 
     // Checking for understanding (checks.ts): the timer, quick polls, flags on private boards.
-    setTimer: (actor: EditActor, action: Parameters<typeof setTimer>[3]) => setTimer(db, clock, actor, action),
+    setTimer: (actor: EditActor, action: Parameters<typeof setTimer>[3], requestId: string) => setTimer(db, clock, actor, action, requestId),
     clockNow: () => clockNow(db, clock),
     openPoll: (actor: EditActor, input: Parameters<typeof openPoll>[3]) => openPoll(db, clock, actor, input),
     answerPoll: (actor: EditActor, input: Parameters<typeof answerPoll>[3]) => answerPoll(db, clock, actor, input),

@@ -63,8 +63,8 @@ for (const { kind, skip } of storeDatabaseKinds) {
 
     test('T1: the timer ends at a deadline on the database clock; pause keeps what is left, resume and a minute more move the deadline', async () => {
       const { roomId, teacher, pupils } = await lesson(1);
-      expect(decided(await store.setTimer(pupils[0]!, { action: 'start', durationMs: 60_000 }), 'forbidden'));
-      const started = decided(await store.setTimer(teacher, { action: 'start', durationMs: 60_000 }), 'applied');
+      expect(decided(await store.setTimer(pupils[0]!, { action: 'start', durationMs: 60_000 }, randomUUID()), 'forbidden'));
+      const started = decided(await store.setTimer(teacher, { action: 'start', durationMs: 60_000 }, randomUUID()), 'applied');
       expect(started.room.timer).toEqual({ status: 'running', endsAt: at(60_000), remainingMs: null, durationMs: 60_000, freezeAtZero: false, sound: false });
       expect(started.events.map((e) => [e.kind, e.payload])).toEqual([['room.updated', started.room]]);
       // Durable with the lesson: read again from the store, the same deadline.
@@ -72,36 +72,36 @@ for (const { kind, skip } of storeDatabaseKinds) {
       expect((await store.loadRoomSnapshot(roomId))?.room.timer).toEqual(started.room.timer);
 
       clock.advance(20_000);
-      const paused = decided(await store.setTimer(teacher, { action: 'pause' }), 'applied');
+      const paused = decided(await store.setTimer(teacher, { action: 'pause' }, randomUUID()), 'applied');
       expect(paused.room.timer).toMatchObject({ status: 'paused', endsAt: null, remainingMs: 40_000 });
-      expect(decided(await store.setTimer(teacher, { action: 'pause' }), 'already_applied').room.timer).toEqual(paused.room.timer);
+      expect(decided(await store.setTimer(teacher, { action: 'pause' }, randomUUID()), 'already_applied').room.timer).toEqual(paused.room.timer);
 
       clock.advance(100_000); // paused: nothing moves
-      const resumed = decided(await store.setTimer(teacher, { action: 'resume' }), 'applied');
+      const resumed = decided(await store.setTimer(teacher, { action: 'resume' }, randomUUID()), 'applied');
       expect(resumed.room.timer).toMatchObject({ status: 'running', endsAt: at(40_000), remainingMs: null });
-      expect(decided(await store.setTimer(teacher, { action: 'resume' }), 'already_applied'));
+      expect(decided(await store.setTimer(teacher, { action: 'resume' }, randomUUID()), 'already_applied'));
 
-      const more = decided(await store.setTimer(teacher, { action: 'add' }), 'applied');
+      const more = decided(await store.setTimer(teacher, { action: 'add' }, randomUUID()), 'applied');
       expect(more.room.timer).toMatchObject({ endsAt: at(100_000), durationMs: 120_000 });
 
       clock.advance(100_000); // at zero: a paused finished timer is refused, a minute more starts it again
-      expect(decided(await store.setTimer(teacher, { action: 'pause' }), 'already_applied'));
+      expect(decided(await store.setTimer(teacher, { action: 'pause' }, randomUUID()), 'already_applied'));
       clock.advance(5_000);
-      expect(decided(await store.setTimer(teacher, { action: 'add' }), 'applied').room.timer).toMatchObject({ endsAt: at(60_000), durationMs: 60_000 });
+      expect(decided(await store.setTimer(teacher, { action: 'add' }, randomUUID()), 'applied').room.timer).toMatchObject({ endsAt: at(60_000), durationMs: 60_000 });
 
-      const options = decided(await store.setTimer(teacher, { action: 'options', sound: true }), 'applied');
+      const options = decided(await store.setTimer(teacher, { action: 'options', sound: true }, randomUUID()), 'applied');
       expect(options.room.timer).toMatchObject({ sound: true, freezeAtZero: false });
-      expect(decided(await store.setTimer(teacher, { action: 'options', sound: true }), 'already_applied'));
+      expect(decided(await store.setTimer(teacher, { action: 'options', sound: true }, randomUUID()), 'already_applied'));
 
-      expect(decided(await store.setTimer(teacher, { action: 'stop' }), 'applied').room.timer).toBeNull();
-      expect(decided(await store.setTimer(teacher, { action: 'stop' }), 'already_applied').room.timer).toBeNull();
+      expect(decided(await store.setTimer(teacher, { action: 'stop' }, randomUUID()), 'applied').room.timer).toBeNull();
+      expect(decided(await store.setTimer(teacher, { action: 'stop' }, randomUUID()), 'already_applied').room.timer).toBeNull();
     });
 
     test('T2: at zero with "freeze at zero" a student cannot change their private board, one by one or batched, until time is added', async () => {
       const l = await withBoards(1);
       const ana = l.pupils[0]!;
       const board = l.boardOf(ana);
-      decided(await store.setTimer(l.teacher, { action: 'start', durationMs: 30_000, freezeAtZero: true }), 'applied');
+      decided(await store.setTimer(l.teacher, { action: 'start', durationMs: 30_000, freezeAtZero: true }, randomUUID()), 'applied');
       const drawn = decided(await store.createElement(on(ana, board), { id: randomUUID(), shape: square }), 'applied').element;
 
       clock.advance(30_000);
@@ -111,13 +111,38 @@ for (const { kind, skip } of storeDatabaseKinds) {
       // The class board and the teacher are not frozen.
       expect((await store.createElement(on(l.teacher, board), { id: randomUUID(), shape: square })).decision).toBe('applied');
 
-      decided(await store.setTimer(l.teacher, { action: 'add' }), 'applied');
+      decided(await store.setTimer(l.teacher, { action: 'add' }, randomUUID()), 'applied');
       expect((await store.createElement(on(ana, board), { id: randomUUID(), shape: square })).decision).toBe('applied');
 
       // Without the option (kept from start to start until changed), zero freezes nothing.
-      decided(await store.setTimer(l.teacher, { action: 'start', durationMs: 1_000, freezeAtZero: false }), 'applied');
+      decided(await store.setTimer(l.teacher, { action: 'start', durationMs: 1_000, freezeAtZero: false }, randomUUID()), 'applied');
       clock.advance(2_000);
       expect((await store.createElement(on(ana, board), { id: randomUUID(), shape: square })).decision).toBe('applied');
+    });
+
+    test('T3: a timer request retried with its requestId is applied once: "+1 min" sent twice, or twice at once, adds one minute', async () => {
+      const { teacher } = await lesson(0);
+      const start = randomUUID();
+      decided(await store.setTimer(teacher, { action: 'start', durationMs: 60_000 }, start), 'applied');
+      clock.advance(10_000);
+      // The start retried after 10 s does not restart the countdown.
+      expect(decided(await store.setTimer(teacher, { action: 'start', durationMs: 60_000 }, start), 'already_applied').room.timer).toMatchObject({ endsAt: at(50_000) });
+
+      const add = randomUUID();
+      expect(decided(await store.setTimer(teacher, { action: 'add' }, add), 'applied').room.timer).toMatchObject({ endsAt: at(110_000), durationMs: 120_000 });
+      expect(decided(await store.setTimer(teacher, { action: 'add' }, add), 'already_applied').room.timer).toMatchObject({ endsAt: at(110_000), durationMs: 120_000 });
+
+      // The same request twice at once (a retry racing its first copy): one minute, one event.
+      const raced = randomUUID();
+      const both = await Promise.all([store.setTimer(teacher, { action: 'add' }, raced), store.setTimer(teacher, { action: 'add' }, raced)]);
+      expect(both.map((r) => r.decision).sort()).toEqual(['already_applied', 'applied']);
+      const after = await store.setTimer(teacher, { action: 'options', sound: false }, randomUUID());
+      expect(decided(after, 'already_applied').room.timer).toMatchObject({ endsAt: at(170_000), durationMs: 180_000 });
+
+      // Another session's request with the same id is its own request.
+      const again = randomUUID();
+      await store.openSession({ id: again, roomId: teacher.roomId, userId: teacher.userId, tokenHash: randomUUID(), ttlMs: SESSION_TTL_MS });
+      decided(await store.setTimer({ ...teacher, sessionId: again }, { action: 'add' }, add), 'applied');
     });
 
     test('P1: one answer per student, changed until the poll closes; events and snapshots carry counts, never a name or a user id', async () => {

@@ -164,7 +164,7 @@ for (const { kind, skip } of storeDatabaseKinds) {
       const pollId = randomUUID();
       decided(await store.openPoll(teacher, { pollId, question: 'Ready?', kind: 'yesno' }), 'applied');
       decided(await store.answerPoll(pupil, { pollId, choice: 0 }), 'applied');
-      decided(await store.setTimer(teacher, { action: 'start', durationMs: 60_000 }), 'applied');
+      decided(await store.setTimer(teacher, { action: 'start', durationMs: 60_000 }, randomUUID()), 'applied');
       decided(await store.setActivityStatus(teacher, { activityId: activity.activity.id, status: 'ended' }), 'applied');
 
       // Membership: a revocation and its undoing.

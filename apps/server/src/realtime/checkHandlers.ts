@@ -57,7 +57,7 @@ export function checkHandlers(deps: EditDeps & { store: Store; io: WbServer }): 
   };
   return {
     [ClientEvent.TIMER_SET]: async (session, request) => {
-      const result = await store.setTimer(session.actor, request.timer);
+      const result = await store.setTimer(session.actor, request.timer, request.requestId);
       switch (result.decision) {
         case 'applied':
           publisher.publish(result.events);
