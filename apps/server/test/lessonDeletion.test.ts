@@ -9,7 +9,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { FrozenClock } from '@wb/db';
 import { openDatabase } from '@wb/db';
 import { openTestDatabase, postgresUnavailableReason, type TestDatabase } from '@wb/db/testing';
-import { ATTENDANCE_CSV_COLUMNS, ClientEvent, DeletionReply, ErrorCode, TeacherRoomList, type ElementShape, type SessionGrant } from '@wb/protocol';
+import { ATTENDANCE_CSV_COLUMNS, ClientEvent, DeletionReply, ErrorCode, MAX_LISTED_ROOMS, TeacherRoomList, type ElementShape, type SessionGrant } from '@wb/protocol';
 import { sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -20,6 +20,9 @@ import { describeOnEachDatabase, joinAs, newMemberKey, startTestServer } from '.
 const PASSWORD = 'correct horse battery';
 const ADMIN = `admin.${randomBytes(4).toString('hex')}@school.example`;
 const DAY_MS = 24 * 60 * 60 * 1000;
+const CODE_LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** A fresh room code (6 of the code's letters and digits). */
+const roomCode = () => Array.from(randomBytes(6), (b) => CODE_LETTERS[b % CODE_LETTERS.length]).join('');
 
 async function call(app: App, method: 'GET' | 'POST', path: string, options: { cookie?: string | null; body?: unknown; bearer?: string } = {}) {
   const response = await fetch(`${app.url}${path}`, {
@@ -148,6 +151,23 @@ describeOnEachDatabase('deleting lessons and accounts, exporting an account', { 
     expect(JSON.stringify(facts)).not.toMatch(/Leaving|Term 1|Term 2|Cai|@school/);
     expect((await call(app, 'POST', path, { cookie: admin, body: { confirmEmail: teacher.email } })).status).toBe(404);
   });
+
+  test(`DEL3: deleting an account ends every one of its open lessons, past the ${MAX_LISTED_ROOMS} most recent: the oldest lesson's student is told too`, async () => {
+    const teacher = await signUp(app, undefined, 'Ms Many');
+    const oldest = await lessonOf(app, teacher.cookie, 'The first lesson');
+    const student = await joinAs(app, oldest.room.code, 'Dee');
+    const socket = suite.client(app, student.token);
+    await socket.ready();
+    // More lessons than the account's list shows, all newer than the first.
+    suite.clock.advance(1_000);
+    for (let i = 0; i < MAX_LISTED_ROOMS; i++) {
+      const created = await app.store.createRoom({ code: roomCode(), title: `Lesson ${i}`, teacherName: 'Ms Many', memberKeyHash: randomUUID(), teacherId: teacher.id });
+      expect(created.decision).toBe('created');
+    }
+    const deleted = await call(app, 'POST', `/api/admin/teachers/${teacher.id}/delete`, { cookie: admin, body: { confirmEmail: teacher.email } });
+    expect(DeletionReply.parse(deleted.body)).toEqual({ ok: true, decision: 'deleted', lessons: MAX_LISTED_ROOMS + 1 });
+    await socket.until(() => socket.received['session.ended'].length > 0, 'the student of the oldest lesson told it ended');
+  }, 60_000);
 });
 
 const pgSkip = postgresUnavailableReason();

@@ -132,6 +132,25 @@ export async function listTeacherRooms(executor: Executor, teacherId: string): P
   return found.map((r) => ({ ...toRoomInfo(r), createdAt: date(r.created_at).toISOString() }));
 }
 
+/**
+ * One page of the account's open lessons (class rooms, not private boards), by id after `afterId`:
+ * a caller walks every one of them page by page, however many there are (an account's deletion
+ * archives each), where `listTeacherRooms` shows only the most recent.
+ */
+export async function listOpenTeacherLessons(
+  executor: Executor,
+  teacherId: string,
+  page: { afterId: string | null; limit: number },
+): Promise<Array<{ id: string; code: string }>> {
+  return rows<{ id: string; code: string }>(
+    executor,
+    sql`SELECT id, code FROM rooms
+        WHERE teacher_id = ${teacherId}::uuid AND parent_id IS NULL AND status = 'open'
+          ${page.afterId === null ? sql.empty() : sql`AND id > ${page.afterId}::uuid`}
+        ORDER BY id LIMIT ${page.limit}`,
+  );
+}
+
 /** A room by code, only if this account owns it. */
 export async function findTeacherRoom(executor: Executor, teacherId: string, code: string): Promise<RoomInfo | null> {
   const [row] = await rows<RoomRow>(

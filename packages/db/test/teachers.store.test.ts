@@ -82,6 +82,25 @@ for (const { kind, skip } of storeDatabaseKinds) {
       expect(await store.findTeacherRoom(theirs.id, first.room.code)).toBeNull();
     });
 
+    test('every open lesson of an account is listed page by page, past the most recent ones the list shows; no archived one, nobody else\u2019s', async () => {
+      const owner = await newTeacher('Many lessons');
+      const codes: string[] = [];
+      for (let i = 0; i < 7; i++) codes.push((await roomOf(owner.id, `Lesson ${i}`)).room.code);
+      const archived = codes.pop()!;
+      expect(await store.archiveRoom({ teacherId: owner.id, code: archived })).toMatchObject({ decision: 'archived' });
+      await roomOf((await newTeacher('Other')).id, 'Not hers');
+      const seen: string[] = [];
+      let pages = 0;
+      for (let afterId: string | null = null; ; pages++) {
+        const page = await store.listOpenTeacherLessons(owner.id, { afterId, limit: 2 });
+        seen.push(...page.map((l) => l.code));
+        if (page.length < 2) break;
+        afterId = page.at(-1)!.id;
+      }
+      expect(pages).toBe(3);
+      expect(seen.sort()).toEqual([...codes].sort());
+    });
+
     test('I3: rename is conditional on ownership and on a new title; it publishes room.updated', async () => {
       const owner = await newTeacher();
       const other = await newTeacher('Other');

@@ -25,6 +25,9 @@ import { disconnectLesson } from './teacherRoutes.ts';
 /** Lesson sessions closed per disable (I10); a teacher has one per lesson she is in, rarely more than a few. */
 const MAX_CLOSED_TEACHING_SESSIONS = 1_000;
 
+/** Open lessons read per page when an account is deleted (I10: a bounded read, however many it owns). */
+const ACCOUNT_LESSONS_PAGE = 100;
+
 /** A reset link works for a day: long enough to reach the teacher by another channel, then useless. */
 export const PASSWORD_RESET_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -128,9 +131,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { store: Store; 
     if (!body.ok) return sendError(reply, body.error.code, body.error.message);
     if (body.value.confirmEmail !== found.email) return sendError(reply, ErrorCode.BAD_REQUEST, 'The email typed is not this account’s.');
     if (found.id === by.id) return sendError(reply, ErrorCode.FORBIDDEN, 'An administrator cannot delete their own account.');
-    // Its open lessons first hear that they ended, as on an archive.
-    for (const lesson of await store.listTeacherRooms(found.id)) {
-      if (lesson.status === 'open') await disconnectLesson(store, deps.publisher, found.id, lesson.code);
+    // Its open lessons first hear that they ended, as on an archive: every one of them, page by page.
+    for (let afterId: string | null = null; ; ) {
+      const page = await store.listOpenTeacherLessons(found.id, { afterId, limit: ACCOUNT_LESSONS_PAGE });
+      for (const lesson of page) await disconnectLesson(store, deps.publisher, found.id, lesson.code);
+      if (page.length < ACCOUNT_LESSONS_PAGE) break;
+      afterId = page.at(-1)!.id;
     }
     const deleted = await store.deleteTeacherAccount({ teacherId: found.id, reason: 'account deleted by an administrator' });
     if (!deleted) return sendError(reply, ErrorCode.NOT_FOUND, 'No teacher account has this id.');
