@@ -1,5 +1,5 @@
 import { ClientEvent, ErrorCode, ServerEvent, forbiddenText, type FollowSignal, type ProtocolError, type SharedView } from '@wb/protocol';
-import { followersChannel, roleChannel } from './channels.ts';
+import { followersChannel, leaveEverywhere, roleChannel } from './channels.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { DrawRights } from './drawRights.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
@@ -92,7 +92,7 @@ export function attentionHandlers(deps: { io: WbServer; fanout: EphemeralFanout;
       toStudents(session, { kind: 'presenting', presenting, view });
       if (!presenting) {
         // Presenting over: nobody follows any more.
-        io.in(followersChannel(session.roomId)).socketsLeave(followersChannel(session.roomId));
+        leaveEverywhere(io, followersChannel(session.roomId));
         await tellFollowers(session.roomId);
       }
       return { presenting };

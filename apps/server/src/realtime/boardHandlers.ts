@@ -26,7 +26,7 @@ import {
   type ProtocolError,
 } from '@wb/protocol';
 import type { BoardAccess } from './boardAccess.ts';
-import { memberChannel, roleChannel, roomChannel, shownChannel } from './channels.ts';
+import { leaveEverywhere, memberChannel, roleChannel, roomChannel, shownChannel } from './channels.ts';
 import type { ClientEventHandlers } from './clientEvents.ts';
 import type { EphemeralFanout } from './ephemeralFanout.ts';
 import { Refusal } from './requests.ts';
@@ -151,7 +151,7 @@ export function boardHandlers(deps: BoardDeps): Pick<ClientEventHandlers, BoardE
           for (const { boardId, label } of request.boards) {
             if (label === null) {
               // Hidden again: no classmate reads it any more.
-              io.in(shownChannel(boardId)).socketsLeave(shownChannel(boardId));
+              leaveEverywhere(io, shownChannel(boardId));
               continue;
             }
             // Shown: every other student reads its anonymous view; its owner and the teachers keep theirs.
