@@ -298,11 +298,16 @@ export async function setActivityStatus(
     const current = await readActivity(tx, actor.roomId, input.activityId);
     if (!current) return { decision: 'no_activity' as const };
     if (current.status === input.status) return { decision: 'already_applied' as const, activity: await toActivity(tx, current) };
-    // An ended activity stays ended: its boards are the record of the work.
+    // Ending is undone by running it again, only while it is the lesson's latest activity (no
+    // other started since: the lesson row's lock, taken above, serialises this with a start). An
+    // ended activity is never frozen, and one with a newer activity after it stays ended: its
+    // boards are the record of the work.
     const [changed] = await rows<ActivityRow>(
       tx,
-      sql`UPDATE activities SET status = ${input.status}, ended_at = ${input.status === 'ended' ? clock.now() : null}
-          WHERE id = ${current.id}::uuid AND status = ${current.status} AND status <> 'ended'
+      sql`UPDATE activities a SET status = ${input.status}, ended_at = ${input.status === 'ended' ? clock.now() : null}
+          WHERE a.id = ${current.id}::uuid AND a.status = ${current.status}
+            AND (a.status <> 'ended' OR (${input.status} = 'running' AND NOT EXISTS (
+              SELECT 1 FROM activities o WHERE o.room_id = a.room_id AND o.id <> a.id AND (o.status <> 'ended' OR o.started_at >= a.started_at))))
           RETURNING ${ACTIVITY_COLUMNS}`,
     );
     if (!changed) return { decision: 'forbidden' as const };

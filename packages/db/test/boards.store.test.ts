@@ -246,12 +246,40 @@ for (const { kind, skip } of storeDatabaseKinds) {
       decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied');
       decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'ended' }), 'applied');
       expect((await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square })).decision).toBe('look_only');
-      expect((await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'running' })).decision).toBe('forbidden');
+      expect((await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'frozen' })).decision).toBe('forbidden');
       expect(await store.currentActivity(l.roomId)).toBeNull();
       // Kept with the lesson: the teacher lists them, Ana still reads hers; a new activity may start.
       expect((await store.listBoards(l.reader(l.teacher), started.activity.id)).length).toBe(2);
       expect(await store.loadBoardSnapshot(l.reader(l.ana), anas.id)).not.toBe('forbidden');
       decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Next', start: { kind: 'blank' } }), 'applied');
+    });
+
+    test('I11: ending is undone by running the activity again while it is the lesson\'s latest: the boards are the students\' again; after a newer activity it stays ended', async () => {
+      const l = await lesson();
+      const started = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Undo', start: { kind: 'blank' } }), 'applied');
+      const anas = started.boards.find((b) => b.ownerUserId === l.ana.userId)!;
+      decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'ended' }), 'applied');
+      expect((await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square })).decision).toBe('look_only');
+      // A student may not undo it.
+      expect((await store.setActivityStatus(l.ana, { activityId: started.activity.id, status: 'running' })).decision).toBe('forbidden');
+
+      const reopened = decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'running' }), 'applied');
+      expect(reopened.activity.status).toBe('running');
+      expect(reopened.events.map((e) => [e.roomId, e.kind])).toEqual([[l.roomId, 'activity.updated']]);
+      expect((await store.currentActivity(l.roomId))?.id).toBe(started.activity.id);
+      decided(await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square }), 'applied');
+      // A retry of the undo changes nothing more.
+      decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'running' }), 'already_applied');
+
+      // Ended again, then a newer activity: the first stays ended for good.
+      decided(await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'ended' }), 'applied');
+      clock.advance(1_000);
+      const next = decided(await store.startActivity(l.teacher, { activityId: randomUUID(), title: 'Next', start: { kind: 'blank' } }), 'applied');
+      expect((await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'running' })).decision).toBe('forbidden');
+      decided(await store.setActivityStatus(l.teacher, { activityId: next.activity.id, status: 'ended' }), 'applied');
+      expect((await store.setActivityStatus(l.teacher, { activityId: started.activity.id, status: 'running' })).decision).toBe('forbidden');
+      expect((await store.currentActivity(l.roomId))).toBeNull();
+      expect((await store.createElement(on(l.ana, anas.id), { id: randomUUID(), shape: square })).decision).toBe('look_only');
     });
 
     test('last drew: a teacher\'s board list says how long ago each owner last changed an element, on the database clock; not the starting copy, not the teacher\'s comments', async () => {
