@@ -4,7 +4,7 @@
  * the teacher stamps a tick on Anastasia's board, which she sees at once and cannot move; shown
  * anonymously, her board reaches her classmates with nothing of her name in their shown boards'
  * markup, and her banner no longer says only she and the teacher can see it; ending the activity
- * asks first.
+ * asks first, and "Reopen activity" undoes it.
  */
 import type { Page } from '@playwright/test';
 import { expect, joinLesson, startLesson, test } from './support.ts';
@@ -68,12 +68,36 @@ test('feedback: a blank start, a stamp the student sees and cannot move, an anon
   expect(Math.round(after.x - before.x)).toBe(0);
   expect(Math.round(after.y - before.y)).toBe(0);
 
+  // Her next stroke, drawn across the tick, goes under it: the teacher's layer is above her work.
+  await ana.page.keyboard.press('Escape');
+  await ana.page.getByRole('toolbar', { name: 'Drawing tools' }).getByRole('button', { name: /^Pen/ }).click();
+  await ana.page.mouse.move(after.x - 30, after.y + after.height / 2);
+  await ana.page.mouse.down();
+  await ana.page.mouse.move(after.x + after.width + 30, after.y + after.height / 2, { steps: 8 });
+  await ana.page.mouse.up();
+  await expect(drawn(anaBoard)).toHaveCount(3);
+  await expect(drawn(anaBoard).last()).toHaveAttribute('data-kind', 'text');
+
+  // Two stamps more, clicked one right after the other: each where it can be seen, none over another.
+  await teacher.page.getByRole('button', { name: 'Stamp star' }).click();
+  await teacher.page.getByRole('button', { name: 'Stamp question' }).click();
+  const stamps = anaBoard.locator('[data-testid="element"][data-kind="text"]');
+  await expect(stamps).toHaveCount(3);
+  await expect(drawn(anaBoard).last()).toHaveAttribute('data-kind', 'text');
+  const boxes = await Promise.all([0, 1, 2].map(async (i) => (await stamps.nth(i).boundingBox())!));
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      const apart = a.x + a.width <= b.x + 1 || b.x + b.width <= a.x + 1 || a.y + a.height <= b.y + 1 || b.y + b.height <= a.y + 1;
+      expect(apart, `stamps at ${JSON.stringify(a)} and ${JSON.stringify(b)} overlap`).toBe(true);
+    }
+  }
+
   // Shown anonymously: Anastasia's banner says so; her classmates' shown board names nobody.
   await teacher.page.getByRole('button', { name: 'Show anonymously' }).click();
   await expect(ana.page.getByTestId('private-board-banner')).toContainText('the teacher is showing it to the class as “Student A”');
   await expect(ana.page.getByTestId('private-board-banner')).not.toContainText('only you and the teacher');
   const shown = ben.page.getByTestId('shown-boards');
-  await expect(shown.getByRole('img', { name: /^Student A's board, 1 stroke/ })).toBeVisible();
+  await expect(shown.getByRole('img', { name: /^Student A's board, 2 strokes/ })).toBeVisible();
   const markup = await shown.evaluate((el) => el.outerHTML);
   for (const part of names[0]!.split(' ')) expect(markup).not.toContain(part);
 
@@ -85,4 +109,16 @@ test('feedback: a blank start, a stamp the student sees and cannot move, an anon
   await teacher.page.getByRole('button', { name: 'End activity' }).click();
   await teacher.page.getByRole('group', { name: /End the activity for everyone/ }).getByRole('button', { name: 'End activity' }).click();
   await expect(teacher.page.getByTestId('class-grid-overlay')).toHaveCount(0);
+  await expect(ana.page.getByTestId('private-board-banner')).toHaveCount(0);
+
+  // Ending is undone: "Reopen activity" runs it again (the server's decision); Anastasia draws on.
+  await expect(teacher.page.getByTestId('activity-ended')).toContainText('"Fractions" has ended');
+  await teacher.page.getByRole('button', { name: 'Reopen activity' }).click();
+  await expect(teacher.page.getByTestId('activity-status')).toHaveText('Running');
+  await expect(teacher.page.getByTestId('activity-ended')).toHaveCount(0);
+  await expect(ana.page.getByTestId('private-board-banner')).toBeVisible();
+  await ana.page.keyboard.press('Escape');
+  await ana.page.getByRole('toolbar', { name: 'Drawing tools' }).getByRole('button', { name: /^Pen/ }).click();
+  await dragOn(ana.page, ownBoard(ana.page), [0.6, 0.6], [0.7, 0.7]);
+  await expect(drawn(ownBoard(ana.page))).toHaveCount(6);
 });

@@ -16,10 +16,11 @@ import { exportPng, exportPngZip } from '../board/exportImage.ts';
 import type { BoardEngine } from '../connection/boardEngine.ts';
 import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
-import { inDrawingOrder, shapeBounds, unionBounds } from '../elements/geometry.ts';
+import { inLayerOrder, shapeBounds, unionBounds } from '../elements/geometry.ts';
 import type { RosterEntry } from '../sync/roster.ts';
 import type { ActivityBoard } from './activityClient.ts';
 import { BOARD_H, BOARD_W } from './tilePainter.ts';
+import { stampSpot } from './stampSpot.ts';
 import { TileBoard } from './TileBoard.tsx';
 import { byFlag, FlagBadge, flagFilterMatches, HelpQueue, type FlagFilter } from '../checks/Flags.tsx';
 import './activity.css';
@@ -29,7 +30,8 @@ import { useT } from '../i18n/useT.ts';
 import './feedback.css';
 
 /** A board's elements in drawing order, as its engine holds them now. */
-const elementsOf = (engine: BoardEngine | undefined): Element[] => inDrawingOrder(engine?.sync.state?.elements.values() ?? []);
+/** A student's board in drawing order, the teacher's feedback above the owner's work. */
+const elementsOf = (engine: BoardEngine | undefined, ownerUserId: string): Element[] => inLayerOrder(engine?.sync.state?.elements.values() ?? [], ownerUserId);
 
 /** The board on the stage (the page's one `Board`), and what it is called. */
 export interface Stage {
@@ -64,11 +66,18 @@ export function useStage(client: RoomClient, grant: SessionGrant): Stage {
  * A board as a still SVG picture (the teacher page's kept boards): its elements in drawing order,
  * each drawn once per version.
  */
-export const BoardPicture = memo(function BoardPicture({ elements, label, boardId, owner }: { elements: readonly Element[]; label: string; boardId: string; owner: string }) {
+export const BoardPicture = memo(function BoardPicture({ elements, label, boardId, owner, ownerUserId }: {
+  elements: readonly Element[];
+  label: string;
+  boardId: string;
+  owner: string;
+  /** The board's owner: the teacher's feedback is drawn above their work. */
+  ownerUserId: string;
+}) {
   return (
     <svg className="activity-board" viewBox={`0 0 ${BOARD_W} ${BOARD_H}`} role="img" aria-label={label} data-board-id={boardId} data-owner={owner} data-elements={elements.length}>
       <rect x={0} y={0} width={BOARD_W} height={BOARD_H} fill="#ffffff" />
-      {inDrawingOrder(elements).map((e) => (
+      {inLayerOrder(elements, ownerUserId).map((e) => (
         <ElementMarkup key={e.id} element={e} />
       ))}
     </svg>
@@ -231,20 +240,20 @@ const STAMPS = [
 const STAMP_SIZE = 56;
 
 /**
- * Stamps ✓ ★ ? on a student's board: each lands on the top-right corner of the student's work,
- * below the teacher's earlier marks, as an element the teacher made (the student sees it at once and may not move,
- * change or erase it: the server refuses `feedback_locked`). Writing and drawing are the board's
+ * Stamps ✓ ★ ? on a student's board: each lands at the top-right corner of the student's work, in
+ * the first place free of the teacher's earlier marks (stampSpot.ts), as an element the teacher
+ * made (the student sees it at once and may not move, change or erase it: the server refuses
+ * `feedback_locked`), drawn above the work (`inLayerOrder`). Writing and drawing are the board's
  * own tools, the same teacher's layer.
  */
 function FeedbackStamps({ engine, ownerUserId }: { engine: BoardEngine; ownerUserId: string }) {
   const t = useT();
   const stamp = (text: string, colour: string) => {
-    const elements = [...(engine.sync.state?.elements.values() ?? [])];
+    // The editor's view: stamps given a moment ago and not yet confirmed take their place too.
+    const elements = [...engine.editor.board.getState().elements.values()];
     const work = unionBounds(elements.filter((e) => e.createdBy === ownerUserId).map((e) => shapeBounds(e.shape)));
-    const teacherMarks = elements.filter((e) => e.createdBy !== ownerUserId).length;
-    // At the work's top-right corner (where a teacher ticks an answer), later stamps below it.
-    const x = (work ? work.x + work.w : 0) - STAMP_SIZE / 2;
-    const y = (work ? work.y : 0) - STAMP_SIZE / 2 + teacherMarks * (STAMP_SIZE + 8);
+    const marks = elements.filter((e) => e.createdBy !== ownerUserId).map((e) => shapeBounds(e.shape));
+    const { x, y } = stampSpot(work, marks, STAMP_SIZE);
     engine.editor.create({ kind: 'text', x, y, w: STAMP_SIZE, h: STAMP_SIZE + 8, text, stroke: colour, fontSize: STAMP_SIZE, align: 'center' });
   };
   return (
@@ -283,6 +292,39 @@ export function ConfirmButton({ label, question, onConfirm, className = 'button 
   );
 }
 
+/**
+ * After the teacher ends an activity: the undo. "Reopen activity" asks the server to run it again,
+ * which it does only while this is the lesson's latest activity; a refusal is said here. The bar
+ * goes with "Close" or a new activity.
+ */
+function ActivityEndedBar({ client, activityId, title }: { client: RoomClient; activityId: string; title: string }) {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [closedFor, setClosedFor] = useState<string | null>(null);
+  if (closedFor === activityId) return null;
+  return (
+    <div className="activity-ended-bar panel" role="status" data-testid="activity-ended">
+      <span>{refusal ?? t('activity.endedBar', { title })}</span>
+      {!refusal && (
+        <button type="button" className="button button-primary" disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            void client.activity.setStatus('running').then((error) => {
+              setBusy(false);
+              if (error) setRefusal(refusalMessage(error.code));
+            });
+          }}>
+          {t('activity.reopen')}
+        </button>
+      )}
+      <button type="button" className="button button-secondary" onClick={() => setClosedFor(activityId)}>
+        {t('action.close')}
+      </button>
+    </div>
+  );
+}
+
 function TeacherActivity({ client, roster }: { client: RoomClient; roster: readonly RosterEntry[] }) {
   const { activity, boards, opened, gridOpen } = useStore(client.activity.store);
   const t = useT();
@@ -291,6 +333,7 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
   const [flagFilter, setFlagFilter] = useState<FlagFilter>('all');
   const now = useNow();
   const current = activity && activity.status !== 'ended' ? activity : null;
+  if (activity?.status === 'ended') return <ActivityEndedBar client={client} activityId={activity.id} title={activity.title} />;
   if (!current || !gridOpen) return null;
 
   const byUser = new Map(roster.map((e) => [e.userId, e]));
@@ -326,7 +369,7 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           <button type="button" className="button button-secondary" onClick={() => client.activity.open(null)}>
             {t('activity.backToGrid')}
           </button>
-          <button type="button" className="button button-secondary" onClick={() => void exportPng(elementsOf(engines.get(info.id)), `${current.title} ${info.ownerName}`)}>
+          <button type="button" className="button button-secondary" onClick={() => void exportPng(elementsOf(engines.get(info.id), info.ownerUserId), `${current.title} ${info.ownerName}`)}>
             {t('activity.downloadPng')}
           </button>
           {shownIds.has(info.id) ? (
@@ -374,7 +417,7 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
           {current.status === 'frozen' ? t('activity.unfreeze') : t('activity.freeze')}
         </button>
         <button type="button" className="button button-secondary"
-          onClick={() => void exportPngZip(tiles.map((board) => ({ name: board.info.ownerName, elements: elementsOf(engines.get(board.info.id)) })), current.title)}>
+          onClick={() => void exportPngZip(tiles.map((board) => ({ name: board.info.ownerName, elements: elementsOf(engines.get(board.info.id), board.info.ownerUserId) })), current.title)}>
           {t('activity.downloadAll')}
         </button>
         <ConfirmButton label={t('activity.end')} question={t('activity.endQuestion')}

@@ -7,6 +7,7 @@ import type { LessonBoards } from '@wb/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { listMyLessonBoards } from '../api/teacherAccountApi.ts';
 import { exportPng, exportPngZip } from '../board/exportImage.ts';
+import { inLayerOrder } from '../elements/geometry.ts';
 import { BoardPicture } from './ActivityLayer.tsx';
 import './activity.css';
 import { formatDateTime } from '../i18n/format.ts';
@@ -43,16 +44,16 @@ export function LessonBoardsDialog({ code, title, onClose }: { code: string; tit
               </span>
             </h3>
             <button type="button" className="roster-action"
-              onClick={() => void exportPngZip(boards.map((b) => ({ name: b.board.ownerName, elements: b.elements })), activity.title)}>
+              onClick={() => void exportPngZip(boards.map((b) => ({ name: b.board.ownerName, elements: inLayerOrder(b.elements, b.board.ownerUserId) })), activity.title)}>
               {t('activity.downloadAll')}
             </button>
             <ul className="class-grid">
               {boards.map(({ board, elements }) => {
                 return (
                   <li key={board.id} className="class-tile">
-                    <BoardPicture elements={elements} label={t('stage.studentBoard', { name: board.ownerName })} boardId={board.id} owner={board.ownerName} />
+                    <BoardPicture elements={elements} label={t('stage.studentBoard', { name: board.ownerName })} boardId={board.id} owner={board.ownerName} ownerUserId={board.ownerUserId} />
                     <span className="class-tile-name">{board.ownerName}</span>
-                    <button type="button" className="roster-action" onClick={() => void exportPng(elements, `${activity.title} ${board.ownerName}`)}>
+                    <button type="button" className="roster-action" onClick={() => void exportPng(inLayerOrder(elements, board.ownerUserId), `${activity.title} ${board.ownerName}`)}>
                       PNG
                     </button>
                   </li>

@@ -10,7 +10,7 @@ import { useStore } from 'zustand';
 import type { BoardEngine } from '../connection/boardEngine.ts';
 import { drawElementsOnCanvas } from '../elements/elementCanvas.ts';
 import { equationPicture, onEquationPictureReady } from '../elements/equationPicture.ts';
-import { inDrawingOrder } from '../elements/geometry.ts';
+import { inLayerOrder } from '../elements/geometry.ts';
 import { onEquationRendererLoaded } from '../elements/equationRenderer.ts';
 import { onImageReady } from '../images/imageRefs.ts';
 import { TilePainter, type TileSurface } from './tilePainter.ts';
@@ -91,7 +91,7 @@ export const TileBoard = memo(function TileBoard({ engine, owner, ownerUserId }:
     const p = new TilePainter(board, ink, (ctx, drawn: readonly Element[]) => drawElementsOnCanvas(ctx, drawn, equationPicture));
     painter.current = p;
     const unfollow = followSize(boardRef.current, p);
-    p.paint(inDrawingOrder(elementsRef.current.values()));
+    p.paint(inLayerOrder(elementsRef.current.values(), ownerUserId));
     p.drawInk(engine.ink.getState().strokes);
     const unsubscribeInk = engine.ink.subscribe((now, before) => {
       if (now.strokes !== before.strokes) p.drawInk(now.strokes);
@@ -116,11 +116,11 @@ export const TileBoard = memo(function TileBoard({ engine, owner, ownerUserId }:
       p.clear();
       painter.current = null;
     };
-  }, [engine]);
+  }, [engine, ownerUserId]);
 
   useLayoutEffect(() => {
-    painter.current?.paint(inDrawingOrder(elements.values()));
-  }, [elements]);
+    painter.current?.paint(inLayerOrder(elements.values(), ownerUserId));
+  }, [elements, ownerUserId]);
 
   return (
     <div className="activity-board class-tile-board">

@@ -114,11 +114,14 @@ export class ActivityClient {
     return null;
   }
 
-  async setStatus(status: Activity['status']): Promise<void> {
+  /** Teacher: freeze, run (also: undo an end, when the server still allows it) or end; the refusal, if any. */
+  async setStatus(status: Activity['status']): Promise<ProtocolError | null> {
     const activity = this.store.getState().activity;
-    if (!activity) return;
+    if (!activity) return null;
     const reply = await this.ports.request(ClientEvent.ACTIVITY_STATUS, { activityId: activity.id, status });
-    if (reply.ok) this.activityChanged(reply.activity);
+    if (!reply.ok) return reply.error;
+    this.activityChanged(reply.activity);
+    return null;
   }
 
   async show(boardId: string, label: string | null): Promise<void> {

@@ -32,7 +32,8 @@ export interface BoardState {
 }
 
 /** The class board is the lesson's own log; a private board has its own, framed by the lesson. */
-export type BoardKind = { readonly kind: 'class' } | { readonly kind: 'private'; readonly frame: BoardFrame };
+/** A private board's `ownerUserId`: its owner's work is drawn under everyone else's (the teacher's feedback layer). */
+export type BoardKind = { readonly kind: 'class' } | { readonly kind: 'private'; readonly frame: BoardFrame; readonly ownerUserId?: string };
 
 /** How one board reaches the server. */
 export interface BoardWire {
@@ -113,7 +114,7 @@ export class BoardEngine {
   ) {
     this.kind = kind;
     this.sync = new SyncEngine({ requestSync: (lastRevision) => wire.requestSync(lastRevision) }, self.sessionId);
-    this.editor = new BoardEditor(self, wire.transport, wire.keeper ?? null, { privateBoard: kind.kind === 'private' });
+    this.editor = new BoardEditor(self, wire.transport, wire.keeper ?? null, { privateBoard: kind.kind === 'private', ownerUserId: kind.kind === 'private' ? (kind.ownerUserId ?? null) : null });
     this.board = createStore<BoardState>(() => ({ state: null, phase: 'idle' }));
     this.sync.subscribe((changes) => {
       if (changes.has('state')) this.editor.stateChanged(this.sync.state);
@@ -163,7 +164,7 @@ export class BoardEngine {
   /** A private board: its lesson's state or its own edit policy changed (`SyncEngine.reframe`). */
   reframe(lesson: RoomState | null, editPolicy?: EditPolicy): void {
     if (this.kind.kind !== 'private') return;
-    if (editPolicy !== undefined && editPolicy !== this.kind.frame.editPolicy) this.kind = { kind: 'private', frame: { ...this.kind.frame, editPolicy } };
+    if (editPolicy !== undefined && editPolicy !== this.kind.frame.editPolicy) this.kind = { ...this.kind, frame: { ...this.kind.frame, editPolicy } };
     if (lesson) this.sync.reframe(lesson, this.kind.frame);
   }
 

@@ -224,7 +224,7 @@ export class RoomClient {
     const self = { userId: this.grant.userId, sessionId: this.grant.sessionId, role: this.grant.role };
     const engine: BoardEngine = new BoardEngine(
       info.id,
-      { kind: 'private', frame: { boardId: info.id, editPolicy } },
+      { kind: 'private', frame: { boardId: info.id, editPolicy }, ownerUserId: info.ownerUserId },
       { transport: this.transport(info.id), requestSync: (lastRevision) => this.requestBoardSync(engine, lastRevision), keeper: deviceEditKeeper(this.scopeOf(info.id)) },
       self,
       // A teacher's grid of 30 drawing students: every board's ephemera publish once a frame, together.

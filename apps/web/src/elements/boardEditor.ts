@@ -34,7 +34,7 @@ import { randomId, randomUuid } from '../session/randomId.ts';
 import type { RoomState } from '../sync/roomState.ts';
 import type { DragTarget } from '../sync/syncEngine.ts';
 import { EditQueue, isFinalRefusal, type EditOp, type EditRequest } from './editQueue.ts';
-import { clampCoordinate, inDrawingOrder, moveShapeTo, type Point } from './geometry.ts';
+import { clampCoordinate, inLayerOrder, moveShapeTo, type Point } from './geometry.ts';
 import { frameAfter, reshapeToFrame, resizeFrame, rotateFrame, shapeFrame, transformShape, type Frame, type ResizeHandle } from './transform.ts';
 import { History, type Step } from './history.ts';
 import { InkSender } from './inkSender.ts';
@@ -226,8 +226,11 @@ export class BoardEditor {
     private readonly self: { userId: string; sessionId: string; role: Role },
     private readonly transport: EditorTransport,
     private readonly keeper: EditKeeper | null = null,
-    /** A private board: what the teacher made on it is their feedback, never the student's to change. */
-    private readonly place: { readonly privateBoard: boolean } = { privateBoard: false },
+    /**
+     * A private board: what the teacher made on it is their feedback, never the student's to change,
+     * drawn above the owner's work (`inLayerOrder`; `ownerUserId` null where the owner is not known).
+     */
+    private readonly place: { readonly privateBoard: boolean; readonly ownerUserId?: string | null } = { privateBoard: false },
   ) {
     this.queue = new EditQueue(self.userId);
     this.restoring = keeper !== null;
@@ -951,7 +954,7 @@ export class BoardEditor {
     const kept = selection.length === prev.selection.size ? prev.selection : new Set(selection);
     this.board.setState({
       elements,
-      ordered: elements === prev.elements ? prev.ordered : inDrawingOrder(elements.values()),
+      ordered: elements === prev.elements ? prev.ordered : inLayerOrder(elements.values(), this.place.ownerUserId ?? null),
       selection: kept,
       unsynced: this.queue.unsynced,
       kept: this.keptOk && !this.keeping && this.keptChanges === this.queue.pendingChanges,

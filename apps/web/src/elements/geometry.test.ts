@@ -1,6 +1,6 @@
 import type { ElementShape } from '@wb/protocol';
 import { describe, expect, test } from 'vitest';
-import { hitShape, isTooSmall, moveShapeTo, shapeBounds, shapeFromDrag, topmostAt } from './geometry.ts';
+import { hitShape, inLayerOrder, isTooSmall, moveShapeTo, shapeBounds, shapeFromDrag, topmostAt } from './geometry.ts';
 import { penOutlinePath, penShapeFromSamples, simplifyStroke } from './penStroke.ts';
 
 const style = { stroke: '#1e1e1e', fill: 'transparent', strokeWidth: 2 } as const;
@@ -37,6 +37,21 @@ describe('hit tests', () => {
     const a = { id: 'a', shape: filled, version: 1, pinned: false, createdBy: 'u', updatedBy: 'u', z: 1, lock: null };
     const b = { ...a, id: 'b', z: 2 };
     expect(topmostAt([a, b], { x: 50, y: 50 }, 2)?.id).toBe('b');
+  });
+});
+
+describe('layers on a private board', () => {
+  const filled: ElementShape = { kind: 'rect', x: 0, y: 0, w: 100, h: 100, stroke: '#000000', fill: '#ff0000', strokeWidth: 2 };
+  const el = (id: string, createdBy: string, z: number) => ({ id, shape: filled, version: 1, pinned: false, createdBy, updatedBy: createdBy, z, lock: null });
+  test("the teacher's feedback is drawn above the owner's work, even work drawn after it; each layer keeps its own order", () => {
+    const work = [el('w1', 'ana', 1), el('w2', 'ana', 4)];
+    const feedback = [el('tick', 'teacher', 2), el('star', 'teacher', 3)];
+    expect(inLayerOrder([...work, ...feedback], 'ana').map((e) => e.id)).toEqual(['w1', 'w2', 'tick', 'star']);
+    // The topmost under the pointer is then the teacher's mark, not the stroke drawn over it later.
+    expect(topmostAt(inLayerOrder([...work, ...feedback], 'ana'), { x: 50, y: 50 }, 2)?.id).toBe('star');
+  });
+  test('no owner (the class board, a classmate\'s anonymous view): one layer, by z', () => {
+    expect(inLayerOrder([el('b', 'x', 2), el('a', 'y', 1)], null).map((e) => e.id)).toEqual(['a', 'b']);
   });
 });
 

@@ -219,6 +219,17 @@ export function inDrawingOrder(elements: Iterable<Element>): Element[] {
   return [...elements].sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/**
+ * Drawing order on a private board: its owner's work first, in its own order, then what anyone else
+ * made on it (the teacher's feedback layer), so a student's later stroke never covers a tick.
+ * `ownerUserId` null (the class board, or a classmate's anonymous view): one layer, `inDrawingOrder`.
+ */
+export function inLayerOrder(elements: Iterable<Element>, ownerUserId: string | null): Element[] {
+  const ordered = inDrawingOrder(elements);
+  if (ownerUserId === null) return ordered;
+  return [...ordered.filter((e) => e.createdBy === ownerUserId), ...ordered.filter((e) => e.createdBy !== ownerUserId)];
+}
+
 /** The topmost element under a board point, or null. `ordered` is in drawing order. */
 export function topmostAt(ordered: readonly Element[], p: Point, tolerance: number): Element | null {
   for (let i = ordered.length - 1; i >= 0; i--) {
