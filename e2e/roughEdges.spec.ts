@@ -3,6 +3,7 @@
  * counts, a raised hand shows in the student's roster row, and students' cursors leave the class
  * board while an activity keeps them on their own boards.
  */
+import type { Page } from '@playwright/test';
 import { elementsOf } from './boardHook.ts';
 import { worksheetPdf } from './worksheetPdf.ts';
 import { expect, fromLessonMenu, joinLesson, rosterEntry, startLesson, test } from './support.ts';
@@ -188,4 +189,84 @@ test('dark theme: the black swatch is visible on the dark toolbar, and the class
     expect(Math.max(r, g, b), `the menu is ${background}`).toBeLessThan(100);
     expect(await menu.evaluate((el) => getComputedStyle(el).colorScheme)).toContain('dark');
   }
+});
+
+/** The teacher asks a quick poll (from the side panel, a sheet on a phone). */
+async function askPoll(page: Page, question: string) {
+  const launch = page.getByRole('button', { name: 'Quick poll' });
+  if (!(await launch.isVisible())) {
+    const people = page.locator('.topbar-people');
+    if ((await people.getAttribute('aria-expanded')) !== 'true') await people.click();
+  }
+  await launch.click();
+  await page.getByTestId('poll-dialog').getByLabel('Question').fill(question);
+  await page.getByTestId('poll-dialog').getByRole('button', { name: 'Ask' }).click();
+}
+
+test('on a phone the poll covers neither the lesson\'s bar, the zoom nor the tools; on a laptop it stays clear of a private board\'s bar and banner', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera', '', undefined, PHONE);
+  const ana = await joinLesson(browser, teacher.code, 'Ana', '', undefined, PHONE);
+  await askPoll(teacher.page, 'Is 7 a prime number?');
+  const teacherPoll = teacher.page.getByTestId('teacher-poll');
+  await expect(teacherPoll).toBeVisible();
+  // The sheet the poll opened from closes on a phone: the lesson's bar is on the board again.
+  const bars = [
+    ['the attention bar', teacher.page.getByRole('button', { name: 'Hide cursors', exact: true })],
+    ['the zoom', teacher.page.getByRole('group', { name: 'Zoom' })],
+    ['the tools', teacher.page.getByTestId('toolbar')],
+  ] as const;
+  for (const [name, bar] of bars) {
+    await expect(bar).toBeVisible();
+    expect(overlap((await teacherPoll.boundingBox())!, (await bar.boundingBox())!), `the teacher's poll covers ${name}`).toBe(false);
+  }
+  const studentPoll = ana.page.getByTestId('student-poll');
+  await expect(studentPoll).toBeVisible();
+  for (const bar of [ana.page.getByRole('group', { name: 'Zoom' }), ana.page.getByTestId('toolbar')]) {
+    expect(overlap((await studentPoll.boundingBox())!, (await bar.boundingBox())!), 'the student\'s poll covers a bar').toBe(false);
+  }
+  await teacher.page.context().close();
+  await ana.page.context().close();
+
+  // A laptop, with a private board on the stage: the teacher's board bar and the student's banner stay clear.
+  const laptopTeacher = await startLesson(browser, 'Ms Rivera', '', undefined, LAPTOP);
+  const ben = await joinLesson(browser, laptopTeacher.code, 'Ben', '', undefined, LAPTOP);
+  const t = laptopTeacher.page;
+  await askPoll(t, 'Is 9 a prime number?');
+  await t.getByRole('button', { name: 'Start activity' }).click();
+  await t.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  await t.locator('[data-testid="board-tile"][data-owner="Ben"]').click();
+  const stageBar = t.getByTestId('open-board');
+  await expect(stageBar).toBeVisible();
+  expect(overlap((await t.getByTestId('teacher-poll').boundingBox())!, (await stageBar.boundingBox())!), 'the poll covers the board\'s bar').toBe(false);
+  await stageBar.getByRole('button', { name: 'Back to grid' }).click();
+  const banner = ben.page.getByTestId('private-board-banner');
+  await expect(banner).toBeVisible();
+  expect(overlap((await ben.page.getByTestId('student-poll').boundingBox())!, (await banner.boundingBox())!), 'the poll covers the banner').toBe(false);
+});
+
+test('dark theme on a phone: the current colour\'s button shows black on the dark bar; a private board\'s banner is dark', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera', '', undefined, { ...LAPTOP, colorScheme: 'dark' });
+  const ana = await joinLesson(browser, teacher.code, 'Ana', '', undefined, { ...PHONE, colorScheme: 'dark' });
+  const page = ana.page;
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  // The compact toolbar's one colour button shows the current colour, black at first: it needs an edge lighter than the bar.
+  const current = page.getByRole('button', { name: 'Colour and stroke' }).locator('.style-current');
+  const edge = await current.evaluate((el) => {
+    const style = getComputedStyle(el);
+    return [style.borderTopColor, ...(style.boxShadow.match(/rgba?\([^)]*\)/g) ?? [])].map((c) => {
+      const [r = 0, g = 0, b = 0, a = 1] = (c.match(/[\d.]+/g) ?? []).map(Number);
+      return a === 0 ? 0 : Math.max(r, g, b) * Math.min(1, a);
+    });
+  });
+  // Brighter than the panel's strong line colour (#4a5264, 100: the faint ring it had, lost on a phone's screen in daylight).
+  expect(Math.max(...edge), 'the black colour button has a visible edge').toBeGreaterThan(120);
+
+  await teacher.page.getByRole('button', { name: 'Start activity' }).click();
+  await teacher.page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  const banner = page.getByTestId('private-board-banner');
+  await expect(banner).toBeVisible();
+  const [background, colour] = await banner.evaluate((el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color]);
+  const brightest = (c: string) => Math.max(...(c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number));
+  expect(brightest(background), `the banner is ${background}`).toBeLessThan(100);
+  expect(brightest(colour), `its words are ${colour}`).toBeGreaterThan(180);
 });
