@@ -16,7 +16,7 @@ import { FaultClient, createRoom, joinRoom, requestId } from './support/client.t
 import { reportFigures } from './support/results.ts';
 import type { FaultSocket } from './support/client.ts';
 import { killAll, spawnServer, type ServerProcess, type ServerProcessOptions } from './support/serverProcess.ts';
-import { validByContract } from './support/contract.ts';
+import { validByContract, type OpenPoll } from './support/contract.ts';
 import { STORES, databaseOn, skipNote } from './support/stores.ts';
 
 /** The typed socket, loosened to send what its types forbid. */
@@ -72,7 +72,9 @@ const mixed = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight
 function payload(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   const record = fc.record(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, mixed(v)])), { requiredKeys: [] });
   const whole = fc.record(fields);
-  const oneBad = fc.tuple(whole, fc.constantFrom(...Object.keys(fields)), poison).map(([r, key, bad]) => ({ ...(r as object), [key]: bad }));
+  const keys = Object.keys(fields);
+  // A packet of no fields (`clock.now`, `poll.get`) has no field to poison.
+  const oneBad = keys.length === 0 ? whole : fc.tuple(whole, fc.constantFrom(...keys), poison).map(([r, key, bad]) => ({ ...(r as object), [key]: bad }));
   return fc.oneof(
     { arbitrary: record, weight: 5 },
     { arbitrary: whole, weight: 2 },
@@ -100,6 +102,9 @@ const shape = fc.constantFrom('rect', 'ellipse', 'line', 'arrow', 'pen', 'text',
     ...(['rect', 'ellipse', 'sticky'].includes(kind) ? { fill: color } : {}),
   }),
 );
+
+/** The teacher's poll packets that change which poll is open (the oracle's `openPoll`). */
+const POLL_STATE_EVENTS = new Set<string>([ClientEvent.POLL_OPEN, ClientEvent.POLL_CLOSE, ClientEvent.POLL_SHOW]);
 
 type Case = { event: string; acked: boolean; payload: unknown; as: 'teacher' | 'student'; dropAck: boolean };
 
@@ -137,6 +142,20 @@ for (const store of STORES) describe.skipIf(store.skip !== null)(`fuzzed socket 
     const elementId = fc.oneof(fc.constantFrom(...known), fc.uuid(), fc.constant(randomUUID()));
     const rid = fc.oneof(fc.constant('req').map(() => requestId()), fc.string({ minLength: 8, maxLength: 20 }));
     const revision = fc.oneof(fc.nat(), fc.integer({ min: 0, max: 2 ** 31 }));
+    const timerAction = fc.oneof(
+      payload({ action: fc.constant('start'), durationMs: fc.integer({ min: 0, max: 8_000_000 }), freezeAtZero: fc.boolean(), sound: fc.boolean() }),
+      payload({ action: fc.constantFrom('pause', 'resume', 'add', 'stop', 'restart') }),
+      payload({ action: fc.constant('options'), freezeAtZero: fc.boolean(), sound: fc.boolean() }),
+    );
+    // Text at and past its bounds (80, 200 and 40 characters after trimming), blank, with a control character.
+    const pollText = fc.oneof(
+      { arbitrary: fc.constantFrom('Is 7 a prime number?', '  3/4  ', 'x'.repeat(80), 'x'.repeat(200)), weight: 3 },
+      { arbitrary: fc.constantFrom(' ', 'a\u0007b', 'x'.repeat(81), ` ${'x'.repeat(200)} `, 'x'.repeat(201)), weight: 2 },
+      { arbitrary: fc.string({ maxLength: 90 }), weight: 1 },
+    );
+    const pollKind = fc.constantFrom('yesno', 'abcd', 'scale', 'thumbs', 'text', 'custom', 'essay');
+    const pollChoices = fc.array(fc.oneof(fc.constantFrom('3/4', '2/3', 'x'.repeat(40), 'x'.repeat(41), ''), fc.string({ maxLength: 45 })), { maxLength: 9 });
+    const pollId = fc.oneof({ arbitrary: fc.constant(null).map(() => openPoll?.id ?? randomUUID()), weight: 3 }, { arbitrary: fc.uuid(), weight: 1 });
     const events: { event: string; acked: boolean; fields: Record<string, fc.Arbitrary<unknown>> }[] = [
       { event: ClientEvent.CURSOR, acked: false, fields: { x: coordinate, y: coordinate, t: fc.nat() } },
       { event: ClientEvent.LEASE_RENEW, acked: true, fields: { revision, requestId: rid } },
@@ -157,13 +176,26 @@ for (const store of STORES) describe.skipIf(store.skip !== null)(`fuzzed socket 
       { event: ClientEvent.ELEMENT_RESTORE, acked: true, fields: { requestId: rid, elementId, version: revision } },
       { event: ClientEvent.BOARD_CLEAR, acked: true, fields: { requestId: rid, of: fc.uuid() } },
       { event: ClientEvent.BATCH_RESTORE, acked: true, fields: { requestId: rid, batchId: fc.uuid() } },
+      // Timer, polls and flags. A poll's id is mostly the lesson's latest (read after every poll packet).
+      { event: ClientEvent.TIMER_SET, acked: true, fields: { requestId: rid, timer: timerAction } },
+      { event: ClientEvent.CLOCK_NOW, acked: true, fields: {} },
+      // Its choices go with a custom poll only: one spec each way, so most packets are close to valid.
+      { event: ClientEvent.POLL_OPEN, acked: true, fields: { requestId: rid, pollId: fc.uuid(), question: pollText, kind: pollKind } },
+      { event: ClientEvent.POLL_OPEN, acked: true, fields: { requestId: rid, pollId: fc.uuid(), question: pollText, kind: fc.constant('custom'), choices: pollChoices } },
+      { event: ClientEvent.POLL_ANSWER, acked: true, fields: { requestId: rid, pollId, choice: fc.integer({ min: -1, max: 9 }), text: pollText } },
+      { event: ClientEvent.POLL_CLOSE, acked: true, fields: { requestId: rid, pollId } },
+      { event: ClientEvent.POLL_SHOW, acked: true, fields: { requestId: rid, pollId, shown: fc.boolean() } },
+      { event: ClientEvent.POLL_GET, acked: true, fields: {} },
+      { event: ClientEvent.BOARD_FLAG, acked: true, fields: { requestId: rid, boardId: fc.uuid(), flag: fc.constantFrom('done', 'help', null, 'raised') } },
     ];
     const disconnects: string[] = [];
     for (const c of [teacher, student]) c.socket.on('disconnect', (reason) => disconnects.push(`${c.grant.displayName}: ${reason}`));
     const cases: fc.Arbitrary<Case> = fc
       .tuple(fc.constantFrom(...events), fc.constantFrom<'teacher' | 'student'>('teacher', 'student'), fc.oneof({ arbitrary: fc.constant(false), weight: 19 }, { arbitrary: fc.constant(true), weight: 1 }))
       .chain(([spec, as, dropAck]) =>
-        payload(spec.fields).map((p) => ({ event: spec.event, acked: spec.acked, payload: p, as, dropAck: spec.acked && dropAck })),
+        // A poll's opening, closing or showing always waits for its answer: the poll the oracle
+        // judges answers by is read after it, and an unanswered one could land after that read.
+        payload(spec.fields).map((p) => ({ event: spec.event, acked: spec.acked, payload: p, as, dropAck: spec.acked && dropAck && !POLL_STATE_EVENTS.has(spec.event) })),
       );
 
     const tally = {
@@ -188,6 +220,16 @@ for (const store of STORES) describe.skipIf(store.skip !== null)(`fuzzed socket 
     };
     /** Each socket's stored lease revision, as its accepted renewals moved it. */
     const leaseRevisions = new Map<FaultClient, number>();
+    /** The lesson's latest poll while it is open (read from the server after each poll packet): what an answer to it must be. */
+    let openPoll: OpenPoll | null = null;
+    const readPoll = async () => {
+      const reply = (await loose(teacher.socket).timeout(10_000).emitWithAck(ClientEvent.POLL_GET, {}).catch(() => null)) as
+        | { ok: true; poll: { id: string; kind: string; choices: string[]; status: string } | null }
+        | { ok: false }
+        | null;
+      if (!reply?.ok) return;
+      openPoll = reply.poll && reply.poll.status === 'open' ? { id: reply.poll.id, kind: reply.poll.kind, choices: reply.poll.choices.length } : null;
+    };
     /**
      * Room events either socket has received that a packet could have caused: a packet that changed
      * state published one. The sweeper's own (a lease or a fuzzed lock running out) come any time.
@@ -197,6 +239,10 @@ for (const store of STORES) describe.skipIf(store.skip !== null)(`fuzzed socket 
     const codes = new Map<string, number>();
     const perEvent = new Map<string, number>();
     const seed = Number(process.env.FAULTS_FUZZ_SEED ?? Date.now() % 2 ** 31);
+    // A poll open from the start, so answers meet one (the fuzzed packets then open, close and show others).
+    await loose(teacher.socket).timeout(10_000).emitWithAck(ClientEvent.POLL_OPEN, { requestId: requestId(), pollId: randomUUID(), question: 'Fuzz?', kind: 'yesno' });
+    await readPoll();
+    expect(openPoll).not.toBeNull();
     await fc.assert(
       fc.asyncProperty(cases, async (c) => {
         // Over 64 KB the transport closes the connection by design (the 2 MB test below): not this test's subject.
@@ -215,7 +261,7 @@ for (const store of STORES) describe.skipIf(store.skip !== null)(`fuzzed socket 
           // The documented contract, not the server's schema, says what is valid (support/contract.ts).
           const sender = c.as === 'teacher' ? teacher : student;
           const leaseRevision = leaseRevisions.get(sender) ?? sender.received.welcome[0]!.leaseRevision;
-          const valid = validByContract(c.event, wire, { leaseRevision });
+          const valid = validByContract(c.event, wire, { leaseRevision, role: c.as, openPoll });
           const before = eventsSeen();
           const reply = (await socket
             .timeout(10_000)
@@ -255,6 +301,7 @@ for (const store of STORES) describe.skipIf(store.skip !== null)(`fuzzed socket 
             }
           }
         }
+        if (c.event.startsWith('poll.')) await readPoll();
         // The socket still answers (ordered after the packet above), and the process is alive. The
         // ping is a sync request: served, or refused `rate_limited` once the member's sync budget
         // (issue 18) is spent; either is an answer from a socket that still serves.

@@ -98,6 +98,40 @@ const settings: Check = (v) =>
     paper: opt(oneOf('blank', 'dots', 'grid', 'lined', 'graph', 'staff')),
   })(v);
 
+// "Timer, polls and flags": a timer action is one of six shapes; a poll's question (1-200), a
+// custom label (1-40) and a typed answer (1-80) are trimmed text with no control or bidi-override
+// character, as display names are; a choice is an index 0-7.
+const timerOptions = { freezeAtZero: opt(boolean), sound: opt(boolean) };
+const timerAction: Check = (v) => {
+  if (!isRecord(v)) return false;
+  switch (v.action) {
+    case 'start':
+      return object({ action: req(oneOf('start')), durationMs: req(integerIn(1_000, 7_200_000)), ...timerOptions })(v);
+    case 'pause':
+    case 'resume':
+    case 'add':
+    case 'stop':
+      return object({ action: req(oneOf(v.action)) })(v);
+    case 'options':
+      return object({ action: req(oneOf('options')), ...timerOptions })(v);
+    default:
+      return false;
+  }
+};
+const trimmedText =
+  (max: number): Check =>
+  (v) => {
+    if (typeof v !== 'string') return false;
+    const t = v.trim();
+    return t.length >= 1 && t.length <= max && ![...t].some((ch) => /\p{Cc}/u.test(ch) || BIDI_OVERRIDES.test(ch));
+  };
+const pollKind = oneOf('yesno', 'abcd', 'scale', 'thumbs', 'custom', 'text');
+const pollChoices: Check = (v) => Array.isArray(v) && v.length >= 2 && v.length <= 8 && v.every(trimmedText(40));
+const pollOpen: Check = (v) =>
+  object({ requestId: req(requestId), pollId: req(uuid), question: req(trimmedText(200)), kind: req(pollKind), choices: opt(pollChoices) })(v) &&
+  // `choices` with `custom` only, and always with it.
+  ((v as { kind: string }).kind === 'custom') === ('choices' in (v as object));
+
 /** "Client → server": each acknowledged request's payload, field by field. */
 export const ACKED_REQUESTS: Record<string, Check> = {
   'lease.renew': object({ revision: req(revision), requestId: req(requestId) }),
@@ -115,19 +149,46 @@ export const ACKED_REQUESTS: Record<string, Check> = {
   'element.restore': object({ requestId: req(requestId), elementId: req(uuid), version: req(revision) }),
   'board.clear': object({ requestId: req(requestId), of: opt(uuid) }),
   'batch.restore': object({ requestId: req(requestId), batchId: req(uuid) }),
+  'timer.set': object({ requestId: req(requestId), timer: req(timerAction) }),
+  'clock.now': object({}),
+  'poll.open': pollOpen,
+  'poll.answer': object({ requestId: req(requestId), pollId: req(uuid), choice: opt(integerIn(0, 7)), text: opt(trimmedText(80)) }),
+  'poll.close': object({ requestId: req(requestId), pollId: req(uuid) }),
+  'poll.show': object({ requestId: req(requestId), pollId: req(uuid), shown: req(boolean) }),
+  'poll.get': object({}),
+  'board.flag': object({ requestId: req(requestId), boardId: req(uuid), flag: req(oneOf('done', 'help', null)) }),
 };
+
+/** The lesson's open poll as the fuzzer last read it: what a student's answer to it must be. */
+export interface OpenPoll {
+  id: string;
+  kind: string;
+  /** How many choices it offers (none for `text`). */
+  choices: number;
+}
 
 /** `lease.renew`: a revision more than this past the stored one is refused bad_request. */
 const MAX_LEASE_REVISION_STEP = 1_000_000;
 
 /**
  * Whether docs/protocol.md calls this acknowledged request's payload valid (as it arrives: its
- * JSON). `leaseRevision` is the sender's stored lease revision, which bounds a renewal's.
+ * JSON). `leaseRevision` is the sender's stored lease revision, which bounds a renewal's. A
+ * student's answer to the open poll (`openPoll`) must also be what that poll takes ("exactly the
+ * one the poll's kind takes", a choice it has): else `bad_request`. A teacher's answer is refused
+ * `forbidden` and one to a closed or unknown poll `poll_closed` / `not_found` before that is judged.
  */
-export function validByContract(event: string, payload: unknown, state: { leaseRevision: number }): boolean {
+export function validByContract(
+  event: string,
+  payload: unknown,
+  state: { leaseRevision: number; role?: 'teacher' | 'student'; openPoll?: OpenPoll | null },
+): boolean {
   const check = ACKED_REQUESTS[event];
   if (!check) throw new Error(`no documented contract for ${event}`);
   if (!check(payload)) return false;
   if (event === 'lease.renew') return (payload as { revision: number }).revision <= state.leaseRevision + MAX_LEASE_REVISION_STEP;
+  if (event === 'poll.answer' && state.role === 'student' && state.openPoll && (payload as { pollId: string }).pollId === state.openPoll.id) {
+    const { choice, text } = payload as { choice?: number; text?: string };
+    return state.openPoll.kind === 'text' ? text !== undefined && choice === undefined : choice !== undefined && text === undefined && choice < state.openPoll.choices;
+  }
   return true;
 }
