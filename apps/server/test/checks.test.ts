@@ -79,6 +79,16 @@ describeOnEachDatabase('timer, polls and flags', {}, (suite) => {
     expect(resumed.room.timer?.endsAt).toBe(resumedDeadline);
     await back.until(() => timerOf(back)?.endsAt === resumedDeadline, 'the resumed deadline at the returning student');
     expect((await app.store.findRoomById(teacher.room.id))?.timer?.endsAt).toBe(resumedDeadline);
+
+    // "+1 min" whose reply was lost, sent again with its requestId (and once more at the same time): one minute, one event.
+    const told = t.eventsOfKind('room.updated').length;
+    const add = { requestId: rid(), timer: { action: 'add' } };
+    const later = new Date(suite.clock.current.getTime() + 120_000).toISOString();
+    const replies = await Promise.all([ask<{ room: RoomInfo }>(t, ClientEvent.TIMER_SET, add), ask<{ room: RoomInfo }>(t, ClientEvent.TIMER_SET, add)]);
+    for (const reply of replies) expect(ok(reply).room.timer?.endsAt).toBe(later);
+    expect(ok(await ask<{ room: RoomInfo }>(t, ClientEvent.TIMER_SET, add)).room.timer?.endsAt).toBe(later);
+    await t.until(() => timerOf(t)?.endsAt === later, 'the minute more');
+    expect(t.eventsOfKind('room.updated').length).toBe(told + 1);
   });
 
   test('T4: with "freeze at zero", a student\'s edit of their private board after the deadline is refused forbidden_by_policy; the teacher\'s minute more lets them draw again', async () => {
