@@ -469,6 +469,14 @@ async function feedbackShots(browser: Browser): Promise<void> {
       if ((await people.getAttribute('aria-expanded')) !== 'true') await people.click();
       await t.getByTestId('roster-hand').waitFor();
       await shot(t, 'people');
+      // Ended, and the undo the teacher gets (Reopen activity).
+      const grid = t.getByRole('button', { name: /^Class grid/ });
+      if (!(await grid.isVisible())) await people.click();
+      await grid.click();
+      await t.getByRole('button', { name: 'End activity' }).click();
+      await t.getByRole('group', { name: /End the activity for everyone/ }).getByRole('button', { name: 'End activity' }).click();
+      await t.getByTestId('activity-ended').waitFor();
+      await shot(t, 'ended-reopen');
       for (const page of [t, ana, ben]) await page.context().close();
     }
   }
