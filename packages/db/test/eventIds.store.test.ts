@@ -43,6 +43,7 @@ const EVERY_KIND = Object.keys({
   'activity.updated': true,
   'poll.updated': true,
   'board.flagged': true,
+  'pages.updated': true,
 } satisfies Record<RoomEventKind, true>).sort();
 
 function decided<T extends { decision: string }, D extends T['decision']>(result: T, decision: D): Extract<T, { decision: D }> {
