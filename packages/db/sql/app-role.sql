@@ -30,6 +30,10 @@ GRANT SELECT, INSERT, DELETE ON element_versions TO wb_app;
 -- Activities (migration 0011): started, frozen, ended by the teacher; kept with the lesson. The
 -- private boards themselves are `rooms` rows (parent_id), covered by the grant on rooms above.
 GRANT SELECT, INSERT, UPDATE ON activities TO wb_app;
+-- A lesson's pages (migration 0021): added, renamed, reordered, deleted and restored in place (a
+-- delete is `deleted_at`); the rows go only with their lesson, through wb_purge_lesson. The pages'
+-- boards are `rooms` rows, covered by the grant on rooms above.
+GRANT SELECT, INSERT, UPDATE ON lesson_pages TO wb_app;
 -- Quick polls and their answers (migration 0018): opened, answered (an answer changes in place),
 -- closed; kept with the lesson. The timer and the boards' flags are `rooms` columns.
 GRANT SELECT, INSERT, UPDATE ON polls, poll_answers TO wb_app;
