@@ -166,6 +166,8 @@ for (const { kind, skip } of storeDatabaseKinds) {
       decided(await store.openPoll(teacher, { pollId, question: 'Ready?', kind: 'yesno' }), 'applied');
       decided(await store.answerPoll(pupil, { pollId, choice: 0 }), 'applied');
       decided(await store.setTimer(teacher, { action: 'start', durationMs: 60_000 }), 'applied');
+      // A page (pages.ts): its list change in the lesson's log.
+      decided(await store.addPage(teacher, { pageId: randomUUID(), afterPageId: null }), 'applied');
       decided(await store.setActivityStatus(teacher, { activityId: activity.activity.id, status: 'ended' }), 'applied');
 
       // Membership: a revocation and its undoing.
