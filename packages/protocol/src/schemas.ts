@@ -39,6 +39,17 @@ export const CreateRoomRequest = z.strictObject({
   requireApproval: z.boolean().optional(),
   /** The lesson's settings from its start; each one left out takes its default (lessonSettings.ts). */
   settings: LessonSettingsChoice.optional(),
+  /**
+   * Prepare the lesson without starting it (issue 39): students who have the link wait on "not
+   * started yet" (`lesson_not_started`) until the teacher sends `lesson.start`. Default false.
+   */
+  prepare: z.boolean().optional(),
+  /**
+   * Teach again: the code of one of the signed-in teacher's lessons, whose live pages (and only
+   * them) the new lesson starts with. The new lesson is prepared, not started. Another teacher's
+   * code, or no account, is refused `not_found`.
+   */
+  teachAgainFrom: RoomCode.optional(),
 });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequest>;
 
