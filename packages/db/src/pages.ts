@@ -24,7 +24,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import {
   LESSON_PAGES_MAX,
+  THUMBNAIL_ELEMENTS_MAX,
   type Element,
+  type LessonThumbnail,
   type ElementShape,
   type LessonPages,
   type Pacing,
@@ -97,6 +99,18 @@ export async function lessonPages(db: Executor, lessonId: string): Promise<Lesso
   if (!found) return null;
   const { deleted: _deleted, ...pages } = found;
   return pages;
+}
+
+/** The lesson's first live page and its first elements in drawing order (the library's thumbnail). */
+export async function lessonThumbnail(db: Executor, lessonId: string): Promise<LessonThumbnail | null> {
+  const found = await lessonPages(db, lessonId);
+  const page = found?.pages[0];
+  if (!page) return null;
+  const elements = await rows<ElementRow>(
+    db,
+    sql`SELECT ${ELEMENT_COLUMNS} FROM elements WHERE room_id = ${page.id}::uuid AND NOT deleted ORDER BY z, id LIMIT ${THUMBNAIL_ELEMENTS_MAX}`,
+  );
+  return { page, elements: elements.map(toElement) };
 }
 
 /** Who is reading: a session of a member of the lesson. */

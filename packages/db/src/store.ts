@@ -101,6 +101,7 @@ import {
   duplicatePage,
   gotoPage,
   lessonPages,
+  lessonThumbnail,
   listPages,
   loadPageSnapshot,
   movePage,
@@ -245,6 +246,7 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     // Pages (pages.ts, docs/boards.md "Pages"): each page is a board; element and lock operations
     // work on a page when the actor's `roomId` names it. The list changes are the teacher's.
     lessonPages: (lessonId: string) => lessonPages(db, lessonId),
+    lessonThumbnail: (lessonId: string) => lessonThumbnail(db, lessonId),
     listPages: (reader: PageReader) => listPages(db, clock, reader),
     readablePage: (reader: PageReader, pageId: string) => readablePage(db, clock, reader, pageId),
     loadPageSnapshot: (reader: PageReader, pageId: string) => loadPageSnapshot(db, clock, reader, pageId),

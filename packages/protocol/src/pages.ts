@@ -119,3 +119,13 @@ export type PageSnapshot = z.infer<typeof PageSnapshot>;
 /** What `lesson.start` answers: the moment the prepared lesson started (the database's clock). */
 export const LessonStartRequest = z.strictObject({});
 export type LessonStartRequest = z.infer<typeof LessonStartRequest>;
+
+/** Most elements a library thumbnail carries (the first page's first ones in drawing order, I10). */
+export const THUMBNAIL_ELEMENTS_MAX = 400;
+
+/**
+ * `GET /api/teacher/rooms/:code/thumbnail`: the lesson's first live page and its first elements in
+ * drawing order, for the library's thumbnail (the client draws it as a grid tile is drawn).
+ */
+export const LessonThumbnail = z.object({ page: Page, elements: z.array(Element).max(THUMBNAIL_ELEMENTS_MAX) });
+export type LessonThumbnail = z.infer<typeof LessonThumbnail>;

@@ -144,6 +144,7 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
     case 'activity.updated':
     case 'poll.updated':
     case 'board.flagged':
+    case 'pages.updated':
       return [];
   }
 }
@@ -254,6 +255,9 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       return { ...next, poll: event.payload };
     case 'board.flagged':
       return { ...next, flag: { flag: event.payload.flag, flaggedAt: event.payload.flaggedAt } };
+    case 'pages.updated':
+      // The lesson's pages (pages/pagesClient.ts) are kept beside the board's state, not in it.
+      return next;
     case 'member.restored': {
       const { userId } = event.payload;
       const member = state.members.get(userId);
