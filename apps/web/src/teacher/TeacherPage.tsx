@@ -6,7 +6,7 @@ import { ErrorCode } from '@wb/protocol';
 import { archiveMyRoom, currentTeacher, enterMyRoom, listMyRooms, renameMyRoom, signIn, signInOptions, signOutTeacher, signUp } from '../api/teacherAccountApi.ts';
 import type { ReportSource } from '../api/teacherApi.ts';
 import { Field } from '../pages/Field.tsx';
-import { ApprovalCheckbox, Logo } from '../pages/HomePage.tsx';
+import { ApprovalCheckbox, Logo, PrepareCheckbox } from '../pages/HomePage.tsx';
 import { AttendanceReport } from '../people/AttendanceReport.tsx';
 import { LessonBoardsDialog } from '../activity/LessonBoardsDialog.tsx';
 import { roomPath, navigate } from '../routing.ts';
@@ -320,10 +320,7 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
         <Field label={t('home.titleLabel')} name="title" value={title} maxLength={80} placeholder={t('home.titlePlaceholder')}
           onChange={(e) => setTitle(e.target.value)} error={error} />
         <ApprovalCheckbox checked={requireApproval} onChange={setRequireApproval} />
-        <label className="checkbox-field">
-          <input type="checkbox" checked={prepare} onChange={(e) => setPrepare(e.target.checked)} />
-          <span>{t('library.prepare')}</span>
-        </label>
+        <PrepareCheckbox checked={prepare} onChange={setPrepare} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t('home.starting') : prepare ? t('library.prepareSubmit') : t('home.start')}
         </button>
