@@ -149,34 +149,61 @@ export async function readablePage(
   reader: PageReader,
   pageId: string,
 ): Promise<{ decision: 'ok'; page: Page } | { decision: 'not_a_member' | 'not_found' | 'paced' }> {
-  const role = await readerRole(db, clock, reader);
-  if (!role) return { decision: 'not_a_member' };
-  const found = await readLessonPages(db, reader.lessonId);
-  const page = found?.pages.find((p) => p.id === pageId);
-  if (!found || !page) return { decision: 'not_found' };
-  if (role === 'student' && found.pacing === 'paced' && found.currentPageId !== pageId) return { decision: 'paced' };
-  return { decision: 'ok', page };
+  // One statement (a class of 30 asks for the same page at once): the reader's role, the page if
+  // it is a live page of their lesson, and whether it is the teacher's page.
+  const [row] = await rows<{ role: 'teacher' | 'student'; pacing: Pacing; board_id: string | null; title: string | null; paper: Paper | null; is_current: boolean | null; current_live: boolean }>(
+    db,
+    sql`SELECT m.role, r.page_pacing AS pacing, p.board_id, p.title, b.paper,
+               p.board_id = coalesce(r.current_page_id, r.id) AS is_current,
+               EXISTS (SELECT 1 FROM lesson_pages c WHERE c.room_id = r.id AND c.deleted_at IS NULL
+                         AND c.board_id = coalesce(r.current_page_id, r.id)) AS current_live
+          FROM sessions s
+          JOIN memberships m ON m.room_id = s.room_id AND m.user_id = s.user_id
+          JOIN rooms r ON r.id = s.room_id
+          LEFT JOIN lesson_pages p ON p.room_id = r.id AND p.board_id = ${pageId}::uuid AND p.deleted_at IS NULL
+          LEFT JOIN rooms b ON b.id = p.board_id
+         WHERE s.id = ${reader.sessionId}::uuid AND s.user_id = ${reader.userId}::uuid AND s.room_id = ${reader.lessonId}::uuid
+           AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active'`,
+  );
+  if (!row) return { decision: 'not_a_member' };
+  if (!row.board_id || !row.paper) return { decision: 'not_found' };
+  const page: Page = { id: row.board_id, title: row.title ?? '', background: row.paper };
+  if (row.role === 'teacher' || row.pacing === 'free') return { decision: 'ok', page };
+  // The teacher's page is the current one while live; else the first live page (`currentOf`).
+  const teachers = row.current_live ? row.is_current === true : page.id === (await currentPageOf(db, reader.lessonId));
+  return teachers ? { decision: 'ok', page } : { decision: 'paced' };
+}
+
+/** The teacher's page, as `lessonPages` says it (the current page, or the first live page). */
+async function currentPageOf(db: Executor, lessonId: string): Promise<string | null> {
+  return (await lessonPages(db, lessonId))?.currentPageId ?? null;
 }
 
 export type PageSnapshotResult =
   | { decision: 'ok'; snapshot: { page: Page; revision: number; elements: Element[] } }
   | { decision: 'not_a_member' | 'not_found' | 'paced' };
 
+/**
+ * One page as one picture at one revision (its revision and live elements in one statement), with
+ * no reader's check: for `loadPageSnapshot`, and for the server sharing one read among the class
+ * moving to the same page at once (each reader checked by `readablePage` first, I14).
+ */
+export async function readPageContent(db: Executor, pageId: string): Promise<{ revision: number; elements: Element[] }> {
+  const [row] = await rows<{ revision: unknown; elements: unknown }>(
+    db,
+    sql`SELECT (SELECT revision FROM rooms WHERE id = ${pageId}::uuid) AS revision,
+               (SELECT coalesce(json_agg(e ORDER BY e.z, e.id), '[]'::json)
+                  FROM (SELECT ${ELEMENT_COLUMNS} FROM elements WHERE room_id = ${pageId}::uuid AND NOT deleted) e) AS elements`,
+  );
+  const elements = (typeof row?.elements === 'string' ? JSON.parse(row.elements) : row?.elements) as ElementRow[];
+  return { revision: int(row?.revision), elements: elements.map(toElement) };
+}
+
 /** One page as one picture at one revision, for a reader who may read it (`readablePage`). */
 export async function loadPageSnapshot(db: Db, clock: Clock, reader: PageReader, pageId: string): Promise<PageSnapshotResult> {
-  return db.transaction(async (tx) => {
-    const readable = await readablePage(tx, clock, reader, pageId);
-    if (readable.decision !== 'ok') return readable;
-    // The revision and the elements in one statement: one picture at one revision.
-    const [row] = await rows<{ revision: unknown; elements: unknown }>(
-      tx,
-      sql`SELECT (SELECT revision FROM rooms WHERE id = ${pageId}::uuid) AS revision,
-                 (SELECT coalesce(json_agg(e ORDER BY e.z, e.id), '[]'::json)
-                    FROM (SELECT ${ELEMENT_COLUMNS} FROM elements WHERE room_id = ${pageId}::uuid AND NOT deleted) e) AS elements`,
-    );
-    const elements = (typeof row?.elements === 'string' ? JSON.parse(row.elements) : row?.elements) as ElementRow[];
-    return { decision: 'ok' as const, snapshot: { page: readable.page, revision: int(row?.revision), elements: elements.map(toElement) } };
-  });
+  const readable = await readablePage(db, clock, reader, pageId);
+  if (readable.decision !== 'ok') return readable;
+  return { decision: 'ok' as const, snapshot: { page: readable.page, ...(await readPageContent(db, pageId)) } };
 }
 
 /** A page's events after a revision, for a reader who may read it. */

@@ -107,6 +107,7 @@ import {
   movePage,
   pageEventsAfter,
   readablePage,
+  readPageContent,
   restorePage,
   setPacing,
   startLesson,
@@ -250,6 +251,8 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     listPages: (reader: PageReader) => listPages(db, clock, reader),
     readablePage: (reader: PageReader, pageId: string) => readablePage(db, clock, reader, pageId),
     loadPageSnapshot: (reader: PageReader, pageId: string) => loadPageSnapshot(db, clock, reader, pageId),
+    /** A page's revision and live elements, unchecked: call `readablePage` for the reader first. */
+    readPageContent: (pageId: string) => readPageContent(db, pageId),
     pageEventsAfter: (reader: PageReader, pageId: string, afterRevision: number, limit: number) =>
       pageEventsAfter(db, clock, reader, pageId, afterRevision, limit),
     addPage: (actor: EditActor, input: Parameters<typeof addPage>[3]) => addPage(db, clock, actor, input),

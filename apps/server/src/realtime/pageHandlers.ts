@@ -57,6 +57,20 @@ export const pageRefusals = {
 export function pageHandlers(deps: PageDeps): Pick<ClientEventHandlers, PageEvents> {
   const { io, store, publisher, access } = deps;
   const budgets = new WeakMap<SocketSession, TokenBucket>();
+  /**
+   * The page reads in flight, by page: a read asked for while one runs shares it, when that read
+   * started after the asker joined the page's channel (so every event after the read reaches the
+   * asker); otherwise a new read starts and later askers share that one.
+   */
+  const reading = new Map<string, { startedAt: number; read: ReturnType<Store['readPageContent']> }>();
+  const sharedContent = (pageId: string, joinedAt: number) => {
+    const running = reading.get(pageId);
+    if (running && running.startedAt >= joinedAt) return running.read;
+    const entry = { startedAt: performance.now(), read: store.readPageContent(pageId) };
+    reading.set(pageId, entry);
+    void entry.read.finally(() => reading.get(pageId) === entry && reading.delete(pageId)).catch(() => {});
+    return entry.read;
+  };
   const reader = (session: SocketSession) => ({ lessonId: session.roomId, sessionId: session.sessionId, userId: session.userId });
   const refuseMember = (session: SocketSession): never => {
     deps.endRevoked(session);
@@ -116,6 +130,7 @@ export function pageHandlers(deps: PageDeps): Pick<ClientEventHandlers, PageEven
       if (readable.decision !== 'ok') throw new Refusal(pageRefusals[readable.decision]);
       // Joined before the read, so no event between the read and the join is missed.
       await session.socket.join(roomChannel(request.pageId));
+      const joinedAt = performance.now();
       access.subscribedPage(session, request.pageId);
       if (request.lastRevision !== undefined) {
         const replay = await store.pageEventsAfter(who, request.pageId, request.lastRevision, REPLAY_LIMIT);
@@ -127,10 +142,9 @@ export function pageHandlers(deps: PageDeps): Pick<ClientEventHandlers, PageEven
           return { sync: { kind: 'replay' as const, pageId: request.pageId, fromRevision: request.lastRevision, events: replay.events } };
         }
       }
-      const snapshot = await store.loadPageSnapshot(who, request.pageId);
-      if (snapshot.decision === 'not_a_member') return refuseMember(session);
-      if (snapshot.decision !== 'ok') throw new Refusal(pageRefusals[snapshot.decision]);
-      return { sync: { kind: 'snapshot' as const, snapshot: snapshot.snapshot } };
+      // A class moving to the page at once shares one read of it (I14); each reader was checked above.
+      const content = await sharedContent(request.pageId, joinedAt);
+      return { sync: { kind: 'snapshot' as const, snapshot: { page: readable.page, ...content } } };
     },
 
     [ClientEvent.LESSON_START]: async (session) => {
