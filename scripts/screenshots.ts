@@ -226,7 +226,7 @@ async function main(): Promise<void> {
 const shapesFor = (n: number): ElementShape[] => [
   { kind: 'rect', x: -300 + n * 40, y: -150, w: 260, h: 160, stroke: '#1971c2', fill: 'transparent', strokeWidth: 4 },
   { kind: 'ellipse', x: 60, y: -120 + n * 30, w: 200, h: 140, stroke: '#e8590c', fill: 'transparent', strokeWidth: 4 },
-  { kind: 'arrow', x: -40, y: 40, w: 120 + n * 20, h: -60, stroke: '#2f9e44', fill: 'transparent', strokeWidth: 4 } as ElementShape,
+  { kind: 'pen', x: -200, y: 80, points: Array.from({ length: 40 }, (_, k) => [k * 12, Math.sin(k / 4 + n) * 40, 0.5] as [number, number, number]), stroke: '#2f9e44', strokeWidth: 5 },
 ];
 
 /**
@@ -295,6 +295,8 @@ async function pagesShots(browser: Browser): Promise<void> {
       const lib = await lc.newPage();
       await lib.goto(`${baseUrl}/teacher`);
       await lib.getByTestId('teacher-room').nth(2).waitFor();
+      // Thumbnails load once their row is on screen.
+      for (let r = 0; r < 3; r++) await lib.getByTestId('teacher-room').nth(r).scrollIntoViewIfNeeded();
       await lib.locator('.lesson-thumb[data-elements="3"]').first().waitFor();
       await lib.waitForTimeout(300);
       await lib.screenshot({ path: join(outDir, `library-${name}-${colorScheme}.png`), fullPage: true });

@@ -13,7 +13,7 @@ import { useStore } from 'zustand';
 import type { Element, Page, Paper } from '@wb/protocol';
 import type { RoomClient } from '../connection/roomClient.ts';
 import type { BoardEngine } from '../connection/boardEngine.ts';
-import { BOARD_H, BOARD_W } from '../activity/tilePainter.ts';
+import { thumbnailViewBox } from './pageView.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
 import { inDrawingOrder } from '../elements/geometry.ts';
 import { refusalMessage } from '../i18n/errors.ts';
@@ -153,8 +153,7 @@ function LiveThumb({ engine, paper }: { engine: BoardEngine; paper: Paper }) {
 
 const Sheet = memo(function Sheet({ elements, paper }: { elements: readonly Element[]; paper: Paper }) {
   return (
-    <svg className="pages-sheet" viewBox={`0 0 ${BOARD_W} ${BOARD_H}`} aria-hidden="true" data-paper={paper} data-elements={elements.length}>
-      <rect x={0} y={0} width={BOARD_W} height={BOARD_H} fill="#ffffff" />
+    <svg className="pages-sheet" viewBox={thumbnailViewBox(elements)} aria-hidden="true" data-paper={paper} data-elements={elements.length}>
       {inDrawingOrder(elements).map((e) => (
         <g key={e.id} dangerouslySetInnerHTML={{ __html: shapeSvg(e.shape) }} />
       ))}

@@ -4,7 +4,7 @@
  */
 import { memo, useEffect, useRef, useState } from 'react';
 import type { LessonThumbnail } from '@wb/protocol';
-import { BOARD_H, BOARD_W } from '../activity/tilePainter.ts';
+import { thumbnailViewBox } from '../pages/pageView.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
 import { inDrawingOrder } from '../elements/geometry.ts';
 import { myLessonThumbnail } from '../api/teacherAccountApi.ts';
@@ -41,8 +41,7 @@ export const LessonThumb = memo(function LessonThumb({ code, label }: { code: st
   }, [code]);
   return (
     <span ref={ref} className="lesson-thumb" role="img" aria-label={label} data-elements={thumbnail?.elements.length ?? 0}>
-      <svg viewBox={`0 0 ${BOARD_W} ${BOARD_H}`} aria-hidden="true">
-        <rect x={0} y={0} width={BOARD_W} height={BOARD_H} fill="#ffffff" />
+      <svg viewBox={thumbnailViewBox(thumbnail?.elements ?? [])} aria-hidden="true">
         {thumbnail &&
           inDrawingOrder(thumbnail.elements).map((e) => <g key={e.id} dangerouslySetInnerHTML={{ __html: shapeSvg(e.shape) }} />)}
       </svg>

@@ -387,7 +387,7 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete, onT
       </th>
       <td><span className="code-chip code-chip-small">{room.code}</span></td>
       <td>{formatDateTime(room.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}</td>
-      <td data-testid="page-count">{room.pageCount ?? 1}</td>
+      <td data-testid="page-count" data-label={t('library.pages')}>{room.pageCount ?? 1}</td>
       <td>{room.status !== 'open' ? t('teacher.statusArchived') : room.startedAt === null ? t('library.notStarted') : t('teacher.statusOpen')}</td>
       <td className="teacher-room-actions">
         {room.status === 'open' && <button type="button" className="roster-action" onClick={open}>{t('teacher.open')}</button>}
