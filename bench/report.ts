@@ -156,6 +156,17 @@ export function renderReport(report: BenchReport): string {
     });
   }
   for (const d of [report.drawing, report.drawingPinned]) if (d) drawingSection(d, out);
+  if (report.pages) {
+    const p = report.pages;
+    out.push(
+      '',
+      `### Pages (a ${p.pages}-page lesson, ${p.elementsPerPage} elements a page; a class of 1 + ${p.students} following the teacher)`,
+      '',
+      `Opening: **${f(p.openFirstPageMedianMs, 0)} ms** to the first page live (median of joins; max ${f(p.openFirstPageMaxMs, 0)} ms), ` +
+        `${f(p.openBytes / 1024, 0)} KiB received by the joining socket (the visible page ${f(p.firstPageBytes / 1024, 0)} KiB; all ${p.pages} pages would be ${f(p.allPagesBytes / 1024, 0)} KiB). ` +
+        `Switching: p50 ${f(p.switchP50Ms, 0)} ms, **p95 ${f(p.switchP95Ms, 0)} ms** (target <= 150 ms), max ${f(p.switchMaxMs, 0)} ms over ${p.switchSamples} student-switches: ${p.pass ? 'pass' : 'FAIL'}.`,
+    );
+  }
   return out.join('\n');
 }
 

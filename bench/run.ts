@@ -3,7 +3,7 @@
  * benchmarks of issue 9. Starts the servers under test and one load-generator process per server,
  * runs the scenarios in order, prints markdown tables and writes JSON to bench/results/.
  *
- * Options: --full; --only=capacity,quiet,locks,ghost,churn,storm,memory,drawing,boards (a subset, for
+ * Options: --full; --only=capacity,quiet,locks,ghost,churn,storm,memory,pages,drawing,boards (a subset, for
  * development); --points=1,2,4 (the room points of the capacity and drawing sweeps;
  * --drawing-points= for the drawing sweep alone); --cpu-prof (profile the product server of the
  * capacity sweep into bench/results/profiles/); --database=postgres or --postgres=<url> (the product
@@ -29,6 +29,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { capacitySweep, measurePoint, LEGACY_PASS, PASS, SWEEP_LINES, formatPointLine, type CapacityResult, type PointResult, type SweepLine, type Timing } from './cursorCapacity.ts';
+import { pagesLesson, type PagesLessonResult } from './pagesLesson.ts';
 import { BOARDS_PASS, privateClassSweep, type PrivateClassPoint, type PrivateClassTiming } from './privateClass.ts';
 import { DRAWING_PASS, drawingSweep, OVERLOAD_PASS, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
 import { OtherLoad } from './otherLoad.ts';
@@ -48,7 +49,7 @@ import { renderReport } from './report.ts';
 // The drawing class runs last: it leaves thousands of strokes in the database, and its overload
 // point may leave the server busy for a while.
 // The district day runs after everything else, on servers of its own (Postgres and Redis).
-const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing', 'boards', 'district'] as const;
+const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'pages', 'drawing', 'boards', 'district'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -170,6 +171,8 @@ export interface BenchReport {
   drawingPinned?: DrawingResult;
   /** The private-board class (issue 22): 1, 2 and 4 classes of 1 + 30, each student on their own board. */
   boards?: { passRule: typeof BOARDS_PASS; points: PrivateClassPoint[] };
+  /** Pages (issue 39): opening a 50-page lesson, a class of 30 following the teacher's page. */
+  pages?: PagesLessonResult;
   quietRoom?: { allMove: PointResult | null; oneMover: PointResult };
   locks?: LockContentionResult;
   ghost?: GhostTimeResult;
@@ -332,6 +335,12 @@ async function main(): Promise<void> {
           log(`idle memory: ${profile.memory.rooms * 31} users, soak ${profile.memory.soakMs / 1000} s`);
           report.memory = await idleMemory(productGenerator, product, { ...profile.memory, freshRssMb: freshRss });
           log(`memory: ${report.memory.rssConnectedMb.toFixed(0)} MB with ${report.memory.users} users, growth ${report.memory.growthMb.toFixed(1)} MB`);
+        });
+      }
+      if (only.has('pages')) {
+        await attempt('pages', async () => {
+          log('pages: a 50-page lesson opened, a class of 1 + 30 following the teacher through 20 pages');
+          report.pages = await pagesLesson(product.url, { pages: 50, elementsPerPage: 30, students: 30, switches: 20 }, log);
         });
       }
       if (only.has('boards')) {

@@ -29,6 +29,10 @@
  *                                                 light and dark): the ended lesson's share dialog, the
  *                                                 viewer's board and its replay timeline scrubbed halfway
  *
+ *   pnpm screenshots -- --pages --out /tmp/shots   only pages and the lesson library (issue 39) at laptop,
+ *                                                 phone and 640 x 400, light and dark; the README's pair,
+ *                                                 `pages.png` and `library.png`, into docs/screenshots
+ *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
  */
@@ -38,7 +42,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { fillClass } from '../e2e/classroom.ts';
-import type { MemberSocket } from '../e2e/roomSeed.ts';
+import { connectMember, createElements, type MemberSocket } from '../e2e/roomSeed.ts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ElementShape, SessionGrant } from '@wb/protocol';
 import { ClientEvent } from '@wb/protocol';
 
 const root = resolve(import.meta.dirname, '..');
@@ -53,6 +59,7 @@ const languages = args.includes('--languages');
 const feedback = args.includes('--feedback');
 const rough = args.includes('--rough');
 const share = args.includes('--share');
+const pagesOnly = args.includes('--pages');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -127,10 +134,11 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ ...(existsSync(system) ? { executablePath: system } : {}), args: ['--no-sandbox', '--disable-gpu'] });
   try {
     await waitReady();
-    if (feedback || rough || share) {
+    if (feedback || rough || share || pagesOnly) {
       if (feedback) await feedbackShots(browser);
       if (rough) await roughShots(browser);
       if (share) await shareShots(browser);
+      if (pagesOnly) await pagesShots(browser);
       return;
     }
     const teacher = await startLesson(browser, sizes.laptop!);
@@ -213,6 +221,89 @@ async function main(): Promise<void> {
     server.kill('SIGTERM');
   }
   console.log(`screenshots in ${outDir}`);
+}
+
+const shapesFor = (n: number): ElementShape[] => [
+  { kind: 'rect', x: -300 + n * 40, y: -150, w: 260, h: 160, stroke: '#1971c2', fill: 'transparent', strokeWidth: 4 },
+  { kind: 'ellipse', x: 60, y: -120 + n * 30, w: 200, h: 140, stroke: '#e8590c', fill: 'transparent', strokeWidth: 4 },
+  { kind: 'pen', x: -200, y: 80, points: Array.from({ length: 40 }, (_, k) => [k * 12, Math.sin(k / 4 + n) * 40, 0.5] as [number, number, number]), stroke: '#2f9e44', strokeWidth: 5 },
+];
+
+/**
+ * Pages (issue 39): a three-page lesson with the strip, as the teacher and as a paced student sees
+ * it, at each size and theme; then the lesson library of a signed-in teacher with three lessons.
+ */
+async function pagesShots(browser: Browser): Promise<void> {
+  const readme = join(root, 'docs/screenshots');
+  const post = async <T>(path: string, body: unknown, cookie?: string): Promise<{ body: T; cookie: string | null }> => {
+    const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return { body: (await res.json()) as T, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? null };
+  };
+  // A signed-in teacher with three lessons, each a few pages with something on them.
+  const email = `pages-${randomBytes(4).toString('hex')}@school.example`;
+  const signedUp = await post('/api/teacher/sign-up', { email, password: 'correct horse battery', displayName: 'Ms Rivera' });
+  const cookie = signedUp.cookie!;
+  const lessons: SessionGrant[] = [];
+  for (const [i, title] of ['Fractions, week 3', 'Photosynthesis', 'Reading: The Lighthouse'].entries()) {
+    const made = await post<SessionGrant>('/api/rooms', { teacherName: 'Ms Rivera', memberKey: randomBytes(24).toString('base64url'), title, ...(i === 2 ? { prepare: true } : {}) }, cookie);
+    lessons.push(made.body);
+    const socket = await connectMember(baseUrl, made.body);
+    await createElements([socket], shapesFor(i));
+    let after = made.body.room.id;
+    for (let p = 0; p < 2 + i; p++) {
+      const pageId = randomUUID();
+      await socket.emitWithAck(ClientEvent.PAGE_ADD, { pageId, afterPageId: after, background: (['lined', 'grid', 'graph'] as const)[p % 3] });
+      after = pageId;
+      for (const shape of shapesFor(p + 1)) {
+        await socket.emitWithAck(ClientEvent.ELEMENT_CREATE, { requestId: randomBytes(12).toString('base64url'), id: randomUUID(), shape, boardId: pageId });
+      }
+    }
+    await socket.emitWithAck(ClientEvent.PAGE_GOTO, { pageId: made.body.room.id });
+    socket.close();
+  }
+  const lesson = lessons[0]!;
+  const pageSizes = { laptop: sizes.laptop!, phone: sizes.phone!, zoom200: sizes.zoom200! };
+  for (const [name, options] of Object.entries(pageSizes)) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      // The teacher, on page 2 of the lesson.
+      const context = await browser.newContext({ ...options, colorScheme });
+      await context.addInitScript(([k, v]) => sessionStorage.setItem(k!, v!), [`wb.session.${lesson.room.code}`, JSON.stringify(lesson)]);
+      const t = await context.newPage();
+      await t.goto(`${baseUrl}/r/${lesson.room.code}`);
+      await t.getByTestId('connection-status').and(t.locator('[data-state="live"]')).waitFor();
+      const strip = t.getByRole('navigation', { name: 'Pages' });
+      await strip.getByRole('button', { name: 'Page 2', exact: true }).click();
+      await t.getByRole('application', { name: 'Page 2' }).waitFor();
+      await t.waitForTimeout(300);
+      await t.screenshot({ path: join(outDir, `pages-${name}-${colorScheme}-teacher.png`) });
+      if (name === 'laptop' && colorScheme === 'light') await t.screenshot({ path: join(readme, 'pages.png') });
+      // A paced student on the teacher's page.
+      const sc = await browser.newContext({ ...options, colorScheme });
+      const st = await sc.newPage();
+      await st.goto(`${baseUrl}/r/${lesson.room.code}`);
+      await st.getByLabel('Your name').fill(`Pat ${name} ${colorScheme}`);
+      await st.getByRole('button', { name: 'Join lesson' }).click();
+      await st.getByRole('application', { name: 'Page 2' }).waitFor();
+      await st.waitForTimeout(300);
+      await st.screenshot({ path: join(outDir, `pages-${name}-${colorScheme}-student.png`) });
+      await sc.close();
+      await context.close();
+      // The library.
+      const lc = await browser.newContext({ ...options, colorScheme });
+      await lc.addCookies([{ name: cookie.split('=')[0]!, value: cookie.split('=').slice(1).join('='), url: baseUrl }]);
+      const lib = await lc.newPage();
+      await lib.goto(`${baseUrl}/teacher`);
+      await lib.getByTestId('teacher-room').nth(2).waitFor();
+      // Thumbnails load once their row is on screen.
+      for (let r = 0; r < 3; r++) await lib.getByTestId('teacher-room').nth(r).scrollIntoViewIfNeeded();
+      await lib.locator('.lesson-thumb[data-elements="3"]').first().waitFor();
+      await lib.waitForTimeout(300);
+      await lib.screenshot({ path: join(outDir, `library-${name}-${colorScheme}.png`), fullPage: true });
+      if (name === 'laptop' && colorScheme === 'light') await lib.screenshot({ path: join(readme, 'library.png') });
+      await lc.close();
+    }
+  }
 }
 
 /** A catalog of the web app, for the words a language's page shows. */

@@ -30,6 +30,10 @@ GRANT SELECT, INSERT, DELETE ON element_versions TO wb_app;
 -- Activities (migration 0011): started, frozen, ended by the teacher; kept with the lesson. The
 -- private boards themselves are `rooms` rows (parent_id), covered by the grant on rooms above.
 GRANT SELECT, INSERT, UPDATE ON activities TO wb_app;
+-- A lesson's pages (migration 0021): added, renamed, reordered, deleted and restored in place (a
+-- delete is `deleted_at`); the rows go only with their lesson, through wb_purge_lesson. The pages'
+-- boards are `rooms` rows, covered by the grant on rooms above.
+GRANT SELECT, INSERT, UPDATE ON lesson_pages TO wb_app;
 -- Quick polls and their answers (migration 0018): opened, answered (an answer changes in place),
 -- closed; kept with the lesson. The timer and the boards' flags are `rooms` columns.
 GRANT SELECT, INSERT, UPDATE ON polls, poll_answers TO wb_app;
@@ -42,7 +46,7 @@ GRANT SELECT, INSERT, UPDATE ON teachers, teacher_sessions TO wb_app;
 -- used once (migration 0019). Nothing here is deleted by the app.
 GRANT SELECT, INSERT ON teacher_identities TO wb_app;
 GRANT SELECT, INSERT, UPDATE ON password_resets TO wb_app;
--- Share links (migration 0023): made, their options changed, turned off (a stamp, never a delete).
+-- Share links (migration 0022): made, their options changed, turned off (a stamp, never a delete).
 GRANT SELECT, INSERT, UPDATE ON share_links TO wb_app;
 
 -- Deleting a lesson or an account (migration 0020): only through the two functions that delete

@@ -70,17 +70,19 @@ export type PolicyRefusal = 'look_only' | 'pen_muted' | 'not_own' | 'feedback';
  * an open room (or the teacher of an ended one: the board stays theirs), with the lesson's edit
  * policy and the member's pen, rows locked as above.
  *
- * The room may be a private board (docs/boards.md): a child room whose `parent_id` is the lesson.
+ * The room may be a private board (docs/boards.md): a child room whose `parent_id` is the lesson
+ * and `owner_user_id` its student; or a page (no owner), which every member edits as the class board.
  * Sessions and memberships are the lesson's; the board's owner and the lesson's teacher may edit
  * it, under the board's own edit policy and status (its row is the one the edit's revision bump
  * names). For the class board (no parent) `b` and `r` are the same row and this is the check it
  * always was.
  */
 export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor): Promise<Authorized | null> {
-  const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean; status: RoomStatus; private_board: boolean; time_up: boolean }>(
+  const [row] = await rows<{ role: Role; edit_policy: EditPolicy; pen_muted: boolean; status: RoomStatus; private_board: boolean; time_up: boolean; off_page: boolean }>(
     tx,
-    sql`SELECT m.role, m.pen_muted, b.edit_policy, b.status, b.parent_id IS NOT NULL AS private_board,
-               (b.parent_id IS NOT NULL AND r.timer_freeze AND r.timer_ends_at IS NOT NULL AND r.timer_ends_at <= ${clock.now()}) AS time_up
+    sql`SELECT m.role, m.pen_muted, b.edit_policy, b.status, b.owner_user_id IS NOT NULL AS private_board,
+               (b.owner_user_id IS NOT NULL AND r.timer_freeze AND r.timer_ends_at IS NOT NULL AND r.timer_ends_at <= ${clock.now()}) AS time_up,
+               ${offPage} AS off_page
         FROM rooms b
         JOIN rooms r ON r.id = coalesce(b.parent_id, b.id)
         JOIN sessions s ON s.room_id = r.id
@@ -88,19 +90,31 @@ export async function authorizeEdit(tx: Executor, clock: Clock, actor: EditActor
         WHERE b.id = ${actor.roomId}::uuid AND s.id = ${actor.sessionId}::uuid AND s.user_id = ${actor.userId}::uuid
           AND s.status = 'open' AND s.expires_at > ${clock.now()} AND m.status = 'active'
           AND (r.status = 'open' OR (r.status = 'ended' AND m.role = 'teacher'))
-          AND (b.parent_id IS NULL OR m.role = 'teacher' OR b.owner_user_id = s.user_id)
+          AND (b.parent_id IS NULL OR b.owner_user_id IS NULL OR m.role = 'teacher' OR b.owner_user_id = s.user_id)
         FOR KEY SHARE OF r, b FOR SHARE OF m`,
   );
   if (!row) return null;
   const auth: Authorized = {
     role: row.role,
-    editPolicy: row.edit_policy,
+    // A student off the teacher's page while paced, or on a deleted page, only looks (pages.ts).
+    editPolicy: row.off_page ? 'look' : row.edit_policy,
     penMuted: row.pen_muted,
     roomStatus: row.status,
     privateBoard: row.private_board,
   };
   return row.time_up ? { ...auth, timeUp: true } : auth;
 }
+
+/**
+ * A page (a board with no owner: the lesson's own or one of its pages, docs/boards.md "Pages") a
+ * student may only look at: deleted, or, while the class is paced, not the teacher's page. Read
+ * with the lesson row `r` share-locked, and every page change takes that row FOR UPDATE
+ * (pages.ts), so a student's edit and the teacher's move to another page are serialised (I11).
+ * The batched create decides the same (`wb_create_batch`, migration 0021).
+ */
+const offPage = sql`(m.role <> 'teacher' AND b.owner_user_id IS NULL AND (
+    (r.page_pacing = 'paced' AND coalesce(r.current_page_id, r.id) <> b.id)
+    OR EXISTS (SELECT 1 FROM lesson_pages p WHERE p.board_id = b.id AND p.deleted_at IS NOT NULL)))`;
 
 /**
  * The condition a revision bump of the room row adds for an edit made under `auth`: a student's

@@ -49,6 +49,8 @@ export interface EventKeys {
   'poll.updated': { pollId: string; occurrence: string };
   /** Each raise or clear of a board's flag is its own fact (the conditional write refuses a repeat): a fresh UUID. */
   'board.flagged': { occurrence: string };
+  /** Each change of the lesson's pages (list, teacher's page, pacing) is named by the lesson revision it lands at. */
+  'pages.updated': { roomRevision: number };
 }
 
 export type EventKey<K extends RoomEventKind> = EventKeys[K];
@@ -79,6 +81,7 @@ const keyParts: { [K in RoomEventKind]: (key: EventKeys[K], roomId: string) => K
   'activity.updated': (k, roomId) => [roomId, k.activityId, k.roomRevision],
   'poll.updated': (k, roomId) => [roomId, k.pollId, k.occurrence],
   'board.flagged': (k, roomId) => [roomId, k.occurrence],
+  'pages.updated': (k, roomId) => [roomId, k.roomRevision],
 };
 
 /** The id of the event of `kind` in room `roomId` named by `key`: `<kind>:<key parts joined by ':'>`. */

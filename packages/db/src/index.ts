@@ -11,6 +11,8 @@ export type { EventsAfter } from './roomLog.ts';
 export type { Db } from './sql.ts';
 export type { EditActor, ElementResult } from './elements.ts';
 export type { BoardSnapshot, Reader } from './boards.ts';
+export { lessonPages, type PageReader, type PagesResult, type PageSnapshotResult, type StartLessonResult } from './pages.ts';
+export { listElements } from './elementRows.ts';
 export type { AcquireLockResult, HeldLock } from './locks.ts';
 export type { AcquireLocksResult, GroupGrant } from './groupLocks.ts';
 export { buildAttendanceReport, type AttendanceFactInput } from './attendanceReport.ts';

@@ -48,6 +48,13 @@ export async function setLessonSettings(
           RETURNING ${roomColumns}`,
     );
     if (!updated) throw new Error('room changed under its own row lock');
+    // The lesson's pages take its policy (pages.ts): their rows mirror it, so each page's revision
+    // bump checks it as the class board's does.
+    if (next.editPolicy !== before.editPolicy) {
+      await tx.execute(
+        sql`UPDATE rooms SET edit_policy = ${next.editPolicy} WHERE parent_id = ${actor.roomId}::uuid AND owner_user_id IS NULL`,
+      );
+    }
     const events: RoomEvent[] = [];
     if (reducesStudentRights(before.editPolicy, next.editPolicy)) {
       events.push(...(await endLocksBeyondPolicy(tx, clock, actor.roomId, next.editPolicy)));

@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import { DEFAULT_LESSON_SETTINGS, MEMBER_PALETTE_SIZE, type LessonSettings, type Member, type MembershipStatus, type Role, type RoomEvent, type RoomInfo, type Timer } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { settingColumns, settingsOfRow, settingValues } from './lessonSettingsColumns.ts';
+import { DEFAULT_ELEMENT_CAPS, type ElementCaps } from './elementCap.ts';
+import { copyPagesInto } from './pages.ts';
 import { appendRoomEvent } from './roomLog.ts';
 import { date, int, rows, type Db, type Executor } from './sql.ts';
 
@@ -18,12 +20,14 @@ export interface RoomRow {
   timer_duration_ms: unknown;
   timer_freeze: boolean;
   timer_sound: boolean;
+  /** Null while the lesson is prepared and not started (migration 0021). */
+  started_at?: unknown;
   readonly [settingColumn: string]: unknown;
 }
 
 /** The columns `toRoom` reads, for every statement that returns a room. */
 export const roomColumns = sql`id, code, title, status, require_approval, ${settingColumns()},
-  timer_ends_at, timer_remaining_ms, timer_duration_ms, timer_freeze, timer_sound`;
+  timer_ends_at, timer_remaining_ms, timer_duration_ms, timer_freeze, timer_sound, started_at`;
 
 /** The lesson's timer from its row (checks.ts in the store). */
 export function toTimer(r: Pick<RoomRow, 'timer_ends_at' | 'timer_remaining_ms' | 'timer_duration_ms' | 'timer_freeze' | 'timer_sound'>): Timer | null {
@@ -47,6 +51,7 @@ export const toRoom = (r: RoomRow): RoomInfo => ({
   requireApproval: r.require_approval,
   settings: settingsOfRow(r),
   timer: toTimer(r),
+  startedAt: r.started_at === null || r.started_at === undefined ? null : date(r.started_at).toISOString(),
 });
 
 export interface MemberRow {
@@ -119,7 +124,9 @@ export async function findRoomById(executor: Executor, roomId: string): Promise<
 
 export type CreateRoomResult =
   | { decision: 'created'; room: RoomInfo; member: Member; events: RoomEvent[] }
-  | { decision: 'code_taken' };
+  | { decision: 'code_taken' }
+  /** Teach again: the source lesson is not this teacher's (or not a lesson): nothing was made. */
+  | { decision: 'no_source' };
 
 /** Creates a room with its teacher as the first member, in one transaction. */
 export async function createRoom(
@@ -136,16 +143,29 @@ export async function createRoom(
     requireApproval?: boolean;
     /** The lesson's settings from its start; each one left out takes its default. */
     settings?: Partial<LessonSettings>;
+    /** Prepared, not started (issue 39): students wait until the teacher starts it. */
+    prepared?: boolean;
+    /** Teach again: the lesson whose pages the new one starts with (pages.ts `copyPagesInto`). */
+    copyPagesFrom?: string;
   },
+  caps: ElementCaps = DEFAULT_ELEMENT_CAPS,
 ): Promise<CreateRoomResult> {
   return db.transaction(async (tx) => {
+    if (input.copyPagesFrom !== undefined) {
+      const [source] = await rows<{ id: string }>(
+        tx,
+        sql`SELECT id FROM rooms WHERE id = ${input.copyPagesFrom}::uuid AND parent_id IS NULL
+              AND teacher_id IS NOT NULL AND teacher_id = ${input.teacherId ?? null}::uuid FOR SHARE`,
+      );
+      if (!source) return { decision: 'no_source' as const };
+    }
     const roomId = randomUUID();
     const settings = { ...DEFAULT_LESSON_SETTINGS, ...definedSettings(input.settings ?? {}) };
     const inserted = await rows<RoomRow>(
       tx,
-      sql`INSERT INTO rooms (id, code, title, created_at, teacher_id, require_approval, ${settingColumns()})
-          VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.teacherId ?? null}::uuid,
-                  ${input.requireApproval ?? false}, ${settingValues(settings)})
+      sql`INSERT INTO rooms (id, code, title, created_at, started_at, teacher_id, require_approval, ${settingColumns()})
+          VALUES (${roomId}::uuid, ${input.code}, ${input.title}, ${clock.now()}, ${input.prepared === true ? null : clock.now()},
+                  ${input.teacherId ?? null}::uuid, ${input.requireApproval ?? false}, ${settingValues(settings)})
           ON CONFLICT (code) DO NOTHING RETURNING ${roomColumns}`,
     );
     const room = inserted[0];
@@ -157,8 +177,14 @@ export async function createRoom(
           RETURNING ${memberColumns}`,
     );
     const member = toMember(memberRow!);
+    // The lesson's own board is its first page (pages.ts).
+    await tx.execute(
+      sql`INSERT INTO lesson_pages (room_id, board_id, position, created_at) VALUES (${roomId}::uuid, ${roomId}::uuid, 0, ${clock.now()})`,
+    );
+    if (input.copyPagesFrom !== undefined) await copyPagesInto(tx, clock, input.copyPagesFrom, { lessonId: roomId, teacherUserId: member.userId }, caps);
     const event = await appendRoomEvent(tx, clock, roomId, 'member.joined', { userId: member.userId, occurrence: 1 }, member);
-    return { decision: 'created' as const, room: toRoom(room), member, events: [event] };
+    const [made] = await rows<RoomRow>(tx, sql`SELECT ${roomColumns} FROM rooms WHERE id = ${roomId}::uuid`);
+    return { decision: 'created' as const, room: toRoom(made ?? room), member, events: [event] };
   });
 }
 
@@ -167,6 +193,8 @@ export type JoinRoomResult =
   /** The room requires approval: the member (new, or already waiting) is `pending` in its lobby. */
   | { decision: 'pending'; member: Member; events: RoomEvent[] }
   | { decision: 'revoked' | 'denied' | 'archived' | 'ended' | 'no_room' }
+  /** A student asked to join a prepared lesson its teacher has not started (issue 39). */
+  | { decision: 'not_started' }
   /** A student asked for the teacher's name in the teacher's lesson (compared by `sameName`). */
   | { decision: 'name_reserved' };
 
@@ -184,11 +212,13 @@ export async function joinRoom(
   input: { roomId: string; displayName: string; memberKeyHash: string; role: Role },
 ): Promise<JoinRoomResult> {
   return db.transaction(async (tx) => {
-    const [room] = await rows<{ status: string; require_approval: boolean }>(
+    const [room] = await rows<{ status: string; require_approval: boolean; started: boolean }>(
       tx,
-      sql`SELECT status, require_approval FROM rooms WHERE id = ${input.roomId}::uuid AND parent_id IS NULL`,
+      sql`SELECT status, require_approval, started_at IS NOT NULL AS started FROM rooms WHERE id = ${input.roomId}::uuid AND parent_id IS NULL`,
     );
     if (!room) return { decision: 'no_room' as const };
+    // A prepared lesson admits its teacher only, until she starts it.
+    if (!room.started && input.role === 'student') return { decision: 'not_started' as const };
     if (room.status === 'archived') return { decision: 'archived' as const };
     if (room.status === 'ended') {
       // Only the teacher comes back into an ended lesson (to read it, export it, reopen it).

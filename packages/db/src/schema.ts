@@ -98,6 +98,30 @@ export const rooms = pgTable('rooms', {
   /** A private board's flag, `done` or `help`, and when it went up (migration 0018). */
   flag: text('flag', { enum: ['done', 'help'] }),
   flaggedAt: timestamp('flagged_at', { withTimezone: true }),
+  /** The page the teacher is on (migration 0021, pages.ts); null: the lesson's own page. */
+  currentPageId: uuid('current_page_id'),
+  /** `paced`: students are on the teacher's page; `free`: they browse. */
+  pagePacing: text('page_pacing', { enum: ['paced', 'free'] }).notNull().default('paced'),
+  /** When the lesson started; null while it is prepared and not started (migration 0021). */
+  startedAt: timestamp('started_at', { withTimezone: true }),
+});
+
+/**
+ * A lesson's pages (migration 0021, pages.ts): each page is a board (`board_id`, a rooms row whose
+ * parent is the lesson, or the lesson's own row for its first page), in `position` order; a
+ * deleted page is kept (`deleted_at`) and may be restored.
+ */
+export const lessonPages = pgTable('lesson_pages', {
+  roomId: uuid('room_id')
+    .notNull()
+    .references(() => rooms.id),
+  boardId: uuid('board_id')
+    .primaryKey()
+    .references(() => rooms.id),
+  position: integer('position').notNull(),
+  title: text('title').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
 });
 
 /** A lesson's quick polls (migration 0018, checks.ts): at most one open per lesson. */
@@ -361,7 +385,7 @@ export const elementVersions = pgTable(
 );
 
 /**
- * Read-only share links to an ended lesson (migration 0023, shareLinks.ts): the token's SHA-256,
+ * Read-only share links to an ended lesson (migration 0022, shareLinks.ts): the token's SHA-256,
  * what the link includes, and when the teacher turned it off. At most one link per lesson is on.
  */
 export const shareLinks = pgTable(

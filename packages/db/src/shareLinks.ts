@@ -1,6 +1,6 @@
 /**
  * Read-only share links to an ended lesson, and replay of a board from its element versions
- * (issue 39; migration 0023; docs/protocol.md "Share links and replay", docs/privacy.md):
+ * (issue 39; migration 0022; docs/protocol.md "Share links and replay", docs/privacy.md):
  *
  *   (none) --createShareLink--> on --setShareOptions--> on
  *     on   --createShareLink--> off (the old link) + on (a new token)
@@ -272,7 +272,7 @@ export async function readReplayPage(
   const after = input.after
     ? sql`AND (v.at, v.element_id, v.version) > (${input.after[0]}::timestamptz, ${input.after[1]}::uuid, ${input.after[2]}::int8)`
     : sql.empty();
-  // The page's keys first, alone (an index range read in order, migration 0023; or, should the
+  // The page's keys first, alone (an index range read in order, migration 0022; or, should the
   // planner choose otherwise, a sort of keys without their shapes), then each key's version and
   // element by primary key: never a sort of the rest of the history with its shapes.
   const found = await rows<{ element_id: string; version: unknown; at_key: string; at_ms: unknown; deleted: boolean; data: unknown; z: unknown; by: string; ok: boolean }>(

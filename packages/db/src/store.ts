@@ -96,6 +96,25 @@ import {
   startActivity,
   type Reader,
 } from './boards.ts';
+import {
+  addPage,
+  deletePage,
+  duplicatePage,
+  gotoPage,
+  lessonPages,
+  lessonThumbnail,
+  listPages,
+  loadPageSnapshot,
+  movePage,
+  pageEventsAfter,
+  readablePage,
+  readPageContent,
+  restorePage,
+  setPacing,
+  startLesson,
+  updatePage,
+  type PageReader,
+} from './pages.ts';
 import { Lane, PRIORITY_OPERATIONS, inLane } from './lanes.ts';
 import { getImage, hasImage, listLessonImages, putImage, type ImageCaps, type StoredImage } from './images.ts';
 import { DEFAULT_ELEMENT_CAPS, type ElementCaps } from './elementCap.ts';
@@ -120,7 +139,7 @@ export function createStore(database: Database, clock: Clock = databaseClock, el
 /** The store's operations; `createStore` counts each one's statements under its name. */
 function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
   return {
-    createRoom: (input: Parameters<typeof createRoom>[2]) => createRoom(db, clock, input),
+    createRoom: (input: Parameters<typeof createRoom>[2]) => createRoom(db, clock, input, caps),
     findRoomByCode: (code: string) => findRoomByCode(db, code),
     findRoomById: (roomId: string) => findRoomById(db, roomId),
     readDrawRights: (roomId: string) => readDrawRights(db, roomId),
@@ -226,6 +245,27 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     loadBoardSnapshot: (reader: Reader, boardId: string) => loadBoardSnapshot(db, clock, reader, boardId),
     boardEventsAfter: (reader: Reader, boardId: string, afterRevision: number, limit: number) =>
       boardEventsAfter(db, clock, reader, boardId, afterRevision, limit),
+
+    // Pages (pages.ts, docs/boards.md "Pages"): each page is a board; element and lock operations
+    // work on a page when the actor's `roomId` names it. The list changes are the teacher's.
+    lessonPages: (lessonId: string) => lessonPages(db, lessonId),
+    lessonThumbnail: (lessonId: string) => lessonThumbnail(db, lessonId),
+    listPages: (reader: PageReader) => listPages(db, clock, reader),
+    readablePage: (reader: PageReader, pageId: string) => readablePage(db, clock, reader, pageId),
+    loadPageSnapshot: (reader: PageReader, pageId: string) => loadPageSnapshot(db, clock, reader, pageId),
+    /** A page's revision and live elements, unchecked: call `readablePage` for the reader first. */
+    readPageContent: (pageId: string) => readPageContent(db, pageId),
+    pageEventsAfter: (reader: PageReader, pageId: string, afterRevision: number, limit: number) =>
+      pageEventsAfter(db, clock, reader, pageId, afterRevision, limit),
+    addPage: (actor: EditActor, input: Parameters<typeof addPage>[3]) => addPage(db, clock, actor, input),
+    duplicatePage: (actor: EditActor, input: Parameters<typeof duplicatePage>[3]) => duplicatePage(db, clock, actor, input, caps),
+    updatePage: (actor: EditActor, input: Parameters<typeof updatePage>[3]) => updatePage(db, clock, actor, input),
+    movePage: (actor: EditActor, input: Parameters<typeof movePage>[3]) => movePage(db, clock, actor, input),
+    deletePage: (actor: EditActor, input: Parameters<typeof deletePage>[3]) => deletePage(db, clock, actor, input),
+    restorePage: (actor: EditActor, input: Parameters<typeof restorePage>[3]) => restorePage(db, clock, actor, input),
+    gotoPage: (actor: EditActor, input: Parameters<typeof gotoPage>[3]) => gotoPage(db, clock, actor, input),
+    setPacing: (actor: EditActor, input: Parameters<typeof setPacing>[3]) => setPacing(db, clock, actor, input),
+    startLesson: (actor: EditActor) => startLesson(db, clock, actor),
 
     acquireLock: (actor: EditActor, input: Parameters<typeof acquireLock>[3]) => acquireLock(db, clock, actor, input),
     acquireLocks: (actor: EditActor, input: Parameters<typeof acquireLocks>[3]) => acquireLocks(db, clock, actor, input),

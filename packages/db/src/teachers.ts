@@ -18,7 +18,7 @@ import { appendAttendance } from './attendance.ts';
 import { msFromNow, type Clock } from './clock.ts';
 import { appendRoomEvent, nextRoomRevision } from './roomLog.ts';
 import { roomColumns, toRoom, type RoomRow as BaseRoomRow } from './rooms.ts';
-import { date, rows, type Db, type Executor } from './sql.ts';
+import { date, int, rows, type Db, type Executor } from './sql.ts';
 
 interface TeacherRow {
   id: string;
@@ -126,10 +126,12 @@ const toRoomInfo = toRoom;
 export async function listTeacherRooms(executor: Executor, teacherId: string): Promise<TeacherRoom[]> {
   const found = await rows<RoomRow>(
     executor,
-    sql`SELECT ${roomColumns}, created_at FROM rooms WHERE teacher_id = ${teacherId}::uuid
+    sql`SELECT ${roomColumns}, created_at,
+               (SELECT count(*) FROM lesson_pages p WHERE p.room_id = rooms.id AND p.deleted_at IS NULL) AS page_count
+          FROM rooms WHERE teacher_id = ${teacherId}::uuid
         ORDER BY created_at DESC, id LIMIT ${MAX_LISTED_ROOMS}`,
   );
-  return found.map((r) => ({ ...toRoomInfo(r), createdAt: date(r.created_at).toISOString() }));
+  return found.map((r) => ({ ...toRoomInfo(r), createdAt: date(r.created_at).toISOString(), pageCount: int(r.page_count) }));
 }
 
 /**

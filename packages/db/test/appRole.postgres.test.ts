@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrozenClock } from '../src/clock.ts';
@@ -64,6 +64,32 @@ if ('skip' in target) {
         'membership_revoked',
         'signed_out',
       ]);
+    });
+
+    it('runs the page operations (add, duplicate, rename, move, delete, restore, go to, pace, start, teach again) as the app role', async () => {
+      const clock = new FrozenClock(CLOCK_START);
+      const store = createStore(app, clock);
+      const created = await store.createTeacher({ email: `pages-${Date.now()}@school.example`, passwordHash: 'stub', displayName: 'T' });
+      if (created.decision !== 'created') throw new Error(created.decision);
+      const room = await store.createRoom({ code: `P${Date.now()}`, title: 'Pages', teacherName: 'T', memberKeyHash: `k${Date.now()}`, teacherId: created.teacher.id, prepared: true });
+      if (room.decision !== 'created') throw new Error(room.decision);
+      const sessionId = randomUUID();
+      await store.openSession({ id: sessionId, roomId: room.room.id, userId: room.member.userId, tokenHash: `t${Date.now()}`, ttlMs: 60_000 });
+      const teacher = { roomId: room.room.id, sessionId, userId: room.member.userId };
+      const two = randomUUID();
+      const three = randomUUID();
+      expect((await store.addPage(teacher, { pageId: two, afterPageId: null, background: 'grid' })).decision).toBe('applied');
+      expect((await store.duplicatePage(teacher, { pageId: three, sourcePageId: two })).decision).toBe('applied');
+      expect((await store.updatePage(teacher, { pageId: two, title: 'Two' })).decision).toBe('applied');
+      expect((await store.movePage(teacher, { pageId: two, afterPageId: three })).decision).toBe('applied');
+      expect((await store.deletePage(teacher, { pageId: two })).decision).toBe('applied');
+      expect((await store.restorePage(teacher, { pageId: two })).decision).toBe('applied');
+      expect((await store.gotoPage(teacher, { pageId: two })).decision).toBe('applied');
+      expect((await store.setPacing(teacher, { pacing: 'free' })).decision).toBe('applied');
+      expect((await store.startLesson(teacher)).decision).toBe('applied');
+      const again = await store.createRoom({ code: `Q${Date.now()}`, title: 'Again', teacherName: 'T', memberKeyHash: `q${Date.now()}`, teacherId: created.teacher.id, copyPagesFrom: room.room.id });
+      expect(again.decision).toBe('created');
+      expect((await store.lessonPages(room.room.id))?.pages).toHaveLength(3);
     });
 
     it('runs the teacher-account, restore, archive and report operations as the app role', async () => {

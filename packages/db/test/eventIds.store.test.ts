@@ -43,6 +43,7 @@ const EVERY_KIND = Object.keys({
   'activity.updated': true,
   'poll.updated': true,
   'board.flagged': true,
+  'pages.updated': true,
 } satisfies Record<RoomEventKind, true>).sort();
 
 function decided<T extends { decision: string }, D extends T['decision']>(result: T, decision: D): Extract<T, { decision: D }> {
@@ -165,6 +166,8 @@ for (const { kind, skip } of storeDatabaseKinds) {
       decided(await store.openPoll(teacher, { pollId, question: 'Ready?', kind: 'yesno' }), 'applied');
       decided(await store.answerPoll(pupil, { pollId, choice: 0 }), 'applied');
       decided(await store.setTimer(teacher, { action: 'start', durationMs: 60_000 }, randomUUID()), 'applied');
+      // A page (pages.ts): its list change in the lesson's log.
+      decided(await store.addPage(teacher, { pageId: randomUUID(), afterPageId: null }), 'applied');
       decided(await store.setActivityStatus(teacher, { activityId: activity.activity.id, status: 'ended' }), 'applied');
 
       // Membership: a revocation and its undoing.

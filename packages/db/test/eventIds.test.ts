@@ -38,6 +38,7 @@ const documented: { [K in RoomEventKind]: { key: EventKey<K>; id: string } } = {
   'activity.updated': { key: { activityId: ELEMENT, roomRevision: 17 }, id: `activity.updated:${ROOM}:${ELEMENT}:17` },
   'poll.updated': { key: { pollId: ELEMENT, occurrence: RENAME }, id: `poll.updated:${ROOM}:${ELEMENT}:${RENAME}` },
   'board.flagged': { key: { occurrence: RENAME }, id: `board.flagged:${ROOM}:${RENAME}` },
+  'pages.updated': { key: { roomRevision: 21 }, id: `pages.updated:${ROOM}:21` },
 };
 const kinds = Object.keys(documented) as RoomEventKind[];
 
@@ -74,6 +75,7 @@ const keyFrom: { [K in RoomEventKind]: (m: Material) => EventKey<K> } = {
   'activity.updated': (m) => ({ activityId: m.element, roomRevision: m.n }),
   'poll.updated': (m) => ({ pollId: m.element, occurrence: String(m.occurrence) }),
   'board.flagged': (m) => ({ occurrence: String(m.occurrence) }),
+  'pages.updated': (m) => ({ roomRevision: m.n }),
 };
 const idFrom = <K extends RoomEventKind>(kind: K, roomId: string, m: Material) => eventId(kind, roomId, keyFrom[kind](m));
 
@@ -137,6 +139,7 @@ describe('event ids (I1)', () => {
       'activity.updated',
       'poll.updated',
       'board.flagged',
+      'pages.updated',
     ];
     for (const kind of kinds) {
       const here = eventId(kind, ROOM, documented[kind].key);

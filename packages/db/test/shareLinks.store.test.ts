@@ -1,5 +1,5 @@
 /**
- * Share links and replay (shareLinks.ts, migration 0023) as contract tests on PGlite and real
+ * Share links and replay (shareLinks.ts, migration 0022) as contract tests on PGlite and real
  * Postgres, named after the rules in the module's header: a link works only while it is on and
  * its lesson is not open, and stops at once when turned off (SL1); private boards (SL2) and
  * names (SL3) only when included, and nothing that names a person on the wire otherwise; replay

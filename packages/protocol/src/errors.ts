@@ -35,6 +35,11 @@ export const RetryableErrorCode = {
    * wait on `GET /api/session/admission`, then connect once it answers `admitted`.
    */
   AWAITING_APPROVAL: 'awaiting_approval',
+  /**
+   * The lesson is prepared but its teacher has not started it (issue 39): the student waits on
+   * "not started yet" and sends the same join again (the web client every few seconds).
+   */
+  LESSON_NOT_STARTED: 'lesson_not_started',
 } as const;
 export type RetryableErrorCode = (typeof RetryableErrorCode)[keyof typeof RetryableErrorCode];
 
@@ -94,6 +99,13 @@ export const RequestErrorCode = {
    * (reopened, deleted): it shows nothing (no hint which). Ask the teacher for a new link.
    */
   SHARE_LINK_OFF: 'share_link_off',
+  /**
+   * A student asked for (or edited) a page other than the teacher's while the lesson is paced
+   * (pages.ts): nothing was read or changed; the student's page is the one in `pages.updated`.
+   */
+  PAGE_PACED: 'page_paced',
+  /** The teacher tried to delete the lesson's only live page: a lesson always has one. */
+  LAST_PAGE: 'last_page',
 } as const;
 export type RequestErrorCode = (typeof RequestErrorCode)[keyof typeof RequestErrorCode];
 

@@ -46,7 +46,22 @@ import {
   type Activity,
   type BoardInfo,
 } from './boards.ts';
-import type { BoardSyncMessage } from './boardSync.ts';
+import type { BoardSyncMessage, PageSyncMessage } from './boardSync.ts';
+import {
+  LessonStartRequest,
+  PageAddRequest,
+  PageDeleteRequest,
+  PageDuplicateRequest,
+  PageGotoRequest,
+  PageListRequest,
+  PageMoveRequest,
+  PagePacingRequest,
+  PageRestoreRequest,
+  PageSyncRequest,
+  PageUpdateRequest,
+  type LessonPages,
+  type PageListReply,
+} from './pages.ts';
 import {
   BoardFlagRequest,
   ClockNowRequest,
@@ -130,6 +145,17 @@ export const ClientEvent = {
   POLL_SHOW: 'poll.show',
   POLL_GET: 'poll.get',
   BOARD_FLAG: 'board.flag',
+  PAGE_ADD: 'page.add',
+  PAGE_DUPLICATE: 'page.duplicate',
+  PAGE_UPDATE: 'page.update',
+  PAGE_MOVE: 'page.move',
+  PAGE_DELETE: 'page.delete',
+  PAGE_RESTORE: 'page.restore',
+  PAGE_GOTO: 'page.goto',
+  PAGE_PACING: 'page.pacing',
+  PAGE_LIST: 'page.list',
+  PAGE_SYNC: 'page.sync',
+  LESSON_START: 'lesson.start',
 } as const;
 
 export const ServerEvent = {
@@ -231,6 +257,28 @@ export interface ClientToServerEvents {
   [ClientEvent.POLL_GET]: (request: PollGetRequest, ack: AckFn<{ poll: Poll | null; answers: PollAnswer[] }>) => void;
   /** A board's owner flags it done or needing help, or clears the flag; the teacher clears one. */
   [ClientEvent.BOARD_FLAG]: (request: BoardFlagRequest, ack: AckFn<{ flag: BoardFlag | null; flaggedAt: string | null }>) => void;
+  /** Teacher only: a new blank page (docs/protocol.md, "Pages"). */
+  [ClientEvent.PAGE_ADD]: (request: PageAddRequest, ack: AckFn<{ pages: LessonPages }>) => void;
+  /** Teacher only: a copy of a page right after it. */
+  [ClientEvent.PAGE_DUPLICATE]: (request: PageDuplicateRequest, ack: AckFn<{ pages: LessonPages }>) => void;
+  /** Teacher only: rename a page or change its paper. */
+  [ClientEvent.PAGE_UPDATE]: (request: PageUpdateRequest, ack: AckFn<{ pages: LessonPages }>) => void;
+  /** Teacher only: move a page after another (or first). */
+  [ClientEvent.PAGE_MOVE]: (request: PageMoveRequest, ack: AckFn<{ pages: LessonPages }>) => void;
+  /** Teacher only: delete a page (restorable). */
+  [ClientEvent.PAGE_DELETE]: (request: PageDeleteRequest, ack: AckFn<{ pages: LessonPages }>) => void;
+  /** Teacher only: restore a deleted page where it was. */
+  [ClientEvent.PAGE_RESTORE]: (request: PageRestoreRequest, ack: AckFn<{ pages: LessonPages }>) => void;
+  /** Teacher only: go to a page; paced students move with her. */
+  [ClientEvent.PAGE_GOTO]: (request: PageGotoRequest, ack: AckFn<{ pages: LessonPages }>) => void;
+  /** Teacher only: pace the class or let it browse. */
+  [ClientEvent.PAGE_PACING]: (request: PagePacingRequest, ack: AckFn<{ pages: LessonPages }>) => void;
+  /** The lesson's pages (the teacher's reply lists the deleted ones too). */
+  [ClientEvent.PAGE_LIST]: (request: PageListRequest, ack: AckFn<PageListReply>) => void;
+  /** A page's replay or snapshot; subscribes the socket to the page. */
+  [ClientEvent.PAGE_SYNC]: (request: PageSyncRequest, ack: AckFn<{ sync: PageSyncMessage }>) => void;
+  /** Teacher only: start a prepared lesson (students may join from now on). */
+  [ClientEvent.LESSON_START]: (request: LessonStartRequest, ack: AckFn<{ room: RoomInfo }>) => void;
 }
 
 /** What `notice` carries. */
@@ -334,6 +382,17 @@ export const clientEventSchemas: { readonly [E in ClientEventName]: z.ZodType<Cl
   [ClientEvent.POLL_SHOW]: PollShowRequest,
   [ClientEvent.POLL_GET]: PollGetRequest,
   [ClientEvent.BOARD_FLAG]: BoardFlagRequest,
+  [ClientEvent.PAGE_ADD]: PageAddRequest,
+  [ClientEvent.PAGE_DUPLICATE]: PageDuplicateRequest,
+  [ClientEvent.PAGE_UPDATE]: PageUpdateRequest,
+  [ClientEvent.PAGE_MOVE]: PageMoveRequest,
+  [ClientEvent.PAGE_DELETE]: PageDeleteRequest,
+  [ClientEvent.PAGE_RESTORE]: PageRestoreRequest,
+  [ClientEvent.PAGE_GOTO]: PageGotoRequest,
+  [ClientEvent.PAGE_PACING]: PagePacingRequest,
+  [ClientEvent.PAGE_LIST]: PageListRequest,
+  [ClientEvent.PAGE_SYNC]: PageSyncRequest,
+  [ClientEvent.LESSON_START]: LessonStartRequest,
 };
 
 /** Whether each client event is acknowledged, checked against the typed map. */
@@ -383,6 +442,17 @@ const acknowledged: { readonly [E in ClientEventName]: E extends AckedClientEven
   [ClientEvent.POLL_SHOW]: true,
   [ClientEvent.POLL_GET]: true,
   [ClientEvent.BOARD_FLAG]: true,
+  [ClientEvent.PAGE_ADD]: true,
+  [ClientEvent.PAGE_DUPLICATE]: true,
+  [ClientEvent.PAGE_UPDATE]: true,
+  [ClientEvent.PAGE_MOVE]: true,
+  [ClientEvent.PAGE_DELETE]: true,
+  [ClientEvent.PAGE_RESTORE]: true,
+  [ClientEvent.PAGE_GOTO]: true,
+  [ClientEvent.PAGE_PACING]: true,
+  [ClientEvent.PAGE_LIST]: true,
+  [ClientEvent.PAGE_SYNC]: true,
+  [ClientEvent.LESSON_START]: true,
 };
 
 export function isAckedClientEvent(event: ClientEventName): event is AckedClientEvent {

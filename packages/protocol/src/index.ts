@@ -7,6 +7,7 @@ export * from './history.ts';
 export * from './elements.ts';
 export * from './boards.ts';
 export * from './boardSync.ts';
+export * from './pages.ts';
 export * from './ink.ts';
 export * from './attention.ts';
 export * from './checks.ts';

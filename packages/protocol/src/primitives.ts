@@ -17,8 +17,10 @@ import { z } from 'zod';
  *    `lock.move` and on drag entries (a resize or turn in progress; a client that ignores it sees
  *    a plain move until the drop), and `BoardInfo.lastDrewMsAgo` in a teacher's `board.list` reply;
  *    the handshake's `features` and, for a client that asks for it, the `boards.pointers` message.
+ * 7: pages (issue 39): the `pages.updated` room event (an older client cannot read it), the
+ *    `page.*` requests, `lesson.start` and `RoomInfo.startedAt` (a prepared lesson).
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 /** Largest socket message the server reads, in bytes (Socket.IO `maxHttpBufferSize`). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;

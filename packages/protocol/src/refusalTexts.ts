@@ -32,6 +32,7 @@ export const retryableRefusalText: Readonly<Record<RetryableErrorCode, string>> 
   [RetryableErrorCode.SERVER_RESTARTING]: 'The server is restarting. Retrying.',
   [RetryableErrorCode.BUSY]: 'The board is catching up. Your change will be sent again.',
   [RetryableErrorCode.AWAITING_APPROVAL]: 'Waiting for the teacher to let you in.',
+  [RetryableErrorCode.LESSON_NOT_STARTED]: 'This lesson has not started yet. This page opens it as soon as the teacher starts.',
 };
 
 /** One request was refused for good; the connection stays usable. */
@@ -56,6 +57,8 @@ export const requestRefusalText: Readonly<Record<RequestErrorCode, string>> = {
   [RequestErrorCode.SIGN_UP_CLOSED]: 'New accounts cannot be made here with this address. Ask your school’s administrator.',
   [RequestErrorCode.RESET_LINK_INVALID]: 'This reset link has been used or has expired. Ask your administrator for a new one.',
   [RequestErrorCode.SHARE_LINK_OFF]: 'This link has been turned off. Ask your teacher for a new one.',
+  [RequestErrorCode.PAGE_PACED]: 'Your teacher is keeping the class on one page.',
+  [RequestErrorCode.LAST_PAGE]: 'A lesson always keeps at least one page.',
 };
 
 /** `forbidden` is the one code with causes a person should tell apart; the server names which. */

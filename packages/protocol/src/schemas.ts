@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Element, LockGeneration, LockReleaseReason, DragEntry, ElementId } from './elements.ts';
 import { InkEntry } from './ink.ts';
 import { Activity } from './boards.ts';
+import { LessonPages } from './pages.ts';
 import { BoardFlag, Poll, Timer } from './checks.ts';
 import { LaserEntry, ViewportEntry } from './attention.ts';
 import { DEFAULT_LESSON_SETTINGS, LessonSettings, LessonSettingsChoice } from './lessonSettings.ts';
@@ -38,6 +39,17 @@ export const CreateRoomRequest = z.strictObject({
   requireApproval: z.boolean().optional(),
   /** The lesson's settings from its start; each one left out takes its default (lessonSettings.ts). */
   settings: LessonSettingsChoice.optional(),
+  /**
+   * Prepare the lesson without starting it (issue 39): students who have the link wait on "not
+   * started yet" (`lesson_not_started`) until the teacher sends `lesson.start`. Default false.
+   */
+  prepare: z.boolean().optional(),
+  /**
+   * Teach again: the code of one of the signed-in teacher's lessons, whose live pages (and only
+   * them) the new lesson starts with. The new lesson is prepared, not started. Another teacher's
+   * code, or no account, is refused `not_found`.
+   */
+  teachAgainFrom: RoomCode.optional(),
 });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequest>;
 
@@ -59,6 +71,11 @@ export const RoomInfo = z.object({
   settings: LessonSettings.default(DEFAULT_LESSON_SETTINGS),
   /** The lesson's countdown (checks.ts), or null: none. Changed with `timer.set`. */
   timer: Timer.nullable().optional(),
+  /**
+   * When the lesson started (the database's clock), or null while it is prepared and not started
+   * (issue 39: students wait on "not started yet" until `lesson.start`). Absent from old copies.
+   */
+  startedAt: z.string().nullable().optional(),
 });
 export type RoomInfo = z.infer<typeof RoomInfo>;
 
@@ -268,6 +285,11 @@ export const RoomEvent = z.discriminatedUnion('kind', [
    * its results were shown or hidden. Counts only: never a student's name or id.
    */
   z.object({ ...eventBase, kind: z.literal('poll.updated'), payload: Poll }),
+  /**
+   * The lesson's pages changed (added, duplicated, renamed, moved, deleted, restored), the teacher
+   * went to another page, or the pacing changed (pages.ts). In the lesson's log only.
+   */
+  z.object({ ...eventBase, kind: z.literal('pages.updated'), payload: LessonPages }),
   /**
    * In a private board's log: its owner flagged it (`done`, `help`, at `flaggedAt` on the
    * database's clock) or the flag was cleared (`null`), by the owner or the teacher (`by`).

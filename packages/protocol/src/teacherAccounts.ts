@@ -110,7 +110,11 @@ export type TeacherStatusReply = z.infer<typeof TeacherStatusReply>;
 export const PasswordResetLink = z.object({ url: z.url(), expiresAt: z.iso.datetime({ offset: true }) });
 export type PasswordResetLink = z.infer<typeof PasswordResetLink>;
 
-export const TeacherRoom = RoomInfo.extend({ createdAt: z.iso.datetime({ offset: true }) });
+export const TeacherRoom = RoomInfo.extend({
+  createdAt: z.iso.datetime({ offset: true }),
+  /** The lesson's live pages (issue 39: the lesson library). Absent from old servers' lists. */
+  pageCount: z.number().int().min(0).optional(),
+});
 export type TeacherRoom = z.infer<typeof TeacherRoom>;
 
 /** Newest first; at most `MAX_LISTED_ROOMS`. */

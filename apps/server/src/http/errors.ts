@@ -38,6 +38,9 @@ export const httpStatus: Record<ErrorCodeT, number> = {
   [ErrorCode.UNAVAILABLE]: 503,
   [ErrorCode.SERVER_RESTARTING]: 503,
   [ErrorCode.BUSY]: 503,
+  [ErrorCode.PAGE_PACED]: 403,
+  [ErrorCode.LAST_PAGE]: 409,
+  [ErrorCode.LESSON_NOT_STARTED]: 409,
 };
 
 export function sendError(reply: FastifyReply, code: ErrorCodeT, message: string): FastifyReply {

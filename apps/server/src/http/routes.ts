@@ -56,8 +56,17 @@ export function registerRoutes(
     // still starts, without an owner, as for a teacher trying the app on a laptop.
     const account = await teacherFromCookie(store, request.headers.cookie);
     if (account.ok && !(await limits.allow(reply, [[HTTP_LIMITS.roomsPerTeacher, account.teacher.id]]))) return reply;
+    // Teach again: the source must be one of this account's lessons.
+    let copyPagesFrom: string | undefined;
+    if (body.value.teachAgainFrom !== undefined) {
+      const source = account.ok ? await store.findTeacherRoom(account.teacher.id, body.value.teachAgainFrom) : null;
+      if (!source) return sendError(reply, ErrorCode.NOT_FOUND, 'None of your lessons has this code.');
+      copyPagesFrom = source.id;
+    }
     for (let attempt = 0; attempt < 5; attempt++) {
       const created = await store.createRoom({
+        ...(copyPagesFrom !== undefined ? { copyPagesFrom } : {}),
+        prepared: body.value.prepare === true || copyPagesFrom !== undefined,
         teacherId: account.ok ? account.teacher.id : null,
         code: newRoomCode(),
         title: body.value.title ?? `${body.value.teacherName}'s lesson`,
@@ -67,6 +76,7 @@ export function registerRoutes(
         ...(body.value.settings ? { settings: body.value.settings } : {}),
       });
       if (created.decision === 'code_taken') continue;
+      if (created.decision === 'no_source') return sendError(reply, ErrorCode.NOT_FOUND, 'None of your lessons has this code.');
       deps.publisher.publish(created.events);
       return reply.code(201).send(await grantSession(created.room, created.member));
     }
@@ -114,6 +124,9 @@ export function registerRoutes(
         return sendError(reply, ErrorCode.ADMISSION_DENIED, 'The teacher declined your request to join this lesson.');
       case 'name_reserved':
         return sendError(reply, ErrorCode.NAME_RESERVED, refusalText[ErrorCode.NAME_RESERVED]);
+      case 'not_started':
+        // A prepared lesson: the student's page waits ("not started yet") and joins again.
+        return sendError(reply, ErrorCode.LESSON_NOT_STARTED, refusalText[ErrorCode.LESSON_NOT_STARTED]);
       case 'pending':
         // A session for the lobby: it may wait on its admission or leave, and nothing else.
         deps.publisher.publish(joined.events);

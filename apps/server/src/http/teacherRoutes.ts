@@ -13,6 +13,7 @@ import {
   parsePacket,
   type DeletionReply,
   type LessonBoards,
+  type LessonThumbnail,
   type RoomChangeReply,
   type SessionGrant,
   type TeacherAccount,
@@ -139,6 +140,18 @@ export function registerTeacherRoutes(
     if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
     const boards: LessonBoards = await store.listLessonBoards(room.id);
     return reply.header('cache-control', 'no-store').send(boards);
+  });
+
+  // The library's thumbnail (issue 39): the lesson's first page and its first elements.
+  app.get('/api/teacher/rooms/:code/thumbnail', async (request, reply) => {
+    const found = await signedIn(request, reply);
+    if (!found) return reply;
+    const code = roomCodeOf(request);
+    const room = code.ok ? await store.findTeacherRoom(found.teacher.id, code.value) : null;
+    if (!room) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    const thumbnail: LessonThumbnail | null = await store.lessonThumbnail(room.id);
+    if (!thumbnail) return sendError(reply, ErrorCode.ROOM_NOT_FOUND, 'You have no lesson with this code.');
+    return reply.header('cache-control', 'no-store').send(thumbnail);
   });
 
   app.post('/api/teacher/rooms/:code/enter', async (request, reply) => {

@@ -23,6 +23,8 @@ export class BoardAccess {
   /** Each known board's activity, and each activity's status as last heard. */
   private readonly activityOf = new LRUCache<string, string>({ max: MAX_KNOWN_BOARDS });
   private readonly statusOf = new LRUCache<string, ActivityStatus>({ max: MAX_KNOWN_BOARDS });
+  /** Boards known to be pages (no activity: drawable while their channel is held). */
+  private readonly pages = new LRUCache<string, true>({ max: MAX_KNOWN_BOARDS });
 
   /** The socket was subscribed to these boards by the store's decision. */
   subscribed(session: SocketSession, boards: readonly BoardInfo[]): void {
@@ -34,6 +36,17 @@ export class BoardAccess {
       // A board's own policy is `look` exactly while its activity is frozen or ended.
       if (!this.statusOf.has(b.activityId)) this.statusOf.set(b.activityId, b.editPolicy === 'look' ? 'frozen' : 'running');
     }
+  }
+
+  /**
+   * The socket read a page of its lesson (pageHandlers.ts): every member may draw on a page, and a
+   * paced student leaves the channel of a page the class has left, which `mayDraw` checks.
+   */
+  subscribedPage(session: SocketSession, pageId: string): void {
+    let set = this.drawable.get(session);
+    if (!set) this.drawable.set(session, (set = new Set()));
+    set.add(pageId);
+    this.pages.set(pageId, true);
   }
 
   /** `activity.updated` (this node's or another's): freezing or ending stops its students' ephemera. */
@@ -48,7 +61,7 @@ export class BoardAccess {
    */
   mayDraw(session: SocketSession, boardId: string): true | BoardDrawRefusal {
     if (!this.drawable.get(session)?.has(boardId) || !session.socket.rooms.has(roomChannel(boardId))) return 'forbidden';
-    if (session.role === 'teacher') return true;
+    if (session.role === 'teacher' || this.pages.has(boardId)) return true;
     const activity = this.activityOf.get(boardId);
     return activity !== undefined && this.statusOf.get(activity) === 'running' ? true : 'frozen';
   }

@@ -21,6 +21,7 @@ import { sendBoardBatches } from './boardBatches.ts';
 import { ShownBoards } from './shownView.ts';
 import { boundVolatile } from './boundedVolatile.ts';
 import { boardHandlers } from './boardHandlers.ts';
+import { pageHandlers } from './pageHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { CreateBatcher } from './createBatcher.ts';
 import { elementHandlers } from './elementHandlers.ts';
@@ -164,6 +165,7 @@ export function attachRealtime(
     ...lockHandlers({ ...edits, config, locks, fanout }),
     ...boardHandlers({ ...edits, io, fanout, access: boardAccess, shown }),
     ...checkHandlers({ ...edits, io }),
+    ...pageHandlers({ ...edits, io, access: boardAccess }),
   };
 
   let refusing = false;

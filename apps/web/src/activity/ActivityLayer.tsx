@@ -52,7 +52,13 @@ export function useStage(client: RoomClient, grant: SessionGrant): Stage {
   const owner = useStore(client.activity.store, (s) => (s.opened ? s.boards.get(s.opened)?.info.ownerName : undefined));
   const engines = useStore(client.boards, (s) => s.byId);
   const t = useT();
-  const classStage = { engine: client.classBoard, label: t('stage.whiteboard') };
+  // The page on the stage (pages/pagesClient.ts): the lesson's own page is the class board.
+  const viewing = useStore(client.pages.store, (s) => s.viewing);
+  const pageNumber = useStore(client.pages.store, (s) => (s.pages && s.viewing ? s.pages.pages.findIndex((p) => p.id === s.viewing) + 1 : 0));
+  const pageEngine = viewing && viewing !== client.classBoard.id ? engines.get(viewing) : undefined;
+  const classStage = pageEngine
+    ? { engine: pageEngine, label: t('stage.page', { number: pageNumber }) }
+    : { engine: client.classBoard, label: t('stage.whiteboard') };
   if (!running) return classStage;
   if (grant.role === 'student') {
     const own = mine ? engines.get(mine) : undefined;

@@ -2,6 +2,7 @@ import {
   AdminTeacherList,
   DeletionReply,
   LessonBoards,
+  LessonThumbnail,
   PasswordResetLink,
   RoomChangeReply,
   SessionGrant,
@@ -67,6 +68,11 @@ export function enterMyRoom(code: string): Promise<SessionGrant> {
 /** The boards kept with one of my lessons: every activity's students' boards with their content. */
 export function listMyLessonBoards(code: string): Promise<LessonBoards> {
   return call(`/api/teacher/rooms/${encodeURIComponent(code)}/boards`, { method: 'GET' }, LessonBoards);
+}
+
+/** The library's thumbnail of one of my lessons: its first page and that page's first elements. */
+export function myLessonThumbnail(code: string): Promise<LessonThumbnail> {
+  return call(`/api/teacher/rooms/${encodeURIComponent(code)}/thumbnail`, { method: 'GET' }, LessonThumbnail);
 }
 
 /** How teachers sign in here: the school's providers, and whether sign-up is open. */

@@ -1,4 +1,4 @@
-import type { BoardSyncMessage, EditPolicy, Role, SyncMessage } from '@wb/protocol';
+import type { BoardSyncMessage, EditPolicy, PageSyncMessage, Paper, Role, SyncMessage } from '@wb/protocol';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { BoardEditor, type EditKeeper, type EditorTransport } from '../elements/boardEditor.ts';
 import type { LiveStroke } from '../sync/liveInk.ts';
@@ -33,7 +33,11 @@ export interface BoardState {
 
 /** The class board is the lesson's own log; a private board has its own, framed by the lesson. */
 /** A private board's `ownerUserId`: its owner's work is drawn under everyone else's (the teacher's feedback layer). */
-export type BoardKind = { readonly kind: 'class' } | { readonly kind: 'private'; readonly frame: BoardFrame; readonly ownerUserId?: string };
+export type BoardKind =
+  | { readonly kind: 'class' }
+  | { readonly kind: 'private'; readonly frame: BoardFrame; readonly ownerUserId?: string }
+  /** A page of the lesson other than its own board (docs/boards.md "Pages"): its own log, framed by the lesson like a private board. */
+  | { readonly kind: 'page'; readonly frame: BoardFrame };
 
 /** How one board reaches the server. */
 export interface BoardWire {
@@ -147,13 +151,18 @@ export class BoardEngine {
     return this.kind.kind === 'private';
   }
 
+  /** A page of the lesson other than its own board: synced with `page.sync`. */
+  get isPage(): boolean {
+    return this.kind.kind === 'page';
+  }
+
   /**
    * A private board's answer to `board.sync`, read as the engine reads the class board's sync: its
    * snapshot framed by the lesson as it is now (`boardSnapshot`). Without the lesson's state yet
    * it is dropped; the engine asks again (its sync timeout).
    */
-  receiveBoardSync(sync: BoardSyncMessage, lesson: RoomState | null, now: number): void {
-    if (this.kind.kind !== 'private' || !lesson) return;
+  receiveBoardSync(sync: BoardSyncMessage | PageSyncMessage, lesson: RoomState | null, now: number): void {
+    if (this.kind.kind === 'class' || !lesson) return;
     const message: SyncMessage =
       sync.kind === 'snapshot'
         ? { kind: 'snapshot', snapshot: boardSnapshot(sync.snapshot, lesson, this.kind.frame) }
@@ -162,10 +171,15 @@ export class BoardEngine {
   }
 
   /** A private board: its lesson's state or its own edit policy changed (`SyncEngine.reframe`). */
-  reframe(lesson: RoomState | null, editPolicy?: EditPolicy): void {
-    if (this.kind.kind !== 'private') return;
-    if (editPolicy !== undefined && editPolicy !== this.kind.frame.editPolicy) this.kind = { ...this.kind, frame: { ...this.kind.frame, editPolicy } };
-    if (lesson) this.sync.reframe(lesson, this.kind.frame);
+  reframe(lesson: RoomState | null, editPolicy?: EditPolicy, paper?: Paper): void {
+    const kind = this.kind;
+    if (kind.kind === 'class') return;
+    let frame = kind.frame;
+    if ((editPolicy !== undefined && editPolicy !== frame.editPolicy) || (paper !== undefined && paper !== frame.paper)) {
+      frame = { ...frame, ...(editPolicy !== undefined ? { editPolicy } : {}), ...(paper !== undefined ? { paper } : {}) };
+      this.kind = { ...kind, frame };
+    }
+    if (lesson) this.sync.reframe(lesson, frame);
   }
 
   /** The socket opened: buffer until the board's sync is applied. */

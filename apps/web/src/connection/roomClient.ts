@@ -10,6 +10,7 @@ import {
   type Ack,
   type AckedClientEvent,
   type BoardInfo,
+  type Page,
   type BoardPointers,
   type ClearBoardReply,
   type ClientReply,
@@ -43,6 +44,7 @@ import { ActivityTracker, sameSet } from '../sync/activity.ts';
 import { ChecksClient } from '../checks/checksClient.ts';
 import { deriveLobby, deriveRoster, type LobbyEntry, type RosterEntry } from '../sync/roster.ts';
 import type { SyncEngine, SyncPhase } from '../sync/syncEngine.ts';
+import { PagesClient } from '../pages/pagesClient.ts';
 import { BoardEngine, sharedFrame, type CursorView, type InkView } from './boardEngine.ts';
 import {
   exhaustedBy,
@@ -114,6 +116,8 @@ export class RoomClient {
   readonly activity: ActivityClient;
   /** The timer's clock, the poll's answers and the flags (checks/checksClient.ts). */
   readonly checks: ChecksClient;
+  /** The lesson's pages: which page this member looks at (pages/pagesClient.ts). */
+  readonly pages: PagesClient;
   private readonly socket: RoomSocket;
   /** The private boards' ephemeral stores publish in one frame callback (boardEngine.ts). */
   private readonly boardFrame = sharedFrame();
@@ -178,6 +182,39 @@ export class RoomClient {
       { lessonId: grant.room.id, userId: grant.userId, role: grant.role },
     );
     this.checks = new ChecksClient(this.request, { role: grant.role });
+    this.pages = new PagesClient(
+      { request: this.request, show: (page) => this.followPage(page), hide: (pageId) => this.unfollowBoard(pageId) },
+      { lessonId: grant.room.id, role: grant.role },
+    );
+  }
+
+  /**
+   * A page of the lesson (not its own board) to hold an engine for: framed by the lesson like a
+   * private board, under the lesson's edit policy and the page's own paper, synced by `page.sync`.
+   */
+  private followPage(page: Page): void {
+    const editPolicy = this.engine.state?.room.settings.editPolicy ?? 'own';
+    const existing = this.boards.getState().byId.get(page.id);
+    if (existing) {
+      existing.reframe(this.engine.state, editPolicy, page.background);
+      if (existing.sync.phase !== 'live') this.requestBoardSync(existing, existing.sync.revision);
+      return;
+    }
+    const self = { userId: this.grant.userId, sessionId: this.grant.sessionId, role: this.grant.role };
+    const engine: BoardEngine = new BoardEngine(
+      page.id,
+      { kind: 'page', frame: { boardId: page.id, editPolicy, paper: page.background } },
+      { transport: this.transport(page.id), requestSync: (lastRevision) => this.requestBoardSync(engine, lastRevision), keeper: deviceEditKeeper(this.scopeOf(page.id)) },
+      self,
+      this.boardFrame,
+    );
+    const byId = new Map(this.boards.getState().byId);
+    byId.set(page.id, engine);
+    this.boards.setState({ byId });
+    if (this.socket.connected) {
+      engine.connectionOpened(Date.now());
+      this.requestBoardSync(engine, undefined);
+    }
   }
 
   /** Whose records on this device a board's are (offline/deviceStore.ts): this session's, on that board of this lesson. */
@@ -253,9 +290,16 @@ export class RoomClient {
     return [this.classBoard, ...this.boards.getState().byId.values()];
   }
 
-  /** A private board's sync (`board.sync`): it also subscribes this socket to the board's channel. */
+  /** A private board's sync (`board.sync`), or a page's (`page.sync`): it also subscribes this socket to its channel. */
   private requestBoardSync(engine: BoardEngine, lastRevision: number | undefined): void {
     if (!this.socket.connected) return; // the next connect asks again
+    if (engine.isPage) {
+      void this.request(ClientEvent.PAGE_SYNC, { pageId: engine.id, ...(lastRevision !== undefined ? { lastRevision } : {}) }).then((reply) => {
+        if (this.boards.getState().byId.get(engine.id) !== engine) return;
+        if (reply.ok) engine.receiveBoardSync(reply.sync, this.engine.state, Date.now());
+      });
+      return;
+    }
     void this.request(ClientEvent.BOARD_SYNC, { boardId: engine.id, ...(lastRevision !== undefined ? { lastRevision } : {}) }).then((reply) => {
       if (this.boards.getState().byId.get(engine.id) !== engine) return;
       // A refusal (over the sync budget, a lost reply) is asked again by the engine's own timeout.
@@ -270,7 +314,11 @@ export class RoomClient {
         patch.state = this.engine.state;
         // The lesson's people and rules frame every private board (SyncEngine.reframe).
         const lesson = this.engine.state;
-        for (const board of this.boards.getState().byId.values()) board.reframe(lesson);
+        for (const board of this.boards.getState().byId.values()) {
+          // A page takes the lesson's edit policy (its paper is its own).
+          if (board.isPage) board.reframe(lesson, lesson?.room.settings.editPolicy);
+          else board.reframe(lesson);
+        }
         // Element events do not change the roster: keep its identity so the roster does not re-render.
         const roster = this.engine.state ? deriveRoster(this.engine.state) : [];
         if (!sameRoster(roster, this.view.getState().roster)) patch.roster = roster;
@@ -409,6 +457,7 @@ export class RoomClient {
       this.attention.reconnected();
       void this.activity.reconnected();
       void this.checks.reconnected();
+      void this.pages.reconnected();
     });
     socket.on(ServerEvent.FOLLOW, (signal) => this.attention.receiveFollow(signal));
     socket.on(ServerEvent.SYNC, (sync) => this.engine.receiveSync(sync, Date.now()));
@@ -417,6 +466,7 @@ export class RoomClient {
       const board = event.roomId === this.classBoard.id ? this.classBoard : this.boards.getState().byId.get(event.roomId);
       board?.sync.receiveEvent(event, Date.now());
       this.activity.receiveEvent(event);
+      this.pages.receiveEvent(event);
       if (event.kind === 'poll.updated' && event.roomId === this.classBoard.id) this.checks.pollSeen(event.payload.id);
     });
     socket.on(ServerEvent.POLL_ANSWERS, (update) => this.checks.receiveAnswers(update));

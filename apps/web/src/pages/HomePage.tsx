@@ -39,6 +39,7 @@ function StartLessonCard() {
   const [name, setName] = useState(rememberedName);
   const [title, setTitle] = useState('');
   const [requireApproval, setRequireApproval] = useState(false);
+  const [prepare, setPrepare] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -60,6 +61,7 @@ function StartLessonCard() {
         memberKey: memberKey(),
         ...(lessonTitle?.success ? { title: lessonTitle.data } : {}),
         ...(requireApproval ? { requireApproval } : {}),
+        ...(prepare ? { prepare } : {}),
       });
       rememberName(teacherName.data);
       saveGrant(grant);
@@ -80,9 +82,10 @@ function StartLessonCard() {
         <Field label={t('home.titleLabel')} name="title" value={title} maxLength={80} placeholder={t('home.titlePlaceholder')}
           onChange={(e) => setTitle(e.target.value)} error={titleError} />
         <ApprovalCheckbox checked={requireApproval} onChange={setRequireApproval} />
+        <PrepareCheckbox checked={prepare} onChange={setPrepare} />
         {formError && <p className="form-error" role="alert">{formError}</p>}
         <button type="submit" className="button button-primary button-wide" disabled={busy}>
-          {busy ? t('home.starting') : t('home.start')}
+          {busy ? t('home.starting') : prepare ? t('library.prepareSubmit') : t('home.start')}
         </button>
       </form>
     </section>
@@ -128,6 +131,17 @@ export function ApprovalCheckbox({ checked, onChange }: { checked: boolean; onCh
     <label className="checkbox-field">
       <input type="checkbox" name="requireApproval" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
       {t('lobby.requireApproval')}
+    </label>
+  );
+}
+
+/** Prepare the lesson now and start it later (issue 39): students wait until the teacher starts it. */
+export function PrepareCheckbox({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  const t = useT();
+  return (
+    <label className="checkbox-field">
+      <input type="checkbox" name="prepare" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      {t('library.prepare')}
     </label>
   );
 }

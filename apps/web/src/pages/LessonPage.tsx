@@ -2,6 +2,8 @@ import './LessonPage.css';
 import { colorForUser, memberColor, type ProtocolError, type SessionGrant } from '@wb/protocol';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
+import { PagesStrip } from './PagesStrip.tsx';
+import { StartLessonBanner } from './StartLessonBanner.tsx';
 import { ActivityLauncher, ActivityLayer, useStage } from '../activity/ActivityLayer.tsx';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { Board } from '../board/Board.tsx';
@@ -272,6 +274,8 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             </BoardNotices>
           </main>
           <ActivityLayer client={client} grant={grant} roster={roster} />
+          {!activityOn && <PagesStrip client={client} isTeacher={isTeacher} />}
+          {isTeacher && <StartLessonBanner client={client} />}
           {!isTeacher && <TeacherAwayBanner roster={roster} />}
           {isTeacher ? <HandQueue client={client} nameOf={nameOf} /> : <RaiseHandButton client={client} userId={grant.userId} />}
           {isTeacher ? <TeacherPoll client={client} roster={roster} /> : <StudentPoll client={client} />}

@@ -152,6 +152,9 @@ function joinErrorText(err: unknown, fallback: 'join.failed' | 'room.openFailed'
   }
 }
 
+/** How often a student waiting for a prepared lesson to start asks again (ms). */
+const NOT_STARTED_RETRY_MS = 3_000;
+
 function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionGrant) => void }) {
   const t = useT();
   const [lookup, setLookup] = useState<Lookup>({ status: 'loading' });
@@ -159,6 +162,37 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
   const [nameError, setNameError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** A prepared lesson not started yet (issue 39): the name to join under once it starts. */
+  const [waiting, setWaiting] = useState<string | null>(null);
+
+  // Not started yet: the same join again every few seconds until the teacher starts the lesson.
+  useEffect(() => {
+    if (waiting === null) return;
+    let stopped = false;
+    const timer = setInterval(() => {
+      joinRoom(code, { displayName: waiting, memberKey: memberKey() }).then(
+        (grant) => {
+          if (stopped) return;
+          stopped = true;
+          clearInterval(timer);
+          rememberName(waiting);
+          saveGrant(grant);
+          onJoined(grant);
+        },
+        (err: unknown) => {
+          if (stopped || (err instanceof ApiError && err.code === ErrorCode.LESSON_NOT_STARTED)) return;
+          stopped = true;
+          clearInterval(timer);
+          setWaiting(null);
+          setFormError(joinErrorText(err, 'join.failed'));
+        },
+      );
+    }, NOT_STARTED_RETRY_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [waiting, code, onJoined]);
 
   useEffect(() => {
     let cancelled = false;
@@ -205,6 +239,7 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
       // The server names the field it refused; a name problem belongs next to the name.
       if (err.code === 'bad_request' && /name/i.test(err.message)) return setNameError(t('field.nameInvalid'));
       if (err.code === ErrorCode.NAME_RESERVED) return setNameError(refusalMessage(ErrorCode.NAME_RESERVED));
+      if (err.code === ErrorCode.LESSON_NOT_STARTED) return setWaiting(displayName.data);
       setFormError(joinErrorText(err, 'join.failed'));
     }
   };
@@ -213,6 +248,18 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
     return <Problem title={t('join.endedTitle')} text={t('join.endedAskReopen')} />;
   }
   const title = lookup.status === 'found' ? lookup.room.title : null;
+  if (waiting !== null) {
+    return (
+      <main className="center-page">
+        <section className="card" aria-labelledby="not-started-title" data-testid="not-started" aria-busy="true">
+          <Logo />
+          <h1 id="not-started-title">{title ?? t('join.loading')}</h1>
+          <p role="status">{refusalMessage(ErrorCode.LESSON_NOT_STARTED)}</p>
+          <p className="card-foot"><a href="/">{t('nav.startPage')}</a></p>
+        </section>
+      </main>
+    );
+  }
   return (
     <main className="center-page">
       <section className="card join-card" aria-labelledby="join-title" aria-busy={lookup.status === 'loading'}>
@@ -222,6 +269,9 @@ function JoinPage({ code, onJoined }: { code: string; onJoined: (grant: SessionG
         <form onSubmit={submit} noValidate>
           <Field label={t('field.yourName')} name="displayName" autoComplete="name" value={name} maxLength={40} required autoFocus
             hint={t('join.nameHint')} onChange={(e) => setName(e.target.value)} error={nameError} />
+          {lookup.status === 'found' && lookup.room.startedAt === null && (
+            <p className="muted" data-testid="not-started-note">{t('join.notStartedNote')}</p>
+          )}
           {lookup.status === 'found' && lookup.room.requireApproval && (
             <p className="muted" data-testid="approval-note">{t('join.approvalNote')}</p>
           )}

@@ -57,7 +57,7 @@ const frame: BoardFrame = { boardId: BOARD, editPolicy: 'own' };
 const lesson = () => stateFromSnapshot(snapshot());
 const boardSync = (revision: number): SyncMessage => ({
   kind: 'snapshot',
-  snapshot: boardSnapshot({ revision, elements: [], board: { id: BOARD, activityId: '00000000-0000-4000-8000-0000000000f1', ownerUserId: ALICE, ownerName: 'Alice', revision, editPolicy: 'own', shownLabel: null } }, lesson(), frame),
+  snapshot: boardSnapshot({ revision, elements: [] }, lesson(), frame),
 });
 
 const BOARD_KINDS: BoardKind[] = [

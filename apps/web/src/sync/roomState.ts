@@ -1,4 +1,4 @@
-import type { BoardSnapshot, Departure, EditPolicy, Element, Member, Poll, Presence, RoomEvent, RoomInfo, RoomSnapshot } from '@wb/protocol';
+import type { Departure, EditPolicy, Element, Member, Paper, Poll, Presence, RoomEvent, RoomInfo, RoomSnapshot } from '@wb/protocol';
 
 /**
  * The room as this client knows it, built only from the server's snapshot and revisioned events.
@@ -76,6 +76,8 @@ export function snapshotOf(state: RoomState): { snapshot: RoomSnapshot; tombston
 export interface BoardFrame {
   readonly boardId: string;
   readonly editPolicy: EditPolicy;
+  /** A page's own paper (docs/boards.md "Pages"); absent: the lesson's. */
+  readonly paper?: Paper;
 }
 
 /**
@@ -96,14 +98,17 @@ const framedRooms = new WeakMap<RoomInfo, Map<string, RoomInfo>>();
 function boardRoom(lesson: RoomInfo, frame: BoardFrame): RoomInfo {
   let byFrame = framedRooms.get(lesson);
   if (!byFrame) framedRooms.set(lesson, (byFrame = new Map()));
-  const key = `${frame.boardId}:${frame.editPolicy}`;
+  const key = `${frame.boardId}:${frame.editPolicy}:${frame.paper ?? ''}`;
   let room = byFrame.get(key);
-  if (!room) byFrame.set(key, (room = { ...lesson, id: frame.boardId, settings: { ...lesson.settings, editPolicy: frame.editPolicy } }));
+  if (!room) {
+    const settings = { ...lesson.settings, editPolicy: frame.editPolicy, ...(frame.paper ? { paper: frame.paper } : {}) };
+    byFrame.set(key, (room = { ...lesson, id: frame.boardId, settings }));
+  }
   return room;
 }
 
 /** A board's snapshot as the engine reads snapshots: its elements at its revision, framed by the lesson as it is now. */
-export function boardSnapshot(snapshot: BoardSnapshot, lesson: RoomState, frame: BoardFrame): RoomSnapshot {
+export function boardSnapshot(snapshot: { revision: number; elements: Element[] }, lesson: RoomState, frame: BoardFrame): RoomSnapshot {
   return {
     room: boardRoom(lesson.room, frame),
     revision: snapshot.revision,
@@ -144,6 +149,7 @@ export function sessionsEndedBy(state: RoomState | null, event: RoomEvent): stri
     case 'activity.updated':
     case 'poll.updated':
     case 'board.flagged':
+    case 'pages.updated':
       return [];
   }
 }
@@ -254,6 +260,9 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       return { ...next, poll: event.payload };
     case 'board.flagged':
       return { ...next, flag: { flag: event.payload.flag, flaggedAt: event.payload.flaggedAt } };
+    case 'pages.updated':
+      // The lesson's pages (pages/pagesClient.ts) are kept beside the board's state, not in it.
+      return next;
     case 'member.restored': {
       const { userId } = event.payload;
       const member = state.members.get(userId);

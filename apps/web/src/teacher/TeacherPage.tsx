@@ -6,7 +6,7 @@ import { ErrorCode } from '@wb/protocol';
 import { archiveMyRoom, currentTeacher, enterMyRoom, listMyRooms, renameMyRoom, signIn, signInOptions, signOutTeacher, signUp } from '../api/teacherAccountApi.ts';
 import type { ReportSource } from '../api/teacherApi.ts';
 import { Field } from '../pages/Field.tsx';
-import { ApprovalCheckbox, Logo } from '../pages/HomePage.tsx';
+import { ApprovalCheckbox, Logo, PrepareCheckbox } from '../pages/HomePage.tsx';
 import { AttendanceReport } from '../people/AttendanceReport.tsx';
 import { LessonBoardsDialog } from '../activity/LessonBoardsDialog.tsx';
 import { roomPath, navigate } from '../routing.ts';
@@ -14,6 +14,7 @@ import { saveGrant } from '../session/grantStorage.ts';
 import { memberKey } from '../session/memberKey.ts';
 import { AdminPanel } from './AdminPanel.tsx';
 import { DeleteLessonDialog } from './DeleteLessonDialog.tsx';
+import { LessonThumb } from './LessonThumb.tsx';
 import { PasswordResetCard, resetTokenFromAddress } from './PasswordResetCard.tsx';
 import { SchoolSignInCard, takeSignInError } from './SchoolSignIn.tsx';
 import '../people/teacher.css';
@@ -203,6 +204,24 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
   useEffect(reload, [reload]);
 
   const reportSource = useMemo<ReportSource | null>(() => (reportCode ? { kind: 'account', code: reportCode } : null), [reportCode]);
+  const [search, setSearch] = useState('');
+  const [againError, setAgainError] = useState<string | null>(null);
+  const shown = useMemo(() => {
+    if (rooms.status !== 'loaded') return [];
+    const wanted = search.trim().toLocaleLowerCase();
+    return wanted ? rooms.rooms.filter((r) => r.title.toLocaleLowerCase().includes(wanted)) : rooms.rooms;
+  }, [rooms, search]);
+  // Teach again: a new lesson, prepared (not started), with the pages of the past one and nothing else.
+  const teachAgain = async (room: TeacherRoom) => {
+    setAgainError(null);
+    try {
+      const grant = await createRoom({ teacherName: teacher.displayName, memberKey: memberKey(), title: room.title, teachAgainFrom: room.code });
+      saveGrant(grant);
+      navigate(roomPath(grant.room.code));
+    } catch (failure) {
+      setAgainError(messageOf(failure, 'teacher.teachAgainFailed'));
+    }
+  };
 
   return (
     <>
@@ -213,20 +232,30 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
         {rooms.status === 'failed' && <p className="form-error" role="alert">{rooms.message}</p>}
         {rooms.status === 'loaded' && rooms.rooms.length === 0 && <p className="muted">{t('teacher.noLessons')}</p>}
         {rooms.status === 'loaded' && rooms.rooms.length > 0 && (
-          <table className="attendance-table">
+          <div className="library-search">
+            <label htmlFor="library-search">{t('library.search')}</label>
+            <input id="library-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+          </div>
+        )}
+        {againError && <p className="form-error" role="alert">{againError}</p>}
+        {rooms.status === 'loaded' && rooms.rooms.length > 0 && shown.length === 0 && <p className="muted">{t('library.noMatch')}</p>}
+        {rooms.status === 'loaded' && shown.length > 0 && (
+          <table className="attendance-table library-table">
             <thead>
               <tr>
+                <th scope="col"><span className="visually-hidden">{t('library.thumbnail')}</span></th>
                 <th scope="col">{t('teacher.colLesson')}</th>
                 <th scope="col">{t('lesson.code')}</th>
                 <th scope="col">{t('teacher.colStarted')}</th>
+                <th scope="col">{t('library.pages')}</th>
                 <th scope="col">{t('teacher.colStatus')}</th>
                 <th scope="col"><span className="visually-hidden">{t('roster.actions')}</span></th>
               </tr>
             </thead>
             <tbody>
-              {rooms.rooms.map((room) => (
+              {shown.map((room) => (
                 <RoomRow key={room.id} room={room} onChanged={reload} onReport={() => setReportCode(room.code)} onArchive={() => setArchiving(room)}
-                  onBoards={() => setBoardsOf(room)} onDelete={() => setDeleting(room)} />
+                  onBoards={() => setBoardsOf(room)} onDelete={() => setDeleting(room)} onTeachAgain={() => void teachAgain(room)} />
               ))}
             </tbody>
           </table>
@@ -254,6 +283,7 @@ function Dashboard({ teacher }: { teacher: TeacherAccount }) {
 function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
   const [title, setTitle] = useState('');
   const [requireApproval, setRequireApproval] = useState(false);
+  const [prepare, setPrepare] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const t = useT();
@@ -274,6 +304,7 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
         memberKey: memberKey(),
         ...(parsed?.success ? { title: parsed.data } : {}),
         ...(requireApproval ? { requireApproval } : {}),
+        ...(prepare ? { prepare } : {}),
       });
       saveGrant(grant);
       navigate(roomPath(grant.room.code));
@@ -289,16 +320,18 @@ function NewLessonCard({ teacher }: { teacher: TeacherAccount }) {
         <Field label={t('home.titleLabel')} name="title" value={title} maxLength={80} placeholder={t('home.titlePlaceholder')}
           onChange={(e) => setTitle(e.target.value)} error={error} />
         <ApprovalCheckbox checked={requireApproval} onChange={setRequireApproval} />
+        <PrepareCheckbox checked={prepare} onChange={setPrepare} />
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? t('home.starting') : t('home.start')}
+          {busy ? t('home.starting') : prepare ? t('library.prepareSubmit') : t('home.start')}
         </button>
       </form>
     </section>
   );
 }
 
-function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete }: {
+function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete, onTeachAgain }: {
   room: TeacherRoom;
+  onTeachAgain: () => void;
   onChanged: () => void;
   onReport: () => void;
   onArchive: () => void;
@@ -336,6 +369,7 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete }: {
   };
   return (
     <tr data-testid="teacher-room" data-code={room.code}>
+      <td className="library-thumb-cell"><LessonThumb code={room.code} label={t('library.thumbnailOf', { title: room.title })} /></td>
       <th scope="row">
         {editing ? (
           <form onSubmit={rename} className="inline-form">
@@ -353,11 +387,13 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete }: {
       </th>
       <td><span className="code-chip code-chip-small">{room.code}</span></td>
       <td>{formatDateTime(room.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}</td>
-      <td>{room.status === 'open' ? t('teacher.statusOpen') : t('teacher.statusArchived')}</td>
+      <td data-testid="page-count" data-label={t('library.pages')}>{room.pageCount ?? 1}</td>
+      <td>{room.status !== 'open' ? t('teacher.statusArchived') : room.startedAt === null ? t('library.notStarted') : t('teacher.statusOpen')}</td>
       <td className="teacher-room-actions">
         {room.status === 'open' && <button type="button" className="roster-action" onClick={open}>{t('teacher.open')}</button>}
         <button type="button" className="roster-action" onClick={onReport}>{t('lesson.attendance')}</button>
         <button type="button" className="roster-action" onClick={onBoards}>{t('teacher.boards')}</button>
+        <button type="button" className="roster-action" onClick={onTeachAgain}>{t('library.teachAgain')}</button>
         {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>{t('teacher.rename')}</button>}
         {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>{t('teacher.archive')}</button>}
         <button type="button" className="roster-action" onClick={onDelete}>{t('teacher.delete')}</button>

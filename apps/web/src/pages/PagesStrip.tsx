@@ -1,0 +1,162 @@
+/**
+ * The lesson's pages as a strip of thumbnails (issue 39, docs/guide.md "Pages"). The teacher adds,
+ * duplicates, renames, reorders and deletes pages (with an undo), goes to one (the paced class goes
+ * with her), lets the class browse or brings everyone back. A student sees where the class is and,
+ * when the teacher lets them browse, goes to another page. The server decides every one of these
+ * (pagesClient.ts); this only asks.
+ *
+ * A page whose engine is held (the one on the stage, the teacher's recent ones) is drawn live from
+ * its state; another is a numbered sheet of its paper until it is visited (the rest on demand).
+ */
+import { memo, useState, type FormEvent } from 'react';
+import { useStore } from 'zustand';
+import type { Element, Page, Paper } from '@wb/protocol';
+import type { RoomClient } from '../connection/roomClient.ts';
+import type { BoardEngine } from '../connection/boardEngine.ts';
+import { thumbnailViewBox } from './pageView.ts';
+import { shapeSvg } from '../elements/elementSvg.ts';
+import { inDrawingOrder } from '../elements/geometry.ts';
+import { refusalMessage } from '../i18n/errors.ts';
+import { useT } from '../i18n/useT.ts';
+import './PagesStrip.css';
+
+const NEW_PAGE_PAPERS: readonly Paper[] = ['blank', 'lined', 'grid', 'graph'];
+
+export function PagesStrip({ client, isTeacher }: { client: RoomClient; isTeacher: boolean }) {
+  const t = useT();
+  const pages = useStore(client.pages.store, (s) => s.pages);
+  const viewing = useStore(client.pages.store, (s) => s.viewing);
+  const deleted = useStore(client.pages.store, (s) => s.deleted);
+  const refusal = useStore(client.pages.store, (s) => s.refusal);
+  const engines = useStore(client.boards, (s) => s.byId);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [paper, setPaper] = useState<Paper>('blank');
+  if (!pages) return null;
+  // A one-page lesson shows no strip to a student: there is nowhere to go.
+  if (!isTeacher && pages.pages.length < 2) return null;
+  const paced = pages.pacing === 'paced';
+  const current = pages.pages.find((p) => p.id === viewing) ?? pages.pages[0]!;
+  const number = (page: Page) => pages.pages.indexOf(page) + 1;
+  const nameOf = (page: Page) => page.title || t('pages.pageNumber', { number: number(page) });
+  const engineOf = (page: Page): BoardEngine | undefined => (page.id === client.classBoard.id ? client.classBoard : engines.get(page.id));
+  const submitRename = (e: FormEvent) => {
+    e.preventDefault();
+    if (renaming) void client.pages.rename(renaming, name.trim());
+    setRenaming(null);
+  };
+
+  return (
+    <nav className="pages-strip panel" aria-label={t('pages.strip')} data-pacing={pages.pacing}>
+      {!isTeacher && (
+        <p className="pages-strip-note" data-testid="pages-note">
+          {paced ? t('pages.pacedNote', { number: number(current), count: pages.pages.length }) : t('pages.freeNote')}
+        </p>
+      )}
+      <ol className="pages-strip-list">
+        {pages.pages.map((page) => {
+          const here = page.id === current.id;
+          const teachersPage = page.id === pages.currentPageId;
+          const mayGo = isTeacher || !paced;
+          return (
+            <li key={page.id} className="pages-strip-item" data-current={here ? 'true' : 'false'}>
+              <button
+                type="button"
+                className="pages-thumb"
+                aria-current={here ? 'page' : undefined}
+                aria-label={teachersPage && !isTeacher ? t('pages.teachersPage', { name: nameOf(page) }) : nameOf(page)}
+                disabled={!mayGo}
+                onClick={() => void client.pages.go(page.id)}
+                data-page-id={page.id}
+              >
+                <PageThumb engine={engineOf(page)} paper={page.background} />
+                <span className="pages-thumb-label">{number(page)}</span>
+                {teachersPage && !paced && <span className="pages-thumb-teacher" aria-hidden="true">●</span>}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      {isTeacher && (
+        <div className="pages-strip-actions">
+          <div className="pages-add">
+            <button type="button" className="button button-secondary" onClick={() => void client.pages.add(paper)}>
+              {t('pages.add')}
+            </button>
+            <select aria-label={t('pages.newPaper')} value={paper} onChange={(e) => setPaper(e.target.value as Paper)}>
+              {NEW_PAGE_PAPERS.map((p) => (
+                <option key={p} value={p}>
+                  {t(`paper.${p}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="button" className="button button-secondary" onClick={() => void client.pages.duplicate(current.id)}>
+            {t('pages.duplicate')}
+          </button>
+          {renaming === current.id ? (
+            <form className="pages-rename" onSubmit={submitRename}>
+              <input aria-label={t('pages.title')} value={name} maxLength={60} autoFocus onChange={(e) => setName(e.target.value)} />
+              <button type="submit" className="button button-primary">{t('action.save')}</button>
+            </form>
+          ) : (
+            <button type="button" className="button button-secondary" onClick={() => { setRenaming(current.id); setName(current.title); }}>
+              {t('pages.rename')}
+            </button>
+          )}
+          <button type="button" className="button button-secondary" aria-label={t('pages.moveEarlier')} disabled={number(current) === 1}
+            onClick={() => void client.pages.shift(current.id, -1)}>
+            ‹
+          </button>
+          <button type="button" className="button button-secondary" aria-label={t('pages.moveLater')} disabled={number(current) === pages.pages.length}
+            onClick={() => void client.pages.shift(current.id, 1)}>
+            ›
+          </button>
+          <button type="button" className="button button-danger-quiet" disabled={pages.pages.length < 2} onClick={() => void client.pages.remove(current.id)}>
+            {t('pages.delete')}
+          </button>
+          {deleted.length > 0 && (
+            <button type="button" className="button button-secondary" onClick={() => void client.pages.undoDelete()}>
+              {t('pages.undoDelete')}
+            </button>
+          )}
+          {paced ? (
+            <button type="button" className="button button-secondary" onClick={() => void client.pages.setPacing('free')}>
+              {t('pages.letBrowse')}
+            </button>
+          ) : (
+            <button type="button" className="button button-primary" onClick={() => void client.pages.setPacing('paced')}>
+              {t('pages.bringEveryone')}
+            </button>
+          )}
+        </div>
+      )}
+      {refusal && (
+        <p className="form-error pages-strip-error" role="alert">
+          {refusalMessage(refusal.code)}{' '}
+          <button type="button" className="button-link" onClick={() => client.pages.dismissRefusal()}>{t('action.close')}</button>
+        </p>
+      )}
+    </nav>
+  );
+}
+
+/** A page's thumbnail: its elements live when its engine is held, else its paper alone. */
+const PageThumb = memo(function PageThumb({ engine, paper }: { engine: BoardEngine | undefined; paper: Paper }) {
+  return engine ? <LiveThumb engine={engine} paper={paper} /> : <Sheet elements={[]} paper={paper} />;
+});
+
+function LiveThumb({ engine, paper }: { engine: BoardEngine; paper: Paper }) {
+  const elements = useStore(engine.board, (b) => b.state?.elements);
+  return <Sheet elements={elements ? [...elements.values()] : []} paper={paper} />;
+}
+
+const Sheet = memo(function Sheet({ elements, paper }: { elements: readonly Element[]; paper: Paper }) {
+  return (
+    <svg className="pages-sheet" viewBox={thumbnailViewBox(elements)} aria-hidden="true" data-paper={paper} data-elements={elements.length}>
+      {inDrawingOrder(elements).map((e) => (
+        <g key={e.id} dangerouslySetInnerHTML={{ __html: shapeSvg(e.shape) }} />
+      ))}
+    </svg>
+  );
+});
