@@ -36,6 +36,7 @@ import {
 } from '@wb/protocol';
 import type { Clock } from './clock.ts';
 import { shapeOf } from './elementRows.ts';
+import { lessonPages } from './pages.ts';
 import { date, int, rows, type Db, type Executor } from './sql.ts';
 
 /** A board of a lesson, in the lesson's order: a class page, or a student's private board. */
@@ -49,15 +50,13 @@ export interface LessonBoard {
 }
 
 /**
- * The lesson's class pages, in order: what a share link and the teacher's replay list first.
- * Today a lesson has one page, its own board. THE one place to switch to the lesson's pages.
+ * The lesson's class pages, in order: what a share link and the teacher's replay list first
+ * (its live pages, `lessonPages`; the lesson's own board is one of them).
  */
 export async function sharedBoardsOf(executor: Executor, lessonId: string): Promise<LessonBoard[]> {
-  const found = await rows<{ id: string; paper: Paper }>(
-    executor,
-    sql`SELECT id, paper FROM rooms WHERE id = ${lessonId}::uuid AND parent_id IS NULL`,
-  );
-  return found.map((r) => ({ id: r.id, kind: 'page' as const, title: null, owner: null, paper: r.paper }));
+  // The lesson's live pages in their order (pages.ts); a deleted page is not shown.
+  const found = await lessonPages(executor, lessonId);
+  return (found?.pages ?? []).map((p) => ({ id: p.id, kind: 'page' as const, title: p.title || null, owner: null, paper: p.background }));
 }
 
 /** The students' private boards of the lesson (every activity), oldest first, with their owners' names. */

@@ -127,6 +127,26 @@ for (const { kind, skip } of storeDatabaseKinds) {
       expect(await store.openSharedLesson(hashOf(newToken()))).toBeNull();
     });
 
+    test('SL2: a link shows the lesson\'s live pages in their order, each with its own elements; a deleted page is not shown', async () => {
+      const l = await lesson();
+      const second = randomUUID();
+      const gone = randomUUID();
+      decided(await store.addPage(l.teacher, { pageId: second, afterPageId: l.roomId, title: 'Fractions', background: 'grid' }), 'applied');
+      decided(await store.addPage(l.teacher, { pageId: gone, afterPageId: second }), 'applied');
+      decided(await store.createElement({ ...l.teacher, roomId: second }, { id: randomUUID(), shape: { ...square, x: 40 } }), 'applied');
+      decided(await store.deletePage(l.teacher, { pageId: gone }), 'applied');
+      decided(await store.endLesson(l.teacher), 'applied');
+      const link = await share(l.roomId);
+      const shown = await store.openSharedLesson(link.hash);
+      expect(shown?.boards.map((b) => [b.kind, b.title, b.paper])).toEqual([
+        ['page', null, 'dots'],
+        ['page', 'Fractions', 'grid'],
+      ]);
+      const pageTwo = decided(await store.readSharedBoard(link.hash, 1), 'ok').value;
+      expect(pageTwo.elements.map((e) => e.shape)).toEqual([{ ...square, x: 40 }]);
+      expect((await store.readSharedBoard(link.hash, 2)).decision).toBe('not_found');
+    });
+
     test('SL2: a link refuses private boards unless they are included; included, each is listed after the pages', async () => {
       const l = await ended();
       const link = await share(l.roomId);
