@@ -15,6 +15,7 @@ import { memberKey } from '../session/memberKey.ts';
 import { AdminPanel } from './AdminPanel.tsx';
 import { DeleteLessonDialog } from './DeleteLessonDialog.tsx';
 import { LessonThumb } from './LessonThumb.tsx';
+import { ShareLessonPanel } from '../share/ShareLessonPanel.tsx';
 import { PasswordResetCard, resetTokenFromAddress } from './PasswordResetCard.tsx';
 import { SchoolSignInCard, takeSignInError } from './SchoolSignIn.tsx';
 import '../people/teacher.css';
@@ -342,6 +343,8 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete, onT
   const [title, setTitle] = useState(room.title);
   const [error, setError] = useState<string | null>(null);
   const t = useT();
+  // Share and replay of an ended lesson, as her account (the panel refetches when this changes).
+  const shareSource = useMemo<ReportSource>(() => ({ kind: 'account', code: room.code }), [room.code]);
   // As this lesson's teacher, from whichever browser: joining by link would make a new student.
   const open = async () => {
     try {
@@ -397,6 +400,7 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete, onT
         {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>{t('teacher.rename')}</button>}
         {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>{t('teacher.archive')}</button>}
         <button type="button" className="roster-action" onClick={onDelete}>{t('teacher.delete')}</button>
+        {room.status !== 'open' && <ShareLessonPanel source={shareSource} />}
       </td>
     </tr>
   );
