@@ -185,8 +185,8 @@ interface Targets {
   otherLoad: OtherLoad | null;
 }
 
-/** The next window's first room: every window joins rooms of its own (see the file comment). */
-let nextFirstRoom = 0;
+/** Each generator's next window's first room: every window joins rooms of its own (see the file comment). */
+const nextFirstRoom = new WeakMap<GeneratorHandle, number>();
 
 export async function measureDrawingWindow(
   targets: Targets,
@@ -197,8 +197,8 @@ export async function measureDrawingWindow(
   phase: DrawingWindow['phase'],
 ): Promise<DrawingWindow> {
   const { generator, server, postgres, otherLoad } = targets;
-  const firstRoom = nextFirstRoom;
-  nextFirstRoom += rooms;
+  const firstRoom = nextFirstRoom.get(generator) ?? 0;
+  nextFirstRoom.set(generator, firstRoom + rooms);
   await generator.call('setup', { rooms: firstRoom + rooms }, 600_000);
   const connected = await generator.call('connect', { rooms, firstRoom });
   const edges: {
@@ -382,4 +382,66 @@ export function formatDrawingLine(w: DrawingWindow): string {
     ` load=${n(w.loadAverage1m, 2)}` +
     (failures.length ? ` [${failures.join('; ')}]` : '')
   );
+}
+
+/** One point of the A/B: the baseline build's window and the candidate's, run back to back on one machine. */
+export interface DrawingABPoint {
+  rooms: number;
+  repeat: number;
+  baseline: DrawingWindow;
+  candidate: DrawingWindow;
+  /** Candidate's server CPU per stroke over the baseline's (issue 42's goal: <= 0.5). */
+  cpuPerStrokeRatio: number;
+}
+
+export interface DrawingABResult {
+  mode: PlacementMode;
+  /** The checkouts and commits compared. */
+  baseline: { root: string; commit: string };
+  candidate: { root: string; commit: string };
+  options: DrawingOptions;
+  timing: DrawingTiming;
+  points: DrawingABPoint[];
+  /** Per point: the mean of its repeats' ratios. */
+  meanRatioByRooms: Record<string, number>;
+}
+
+/**
+ * The A/B of issue 42: the same drawing windows on two builds of the product, each on its own
+ * server and generator, alternating per window (the baseline first on odd repeats, the candidate
+ * first on even ones) so a drift of the machine's load falls on both. No knee: every point runs.
+ */
+export async function drawingAB(
+  baseline: Targets,
+  candidate: Targets,
+  points: number[],
+  timing: DrawingTiming,
+  options: DrawingOptions,
+  log: (line: string) => void,
+): Promise<DrawingABPoint[]> {
+  const out: DrawingABPoint[] = [];
+  for (const rooms of points) {
+    for (let repeat = 1; repeat <= timing.repeats; repeat++) {
+      const order = repeat % 2 === 1 ? (['baseline', 'candidate'] as const) : (['candidate', 'baseline'] as const);
+      const windows: Partial<Record<'baseline' | 'candidate', DrawingWindow>> = {};
+      for (const side of order) {
+        const w = await measureDrawingWindow(side === 'baseline' ? baseline : candidate, rooms, timing, options, repeat, 'sweep');
+        windows[side] = w;
+        log(`A/B ${side.padEnd(9)} ${formatDrawingLine(w)}`);
+      }
+      const b = windows.baseline!;
+      const c = windows.candidate!;
+      const point = { rooms, repeat, baseline: b, candidate: c, cpuPerStrokeRatio: c.serverCpuMsPerStroke / b.serverCpuMsPerStroke };
+      log(`A/B rooms=${rooms} #${repeat}: CPU per stroke ${n(c.serverCpuMsPerStroke, 2)} / ${n(b.serverCpuMsPerStroke, 2)} ms = ${n(point.cpuPerStrokeRatio, 2)}x; stroke p99 ${n(c.strokeP99Ms, 1)} / ${n(b.strokeP99Ms, 1)} ms; ink p99 ${n(c.liveInkP99Ms, 1)} / ${n(b.liveInkP99Ms, 1)} ms`);
+      out.push(point);
+    }
+  }
+  return out;
+}
+
+/** The mean CPU-per-stroke ratio of each point's repeats. */
+export function meanRatios(points: readonly DrawingABPoint[]): Record<string, number> {
+  const by = new Map<number, number[]>();
+  for (const p of points) by.set(p.rooms, [...(by.get(p.rooms) ?? []), p.cpuPerStrokeRatio]);
+  return Object.fromEntries([...by].map(([rooms, ratios]) => [String(rooms), ratios.reduce((a, b) => a + b, 0) / ratios.length]));
 }

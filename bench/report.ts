@@ -3,7 +3,7 @@
  * dated section at the top of bench/HISTORY.md; BENCHMARKS.md's summary tables are updated by hand.
  */
 import type { PointResult, SweepLine } from './cursorCapacity.ts';
-import type { DrawingResult } from './drawingClass.ts';
+import type { DrawingABResult, DrawingResult } from './drawingClass.ts';
 import type { BenchReport } from './run.ts';
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -156,6 +156,7 @@ export function renderReport(report: BenchReport): string {
     });
   }
   for (const d of [report.drawing, report.drawingPinned]) if (d) drawingSection(d, out);
+  if (report.drawingAB) abSection(report.drawingAB, out);
   return out.join('\n');
 }
 
@@ -197,4 +198,24 @@ function drawingSection(d: DrawingResult, out: string[]): void {
     );
   }
   if (d.options.liveInk) out.push('', `Live ink, chunk send to arrival p99: ${d.windows.map((w) => `${w.rooms} rooms ${f(w.liveInkP99Ms)} ms`).join(', ')}.`);
+}
+
+function abSection(ab: DrawingABResult, out: string[]): void {
+  const t = ab.timing;
+  out.push(
+    '',
+    `### A/B: drawing class with live ink, ${ab.mode === 'pinned' ? 'pinned' : 'shared cores'} (baseline ${ab.baseline.commit}, candidate ${ab.candidate.commit}; window ${t.windowMs / 1000} s after ${t.warmupMs / 1000} s warm-up, ${t.repeats}x per point, alternating)`,
+    '',
+    `Candidate's server CPU per stroke over the baseline's, mean per point: ${Object.entries(ab.meanRatioByRooms).map(([rooms, r]) => `${rooms} rooms ${f(r, 2)}x`).join(', ')} (issue 42's goal: <= 0.50x).`,
+    '',
+    '| rooms | # | build | pass | strokes/s | stroke p50 / p99 ms | ink p99 ms | cursor p99 (merged) ms | server cores | server ms CPU / stroke | ratio | loop p99 ms | load avg 1m |',
+    '|---:|---:|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|',
+  );
+  for (const p of ab.points) {
+    for (const [build, w] of [['baseline', p.baseline], ['candidate', p.candidate]] as const) {
+      out.push(
+        `| ${p.rooms} | ${p.repeat} | ${build} | ${w.pass ? 'yes' : `NO: ${w.failedBecause.join('; ')}`} | ${f(w.strokesPerSec, 1)} | ${f(w.strokeP50Ms, 1)} / ${f(w.strokeP99Ms, 1)} | ${f(w.liveInkP99Ms, 1)} | ${f(w.cursorP99Ms, 1)} (${f(w.cursorP99MergedCountedMs, 1)}) | ${f(w.serverCores, 2)} | ${f(w.serverCpuMsPerStroke, 2)} | ${build === 'candidate' ? `${f(p.cpuPerStrokeRatio, 2)}x` : ''} | ${f(w.serverEventLoopP99Ms, 0)} | ${f(w.loadAverage1m, 2)} |`,
+      );
+    }
+  }
 }

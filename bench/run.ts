@@ -30,7 +30,8 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { capacitySweep, measurePoint, LEGACY_PASS, PASS, SWEEP_LINES, formatPointLine, type CapacityResult, type PointResult, type SweepLine, type Timing } from './cursorCapacity.ts';
 import { BOARDS_PASS, privateClassSweep, type PrivateClassPoint, type PrivateClassTiming } from './privateClass.ts';
-import { DRAWING_PASS, drawingSweep, OVERLOAD_PASS, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
+import { DRAWING_PASS, drawingAB, drawingSweep, meanRatios, OVERLOAD_PASS, type DrawingABResult, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
+import { baselineCheckout, commitOf } from './baseline.ts';
 import { OtherLoad } from './otherLoad.ts';
 import { parsePinOption, placement, type PlacementMode } from './placement.ts';
 import type { PostgresTarget } from './postgresBackends.ts';
@@ -42,13 +43,13 @@ import { presenceChurn, type PresenceChurnResult } from './presenceChurn.ts';
 import { lockContention, type LockContentionResult } from './lockContention.ts';
 import { loadAverage } from './procStats.ts';
 import { reconnectStorm, type ReconnectStormResult } from './reconnectStorm.ts';
-import { repoRoot, ServerUnderTest } from './serverUnderTest.ts';
+import { productRoot, repoRoot, ServerUnderTest } from './serverUnderTest.ts';
 import { renderReport } from './report.ts';
 
 // The drawing class runs last: it leaves thousands of strokes in the database, and its overload
 // point may leave the server busy for a while.
 // The district day runs after everything else, on servers of its own (Postgres and Redis).
-const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing', 'boards', 'district'] as const;
+const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing', 'ab', 'boards', 'district'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -72,6 +73,8 @@ const profile = full
       memory: { rooms: 33, settleMs: 10_000, soakMs: 600_000, sampleEveryMs: 30_000 },
       drawingPoints: [1, 2, 3, 4, 6, 8, 12],
       drawing: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
+      abPoints: [4, 8],
+      ab: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
       boardsPoints: [1, 2, 4],
       boards: { warmupMs: 5_000, windowMs: 20_000, grouped: !flag('boards-ungrouped') } satisfies PrivateClassTiming,
       district: { rooms: 33, warmupMs: 5_000, windowMs: 60_000, lidCloses: 10 },
@@ -89,6 +92,8 @@ const profile = full
       memory: { rooms: 33, settleMs: 3_000, soakMs: 15_000, sampleEveryMs: 5_000 },
       drawingPoints: [1, 2, 4],
       drawing: { warmupMs: 2_000, windowMs: 5_000, drainBoundMs: 10_000, repeats: 1 } satisfies DrawingTiming,
+      abPoints: [4],
+      ab: { warmupMs: 2_000, windowMs: 8_000, drainBoundMs: 10_000, repeats: 2 } satisfies DrawingTiming,
       boardsPoints: [1, 2, 4],
       boards: { warmupMs: 2_000, windowMs: 8_000, grouped: !flag('boards-ungrouped') } satisfies PrivateClassTiming,
       district: { rooms: 20, warmupMs: 3_000, windowMs: 40_000, lidCloses: 8 },
@@ -106,7 +111,15 @@ const repeatsOption = option('repeats');
 if (repeatsOption) {
   profile.timing = { ...profile.timing, repeats: Number(repeatsOption) };
   profile.drawing = { ...profile.drawing, repeats: Number(repeatsOption) };
+  profile.ab = { ...profile.ab, repeats: Number(repeatsOption) };
 }
+const abPoints = option('ab-points')?.split(',').map(Number) ?? profile.abPoints;
+/**
+ * The A/B's baseline build (issue 42): a checkout given by --baseline=<dir> (installed), or a git
+ * ref given by --baseline-ref=<ref>, checked out and installed beside this one (baseline.ts).
+ */
+const baselineDirOption = option('baseline');
+const baselineRefOption = option('baseline-ref');
 const drawingPoints = option('drawing-points')?.split(',').map(Number) ?? (option('points') ? points : profile.drawingPoints);
 const passWindowsOption = option('pass-windows');
 const windowsNeeded = passWindowsOption ? Number(passWindowsOption) : null;
@@ -143,6 +156,9 @@ const threadsEnv: Record<string, string> = { BENCH_GENERATOR_THREADS: String(gen
 const CURSOR_GENERATOR_ADDRESS_OFFSET = '1000';
 /** ...and the drawing class's (each window joins rooms of its own, so it needs many). */
 const DRAWING_GENERATOR_ADDRESS_OFFSET = '2000';
+/** ...and the A/B's two generators' (each build's rooms from addresses of their own). */
+const AB_CANDIDATE_ADDRESS_OFFSET = '5000';
+const AB_BASELINE_ADDRESS_OFFSET = '7000';
 if (soakMin) profile.memory = { ...profile.memory, soakMs: Number(soakMin) * 60_000, sampleEveryMs: 30_000 };
 
 export interface BenchReport {
@@ -168,6 +184,8 @@ export interface BenchReport {
   capacityPinned?: CapacityResult;
   drawing?: DrawingResult;
   drawingPinned?: DrawingResult;
+  /** The A/B of two builds on the drawing class with live ink (issue 42). */
+  drawingAB?: DrawingABResult;
   /** The private-board class (issue 22): 1, 2 and 4 classes of 1 + 30, each student on their own board. */
   boards?: { passRule: typeof BOARDS_PASS; points: PrivateClassPoint[] };
   quietRoom?: { allMove: PointResult | null; oneMover: PointResult };
@@ -374,6 +392,52 @@ async function main(): Promise<void> {
           otherLoad?.stop();
           await drawingGenerator.stop();
         }
+      }
+      if (only.has('ab')) {
+        await attempt('ab', async () => {
+          const baselineRoot = baselineDirOption ?? (baselineRefOption ? baselineCheckout(baselineRefOption, log) : null);
+          if (!baselineRoot) {
+            log('A/B skipped: no baseline build (--baseline=<checkout> or --baseline-ref=<git ref>)');
+            return;
+          }
+          const mode = modes[modes.length - 1] ?? 'shared';
+          placement.apply(mode);
+          const port = process.env.BENCH_PRODUCT_PORT ? Number(process.env.BENCH_PRODUCT_PORT) + 1 : undefined;
+          const baseline = await ServerUnderTest.start('product', {
+            root: baselineRoot,
+            port,
+            env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) },
+          });
+          const abOptions = { ...drawingOptions, liveInk: true, overload: false };
+          const candidateGenerator = await GeneratorHandle.start(product, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: AB_CANDIDATE_ADDRESS_OFFSET });
+          const baselineGenerator = await GeneratorHandle.start(baseline, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: AB_BASELINE_ADDRESS_OFFSET });
+          try {
+            const t = profile.ab;
+            log(`A/B drawing class with live ink, ${placement.describe()}: baseline ${baselineRoot} (${commitOf(baselineRoot)}), candidate ${productRoot} (${commitOf(productRoot)}); points ${abPoints.join(', ')}; window ${t.windowMs / 1000} s x ${t.repeats}`);
+            const points = await drawingAB(
+              { generator: baselineGenerator, server: baseline, postgres, database: databaseLabel, otherLoad: null },
+              { generator: candidateGenerator, server: product, postgres, database: databaseLabel, otherLoad: null },
+              abPoints,
+              t,
+              abOptions,
+              log,
+            );
+            report.drawingAB = {
+              mode,
+              baseline: { root: baselineRoot, commit: commitOf(baselineRoot) },
+              candidate: { root: productRoot, commit: commitOf(productRoot) },
+              options: abOptions,
+              timing: t,
+              points,
+              meanRatioByRooms: meanRatios(points),
+            };
+          } finally {
+            await baselineGenerator.stop();
+            await candidateGenerator.stop();
+            await baseline.stop();
+            placement.apply(firstMode);
+          }
+        });
       }
     } finally {
       await productGenerator.stop();

@@ -18,7 +18,7 @@ export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '.
  * BENCH_PRODUCT_ROOT (a worktree of an earlier commit, installed), so one harness measures two
  * builds of the server in the same session (before/after comparisons of a change).
  */
-const productRoot = process.env.BENCH_PRODUCT_ROOT ? resolve(process.env.BENCH_PRODUCT_ROOT) : repoRoot;
+export const productRoot = process.env.BENCH_PRODUCT_ROOT ? resolve(process.env.BENCH_PRODUCT_ROOT) : repoRoot;
 
 export type ServerKind = 'product' | 'bare';
 
@@ -27,6 +27,10 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** e.g. ['--cpu-prof', '--cpu-prof-dir=...'] to see where the server's time goes. */
   nodeFlags?: string[];
+  /** The checkout the product is started from (default: BENCH_PRODUCT_ROOT or this one): the A/B's baseline build. */
+  root?: string;
+  /** Its port (default: BENCH_PRODUCT_PORT / BENCH_BARE_PORT, else any free one). */
+  port?: number;
 }
 
 export class ServerUnderTest {
@@ -50,7 +54,7 @@ export class ServerUnderTest {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       // BENCH_PRODUCT_PORT / BENCH_BARE_PORT: the servers on given ports (a machine shared by several runs); else any free one.
-      PORT: kind === 'product' ? (process.env.BENCH_PRODUCT_PORT ?? '0') : (process.env.BENCH_BARE_PORT ?? '0'),
+      PORT: options.port !== undefined ? String(options.port) : kind === 'product' ? (process.env.BENCH_PRODUCT_PORT ?? '0') : (process.env.BENCH_BARE_PORT ?? '0'),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ...(dataDir ? { PGLITE_DIR: dataDir } : {}),
@@ -59,7 +63,7 @@ export class ServerUnderTest {
     // The server under test must not inherit a DATABASE_URL meant for something else.
     if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
     const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script], {
-      cwd: kind === 'product' ? productRoot : repoRoot,
+      cwd: kind === 'product' ? (options.root ? resolve(options.root) : productRoot) : repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
