@@ -146,6 +146,8 @@ export interface DrawingWindow {
   serverEventLoopP99Ms: number;
   /** Server process CPU per stroke acknowledged in the window (the cursors' share included). */
   serverCpuMsPerStroke: number;
+  /** The server's write system calls per stroke acknowledged (socket writes: contention does not move it). */
+  serverWritesPerStroke: number;
   /** Postgres backends' CPU per stroke (NaN on PGlite, whose CPU is in the server's). */
   postgresCpuMsPerStroke: number;
   postgresCores: number;
@@ -297,6 +299,7 @@ export async function measureDrawingWindow(
     serverCores: coresUsed(start, end),
     serverEventLoopP99Ms: endEdge?.lagP99Ms ?? Number.NaN,
     serverCpuMsPerStroke: acked > 0 ? ((end.cpuSeconds - start.cpuSeconds) * 1000) / acked : Number.NaN,
+    serverWritesPerStroke: acked > 0 ? (end.writeCalls - start.writeCalls) / acked : Number.NaN,
     postgresCpuMsPerStroke: acked > 0 ? (pgSeconds * 1000) / acked : Number.NaN,
     postgresCores: pgSeconds / windowS,
     statementsPerStroke: startEdge && endEdge ? statementsPerStroke(startEdge.statements, endEdge.statements, acked) : Number.NaN,
@@ -373,7 +376,7 @@ export function formatDrawingLine(w: DrawingWindow): string {
     `drawing ${w.mode === 'pinned' ? 'pinned ' : ''}rooms=${String(w.rooms).padStart(2)} #${w.repeat} ${verdict} ` +
     `strokes/s=${n(w.strokesPerSec, 1)} (nominal ${n(w.nominalStrokesPerSec, 0)}) stroke p50=${n(w.strokeP50Ms, 1)} p95=${n(w.strokeP95Ms, 1)} p99=${n(w.strokeP99Ms, 1)} max=${n(w.strokeMaxMs)} ms ` +
     `ack p99=${n(w.ackP99Ms, 1)} timeouts=${w.timeouts} unavailable=${w.unavailable} renewals lost=${w.renewalsLost}/${w.renewalsSent} ` +
-    `server=${n(w.serverCores, 2)} cores ${n(w.serverCpuMsPerStroke, 2)} ms/stroke` +
+    `server=${n(w.serverCores, 2)} cores ${n(w.serverCpuMsPerStroke, 2)} ms/stroke ${n(w.serverWritesPerStroke, 0)} writes/stroke` +
     (Number.isFinite(w.postgresCpuMsPerStroke) ? ` pg=${n(w.postgresCpuMsPerStroke, 2)} ms/stroke` : '') +
     (Number.isFinite(w.statementsPerStroke) ? ` ${n(w.statementsPerStroke, 2)} statements/stroke` : '') +
     ` cursor p99=${n(w.cursorP99Ms, 1)} (merged ${n(w.cursorP99MergedCountedMs, 1)}) ` +
@@ -432,7 +435,7 @@ export async function drawingAB(
       const b = windows.baseline!;
       const c = windows.candidate!;
       const point = { rooms, repeat, baseline: b, candidate: c, cpuPerStrokeRatio: c.serverCpuMsPerStroke / b.serverCpuMsPerStroke };
-      log(`A/B rooms=${rooms} #${repeat}: CPU per stroke ${n(c.serverCpuMsPerStroke, 2)} / ${n(b.serverCpuMsPerStroke, 2)} ms = ${n(point.cpuPerStrokeRatio, 2)}x; stroke p99 ${n(c.strokeP99Ms, 1)} / ${n(b.strokeP99Ms, 1)} ms; ink p99 ${n(c.liveInkP99Ms, 1)} / ${n(b.liveInkP99Ms, 1)} ms`);
+      log(`A/B rooms=${rooms} #${repeat}: CPU per stroke ${n(c.serverCpuMsPerStroke, 2)} / ${n(b.serverCpuMsPerStroke, 2)} ms = ${n(point.cpuPerStrokeRatio, 2)}x; writes per stroke ${n(c.serverWritesPerStroke, 0)} / ${n(b.serverWritesPerStroke, 0)}; stroke p99 ${n(c.strokeP99Ms, 1)} / ${n(b.strokeP99Ms, 1)} ms; ink p99 ${n(c.liveInkP99Ms, 1)} / ${n(b.liveInkP99Ms, 1)} ms`);
       out.push(point);
     }
   }

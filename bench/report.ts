@@ -208,13 +208,13 @@ function abSection(ab: DrawingABResult, out: string[]): void {
     '',
     `Candidate's server CPU per stroke over the baseline's, mean per point: ${Object.entries(ab.meanRatioByRooms).map(([rooms, r]) => `${rooms} rooms ${f(r, 2)}x`).join(', ')} (issue 42's goal: <= 0.50x).`,
     '',
-    '| rooms | # | build | pass | strokes/s | stroke p50 / p99 ms | ink p99 ms | cursor p99 (merged) ms | server cores | server ms CPU / stroke | ratio | loop p99 ms | load avg 1m |',
-    '|---:|---:|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|',
+    '| rooms | # | build | pass | strokes/s | stroke p50 / p99 ms | ink p99 ms | cursor p99 (merged) ms | server cores | server ms CPU / stroke | ratio | socket writes / stroke | loop p99 ms | load avg 1m |',
+    '|---:|---:|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|',
   );
   for (const p of ab.points) {
     for (const [build, w] of [['baseline', p.baseline], ['candidate', p.candidate]] as const) {
       out.push(
-        `| ${p.rooms} | ${p.repeat} | ${build} | ${w.pass ? 'yes' : `NO: ${w.failedBecause.join('; ')}`} | ${f(w.strokesPerSec, 1)} | ${f(w.strokeP50Ms, 1)} / ${f(w.strokeP99Ms, 1)} | ${f(w.liveInkP99Ms, 1)} | ${f(w.cursorP99Ms, 1)} (${f(w.cursorP99MergedCountedMs, 1)}) | ${f(w.serverCores, 2)} | ${f(w.serverCpuMsPerStroke, 2)} | ${build === 'candidate' ? `${f(p.cpuPerStrokeRatio, 2)}x` : ''} | ${f(w.serverEventLoopP99Ms, 0)} | ${f(w.loadAverage1m, 2)} |`,
+        `| ${p.rooms} | ${p.repeat} | ${build} | ${w.pass ? 'yes' : `NO: ${w.failedBecause.join('; ')}`} | ${f(w.strokesPerSec, 1)} | ${f(w.strokeP50Ms, 1)} / ${f(w.strokeP99Ms, 1)} | ${f(w.liveInkP99Ms, 1)} | ${f(w.cursorP99Ms, 1)} (${f(w.cursorP99MergedCountedMs, 1)}) | ${f(w.serverCores, 2)} | ${f(w.serverCpuMsPerStroke, 2)} | ${build === 'candidate' ? `${f(p.cpuPerStrokeRatio, 2)}x` : ''} | ${f(w.serverWritesPerStroke, 0)} | ${f(w.serverEventLoopP99Ms, 0)} | ${f(w.loadAverage1m, 2)} |`,
       );
     }
   }

@@ -119,6 +119,9 @@ const abPoints = option('ab-points')?.split(',').map(Number) ?? profile.abPoints
  * ref given by --baseline-ref=<ref>, checked out and installed beside this one (baseline.ts).
  */
 const baselineDirOption = option('baseline');
+/** --tick=<ms>: the product servers' cursor tick fixed at this (both builds of an A/B), so CPU per stroke compares the work at one tick rate rather than the adaptive tick's reading of the machine's load. */
+const tickOption = option('tick');
+const tickEnv: Record<string, string> = tickOption ? { CURSOR_TICK_MIN_MS: tickOption, CURSOR_TICK_MS: tickOption } : {};
 const baselineRefOption = option('baseline-ref');
 const drawingPoints = option('drawing-points')?.split(',').map(Number) ?? (option('points') ? points : profile.drawingPoints);
 const passWindowsOption = option('pass-windows');
@@ -257,7 +260,7 @@ async function main(): Promise<void> {
     const profileDir = join(repoRoot, 'bench/results/profiles');
     if (flag('cpu-prof')) mkdirSync(profileDir, { recursive: true });
     const product = await ServerUnderTest.start('product', {
-      env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) },
+      env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS), ...tickEnv },
       nodeFlags: [...(flag('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(option('server-node-flags')?.split(' ') ?? [])],
     });
     const freshRss = product.sample().rssBytes / 2 ** 20;
@@ -406,7 +409,8 @@ async function main(): Promise<void> {
           const baseline = await ServerUnderTest.start('product', {
             root: baselineRoot,
             port,
-            env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) },
+            env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS), ...tickEnv },
+            nodeFlags: option('server-node-flags')?.split(' ') ?? [],
           });
           const abOptions = { ...drawingOptions, liveInk: true, overload: false };
           const candidateGenerator = await GeneratorHandle.start(product, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: AB_CANDIDATE_ADDRESS_OFFSET });
