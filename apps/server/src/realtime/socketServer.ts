@@ -20,6 +20,7 @@ import { BoardAccess } from './boardAccess.ts';
 import { sendBoardBatches } from './boardBatches.ts';
 import { ShownBoards } from './shownView.ts';
 import { boundVolatile } from './boundedVolatile.ts';
+import { coalesceWrites } from './coalescedWrites.ts';
 import { boardHandlers } from './boardHandlers.ts';
 import { DrawRights } from './drawRights.ts';
 import { CreateBatcher } from './createBatcher.ts';
@@ -176,6 +177,8 @@ export function attachRealtime(
   io.on('connection', (socket) => {
     // Volatile batches queue while its write buffer has room, and are shed past it (issue 22).
     boundVolatile(socket, () => metrics.shedVolatilePackets.inc());
+    // Everything a turn sends to the connection leaves in one socket write (issue 42).
+    coalesceWrites(socket);
     const session = new SocketSession(socket);
     sessions.add(session);
     metrics.connectedSockets.inc();
