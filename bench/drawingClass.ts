@@ -113,6 +113,7 @@ export function statementsPerStroke(start: Record<string, number>, end: Record<s
 }
 
 export interface DrawingWindow {
+  target: 'product' | 'bare';
   mode: PlacementMode;
   database: string;
   rooms: number;
@@ -167,6 +168,8 @@ export interface DrawingWindow {
 }
 
 export interface DrawingResult {
+  /** The product, or the bare relay of the same traffic (bareRelay.ts, issue 42). */
+  target?: 'product' | 'bare';
   mode: PlacementMode;
   database: string;
   options: DrawingOptions;
@@ -269,6 +272,7 @@ export async function measureDrawingWindow(
   const failedBecauseOverload = overloadWindowFailures(figures);
   const cursors = raw.cursors;
   return {
+    target: server.kind,
     mode: placement.mode,
     database: targets.database,
     rooms,
@@ -328,6 +332,7 @@ export async function drawingSweep(
   options: DrawingOptions,
   log: (line: string) => void,
 ): Promise<DrawingResult> {
+  const server = targets.server;
   const windows: DrawingWindow[] = [];
   const need = options.windowsNeeded ?? Number.POSITIVE_INFINITY;
   let stoppedAt = `passed every point up to ${points[points.length - 1]}`;
@@ -355,6 +360,7 @@ export async function drawingSweep(
     overload = { rooms, pass: window.passOverloadRule };
   }
   return {
+    target: server.kind,
     mode: placement.mode,
     database: targets.database,
     options,
@@ -373,7 +379,7 @@ export function formatDrawingLine(w: DrawingWindow): string {
   const verdict = w.phase === 'overload' ? `overload rule ${w.passOverloadRule ? 'PASS' : 'FAIL'}` : `${w.pass ? 'PASS' : 'FAIL'}${w.passOverloadRule ? '' : ' (overload rule fails too)'}`;
   const failures = w.phase === 'overload' ? w.failedBecauseOverload : w.failedBecause;
   return (
-    `drawing ${w.mode === 'pinned' ? 'pinned ' : ''}rooms=${String(w.rooms).padStart(2)} #${w.repeat} ${verdict} ` +
+    `drawing ${w.target === 'bare' ? 'BARE RELAY ' : ''}${w.mode === 'pinned' ? 'pinned ' : ''}rooms=${String(w.rooms).padStart(2)} #${w.repeat} ${verdict} ` +
     `strokes/s=${n(w.strokesPerSec, 1)} (nominal ${n(w.nominalStrokesPerSec, 0)}) stroke p50=${n(w.strokeP50Ms, 1)} p95=${n(w.strokeP95Ms, 1)} p99=${n(w.strokeP99Ms, 1)} max=${n(w.strokeMaxMs)} ms ` +
     `ack p99=${n(w.ackP99Ms, 1)} timeouts=${w.timeouts} unavailable=${w.unavailable} renewals lost=${w.renewalsLost}/${w.renewalsSent} ` +
     `server=${n(w.serverCores, 2)} cores ${n(w.serverCpuMsPerStroke, 2)} ms/stroke ${n(w.serverWritesPerStroke, 0)} writes/stroke` +

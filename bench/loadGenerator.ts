@@ -266,6 +266,9 @@ class Fleet {
           const packet = payload as BarePacket;
           this.onCursor(client, offTheWire(packet.x), offTheWire(packet.y));
         });
+        // The drawing class's traffic as the relay forwards it (bareRelay.ts): live ink as sent, strokes as room events.
+        socket.on('ink', (payload) => this.drawingWorkload?.onServerMessage('ink', payload));
+        socket.on(ServerEvent.ROOM_EVENT, (payload) => this.drawingWorkload?.onRoomEvent(client, payload as RoomEvent));
         socket.on('disconnect', () => this.onDisconnect(client));
         return;
       }

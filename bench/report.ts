@@ -155,7 +155,10 @@ export function renderReport(report: BenchReport): string {
       out.push(`| ${f(b.atS, 0)} | ${f(b.rssMb, 0)} | ${f(b.mainHeapUsedMb, 1)} | ${f(b.mainExternalMb, 1)} | ${f(b.dbWasmMb, 0)} | ${f(b.dbHeapUsedMb, 1)} | ${f(b.rssMb - known, 0)} |`);
     });
   }
-  for (const d of [report.drawing, report.drawingPinned]) if (d) drawingSection(d, out);
+  for (const d of [report.drawing, report.drawingBare, report.drawingPinned, report.drawingBarePinned]) if (d) drawingSection(d, out);
+  for (const [product, bare] of [[report.drawing, report.drawingBare], [report.drawingPinned, report.drawingBarePinned]] as const) {
+    if (product && bare) out.push('', `Drawing class, ${product.mode}: the product holds **${product.knee.rooms}** rooms, the bare relay of the same traffic **${bare.knee.rooms}** (issue 42: at least as many).`);
+  }
   if (report.drawingAB) abSection(report.drawingAB, out);
   return out.join('\n');
 }
@@ -178,7 +181,7 @@ function drawingSection(d: DrawingResult, out: string[]): void {
   const t = d.timing;
   out.push(
     '',
-    `### Drawing class, ${mode} (31-user rooms, everyone drawing ~0.84 strokes/s with cursors at ${d.options.cursorHz} Hz; window ${t.windowMs / 1000} s after ${t.warmupMs / 1000} s warm-up, ${t.repeats}x per point${d.otherLoadProcesses > 0 ? `; ${d.otherLoadProcesses} busy process${d.otherLoadProcesses > 1 ? 'es' : ''} beside` : ''})`,
+    `### Drawing class${d.target === 'bare' ? ' on the BARE RELAY' : ''}, ${mode} (31-user rooms, everyone drawing ~0.84 strokes/s with cursors at ${d.options.cursorHz} Hz; window ${t.windowMs / 1000} s after ${t.warmupMs / 1000} s warm-up, ${t.repeats}x per point${d.otherLoadProcesses > 0 ? `; ${d.otherLoadProcesses} busy process${d.otherLoadProcesses > 1 ? 'es' : ''} beside` : ''})`,
     '',
   );
   out.push(

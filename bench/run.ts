@@ -187,6 +187,9 @@ export interface BenchReport {
   capacityPinned?: CapacityResult;
   drawing?: DrawingResult;
   drawingPinned?: DrawingResult;
+  /** The bare relay of the same drawing traffic, swept in the same run (issue 42). */
+  drawingBare?: DrawingResult;
+  drawingBarePinned?: DrawingResult;
   /** The A/B of two builds on the drawing class with live ink (issue 42). */
   drawingAB?: DrawingABResult;
   /** The private-board class (issue 22): 1, 2 and 4 classes of 1 + 30, each student on their own board. */
@@ -368,6 +371,9 @@ async function main(): Promise<void> {
       if (only.has('drawing')) {
         // Its own generator (threaded, from its own loopback addresses: 127.0.9.x onward).
         const drawingGenerator = await GeneratorHandle.start(product, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: DRAWING_GENERATOR_ADDRESS_OFFSET });
+        // The bare relay of the same traffic (issue 42), unless --product-only.
+        const relayServer = productOnly ? null : await ServerUnderTest.start('bare');
+        const drawingRelay = relayServer ? { server: relayServer, generator: await GeneratorHandle.start(relayServer, threadsEnv) } : null;
         const otherLoad = otherLoadCores > 0 ? OtherLoad.start(otherLoadCores) : null;
         try {
           for (const mode of modes) {
@@ -388,12 +394,27 @@ async function main(): Promise<void> {
               log(`drawing knee: ${result.knee.rooms} rooms (${result.stoppedAt})${result.overload ? `; overload point ${result.overload.rooms} rooms ${result.overload.pass ? 'passes' : 'fails'} the overload rule` : ''}`);
               if (mode === firstMode) report.drawing = result;
               else report.drawingPinned = result;
+              if (drawingRelay) {
+                log(`drawing class on the bare relay (same traffic), ${placement.describe()}: points ${drawingPoints.join(', ')}`);
+                const bare = await drawingSweep(
+                  { generator: drawingRelay.generator, server: drawingRelay.server, postgres: null, database: 'none (bare relay)', otherLoad },
+                  drawingPoints,
+                  t,
+                  { ...drawingOptions, overload: false },
+                  log,
+                );
+                log(`drawing knee on the bare relay: ${bare.knee.rooms} rooms (${bare.stoppedAt}); product ${result.knee.rooms}`);
+                if (mode === firstMode) report.drawingBare = bare;
+                else report.drawingBarePinned = bare;
+              }
             });
           }
           placement.apply(firstMode);
         } finally {
           otherLoad?.stop();
           await drawingGenerator.stop();
+          await drawingRelay?.generator.stop();
+          await drawingRelay?.server.stop();
         }
       }
       if (only.has('ab')) {
