@@ -10,6 +10,7 @@
  * start with an empty board whatever ran before, so a point measured alone (`--points=8`) and the
  * same point in a sweep start alike.
  */
+import type { CursorVisibility } from '@wb/protocol';
 import type { DrawingLoadResult } from './generatorMessages.ts';
 import type { GeneratorHandle } from './generatorHandle.ts';
 import { kneeOf, type Knee } from './knee.ts';
@@ -190,6 +191,16 @@ interface Targets {
   otherLoad: OtherLoad | null;
 }
 
+/** A window's room shape other than the drawing class's (the lecture hall: one room, grown point by point). */
+export interface WindowShape {
+  /** This room (kept between windows: its members are not signed out), not fresh ones. */
+  room?: number;
+  /** Only the first `members` of each room take part; the first `drawers` of them draw. */
+  members?: number;
+  drawers?: number;
+  visibility?: CursorVisibility;
+}
+
 /** Each generator's next window's first room: every window joins rooms of its own (see the file comment). */
 const nextFirstRoom = new WeakMap<GeneratorHandle, number>();
 
@@ -200,12 +211,13 @@ export async function measureDrawingWindow(
   options: DrawingOptions,
   repeat: number,
   phase: DrawingWindow['phase'],
+  shape: WindowShape = {},
 ): Promise<DrawingWindow> {
   const { generator, server, postgres, otherLoad } = targets;
-  const firstRoom = nextFirstRoom.get(generator) ?? 0;
-  nextFirstRoom.set(generator, firstRoom + rooms);
-  await generator.call('setup', { rooms: firstRoom + rooms }, 600_000);
-  const connected = await generator.call('connect', { rooms, firstRoom });
+  const firstRoom = shape.room ?? nextFirstRoom.get(generator) ?? 0;
+  if (shape.room === undefined) nextFirstRoom.set(generator, firstRoom + rooms);
+  await generator.call('setup', { rooms: firstRoom + rooms }, 900_000);
+  const connected = await generator.call('connect', { rooms, firstRoom, ...(shape.members ? { members: shape.members } : {}) });
   const edges: {
     start?: ProcSample;
     end?: ProcSample;
@@ -233,14 +245,26 @@ export async function measureDrawingWindow(
   try {
     raw = await generator.call(
       'drawingLoad',
-      { firstRoom, rooms, warmupMs: timing.warmupMs, windowMs: timing.windowMs, drainBoundMs: timing.drainBoundMs, cursorHz: options.cursorHz, liveInk: options.liveInk },
+      {
+        firstRoom,
+        rooms,
+        warmupMs: timing.warmupMs,
+        windowMs: timing.windowMs,
+        drainBoundMs: timing.drainBoundMs,
+        cursorHz: options.cursorHz,
+        liveInk: options.liveInk,
+        ...(shape.members ? { members: shape.members } : {}),
+        ...(shape.drawers ? { drawers: shape.drawers } : {}),
+        ...(shape.visibility ? { visibility: shape.visibility } : {}),
+      },
       timing.warmupMs + timing.windowMs + timing.drainBoundMs + 120_000,
     );
   } finally {
     stopListening();
   }
   // Signed out, not left to expire: the next window must not share the sweeper with these leases.
-  await generator.call('signOut', { rooms, firstRoom }).catch(() => undefined);
+  // (The lecture hall keeps its room's members for its next, larger point.)
+  if (shape.room === undefined) await generator.call('signOut', { rooms, firstRoom }).catch(() => undefined);
   const { start, end } = edges;
   if (!start || !end) throw new Error('the window marks did not arrive');
   const startEdge = await edges.startEdge;
@@ -276,7 +300,7 @@ export async function measureDrawingWindow(
     mode: placement.mode,
     database: targets.database,
     rooms,
-    users: rooms * USERS_PER_ROOM,
+    users: rooms * (shape.members ?? USERS_PER_ROOM),
     repeat,
     phase,
     otherLoadProcesses: otherLoad?.count ?? 0,
@@ -285,7 +309,7 @@ export async function measureDrawingWindow(
     passOverloadRule: failedBecauseOverload.length === 0,
     failedBecauseOverload,
     strokesPerSec: s.drawn / (raw.windowMs / 1000),
-    nominalStrokesPerSec: rooms * USERS_PER_ROOM * STROKES_PER_MEMBER_PER_SEC,
+    nominalStrokesPerSec: rooms * (shape.drawers ?? shape.members ?? USERS_PER_ROOM) * STROKES_PER_MEMBER_PER_SEC,
     strokeP50Ms: raw.strokeLatency.p50,
     strokeP95Ms: raw.strokeLatency.p95,
     strokeP99Ms: raw.strokeLatency.p99,

@@ -4,6 +4,7 @@
  */
 import type { PointResult, SweepLine } from './cursorCapacity.ts';
 import type { DrawingABResult, DrawingResult } from './drawingClass.ts';
+import type { LectureResult } from './lectureHall.ts';
 import type { BenchReport } from './run.ts';
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -160,6 +161,7 @@ export function renderReport(report: BenchReport): string {
     if (product && bare) out.push('', `Drawing class, ${product.mode}: the product holds **${product.knee.rooms}** rooms, the bare relay of the same traffic **${bare.knee.rooms}** (issue 42: at least as many).`);
   }
   if (report.drawingAB) abSection(report.drawingAB, out);
+  if (report.lecture) lectureSection(report.lecture, out);
   return out.join('\n');
 }
 
@@ -220,5 +222,24 @@ function abSection(ab: DrawingABResult, out: string[]): void {
         `| ${p.rooms} | ${p.repeat} | ${build} | ${w.pass ? 'yes' : `NO: ${w.failedBecause.join('; ')}`} | ${f(w.strokesPerSec, 1)} | ${f(w.strokeP50Ms, 1)} / ${f(w.strokeP99Ms, 1)} | ${f(w.liveInkP99Ms, 1)} | ${f(w.cursorP99Ms, 1)} (${f(w.cursorP99MergedCountedMs, 1)}) | ${f(w.serverCores, 2)} | ${f(w.serverCpuMsPerStroke, 2)} | ${build === 'candidate' ? `${f(p.cpuPerStrokeRatio, 2)}x` : ''} | ${f(w.serverWritesPerStroke, 0)} | ${f(w.serverEventLoopP99Ms, 0)} | ${f(w.loadAverage1m, 2)} |`,
       );
     }
+  }
+}
+
+function lectureSection(l: LectureResult, out: string[]): void {
+  const t = l.timing;
+  out.push(
+    '',
+    `### Lecture hall: one lesson, the teacher and 30 students drawing with live ink, every member's cursor at ${l.cursorHz} Hz, students see the teacher's (window ${t.windowMs / 1000} s after ${t.warmupMs / 1000} s warm-up)`,
+    '',
+    `Target (issue 42): stroke and live-ink p99 <= ${l.passRule.strokeP99Ms} ms at 151 members; server CPU per member flat as the room grows.`,
+    '',
+    '| members | pass | strokes/s | stroke p50 / p99 ms | ink p99 ms | server cores | ms CPU/s per member | per member over the first point | socket writes / stroke | renewals lost / sent | loop p99 ms | load avg 1m |',
+    '|---:|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|',
+  );
+  for (const p of l.points) {
+    const w = p.window;
+    out.push(
+      `| ${p.members} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${f(w.strokesPerSec, 1)} | ${f(w.strokeP50Ms, 1)} / ${f(w.strokeP99Ms, 1)} | ${f(w.liveInkP99Ms, 1)} | ${f(w.serverCores, 2)} | ${f(p.cpuMsPerMemberSecond, 2)} | ${f(p.perMemberOverFirst, 2)}x | ${f(w.serverWritesPerStroke, 0)} | ${w.renewalsLost} / ${w.renewalsSent} | ${f(w.serverEventLoopP99Ms, 0)} | ${f(w.loadAverage1m, 2)} |`,
+    );
   }
 }

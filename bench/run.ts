@@ -32,6 +32,7 @@ import { capacitySweep, measurePoint, LEGACY_PASS, PASS, SWEEP_LINES, formatPoin
 import { BOARDS_PASS, privateClassSweep, type PrivateClassPoint, type PrivateClassTiming } from './privateClass.ts';
 import { DRAWING_PASS, drawingAB, drawingSweep, meanRatios, OVERLOAD_PASS, type DrawingABResult, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
 import { baselineCheckout, commitOf } from './baseline.ts';
+import { LECTURE_MEMBERS, lectureHall, type LectureResult } from './lectureHall.ts';
 import { OtherLoad } from './otherLoad.ts';
 import { parsePinOption, placement, type PlacementMode } from './placement.ts';
 import type { PostgresTarget } from './postgresBackends.ts';
@@ -49,7 +50,7 @@ import { renderReport } from './report.ts';
 // The drawing class runs last: it leaves thousands of strokes in the database, and its overload
 // point may leave the server busy for a while.
 // The district day runs after everything else, on servers of its own (Postgres and Redis).
-const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing', 'ab', 'boards', 'district'] as const;
+const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'drawing', 'ab', 'lecture', 'boards', 'district'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -74,6 +75,7 @@ const profile = full
       drawingPoints: [1, 2, 3, 4, 6, 8, 12],
       drawing: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
       abPoints: [4, 8],
+      lecture: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 1 } satisfies DrawingTiming,
       ab: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
       boardsPoints: [1, 2, 4],
       boards: { warmupMs: 5_000, windowMs: 20_000, grouped: !flag('boards-ungrouped') } satisfies PrivateClassTiming,
@@ -93,6 +95,7 @@ const profile = full
       drawingPoints: [1, 2, 4],
       drawing: { warmupMs: 2_000, windowMs: 5_000, drainBoundMs: 10_000, repeats: 1 } satisfies DrawingTiming,
       abPoints: [4],
+      lecture: { warmupMs: 3_000, windowMs: 8_000, drainBoundMs: 10_000, repeats: 1 } satisfies DrawingTiming,
       ab: { warmupMs: 2_000, windowMs: 8_000, drainBoundMs: 10_000, repeats: 2 } satisfies DrawingTiming,
       boardsPoints: [1, 2, 4],
       boards: { warmupMs: 2_000, windowMs: 8_000, grouped: !flag('boards-ungrouped') } satisfies PrivateClassTiming,
@@ -162,6 +165,8 @@ const DRAWING_GENERATOR_ADDRESS_OFFSET = '2000';
 /** ...and the A/B's two generators' (each build's rooms from addresses of their own). */
 const AB_CANDIDATE_ADDRESS_OFFSET = '5000';
 const AB_BASELINE_ADDRESS_OFFSET = '7000';
+/** ...and the lecture hall's. */
+const LECTURE_ADDRESS_OFFSET = '9000';
 if (soakMin) profile.memory = { ...profile.memory, soakMs: Number(soakMin) * 60_000, sampleEveryMs: 30_000 };
 
 export interface BenchReport {
@@ -190,6 +195,8 @@ export interface BenchReport {
   /** The bare relay of the same drawing traffic, swept in the same run (issue 42). */
   drawingBare?: DrawingResult;
   drawingBarePinned?: DrawingResult;
+  /** The lecture hall: 1 + 150 in one lesson (issue 42). */
+  lecture?: LectureResult;
   /** The A/B of two builds on the drawing class with live ink (issue 42). */
   drawingAB?: DrawingABResult;
   /** The private-board class (issue 22): 1, 2 and 4 classes of 1 + 30, each student on their own board. */
@@ -416,6 +423,18 @@ async function main(): Promise<void> {
           await drawingRelay?.generator.stop();
           await drawingRelay?.server.stop();
         }
+      }
+      if (only.has('lecture')) {
+        await attempt('lecture', async () => {
+          const members = option('lecture-members')?.split(',').map(Number) ?? [...LECTURE_MEMBERS];
+          // Its own single-threaded generator whose rooms are lecture halls (BENCH_USERS_PER_ROOM).
+          const lectureGenerator = await GeneratorHandle.start(product, { BENCH_USERS_PER_ROOM: String(Math.max(...members)), BENCH_ROOM_ADDRESS_OFFSET: LECTURE_ADDRESS_OFFSET });
+          try {
+            report.lecture = await lectureHall(product, lectureGenerator, members, profile.lecture, drawingOptions.cursorHz, log);
+          } finally {
+            await lectureGenerator.stop();
+          }
+        });
       }
       if (only.has('ab')) {
         await attempt('ab', async () => {
