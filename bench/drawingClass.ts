@@ -25,6 +25,22 @@ import { USERS_PER_ROOM } from './cursorAccounting.ts';
 /** The drawing targets of issue 19: the pass rule of a window, and the rule under overload. */
 export const DRAWING_PASS = { strokeP99Ms: 100 } as const;
 export const OVERLOAD_PASS = { strokeP99Ms: 1_000 } as const;
+/** The server's busy tick (CURSOR_TICK_MS default): past it, it sheds ephemeral work. */
+export const BUSY_TICK_MS = 33;
+/** Issue 42: an overloaded server recovers within 5 s of the load dropping; watched this long at most. */
+export const RECOVERY_BOUND_MS = 10_000;
+
+/** Ms until the server's tick is at most `ms` (polled every 100 ms), or NaN past `boundMs`. */
+async function untilTickAtMost(server: ServerUnderTest, ms: number, boundMs: number): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < boundMs) {
+    const tick = (await server.metrics().catch(() => new Map<string, number>())).get('wb_cursor_tick_ms');
+    if (tick === undefined || tick <= ms) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Number.NaN;
+}
+
 /** The overload point: this many times the knee (rounded up). */
 export const OVERLOAD_FACTOR = 1.5;
 
@@ -148,6 +164,10 @@ export interface DrawingWindow {
   serverEventLoopP99Ms: number;
   /** Server process CPU per stroke acknowledged in the window (the cursors' share included). */
   serverCpuMsPerStroke: number;
+  /** Cursor batches sent per room per second in the window (one a tick while anything moves): the ephemeral rate, lower when the server sheds. */
+  batchesPerRoomPerSec: number;
+  /** The cursor tick at the window's end (ms; `wb_cursor_tick_ms`): past CURSOR_TICK_MS the server is shedding. */
+  tickAtEndMs: number;
   /** The server's write system calls per stroke acknowledged (socket writes: contention does not move it). */
   serverWritesPerStroke: number;
   /** Postgres backends' CPU per stroke (NaN on PGlite, whose CPU is in the server's). */
@@ -179,7 +199,8 @@ export interface DrawingResult {
   windows: DrawingWindow[];
   knee: Knee;
   stoppedAt: string;
-  overload: { rooms: number; pass: boolean } | null;
+  /** The point at 1.5x the knee: its verdict, its ephemeral rate and tick, and how soon the tick came back. */
+  overload: { rooms: number; pass: boolean; batchesPerRoomPerSec?: number; tickAtEndMs?: number; recoveredMs?: number } | null;
 }
 
 interface Targets {
@@ -327,6 +348,8 @@ export async function measureDrawingWindow(
     serverCores: coresUsed(start, end),
     serverEventLoopP99Ms: endEdge?.lagP99Ms ?? Number.NaN,
     serverCpuMsPerStroke: acked > 0 ? ((end.cpuSeconds - start.cpuSeconds) * 1000) / acked : Number.NaN,
+    batchesPerRoomPerSec: startEdge && endEdge ? (endEdge.cursorBatches - startEdge.cursorBatches) / windowS / rooms : Number.NaN,
+    tickAtEndMs: endEdge?.tickMs ?? Number.NaN,
     serverWritesPerStroke: acked > 0 ? (end.writeCalls - start.writeCalls) / acked : Number.NaN,
     postgresCpuMsPerStroke: acked > 0 ? (pgSeconds * 1000) / acked : Number.NaN,
     postgresCores: pgSeconds / windowS,
@@ -381,7 +404,10 @@ export async function drawingSweep(
     const window = await measureDrawingWindow(targets, rooms, { ...timing, repeats: 1 }, options, 1, 'overload');
     windows.push(window);
     log(formatDrawingLine(window));
-    overload = { rooms, pass: window.passOverloadRule };
+    // Graceful overload (issue 42): how long after the load left the server is back to its busy tick.
+    const recoveredMs = await untilTickAtMost(targets.server, BUSY_TICK_MS, RECOVERY_BOUND_MS);
+    overload = { rooms, pass: window.passOverloadRule, batchesPerRoomPerSec: window.batchesPerRoomPerSec, tickAtEndMs: window.tickAtEndMs, recoveredMs };
+    log(`drawing overload: ${n(window.batchesPerRoomPerSec, 1)} batches per room per second, tick ${n(window.tickAtEndMs, 0)} ms at the end; back to ${BUSY_TICK_MS} ms ${Number.isFinite(recoveredMs) ? `${n(recoveredMs, 0)} ms after the load left` : `not within ${RECOVERY_BOUND_MS} ms`}`);
   }
   return {
     target: server.kind,
@@ -409,7 +435,7 @@ export function formatDrawingLine(w: DrawingWindow): string {
     `server=${n(w.serverCores, 2)} cores ${n(w.serverCpuMsPerStroke, 2)} ms/stroke ${n(w.serverWritesPerStroke, 0)} writes/stroke` +
     (Number.isFinite(w.postgresCpuMsPerStroke) ? ` pg=${n(w.postgresCpuMsPerStroke, 2)} ms/stroke` : '') +
     (Number.isFinite(w.statementsPerStroke) ? ` ${n(w.statementsPerStroke, 2)} statements/stroke` : '') +
-    ` cursor p99=${n(w.cursorP99Ms, 1)} (merged ${n(w.cursorP99MergedCountedMs, 1)}) ` +
+    ` cursor p99=${n(w.cursorP99Ms, 1)} (merged ${n(w.cursorP99MergedCountedMs, 1)}) batches/room/s=${n(w.batchesPerRoomPerSec, 1)} tick=${n(w.tickAtEndMs, 0)} ` +
     `gen=${n(w.generatorCores, 2)} cores` +
     (w.otherLoadProcesses > 0 ? ` other=${n(w.otherLoadCores, 2)} cores` : '') +
     ` load=${n(w.loadAverage1m, 2)}` +

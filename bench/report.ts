@@ -188,7 +188,10 @@ function drawingSection(d: DrawingResult, out: string[]): void {
   );
   out.push(
     `Database: ${d.database}. Knee (stroke p99 <= 100 ms, no timeout, no \`unavailable\`, no renewal lost, every stroke delivered): **${d.knee.rooms} rooms** (${d.stoppedAt}).` +
-      (d.overload ? ` At ${d.overload.rooms} rooms (1.5x): the overload rule (p99 <= 1 s, no timeout, no \`unavailable\`, no renewal lost) ${d.overload.pass ? 'passes' : '**fails**'}.` : ''),
+      (d.overload ? ` At ${d.overload.rooms} rooms (1.5x): the overload rule (p99 <= 1 s, no timeout, no \`unavailable\`, no renewal lost) ${d.overload.pass ? 'passes' : '**fails**'}.` : '') +
+      (d.overload?.batchesPerRoomPerSec !== undefined
+        ? ` Degraded there: ${f(d.overload.batchesPerRoomPerSec, 1)} cursor/ink batches per room per second, tick ${f(d.overload.tickAtEndMs ?? Number.NaN, 0)} ms at the window's end; back to the busy tick ${Number.isFinite(d.overload.recoveredMs ?? Number.NaN) ? `${f(d.overload.recoveredMs ?? Number.NaN, 0)} ms after the load left` : 'not within 10 s'} (target 5 s).`
+        : ''),
     '',
   );
   out.push(

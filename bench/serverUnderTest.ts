@@ -120,12 +120,13 @@ export class ServerUnderTest {
    * only; NaN for the relay).
    */
   async windowEdge(): Promise<WindowEdge> {
-    if (this.kind === 'bare') return { lagP99Ms: await this.eventLoopP99Ms(), gcSeconds: Number.NaN, cursorBatches: Number.NaN, statements: {} };
+    if (this.kind === 'bare') return { lagP99Ms: await this.eventLoopP99Ms(), gcSeconds: Number.NaN, cursorBatches: Number.NaN, tickMs: Number.NaN, statements: {} };
     const metrics = await this.metrics();
     return {
       lagP99Ms: (metrics.get('wb_nodejs_eventloop_lag_p99_seconds') ?? Number.NaN) * 1000,
       gcSeconds: metricTotal(metrics, 'wb_nodejs_gc_duration_seconds_sum'),
       cursorBatches: metrics.get('wb_cursor_batch_size_count') ?? Number.NaN,
+      tickMs: metrics.get('wb_cursor_tick_ms') ?? Number.NaN,
       statements: statementCounters(metrics),
     };
   }
@@ -169,6 +170,8 @@ export interface WindowEdge {
   gcSeconds: number;
   /** Cursor batches the product has sent (one per room tick with motion), a running total. */
   cursorBatches: number;
+  /** The product's cursor tick as it stood (ms). */
+  tickMs: number;
   /** Every `*_statements_total` counter the product exposes, summed over its labels (running totals). */
   statements: Record<string, number>;
 }

@@ -105,7 +105,7 @@ export function attachRealtime(
     cors: { origin: (origin, callback) => callback(null, origins.allows(origin, null)) },
   });
 
-  const tick = new AdaptiveTick({ minMs: config.CURSOR_TICK_MIN_MS, maxMs: config.CURSOR_TICK_MS });
+  const tick = new AdaptiveTick({ minMs: config.CURSOR_TICK_MIN_MS, maxMs: config.CURSOR_TICK_MS, overloadMs: config.CURSOR_TICK_OVERLOAD_MS ?? 2 * config.CURSOR_TICK_MS });
   let loopSample = performance.eventLoopUtilization();
   const tickSampler = setInterval(() => {
     const now = performance.eventLoopUtilization();
