@@ -23,6 +23,10 @@
  * District day (districtDay.ts, always on Postgres and Redis): --quick (310 users), --district-users=N,
  * --redis=<url>, --db-prefix=<name> (its scratch databases are <name>_district_*; default wb_bench),
  * --district-port=N (its servers on N..N+3, the balancer on N+9; default 3341).
+ * Issue 42: --only=ab with --baseline=<checkout> or --baseline-ref=<git ref> (the A/B of two builds
+ * on the drawing class with live ink, same run; --ab-points=4,8), --tick=<ms> (a fixed cursor tick
+ * for both builds), --only=lecture (1 teacher + 150 students in one lesson; --lecture-members=);
+ * the drawing sweep also runs the bare relay of its traffic unless --product-only.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

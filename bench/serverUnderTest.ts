@@ -22,6 +22,9 @@ export const productRoot = process.env.BENCH_PRODUCT_ROOT ? resolve(process.env.
 
 export type ServerKind = 'product' | 'bare';
 
+/** How long a server may take to start (PGlite's init and migrations: 10-30 s idle, minutes on a machine shared with other work). */
+const START_BOUND_MS = Number(process.env.BENCH_SERVER_START_MS ?? 180_000);
+
 export interface ServerOptions {
   /** Extra environment for the product (LEASE_TTL_MS, CURSOR_TICK_MS, ...). */
   env?: Record<string, string>;
@@ -77,8 +80,8 @@ export class ServerUnderTest {
         if (child.pid !== undefined) placement.unregister(child.pid);
         child.kill('SIGKILL');
         if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-        reject(new Error(`${kind} server did not start in 60 s:\n${output.join('')}`));
-      }, 60_000);
+        reject(new Error(`${kind} server did not start in ${START_BOUND_MS / 1000} s:\n${output.join('')}`));
+      }, START_BOUND_MS);
       const onData = (chunk: Buffer) => {
         const text = chunk.toString('utf8');
         // Keep a bounded tail of the server's output for error reports.
