@@ -96,6 +96,32 @@ describeOnEachDatabase('bounded volatile delivery', {}, (suite) => {
     await s.until(() => s.received[ServerEvent.BOARD_POINTERS].some((p) => p.boardId === 'after'), 'a volatile batch once drained');
   });
 
+  test('W1, W2 (coalescedWrites.ts, issue 42): what one turn sends to a connection reaches its transport in one send, in order, at the end of the turn', async () => {
+    const teacher = await createRoom(app);
+    const grant = await joinAs(app, teacher.room.code, 'Ana');
+    const s = client(app, grant.token);
+    await s.ready();
+    const socket = [...app.realtime.io.of('/').sockets.values()].find((x) => x.data.sessionId === grant.sessionId) as WbSocket;
+    const engine = socket.conn as unknown as Engine;
+    const transport = engine.transport;
+    const send = transport.send.bind(transport);
+    const sends: number[] = [];
+    transport.send = (packets) => {
+      sends.push(packets.length);
+      send(packets);
+    };
+    app.realtime.io.to(roomChannel(teacher.room.id)).volatile.emit(ServerEvent.BOARD_POINTERS, batch('first', 0));
+    socket.emit(ServerEvent.NOTICE, { code: ErrorCode.UNAVAILABLE, message: 'second' });
+    app.realtime.io.to(roomChannel(teacher.room.id)).volatile.emit(ServerEvent.BOARD_POINTERS, batch('third', 0));
+    expect(sends).toEqual([]);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(sends).toEqual([3]);
+    transport.send = send;
+    await s.until(() => s.received[ServerEvent.BOARD_POINTERS].some((p) => p.boardId === 'third'), 'the turn\'s packets');
+    expect(s.received[ServerEvent.BOARD_POINTERS].map((p) => p.boardId)).toEqual(['first', 'third']);
+    expect(s.received.notice.some((n) => n.message === 'second')).toBe(true);
+  });
+
   test('V2, I10: large volatile batches to a socket whose transport does not drain are shed once MAX_QUEUED_CHARS wait', async () => {
     const { roomId, engine } = await stalledStudent();
     const io = app.realtime.io;
