@@ -1,6 +1,9 @@
 /**
  * The baseline: a bare Socket.IO relay. Each cursor packet is forwarded on its own with
  * `socket.to(room).volatile.emit` — no authentication, no leases, no validation, no batching.
+ * The drawing class's traffic too (issue 42): each live-ink packet is forwarded the same way, as
+ * `ink`, and each `element.create` is acknowledged at once and forwarded to the room as an
+ * `element.created` room event carrying the request (nothing stored, checked or ordered).
  * It uses the very socket.io package and server options the product uses (resolved through
  * apps/server), so the difference between the two is the product's own work.
  *
@@ -43,6 +46,13 @@ io.on('connection', (socket) => {
   void socket.join(room);
   socket.on('cursor', (packet: unknown) => {
     socket.to(room).volatile.emit('cursor', packet);
+  });
+  socket.on('ink', (packet: unknown) => {
+    socket.to(room).volatile.emit('ink', packet);
+  });
+  socket.on('element.create', (request: { id?: unknown; shape?: unknown }, ack?: unknown) => {
+    if (typeof ack === 'function') (ack as (reply: unknown) => void)({ ok: true });
+    socket.to(room).emit('room.event', { kind: 'element.created', roomId: room, payload: { element: { id: request?.id, shape: request?.shape } } });
   });
 });
 

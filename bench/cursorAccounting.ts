@@ -23,7 +23,7 @@
 import { seesCursor, type CursorVisibility } from '@wb/protocol';
 import { LatencyHistogram } from './latencyHistogram.ts';
 
-export const USERS_PER_ROOM = 31;
+export const USERS_PER_ROOM = Number(process.env.BENCH_USERS_PER_ROOM ?? 31);
 /** A replaced update counts as delivered only if its replacement arrived within this budget. */
 export const SUPERSEDE_BUDGET_MS = 100;
 /** The room's teacher is its first client (the generator creates the room as it). */

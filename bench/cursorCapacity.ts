@@ -158,7 +158,7 @@ export async function measurePoint(
     startEdge?: Promise<WindowEdge>;
     endEdge?: Promise<WindowEdge>;
   } = {};
-  const failedEdge: WindowEdge = { lagP99Ms: Number.NaN, gcSeconds: Number.NaN, cursorBatches: Number.NaN, statements: {} };
+  const failedEdge: WindowEdge = { lagP99Ms: Number.NaN, gcSeconds: Number.NaN, cursorBatches: Number.NaN, tickMs: Number.NaN, statements: {} };
   const stopListening = generator.onMark((name) => {
     if (name === 'windowStart') {
       samples.start = server.sample();

@@ -10,6 +10,7 @@
  * start with an empty board whatever ran before, so a point measured alone (`--points=8`) and the
  * same point in a sweep start alike.
  */
+import type { CursorVisibility } from '@wb/protocol';
 import type { DrawingLoadResult } from './generatorMessages.ts';
 import type { GeneratorHandle } from './generatorHandle.ts';
 import { kneeOf, type Knee } from './knee.ts';
@@ -24,6 +25,22 @@ import { USERS_PER_ROOM } from './cursorAccounting.ts';
 /** The drawing targets of issue 19: the pass rule of a window, and the rule under overload. */
 export const DRAWING_PASS = { strokeP99Ms: 100 } as const;
 export const OVERLOAD_PASS = { strokeP99Ms: 1_000 } as const;
+/** The server's busy tick (CURSOR_TICK_MS default): past it, it sheds ephemeral work. */
+export const BUSY_TICK_MS = 33;
+/** Issue 42: an overloaded server recovers within 5 s of the load dropping; watched this long at most. */
+export const RECOVERY_BOUND_MS = 10_000;
+
+/** Ms until the server's tick is at most `ms` (polled every 100 ms), or NaN past `boundMs`. */
+async function untilTickAtMost(server: ServerUnderTest, ms: number, boundMs: number): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < boundMs) {
+    const tick = (await server.metrics().catch(() => new Map<string, number>())).get('wb_cursor_tick_ms');
+    if (tick === undefined || tick <= ms) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Number.NaN;
+}
+
 /** The overload point: this many times the knee (rounded up). */
 export const OVERLOAD_FACTOR = 1.5;
 
@@ -113,6 +130,7 @@ export function statementsPerStroke(start: Record<string, number>, end: Record<s
 }
 
 export interface DrawingWindow {
+  target: 'product' | 'bare';
   mode: PlacementMode;
   database: string;
   rooms: number;
@@ -146,6 +164,12 @@ export interface DrawingWindow {
   serverEventLoopP99Ms: number;
   /** Server process CPU per stroke acknowledged in the window (the cursors' share included). */
   serverCpuMsPerStroke: number;
+  /** Cursor batches sent per room per second in the window (one a tick while anything moves): the ephemeral rate, lower when the server sheds. */
+  batchesPerRoomPerSec: number;
+  /** The cursor tick at the window's end (ms; `wb_cursor_tick_ms`): past CURSOR_TICK_MS the server is shedding. */
+  tickAtEndMs: number;
+  /** The server's write system calls per stroke acknowledged (socket writes: contention does not move it). */
+  serverWritesPerStroke: number;
   /** Postgres backends' CPU per stroke (NaN on PGlite, whose CPU is in the server's). */
   postgresCpuMsPerStroke: number;
   postgresCores: number;
@@ -165,6 +189,8 @@ export interface DrawingWindow {
 }
 
 export interface DrawingResult {
+  /** The product, or the bare relay of the same traffic (bareRelay.ts, issue 42). */
+  target?: 'product' | 'bare';
   mode: PlacementMode;
   database: string;
   options: DrawingOptions;
@@ -173,7 +199,8 @@ export interface DrawingResult {
   windows: DrawingWindow[];
   knee: Knee;
   stoppedAt: string;
-  overload: { rooms: number; pass: boolean } | null;
+  /** The point at 1.5x the knee: its verdict, its ephemeral rate and tick, and how soon the tick came back. */
+  overload: { rooms: number; pass: boolean; batchesPerRoomPerSec?: number; tickAtEndMs?: number; recoveredMs?: number } | null;
 }
 
 interface Targets {
@@ -185,8 +212,18 @@ interface Targets {
   otherLoad: OtherLoad | null;
 }
 
-/** The next window's first room: every window joins rooms of its own (see the file comment). */
-let nextFirstRoom = 0;
+/** A window's room shape other than the drawing class's (the lecture hall: one room, grown point by point). */
+export interface WindowShape {
+  /** This room (kept between windows: its members are not signed out), not fresh ones. */
+  room?: number;
+  /** Only the first `members` of each room take part; the first `drawers` of them draw. */
+  members?: number;
+  drawers?: number;
+  visibility?: CursorVisibility;
+}
+
+/** Each generator's next window's first room: every window joins rooms of its own (see the file comment). */
+const nextFirstRoom = new WeakMap<GeneratorHandle, number>();
 
 export async function measureDrawingWindow(
   targets: Targets,
@@ -195,12 +232,13 @@ export async function measureDrawingWindow(
   options: DrawingOptions,
   repeat: number,
   phase: DrawingWindow['phase'],
+  shape: WindowShape = {},
 ): Promise<DrawingWindow> {
   const { generator, server, postgres, otherLoad } = targets;
-  const firstRoom = nextFirstRoom;
-  nextFirstRoom += rooms;
-  await generator.call('setup', { rooms: firstRoom + rooms }, 600_000);
-  const connected = await generator.call('connect', { rooms, firstRoom });
+  const firstRoom = shape.room ?? nextFirstRoom.get(generator) ?? 0;
+  if (shape.room === undefined) nextFirstRoom.set(generator, firstRoom + rooms);
+  await generator.call('setup', { rooms: firstRoom + rooms }, 900_000);
+  const connected = await generator.call('connect', { rooms, firstRoom, ...(shape.members ? { members: shape.members } : {}) });
   const edges: {
     start?: ProcSample;
     end?: ProcSample;
@@ -228,14 +266,26 @@ export async function measureDrawingWindow(
   try {
     raw = await generator.call(
       'drawingLoad',
-      { firstRoom, rooms, warmupMs: timing.warmupMs, windowMs: timing.windowMs, drainBoundMs: timing.drainBoundMs, cursorHz: options.cursorHz, liveInk: options.liveInk },
+      {
+        firstRoom,
+        rooms,
+        warmupMs: timing.warmupMs,
+        windowMs: timing.windowMs,
+        drainBoundMs: timing.drainBoundMs,
+        cursorHz: options.cursorHz,
+        liveInk: options.liveInk,
+        ...(shape.members ? { members: shape.members } : {}),
+        ...(shape.drawers ? { drawers: shape.drawers } : {}),
+        ...(shape.visibility ? { visibility: shape.visibility } : {}),
+      },
       timing.warmupMs + timing.windowMs + timing.drainBoundMs + 120_000,
     );
   } finally {
     stopListening();
   }
   // Signed out, not left to expire: the next window must not share the sweeper with these leases.
-  await generator.call('signOut', { rooms, firstRoom }).catch(() => undefined);
+  // (The lecture hall keeps its room's members for its next, larger point.)
+  if (shape.room === undefined) await generator.call('signOut', { rooms, firstRoom }).catch(() => undefined);
   const { start, end } = edges;
   if (!start || !end) throw new Error('the window marks did not arrive');
   const startEdge = await edges.startEdge;
@@ -267,10 +317,11 @@ export async function measureDrawingWindow(
   const failedBecauseOverload = overloadWindowFailures(figures);
   const cursors = raw.cursors;
   return {
+    target: server.kind,
     mode: placement.mode,
     database: targets.database,
     rooms,
-    users: rooms * USERS_PER_ROOM,
+    users: rooms * (shape.members ?? USERS_PER_ROOM),
     repeat,
     phase,
     otherLoadProcesses: otherLoad?.count ?? 0,
@@ -279,7 +330,7 @@ export async function measureDrawingWindow(
     passOverloadRule: failedBecauseOverload.length === 0,
     failedBecauseOverload,
     strokesPerSec: s.drawn / (raw.windowMs / 1000),
-    nominalStrokesPerSec: rooms * USERS_PER_ROOM * STROKES_PER_MEMBER_PER_SEC,
+    nominalStrokesPerSec: rooms * (shape.drawers ?? shape.members ?? USERS_PER_ROOM) * STROKES_PER_MEMBER_PER_SEC,
     strokeP50Ms: raw.strokeLatency.p50,
     strokeP95Ms: raw.strokeLatency.p95,
     strokeP99Ms: raw.strokeLatency.p99,
@@ -297,6 +348,9 @@ export async function measureDrawingWindow(
     serverCores: coresUsed(start, end),
     serverEventLoopP99Ms: endEdge?.lagP99Ms ?? Number.NaN,
     serverCpuMsPerStroke: acked > 0 ? ((end.cpuSeconds - start.cpuSeconds) * 1000) / acked : Number.NaN,
+    batchesPerRoomPerSec: startEdge && endEdge ? (endEdge.cursorBatches - startEdge.cursorBatches) / windowS / rooms : Number.NaN,
+    tickAtEndMs: endEdge?.tickMs ?? Number.NaN,
+    serverWritesPerStroke: acked > 0 ? (end.writeCalls - start.writeCalls) / acked : Number.NaN,
     postgresCpuMsPerStroke: acked > 0 ? (pgSeconds * 1000) / acked : Number.NaN,
     postgresCores: pgSeconds / windowS,
     statementsPerStroke: startEdge && endEdge ? statementsPerStroke(startEdge.statements, endEdge.statements, acked) : Number.NaN,
@@ -325,6 +379,7 @@ export async function drawingSweep(
   options: DrawingOptions,
   log: (line: string) => void,
 ): Promise<DrawingResult> {
+  const server = targets.server;
   const windows: DrawingWindow[] = [];
   const need = options.windowsNeeded ?? Number.POSITIVE_INFINITY;
   let stoppedAt = `passed every point up to ${points[points.length - 1]}`;
@@ -349,9 +404,13 @@ export async function drawingSweep(
     const window = await measureDrawingWindow(targets, rooms, { ...timing, repeats: 1 }, options, 1, 'overload');
     windows.push(window);
     log(formatDrawingLine(window));
-    overload = { rooms, pass: window.passOverloadRule };
+    // Graceful overload (issue 42): how long after the load left the server is back to its busy tick.
+    const recoveredMs = await untilTickAtMost(targets.server, BUSY_TICK_MS, RECOVERY_BOUND_MS);
+    overload = { rooms, pass: window.passOverloadRule, batchesPerRoomPerSec: window.batchesPerRoomPerSec, tickAtEndMs: window.tickAtEndMs, recoveredMs };
+    log(`drawing overload: ${n(window.batchesPerRoomPerSec, 1)} batches per room per second, tick ${n(window.tickAtEndMs, 0)} ms at the end; back to ${BUSY_TICK_MS} ms ${Number.isFinite(recoveredMs) ? `${n(recoveredMs, 0)} ms after the load left` : `not within ${RECOVERY_BOUND_MS} ms`}`);
   }
   return {
+    target: server.kind,
     mode: placement.mode,
     database: targets.database,
     options,
@@ -370,16 +429,78 @@ export function formatDrawingLine(w: DrawingWindow): string {
   const verdict = w.phase === 'overload' ? `overload rule ${w.passOverloadRule ? 'PASS' : 'FAIL'}` : `${w.pass ? 'PASS' : 'FAIL'}${w.passOverloadRule ? '' : ' (overload rule fails too)'}`;
   const failures = w.phase === 'overload' ? w.failedBecauseOverload : w.failedBecause;
   return (
-    `drawing ${w.mode === 'pinned' ? 'pinned ' : ''}rooms=${String(w.rooms).padStart(2)} #${w.repeat} ${verdict} ` +
+    `drawing ${w.target === 'bare' ? 'BARE RELAY ' : ''}${w.mode === 'pinned' ? 'pinned ' : ''}rooms=${String(w.rooms).padStart(2)} #${w.repeat} ${verdict} ` +
     `strokes/s=${n(w.strokesPerSec, 1)} (nominal ${n(w.nominalStrokesPerSec, 0)}) stroke p50=${n(w.strokeP50Ms, 1)} p95=${n(w.strokeP95Ms, 1)} p99=${n(w.strokeP99Ms, 1)} max=${n(w.strokeMaxMs)} ms ` +
     `ack p99=${n(w.ackP99Ms, 1)} timeouts=${w.timeouts} unavailable=${w.unavailable} renewals lost=${w.renewalsLost}/${w.renewalsSent} ` +
-    `server=${n(w.serverCores, 2)} cores ${n(w.serverCpuMsPerStroke, 2)} ms/stroke` +
+    `server=${n(w.serverCores, 2)} cores ${n(w.serverCpuMsPerStroke, 2)} ms/stroke ${n(w.serverWritesPerStroke, 0)} writes/stroke` +
     (Number.isFinite(w.postgresCpuMsPerStroke) ? ` pg=${n(w.postgresCpuMsPerStroke, 2)} ms/stroke` : '') +
     (Number.isFinite(w.statementsPerStroke) ? ` ${n(w.statementsPerStroke, 2)} statements/stroke` : '') +
-    ` cursor p99=${n(w.cursorP99Ms, 1)} (merged ${n(w.cursorP99MergedCountedMs, 1)}) ` +
+    ` cursor p99=${n(w.cursorP99Ms, 1)} (merged ${n(w.cursorP99MergedCountedMs, 1)}) batches/room/s=${n(w.batchesPerRoomPerSec, 1)} tick=${n(w.tickAtEndMs, 0)} ` +
     `gen=${n(w.generatorCores, 2)} cores` +
     (w.otherLoadProcesses > 0 ? ` other=${n(w.otherLoadCores, 2)} cores` : '') +
     ` load=${n(w.loadAverage1m, 2)}` +
     (failures.length ? ` [${failures.join('; ')}]` : '')
   );
+}
+
+/** One point of the A/B: the baseline build's window and the candidate's, run back to back on one machine. */
+export interface DrawingABPoint {
+  rooms: number;
+  repeat: number;
+  baseline: DrawingWindow;
+  candidate: DrawingWindow;
+  /** Candidate's server CPU per stroke over the baseline's (issue 42's goal: <= 0.5). */
+  cpuPerStrokeRatio: number;
+}
+
+export interface DrawingABResult {
+  mode: PlacementMode;
+  /** The checkouts and commits compared. */
+  baseline: { root: string; commit: string };
+  candidate: { root: string; commit: string };
+  options: DrawingOptions;
+  timing: DrawingTiming;
+  points: DrawingABPoint[];
+  /** Per point: the mean of its repeats' ratios. */
+  meanRatioByRooms: Record<string, number>;
+}
+
+/**
+ * The A/B of issue 42: the same drawing windows on two builds of the product, each on its own
+ * server and generator, alternating per window (the baseline first on odd repeats, the candidate
+ * first on even ones) so a drift of the machine's load falls on both. No knee: every point runs.
+ */
+export async function drawingAB(
+  baseline: Targets,
+  candidate: Targets,
+  points: number[],
+  timing: DrawingTiming,
+  options: DrawingOptions,
+  log: (line: string) => void,
+): Promise<DrawingABPoint[]> {
+  const out: DrawingABPoint[] = [];
+  for (const rooms of points) {
+    for (let repeat = 1; repeat <= timing.repeats; repeat++) {
+      const order = repeat % 2 === 1 ? (['baseline', 'candidate'] as const) : (['candidate', 'baseline'] as const);
+      const windows: Partial<Record<'baseline' | 'candidate', DrawingWindow>> = {};
+      for (const side of order) {
+        const w = await measureDrawingWindow(side === 'baseline' ? baseline : candidate, rooms, timing, options, repeat, 'sweep');
+        windows[side] = w;
+        log(`A/B ${side.padEnd(9)} ${formatDrawingLine(w)}`);
+      }
+      const b = windows.baseline!;
+      const c = windows.candidate!;
+      const point = { rooms, repeat, baseline: b, candidate: c, cpuPerStrokeRatio: c.serverCpuMsPerStroke / b.serverCpuMsPerStroke };
+      log(`A/B rooms=${rooms} #${repeat}: CPU per stroke ${n(c.serverCpuMsPerStroke, 2)} / ${n(b.serverCpuMsPerStroke, 2)} ms = ${n(point.cpuPerStrokeRatio, 2)}x; writes per stroke ${n(c.serverWritesPerStroke, 0)} / ${n(b.serverWritesPerStroke, 0)}; stroke p99 ${n(c.strokeP99Ms, 1)} / ${n(b.strokeP99Ms, 1)} ms; ink p99 ${n(c.liveInkP99Ms, 1)} / ${n(b.liveInkP99Ms, 1)} ms`);
+      out.push(point);
+    }
+  }
+  return out;
+}
+
+/** The mean CPU-per-stroke ratio of each point's repeats. */
+export function meanRatios(points: readonly DrawingABPoint[]): Record<string, number> {
+  const by = new Map<number, number[]>();
+  for (const p of points) by.set(p.rooms, [...(by.get(p.rooms) ?? []), p.cpuPerStrokeRatio]);
+  return Object.fromEntries([...by].map(([rooms, ratios]) => [String(rooms), ratios.reduce((a, b) => a + b, 0) / ratios.length]));
 }

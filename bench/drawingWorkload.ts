@@ -86,6 +86,13 @@ export const LIVE_INK_WIRE: LiveInkWire = {
     return true;
   },
   chunksIn(event, payload) {
+    // The bare relay forwards each packet as it was sent (bareRelay.ts).
+    if (event === 'ink') {
+      const update = payload as InkUpdate;
+      const chunks: Array<{ strokeId: string; pointCount: number }> = [];
+      for (let count = update.from + 1; count <= update.from + update.points.length; count++) chunks.push({ strokeId: update.strokeId, pointCount: count });
+      return chunks;
+    }
     if (event !== ServerEvent.CURSORS) return [];
     const chunks: Array<{ strokeId: string; pointCount: number }> = [];
     for (const entry of (payload as CursorBatch).ink ?? []) {

@@ -12,7 +12,8 @@ export interface GeneratorCommands {
   /** Joins (product) or names (bare) enough rooms of `usersPerRoom` clients. */
   setup: { params: { rooms: number }; result: { rooms: number; users: number; ms: number } };
   /** Connects every client of `rooms` rooms from `firstRoom` (default 0) and waits until each is live. */
-  connect: { params: { rooms: number; firstRoom?: number; withLastRevision?: boolean }; result: ConnectResult };
+  /** `members`: only each room's first `members` clients (the lecture hall grows one room). */
+  connect: { params: { rooms: number; firstRoom?: number; withLastRevision?: boolean; members?: number }; result: ConnectResult };
   disconnect: { params: Record<string, never>; result: { closed: number } };
   cursorLoad: { params: CursorLoadParams; result: CursorLoadResult };
   /** The drawing class (drawingWorkload.ts) with the cursor load beside it. */
@@ -280,6 +281,12 @@ export interface DrawingLoadParams {
   cursorHz: number;
   /** Live ink on (refused while the protocol has no message for it). */
   liveInk: boolean;
+  /** Only each room's first `members` clients take part (default: all): the lecture hall's points. */
+  members?: number;
+  /** Only the first `drawers` of them draw (default: all); the others move their cursors. */
+  drawers?: number;
+  /** The rooms' cursor visibility, set by their teachers first (default: as created, everyone's). */
+  visibility?: CursorVisibility;
 }
 
 export interface RenewalCounts {

@@ -203,9 +203,10 @@ class Fleet {
     return stats;
   }
 
-  clientsOf(rooms: number, firstRoom = 0): Client[] {
+  clientsOf(rooms: number, firstRoom = 0, members = USERS_PER_ROOM): Client[] {
     // flat() skips the holes: rooms another thread of this generator owns.
-    return this.rooms.slice(firstRoom, firstRoom + rooms).flat();
+    const clients = this.rooms.slice(firstRoom, firstRoom + rooms).flat();
+    return members >= USERS_PER_ROOM ? clients : clients.filter((c) => c.local < members);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -229,9 +230,9 @@ class Fleet {
   // ---------------------------------------------------------------------------------------------
   // Connecting
 
-  async connect(rooms: number, withLastRevision = false, firstRoom = 0): Promise<ConnectResult> {
+  async connect(rooms: number, withLastRevision = false, firstRoom = 0, members = USERS_PER_ROOM): Promise<ConnectResult> {
     const started = performance.now();
-    const pending = this.clientsOf(rooms, firstRoom).filter((c) => !c.live);
+    const pending = this.clientsOf(rooms, firstRoom, members).filter((c) => !c.live);
     const outcomes = await runLimited(pending, CONNECT_CONCURRENCY, (c) => this.connectClient(c, withLastRevision));
     return summariseConnects(outcomes, performance.now() - started);
   }
@@ -266,6 +267,9 @@ class Fleet {
           const packet = payload as BarePacket;
           this.onCursor(client, offTheWire(packet.x), offTheWire(packet.y));
         });
+        // The drawing class's traffic as the relay forwards it (bareRelay.ts): live ink as sent, strokes as room events.
+        socket.on('ink', (payload) => this.drawingWorkload?.onServerMessage('ink', payload));
+        socket.on(ServerEvent.ROOM_EVENT, (payload) => this.drawingWorkload?.onRoomEvent(client, payload as RoomEvent));
         socket.on('disconnect', () => this.onDisconnect(client));
         return;
       }
@@ -530,11 +534,13 @@ class Fleet {
    * `drainBoundMs` passed), so the last strokes wait under the load the others had.
    */
   async drawingLoad(params: DrawingLoadParams): Promise<DrawingLoadResult> {
-    const clients = this.clientsOf(params.rooms, params.firstRoom);
+    const members = params.members ?? USERS_PER_ROOM;
+    const clients = this.clientsOf(params.rooms, params.firstRoom, members);
+    if (params.visibility) await this.setCursorVisibility(params.firstRoom + params.rooms, params.visibility);
     for (const c of clients) c.lastSeqFrom.fill(-1);
     this.counters = new Counters();
     this.counters.followRenewals = true;
-    const strokes = new StrokeAccounting(USERS_PER_ROOM);
+    const strokes = new StrokeAccounting(members);
     const cursorDrainMs = 500;
     const maxSeq = Math.ceil(((params.warmupMs + params.windowMs + params.drainBoundMs + cursorDrainMs) / 1000) * params.cursorHz) + 16;
     const cursors = params.cursorHz > 0 ? new CursorAccounting(this.rooms.length * USERS_PER_ROOM, maxSeq) : null;
@@ -546,7 +552,8 @@ class Fleet {
       cursors.windowEnd = strokes.windowEnd;
     }
     this.accounting = cursors;
-    const workload = new DrawingWorkload(clients, strokes, { liveInk: params.liveInk ? LIVE_INK_WIRE : null, clock, random: Math.random });
+    const drawers = params.drawers === undefined ? clients : clients.filter((c) => c.local < (params.drawers ?? 0));
+    const workload = new DrawingWorkload(drawers, strokes, { liveInk: params.liveInk ? LIVE_INK_WIRE : null, clock, random: Math.random });
     this.drawingWorkload = workload;
     const stopMotion = cursors ? this.startMotion(clients, params.cursorHz, cursors) : () => undefined;
     workload.start();
@@ -997,6 +1004,10 @@ function postJson(path: string, body: unknown, localAddress: string): Promise<{ 
   });
 }
 
+/** A join refused `429` is tried again after this long, at most JOIN_WAITS_AT_MOST times in all (bounded). */
+const JOIN_RETRY_MS = 1_100;
+const JOIN_WAITS_AT_MOST = 600;
+
 async function joinRoom(room: number, clients: Client[]): Promise<void> {
   const from = sourceAddress(room);
   const memberKey = () => randomBytes(18).toString('base64url');
@@ -1007,11 +1018,14 @@ async function joinRoom(room: number, clients: Client[]): Promise<void> {
   teacher.grant = created.body as SessionGrant;
   const code = teacher.grant.room.code;
   for (const student of students) {
-    const joined = await postJson(
-      `/api/rooms/${code}/join`,
-      { displayName: `Student ${room}-${student.local}`, memberKey: memberKey() },
-      from,
-    );
+    const body = { displayName: `Student ${room}-${student.local}`, memberKey: memberKey() };
+    let joined = await postJson(`/api/rooms/${code}/join`, body, from);
+    // A lesson takes 60 joins a minute (apps/server/src/http/rateLimits.ts): a lecture hall's
+    // 150 wait their turn, as its students would, about a second each past the first 60.
+    for (let waits = 0; joined.status === 429 && waits < JOIN_WAITS_AT_MOST; waits++) {
+      await sleep(JOIN_RETRY_MS);
+      joined = await postJson(`/api/rooms/${code}/join`, body, from);
+    }
     if (joined.status !== 200) throw new Error(`join room ${room}: ${joined.status} ${JSON.stringify(joined.body)}`);
     student.grant = joined.body as SessionGrant;
   }
@@ -1036,8 +1050,8 @@ async function handle(fleet: Fleet, message: CommandMessage): Promise<unknown> {
     case 'setup':
       return fleet.setup((message as CommandMessage<'setup'>).params.rooms);
     case 'connect': {
-      const { rooms, withLastRevision, firstRoom } = (message as CommandMessage<'connect'>).params;
-      return fleet.connect(rooms, withLastRevision ?? false, firstRoom ?? 0);
+      const { rooms, withLastRevision, firstRoom, members } = (message as CommandMessage<'connect'>).params;
+      return fleet.connect(rooms, withLastRevision ?? false, firstRoom ?? 0, members ?? USERS_PER_ROOM);
     }
     case 'disconnect': {
       const closed = fleet.disconnectAll();

@@ -47,6 +47,6 @@ export class OtherLoad {
   }
 
   private read(): ProcSample[] {
-    return this.children.map((child) => (child.pid !== undefined && child.exitCode === null ? readProc(child.pid) : { at: performance.now(), cpuSeconds: 0, rssBytes: 0 }));
+    return this.children.map((child) => (child.pid !== undefined && child.exitCode === null ? readProc(child.pid) : { at: performance.now(), cpuSeconds: 0, rssBytes: 0, writeCalls: 0, readCalls: 0 }));
   }
 }

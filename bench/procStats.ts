@@ -21,6 +21,9 @@ export interface ProcSample {
   /** User + system CPU seconds since the process started. */
   cpuSeconds: number;
   rssBytes: number;
+  /** Write and read system calls since the process started (/proc/<pid>/io; NaN where unreadable): socket writes, mostly. */
+  writeCalls: number;
+  readCalls: number;
 }
 
 export function readProc(pid: number): ProcSample {
@@ -30,7 +33,18 @@ export function readProc(pid: number): ProcSample {
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   const rssPages = Number(fields[21]);
-  return { at: performance.now(), cpuSeconds: (utime + stime) / CLOCK_TICKS_PER_SECOND, rssBytes: rssPages * PAGE_BYTES };
+  const { writeCalls, readCalls } = ioCalls(pid);
+  return { at: performance.now(), cpuSeconds: (utime + stime) / CLOCK_TICKS_PER_SECOND, rssBytes: rssPages * PAGE_BYTES, writeCalls, readCalls };
+}
+
+function ioCalls(pid: number): { writeCalls: number; readCalls: number } {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? Number.NaN);
+    return { writeCalls: field('syscw'), readCalls: field('syscr') };
+  } catch {
+    return { writeCalls: Number.NaN, readCalls: Number.NaN };
+  }
 }
 
 /** Share of one core used between two samples (1.0 = one core fully busy). */

@@ -3,7 +3,8 @@
  * dated section at the top of bench/HISTORY.md; BENCHMARKS.md's summary tables are updated by hand.
  */
 import type { PointResult, SweepLine } from './cursorCapacity.ts';
-import type { DrawingResult } from './drawingClass.ts';
+import type { DrawingABResult, DrawingResult } from './drawingClass.ts';
+import type { LectureResult } from './lectureHall.ts';
 import type { BenchReport } from './run.ts';
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -155,7 +156,12 @@ export function renderReport(report: BenchReport): string {
       out.push(`| ${f(b.atS, 0)} | ${f(b.rssMb, 0)} | ${f(b.mainHeapUsedMb, 1)} | ${f(b.mainExternalMb, 1)} | ${f(b.dbWasmMb, 0)} | ${f(b.dbHeapUsedMb, 1)} | ${f(b.rssMb - known, 0)} |`);
     });
   }
-  for (const d of [report.drawing, report.drawingPinned]) if (d) drawingSection(d, out);
+  for (const d of [report.drawing, report.drawingBare, report.drawingPinned, report.drawingBarePinned]) if (d) drawingSection(d, out);
+  for (const [product, bare] of [[report.drawing, report.drawingBare], [report.drawingPinned, report.drawingBarePinned]] as const) {
+    if (product && bare) out.push('', `Drawing class, ${product.mode}: the product holds **${product.knee.rooms}** rooms, the bare relay of the same traffic **${bare.knee.rooms}** (issue 42: at least as many).`);
+  }
+  if (report.drawingAB) abSection(report.drawingAB, out);
+  if (report.lecture) lectureSection(report.lecture, out);
   if (report.pages) {
     const p = report.pages;
     out.push(
@@ -188,12 +194,15 @@ function drawingSection(d: DrawingResult, out: string[]): void {
   const t = d.timing;
   out.push(
     '',
-    `### Drawing class, ${mode} (31-user rooms, everyone drawing ~0.84 strokes/s with cursors at ${d.options.cursorHz} Hz; window ${t.windowMs / 1000} s after ${t.warmupMs / 1000} s warm-up, ${t.repeats}x per point${d.otherLoadProcesses > 0 ? `; ${d.otherLoadProcesses} busy process${d.otherLoadProcesses > 1 ? 'es' : ''} beside` : ''})`,
+    `### Drawing class${d.target === 'bare' ? ' on the BARE RELAY' : ''}, ${mode} (31-user rooms, everyone drawing ~0.84 strokes/s with cursors at ${d.options.cursorHz} Hz; window ${t.windowMs / 1000} s after ${t.warmupMs / 1000} s warm-up, ${t.repeats}x per point${d.otherLoadProcesses > 0 ? `; ${d.otherLoadProcesses} busy process${d.otherLoadProcesses > 1 ? 'es' : ''} beside` : ''})`,
     '',
   );
   out.push(
     `Database: ${d.database}. Knee (stroke p99 <= 100 ms, no timeout, no \`unavailable\`, no renewal lost, every stroke delivered): **${d.knee.rooms} rooms** (${d.stoppedAt}).` +
-      (d.overload ? ` At ${d.overload.rooms} rooms (1.5x): the overload rule (p99 <= 1 s, no timeout, no \`unavailable\`, no renewal lost) ${d.overload.pass ? 'passes' : '**fails**'}.` : ''),
+      (d.overload ? ` At ${d.overload.rooms} rooms (1.5x): the overload rule (p99 <= 1 s, no timeout, no \`unavailable\`, no renewal lost) ${d.overload.pass ? 'passes' : '**fails**'}.` : '') +
+      (d.overload?.batchesPerRoomPerSec !== undefined
+        ? ` Degraded there: ${f(d.overload.batchesPerRoomPerSec, 1)} cursor/ink batches per room per second, tick ${f(d.overload.tickAtEndMs ?? Number.NaN, 0)} ms at the window's end; back to the busy tick ${Number.isFinite(d.overload.recoveredMs ?? Number.NaN) ? `${f(d.overload.recoveredMs ?? Number.NaN, 0)} ms after the load left` : 'not within 10 s'} (target 5 s).`
+        : ''),
     '',
   );
   out.push(
@@ -208,4 +217,43 @@ function drawingSection(d: DrawingResult, out: string[]): void {
     );
   }
   if (d.options.liveInk) out.push('', `Live ink, chunk send to arrival p99: ${d.windows.map((w) => `${w.rooms} rooms ${f(w.liveInkP99Ms)} ms`).join(', ')}.`);
+}
+
+function abSection(ab: DrawingABResult, out: string[]): void {
+  const t = ab.timing;
+  out.push(
+    '',
+    `### A/B: drawing class with live ink, ${ab.mode === 'pinned' ? 'pinned' : 'shared cores'} (baseline ${ab.baseline.commit}, candidate ${ab.candidate.commit}; window ${t.windowMs / 1000} s after ${t.warmupMs / 1000} s warm-up, ${t.repeats}x per point, alternating)`,
+    '',
+    `Candidate's server CPU per stroke over the baseline's, mean per point: ${Object.entries(ab.meanRatioByRooms).map(([rooms, r]) => `${rooms} rooms ${f(r, 2)}x`).join(', ')} (issue 42's goal: <= 0.50x).`,
+    '',
+    '| rooms | # | build | pass | strokes/s | stroke p50 / p99 ms | ink p99 ms | cursor p99 (merged) ms | server cores | server ms CPU / stroke | ratio | socket writes / stroke | loop p99 ms | load avg 1m |',
+    '|---:|---:|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const p of ab.points) {
+    for (const [build, w] of [['baseline', p.baseline], ['candidate', p.candidate]] as const) {
+      out.push(
+        `| ${p.rooms} | ${p.repeat} | ${build} | ${w.pass ? 'yes' : `NO: ${w.failedBecause.join('; ')}`} | ${f(w.strokesPerSec, 1)} | ${f(w.strokeP50Ms, 1)} / ${f(w.strokeP99Ms, 1)} | ${f(w.liveInkP99Ms, 1)} | ${f(w.cursorP99Ms, 1)} (${f(w.cursorP99MergedCountedMs, 1)}) | ${f(w.serverCores, 2)} | ${f(w.serverCpuMsPerStroke, 2)} | ${build === 'candidate' ? `${f(p.cpuPerStrokeRatio, 2)}x` : ''} | ${f(w.serverWritesPerStroke, 0)} | ${f(w.serverEventLoopP99Ms, 0)} | ${f(w.loadAverage1m, 2)} |`,
+      );
+    }
+  }
+}
+
+function lectureSection(l: LectureResult, out: string[]): void {
+  const t = l.timing;
+  out.push(
+    '',
+    `### Lecture hall: one lesson, the teacher and 30 students drawing with live ink, every member's cursor at ${l.cursorHz} Hz, students see the teacher's (window ${t.windowMs / 1000} s after ${t.warmupMs / 1000} s warm-up)`,
+    '',
+    `Target (issue 42): stroke and live-ink p99 <= ${l.passRule.strokeP99Ms} ms at 151 members; server CPU per member flat as the room grows.`,
+    '',
+    '| members | pass | strokes/s | stroke p50 / p99 ms | ink p99 ms | server cores | ms CPU/s per member | per member over the first point | socket writes / stroke | renewals lost / sent | loop p99 ms | load avg 1m |',
+    '|---:|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|',
+  );
+  for (const p of l.points) {
+    const w = p.window;
+    out.push(
+      `| ${p.members} | ${p.pass ? 'yes' : `NO: ${p.failedBecause.join('; ')}`} | ${f(w.strokesPerSec, 1)} | ${f(w.strokeP50Ms, 1)} / ${f(w.strokeP99Ms, 1)} | ${f(w.liveInkP99Ms, 1)} | ${f(w.serverCores, 2)} | ${f(p.cpuMsPerMemberSecond, 2)} | ${f(p.perMemberOverFirst, 2)}x | ${f(w.serverWritesPerStroke, 0)} | ${w.renewalsLost} / ${w.renewalsSent} | ${f(w.serverEventLoopP99Ms, 0)} | ${f(w.loadAverage1m, 2)} |`,
+    );
+  }
 }

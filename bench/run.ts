@@ -23,6 +23,10 @@
  * District day (districtDay.ts, always on Postgres and Redis): --quick (310 users), --district-users=N,
  * --redis=<url>, --db-prefix=<name> (its scratch databases are <name>_district_*; default wb_bench),
  * --district-port=N (its servers on N..N+3, the balancer on N+9; default 3341).
+ * Issue 42: --only=ab with --baseline=<checkout> or --baseline-ref=<git ref> (the A/B of two builds
+ * on the drawing class with live ink, same run; --ab-points=4,8), --tick=<ms> (a fixed cursor tick
+ * for both builds), --only=lecture (1 teacher + 150 students in one lesson; --lecture-members=);
+ * the drawing sweep also runs the bare relay of its traffic unless --product-only.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -31,7 +35,9 @@ import { join } from 'node:path';
 import { capacitySweep, measurePoint, LEGACY_PASS, PASS, SWEEP_LINES, formatPointLine, type CapacityResult, type PointResult, type SweepLine, type Timing } from './cursorCapacity.ts';
 import { pagesLesson, type PagesLessonResult } from './pagesLesson.ts';
 import { BOARDS_PASS, privateClassSweep, type PrivateClassPoint, type PrivateClassTiming } from './privateClass.ts';
-import { DRAWING_PASS, drawingSweep, OVERLOAD_PASS, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
+import { DRAWING_PASS, drawingAB, drawingSweep, meanRatios, OVERLOAD_PASS, type DrawingABResult, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
+import { baselineCheckout, commitOf } from './baseline.ts';
+import { LECTURE_MEMBERS, lectureHall, type LectureResult } from './lectureHall.ts';
 import { OtherLoad } from './otherLoad.ts';
 import { parsePinOption, placement, type PlacementMode } from './placement.ts';
 import type { PostgresTarget } from './postgresBackends.ts';
@@ -43,13 +49,13 @@ import { presenceChurn, type PresenceChurnResult } from './presenceChurn.ts';
 import { lockContention, type LockContentionResult } from './lockContention.ts';
 import { loadAverage } from './procStats.ts';
 import { reconnectStorm, type ReconnectStormResult } from './reconnectStorm.ts';
-import { repoRoot, ServerUnderTest } from './serverUnderTest.ts';
+import { productRoot, repoRoot, ServerUnderTest } from './serverUnderTest.ts';
 import { renderReport } from './report.ts';
 
 // The drawing class runs last: it leaves thousands of strokes in the database, and its overload
 // point may leave the server busy for a while.
 // The district day runs after everything else, on servers of its own (Postgres and Redis).
-const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'pages', 'drawing', 'boards', 'district'] as const;
+const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'pages', 'drawing', 'ab', 'lecture', 'boards', 'district'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -73,6 +79,9 @@ const profile = full
       memory: { rooms: 33, settleMs: 10_000, soakMs: 600_000, sampleEveryMs: 30_000 },
       drawingPoints: [1, 2, 3, 4, 6, 8, 12],
       drawing: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
+      abPoints: [4, 8],
+      lecture: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 1 } satisfies DrawingTiming,
+      ab: { warmupMs: 5_000, windowMs: 20_000, drainBoundMs: 30_000, repeats: 2 } satisfies DrawingTiming,
       boardsPoints: [1, 2, 4],
       boards: { warmupMs: 5_000, windowMs: 20_000, grouped: !flag('boards-ungrouped') } satisfies PrivateClassTiming,
       district: { rooms: 33, warmupMs: 5_000, windowMs: 60_000, lidCloses: 10 },
@@ -90,6 +99,9 @@ const profile = full
       memory: { rooms: 33, settleMs: 3_000, soakMs: 15_000, sampleEveryMs: 5_000 },
       drawingPoints: [1, 2, 4],
       drawing: { warmupMs: 2_000, windowMs: 5_000, drainBoundMs: 10_000, repeats: 1 } satisfies DrawingTiming,
+      abPoints: [4],
+      lecture: { warmupMs: 3_000, windowMs: 8_000, drainBoundMs: 10_000, repeats: 1 } satisfies DrawingTiming,
+      ab: { warmupMs: 2_000, windowMs: 8_000, drainBoundMs: 10_000, repeats: 2 } satisfies DrawingTiming,
       boardsPoints: [1, 2, 4],
       boards: { warmupMs: 2_000, windowMs: 8_000, grouped: !flag('boards-ungrouped') } satisfies PrivateClassTiming,
       district: { rooms: 20, warmupMs: 3_000, windowMs: 40_000, lidCloses: 8 },
@@ -107,7 +119,18 @@ const repeatsOption = option('repeats');
 if (repeatsOption) {
   profile.timing = { ...profile.timing, repeats: Number(repeatsOption) };
   profile.drawing = { ...profile.drawing, repeats: Number(repeatsOption) };
+  profile.ab = { ...profile.ab, repeats: Number(repeatsOption) };
 }
+const abPoints = option('ab-points')?.split(',').map(Number) ?? profile.abPoints;
+/**
+ * The A/B's baseline build (issue 42): a checkout given by --baseline=<dir> (installed), or a git
+ * ref given by --baseline-ref=<ref>, checked out and installed beside this one (baseline.ts).
+ */
+const baselineDirOption = option('baseline');
+/** --tick=<ms>: the product servers' cursor tick fixed at this (both builds of an A/B), so CPU per stroke compares the work at one tick rate rather than the adaptive tick's reading of the machine's load. */
+const tickOption = option('tick');
+const tickEnv: Record<string, string> = tickOption ? { CURSOR_TICK_MIN_MS: tickOption, CURSOR_TICK_MS: tickOption, CURSOR_TICK_OVERLOAD_MS: tickOption } : {};
+const baselineRefOption = option('baseline-ref');
 const drawingPoints = option('drawing-points')?.split(',').map(Number) ?? (option('points') ? points : profile.drawingPoints);
 const passWindowsOption = option('pass-windows');
 const windowsNeeded = passWindowsOption ? Number(passWindowsOption) : null;
@@ -144,6 +167,11 @@ const threadsEnv: Record<string, string> = { BENCH_GENERATOR_THREADS: String(gen
 const CURSOR_GENERATOR_ADDRESS_OFFSET = '1000';
 /** ...and the drawing class's (each window joins rooms of its own, so it needs many). */
 const DRAWING_GENERATOR_ADDRESS_OFFSET = '2000';
+/** ...and the A/B's two generators' (each build's rooms from addresses of their own). */
+const AB_CANDIDATE_ADDRESS_OFFSET = '5000';
+const AB_BASELINE_ADDRESS_OFFSET = '7000';
+/** ...and the lecture hall's. */
+const LECTURE_ADDRESS_OFFSET = '9000';
 if (soakMin) profile.memory = { ...profile.memory, soakMs: Number(soakMin) * 60_000, sampleEveryMs: 30_000 };
 
 export interface BenchReport {
@@ -169,6 +197,13 @@ export interface BenchReport {
   capacityPinned?: CapacityResult;
   drawing?: DrawingResult;
   drawingPinned?: DrawingResult;
+  /** The bare relay of the same drawing traffic, swept in the same run (issue 42). */
+  drawingBare?: DrawingResult;
+  drawingBarePinned?: DrawingResult;
+  /** The lecture hall: 1 + 150 in one lesson (issue 42). */
+  lecture?: LectureResult;
+  /** The A/B of two builds on the drawing class with live ink (issue 42). */
+  drawingAB?: DrawingABResult;
   /** The private-board class (issue 22): 1, 2 and 4 classes of 1 + 30, each student on their own board. */
   boards?: { passRule: typeof BOARDS_PASS; points: PrivateClassPoint[] };
   /** Pages (issue 39): opening a 50-page lesson, a class of 30 following the teacher's page. */
@@ -242,7 +277,7 @@ async function main(): Promise<void> {
     const profileDir = join(repoRoot, 'bench/results/profiles');
     if (flag('cpu-prof')) mkdirSync(profileDir, { recursive: true });
     const product = await ServerUnderTest.start('product', {
-      env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS) },
+      env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS), ...tickEnv },
       nodeFlags: [...(flag('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(option('server-node-flags')?.split(' ') ?? [])],
     });
     const freshRss = product.sample().rssBytes / 2 ** 20;
@@ -356,6 +391,9 @@ async function main(): Promise<void> {
       if (only.has('drawing')) {
         // Its own generator (threaded, from its own loopback addresses: 127.0.9.x onward).
         const drawingGenerator = await GeneratorHandle.start(product, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: DRAWING_GENERATOR_ADDRESS_OFFSET });
+        // The bare relay of the same traffic (issue 42), unless --product-only.
+        const relayServer = productOnly ? null : await ServerUnderTest.start('bare');
+        const drawingRelay = relayServer ? { server: relayServer, generator: await GeneratorHandle.start(relayServer, threadsEnv) } : null;
         const otherLoad = otherLoadCores > 0 ? OtherLoad.start(otherLoadCores) : null;
         try {
           for (const mode of modes) {
@@ -376,13 +414,87 @@ async function main(): Promise<void> {
               log(`drawing knee: ${result.knee.rooms} rooms (${result.stoppedAt})${result.overload ? `; overload point ${result.overload.rooms} rooms ${result.overload.pass ? 'passes' : 'fails'} the overload rule` : ''}`);
               if (mode === firstMode) report.drawing = result;
               else report.drawingPinned = result;
+              if (drawingRelay) {
+                log(`drawing class on the bare relay (same traffic), ${placement.describe()}: points ${drawingPoints.join(', ')}`);
+                const bare = await drawingSweep(
+                  { generator: drawingRelay.generator, server: drawingRelay.server, postgres: null, database: 'none (bare relay)', otherLoad },
+                  drawingPoints,
+                  t,
+                  { ...drawingOptions, overload: false },
+                  log,
+                );
+                log(`drawing knee on the bare relay: ${bare.knee.rooms} rooms (${bare.stoppedAt}); product ${result.knee.rooms}`);
+                if (mode === firstMode) report.drawingBare = bare;
+                else report.drawingBarePinned = bare;
+              }
             });
           }
           placement.apply(firstMode);
         } finally {
           otherLoad?.stop();
           await drawingGenerator.stop();
+          await drawingRelay?.generator.stop();
+          await drawingRelay?.server.stop();
         }
+      }
+      if (only.has('lecture')) {
+        await attempt('lecture', async () => {
+          const members = option('lecture-members')?.split(',').map(Number) ?? [...LECTURE_MEMBERS];
+          // Its own single-threaded generator whose rooms are lecture halls (BENCH_USERS_PER_ROOM).
+          const lectureGenerator = await GeneratorHandle.start(product, { BENCH_USERS_PER_ROOM: String(Math.max(...members)), BENCH_ROOM_ADDRESS_OFFSET: LECTURE_ADDRESS_OFFSET });
+          try {
+            report.lecture = await lectureHall(product, lectureGenerator, members, profile.lecture, drawingOptions.cursorHz, log);
+          } finally {
+            await lectureGenerator.stop();
+          }
+        });
+      }
+      if (only.has('ab')) {
+        await attempt('ab', async () => {
+          const baselineRoot = baselineDirOption ?? (baselineRefOption ? baselineCheckout(baselineRefOption, log) : null);
+          if (!baselineRoot) {
+            log('A/B skipped: no baseline build (--baseline=<checkout> or --baseline-ref=<git ref>)');
+            return;
+          }
+          const mode = modes[modes.length - 1] ?? 'shared';
+          placement.apply(mode);
+          const port = process.env.BENCH_PRODUCT_PORT ? Number(process.env.BENCH_PRODUCT_PORT) + 1 : undefined;
+          const baseline = await ServerUnderTest.start('product', {
+            root: baselineRoot,
+            port,
+            env: { ...databaseEnv, LEASE_TTL_MS: String(LEASE_TTL_MS), SWEEP_INTERVAL_MS: String(SWEEP_INTERVAL_MS), ...tickEnv },
+            nodeFlags: option('server-node-flags')?.split(' ') ?? [],
+          });
+          const abOptions = { ...drawingOptions, liveInk: true, overload: false };
+          const candidateGenerator = await GeneratorHandle.start(product, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: AB_CANDIDATE_ADDRESS_OFFSET });
+          const baselineGenerator = await GeneratorHandle.start(baseline, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: AB_BASELINE_ADDRESS_OFFSET });
+          try {
+            const t = profile.ab;
+            log(`A/B drawing class with live ink, ${placement.describe()}: baseline ${baselineRoot} (${commitOf(baselineRoot)}), candidate ${productRoot} (${commitOf(productRoot)}); points ${abPoints.join(', ')}; window ${t.windowMs / 1000} s x ${t.repeats}`);
+            const points = await drawingAB(
+              { generator: baselineGenerator, server: baseline, postgres, database: databaseLabel, otherLoad: null },
+              { generator: candidateGenerator, server: product, postgres, database: databaseLabel, otherLoad: null },
+              abPoints,
+              t,
+              abOptions,
+              log,
+            );
+            report.drawingAB = {
+              mode,
+              baseline: { root: baselineRoot, commit: commitOf(baselineRoot) },
+              candidate: { root: productRoot, commit: commitOf(productRoot) },
+              options: abOptions,
+              timing: t,
+              points,
+              meanRatioByRooms: meanRatios(points),
+            };
+          } finally {
+            await baselineGenerator.stop();
+            await candidateGenerator.stop();
+            await baseline.stop();
+            placement.apply(firstMode);
+          }
+        });
       }
     } finally {
       await productGenerator.stop();

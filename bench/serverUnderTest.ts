@@ -18,15 +18,22 @@ export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '.
  * BENCH_PRODUCT_ROOT (a worktree of an earlier commit, installed), so one harness measures two
  * builds of the server in the same session (before/after comparisons of a change).
  */
-const productRoot = process.env.BENCH_PRODUCT_ROOT ? resolve(process.env.BENCH_PRODUCT_ROOT) : repoRoot;
+export const productRoot = process.env.BENCH_PRODUCT_ROOT ? resolve(process.env.BENCH_PRODUCT_ROOT) : repoRoot;
 
 export type ServerKind = 'product' | 'bare';
+
+/** How long a server may take to start (PGlite's init and migrations: 10-30 s idle, minutes on a machine shared with other work). */
+const START_BOUND_MS = Number(process.env.BENCH_SERVER_START_MS ?? 180_000);
 
 export interface ServerOptions {
   /** Extra environment for the product (LEASE_TTL_MS, CURSOR_TICK_MS, ...). */
   env?: Record<string, string>;
   /** e.g. ['--cpu-prof', '--cpu-prof-dir=...'] to see where the server's time goes. */
   nodeFlags?: string[];
+  /** The checkout the product is started from (default: BENCH_PRODUCT_ROOT or this one): the A/B's baseline build. */
+  root?: string;
+  /** Its port (default: BENCH_PRODUCT_PORT / BENCH_BARE_PORT, else any free one). */
+  port?: number;
 }
 
 export class ServerUnderTest {
@@ -50,7 +57,7 @@ export class ServerUnderTest {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       // BENCH_PRODUCT_PORT / BENCH_BARE_PORT: the servers on given ports (a machine shared by several runs); else any free one.
-      PORT: kind === 'product' ? (process.env.BENCH_PRODUCT_PORT ?? '0') : (process.env.BENCH_BARE_PORT ?? '0'),
+      PORT: options.port !== undefined ? String(options.port) : kind === 'product' ? (process.env.BENCH_PRODUCT_PORT ?? '0') : (process.env.BENCH_BARE_PORT ?? '0'),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ...(dataDir ? { PGLITE_DIR: dataDir } : {}),
@@ -59,7 +66,7 @@ export class ServerUnderTest {
     // The server under test must not inherit a DATABASE_URL meant for something else.
     if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
     const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script], {
-      cwd: kind === 'product' ? productRoot : repoRoot,
+      cwd: kind === 'product' ? (options.root ? resolve(options.root) : productRoot) : repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -73,8 +80,8 @@ export class ServerUnderTest {
         if (child.pid !== undefined) placement.unregister(child.pid);
         child.kill('SIGKILL');
         if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-        reject(new Error(`${kind} server did not start in 60 s:\n${output.join('')}`));
-      }, 60_000);
+        reject(new Error(`${kind} server did not start in ${START_BOUND_MS / 1000} s:\n${output.join('')}`));
+      }, START_BOUND_MS);
       const onData = (chunk: Buffer) => {
         const text = chunk.toString('utf8');
         // Keep a bounded tail of the server's output for error reports.
@@ -116,12 +123,13 @@ export class ServerUnderTest {
    * only; NaN for the relay).
    */
   async windowEdge(): Promise<WindowEdge> {
-    if (this.kind === 'bare') return { lagP99Ms: await this.eventLoopP99Ms(), gcSeconds: Number.NaN, cursorBatches: Number.NaN, statements: {} };
+    if (this.kind === 'bare') return { lagP99Ms: await this.eventLoopP99Ms(), gcSeconds: Number.NaN, cursorBatches: Number.NaN, tickMs: Number.NaN, statements: {} };
     const metrics = await this.metrics();
     return {
       lagP99Ms: (metrics.get('wb_nodejs_eventloop_lag_p99_seconds') ?? Number.NaN) * 1000,
       gcSeconds: metricTotal(metrics, 'wb_nodejs_gc_duration_seconds_sum'),
       cursorBatches: metrics.get('wb_cursor_batch_size_count') ?? Number.NaN,
+      tickMs: metrics.get('wb_cursor_tick_ms') ?? Number.NaN,
       statements: statementCounters(metrics),
     };
   }
@@ -165,6 +173,8 @@ export interface WindowEdge {
   gcSeconds: number;
   /** Cursor batches the product has sent (one per room tick with motion), a running total. */
   cursorBatches: number;
+  /** The product's cursor tick as it stood (ms). */
+  tickMs: number;
   /** Every `*_statements_total` counter the product exposes, summed over its labels (running totals). */
   statements: Record<string, number>;
 }

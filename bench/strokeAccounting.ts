@@ -100,12 +100,11 @@ export class StrokeAccounting {
   windowEnd = Number.POSITIVE_INFINITY;
   /** In-window strokes not settled yet (answered, and seen by every other member). */
   private readonly strokes = new Map<string, StrokeRecord>();
-  /** Every in-window stroke's author and the members that got it (bit `local`; 31 members fit). */
-  private readonly seenBy = new Map<string, { author: number; members: number }>();
+  /** Every in-window stroke's author and the members that got it (bit `local`, a bit per member: the lecture hall's 151 too). */
+  private readonly seenBy = new Map<string, { author: number; members: Uint32Array }>();
   private readonly liveInkSent = new Map<string, number>();
 
   constructor(private readonly membersPerRoom: number) {
-    if (membersPerRoom > 31) throw new Error('receiver bitmask holds 31 members');
   }
 
   inWindow(at: number): boolean {
@@ -120,7 +119,7 @@ export class StrokeAccounting {
     this.counts.points += points;
     this.counts.maxPayloadBytes = Math.max(this.counts.maxPayloadBytes, payloadBytes);
     this.strokes.set(strokeId, { pointerUpAt: at, author: authorLocal, waitingFor: this.membersPerRoom - 1, answered: false, refused: false });
-    this.seenBy.set(strokeId, { author: authorLocal, members: 0 });
+    this.seenBy.set(strokeId, { author: authorLocal, members: new Uint32Array(Math.ceil(this.membersPerRoom / 32)) });
     this.counts.expected += this.membersPerRoom - 1;
   }
 
@@ -160,12 +159,14 @@ export class StrokeAccounting {
   onCreated(strokeId: string, receiverLocal: number, at: number): void {
     const seen = this.seenBy.get(strokeId);
     if (!seen || receiverLocal === seen.author) return;
-    const bit = 1 << receiverLocal;
-    if ((seen.members & bit) !== 0) {
+    const word = receiverLocal >>> 5;
+    const bit = 1 << (receiverLocal & 31);
+    if (word >= seen.members.length) return;
+    if (((seen.members[word] ?? 0) & bit) !== 0) {
       this.counts.duplicates += 1;
       return;
     }
-    seen.members |= bit;
+    seen.members[word] = (seen.members[word] ?? 0) | bit;
     const stroke = this.strokes.get(strokeId);
     // Settled already (every member had it) or refused: nothing more to measure.
     if (!stroke || stroke.refused) return;

@@ -127,6 +127,12 @@ const schema = z
     CURSOR_TICK_MS: ms(33, 5),
     /** ...and this often on a calm node (~80 Hz); the tick moves between the two with the event loop's load. */
     CURSOR_TICK_MIN_MS: ms(12, 5),
+    /**
+     * On an overloaded node (event loop over 90 % busy) the tick stretches past CURSOR_TICK_MS up to
+     * this (default twice CURSOR_TICK_MS: ~15 Hz): cursors, ink and drags shed rate first, merged
+     * into fewer batches (issue 42). Equal to CURSOR_TICK_MS: no shedding.
+     */
+    CURSOR_TICK_OVERLOAD_MS: z.coerce.number().int().min(5).max(60_000).optional(),
     /** A session token is valid this long after it was issued (one school day by default). */
     SESSION_TTL_MS: z.coerce.number().int().min(60_000).max(30 * 24 * 3_600_000).default(12 * 3_600_000),
     /** Room events kept per room for reconnect replay; older reconnects get a snapshot. */
@@ -205,6 +211,10 @@ const schema = z
   .refine((c) => !(c.WB_TEST_HOOKS && c.NODE_ENV === 'production'), {
     message: 'the fault-injection hooks cannot be enabled in production',
     path: ['WB_TEST_HOOKS'],
+  })
+  .refine((c) => c.CURSOR_TICK_OVERLOAD_MS === undefined || c.CURSOR_TICK_MS <= c.CURSOR_TICK_OVERLOAD_MS, {
+    message: 'CURSOR_TICK_OVERLOAD_MS must not be below CURSOR_TICK_MS (set them equal for no shedding)',
+    path: ['CURSOR_TICK_OVERLOAD_MS'],
   })
   .refine((c) => c.CURSOR_TICK_MIN_MS <= c.CURSOR_TICK_MS, {
     message: 'CURSOR_TICK_MIN_MS must not exceed CURSOR_TICK_MS (set them equal for a fixed tick)',

@@ -17,6 +17,41 @@ describe('adaptive cursor tick', () => {
     expect(tick.ms).toBe(12);
   });
 
+  test('graceful overload (issue 42): past 90 % busy the tick stretches from maxMs to overloadMs, and comes back as the load drops', () => {
+    const tick = new AdaptiveTick({ minMs: 12, maxMs: 33, overloadMs: 66, smoothing: 1 });
+    tick.observe(0.85);
+    expect(tick.ms).toBe(33);
+    expect(tick.shedding).toBe(false);
+    tick.observe(0.9);
+    expect(tick.ms).toBe(33);
+    tick.observe(0.95);
+    expect(tick.ms).toBeCloseTo(49.5, 5);
+    expect(tick.shedding).toBe(true);
+    tick.observe(1);
+    expect(tick.ms).toBe(66);
+    tick.observe(0.3);
+    expect(tick.ms).toBe(12);
+    expect(tick.shedding).toBe(false);
+    // Without overloadMs nothing is shed: the busy tick is the longest.
+    const plain = new AdaptiveTick({ minMs: 12, maxMs: 33, smoothing: 1 });
+    plain.observe(1);
+    expect(plain.ms).toBe(33);
+    expect(() => new AdaptiveTick({ minMs: 12, maxMs: 33, overloadMs: 20 })).toThrow(RangeError);
+  });
+
+  test('an overloaded node is back to its busy tick within 5 s of the load dropping (250 ms samples, default smoothing)', () => {
+    const tick = new AdaptiveTick({ minMs: 12, maxMs: 33, overloadMs: 66 });
+    for (let i = 0; i < 40; i++) tick.observe(1);
+    expect(tick.ms).toBeCloseTo(66, 0);
+    let samples = 0;
+    // The load drops to a busy-but-coping node (70 % busy).
+    while (tick.shedding) {
+      tick.observe(0.7);
+      samples += 1;
+    }
+    expect(samples * 250).toBeLessThanOrEqual(5_000);
+  });
+
   test('one slow callback does not swing the tick: samples are smoothed', () => {
     const tick = new AdaptiveTick({ minMs: 12, maxMs: 33, smoothing: 0.3 });
     tick.observe(1);

@@ -79,19 +79,47 @@ describeOnEachDatabase('bounded volatile delivery', {}, (suite) => {
       io.to(roomChannel(roomId)).volatile.emit(ServerEvent.BOARD_POINTERS, batch(`b${i}`, 0));
       socket.volatile.emit(ServerEvent.BOARD_POINTERS, batch(`o${i}`, 0));
     }
-    // The first packet went to the transport, which holds it; the rest wait in the buffer up to the bound.
-    expect(held.length).toBe(1);
+    // Nothing leaves before the turn ends (coalescedWrites.ts): the packets wait in the buffer up to the bound.
+    expect(held.length).toBe(0);
     expect(engine.writeBuffer.length).toBe(MAX_QUEUED_PACKETS);
-    expect((await shedTotal()) - shedBefore).toBe(SENT - 1 - MAX_QUEUED_PACKETS);
     // A durable packet is never shed.
     socket.emit(ServerEvent.NOTICE, { code: ErrorCode.UNAVAILABLE, message: 'durable' });
     expect(engine.writeBuffer.length).toBe(MAX_QUEUED_PACKETS + 1);
+    expect((await shedTotal()) - shedBefore).toBe(SENT - MAX_QUEUED_PACKETS);
+    // The turn's end handed the whole buffer to the transport, in one send, which holds it.
+    expect(held.length).toBe(MAX_QUEUED_PACKETS + 1);
 
     drain();
     await s.until(() => s.received.notice.some((n) => n.message === 'durable'), 'the durable packet after the queue');
-    expect(s.received[ServerEvent.BOARD_POINTERS].length).toBe(1 + MAX_QUEUED_PACKETS);
+    expect(s.received[ServerEvent.BOARD_POINTERS].length).toBe(MAX_QUEUED_PACKETS);
     socket.volatile.emit(ServerEvent.BOARD_POINTERS, batch('after', 0));
     await s.until(() => s.received[ServerEvent.BOARD_POINTERS].some((p) => p.boardId === 'after'), 'a volatile batch once drained');
+  });
+
+  test('W1, W2 (coalescedWrites.ts, issue 42): what one turn sends to a connection reaches its transport in one send, in order, at the end of the turn', async () => {
+    const teacher = await createRoom(app);
+    const grant = await joinAs(app, teacher.room.code, 'Ana');
+    const s = client(app, grant.token);
+    await s.ready();
+    const socket = [...app.realtime.io.of('/').sockets.values()].find((x) => x.data.sessionId === grant.sessionId) as WbSocket;
+    const engine = socket.conn as unknown as Engine;
+    const transport = engine.transport;
+    const send = transport.send.bind(transport);
+    const sends: number[] = [];
+    transport.send = (packets) => {
+      sends.push(packets.length);
+      send(packets);
+    };
+    app.realtime.io.to(roomChannel(teacher.room.id)).volatile.emit(ServerEvent.BOARD_POINTERS, batch('first', 0));
+    socket.emit(ServerEvent.NOTICE, { code: ErrorCode.UNAVAILABLE, message: 'second' });
+    app.realtime.io.to(roomChannel(teacher.room.id)).volatile.emit(ServerEvent.BOARD_POINTERS, batch('third', 0));
+    expect(sends).toEqual([]);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(sends).toEqual([3]);
+    transport.send = send;
+    await s.until(() => s.received[ServerEvent.BOARD_POINTERS].some((p) => p.boardId === 'third'), 'the turn\'s packets');
+    expect(s.received[ServerEvent.BOARD_POINTERS].map((p) => p.boardId)).toEqual(['first', 'third']);
+    expect(s.received.notice.some((n) => n.message === 'second')).toBe(true);
   });
 
   test('V2, I10: large volatile batches to a socket whose transport does not drain are shed once MAX_QUEUED_CHARS wait', async () => {
@@ -102,9 +130,10 @@ describeOnEachDatabase('bounded volatile delivery', {}, (suite) => {
     // ~5 KB a batch: the character bound is reached before the packet bound.
     for (let i = 0; i < SENT; i++) io.to(roomChannel(roomId)).volatile.emit(ServerEvent.BOARD_POINTERS, batch(`b${i}`, 256));
     const one = queuedChars(engine) / engine.writeBuffer.length;
-    expect(engine.writeBuffer.length).toBeLessThan(MAX_QUEUED_PACKETS);
+    const waiting = engine.writeBuffer.length;
+    expect(waiting).toBeLessThan(MAX_QUEUED_PACKETS);
     expect(queuedChars(engine)).toBeGreaterThanOrEqual(MAX_QUEUED_CHARS);
     expect(queuedChars(engine)).toBeLessThan(MAX_QUEUED_CHARS + one);
-    expect((await shedTotal()) - shedBefore).toBe(SENT - 1 - engine.writeBuffer.length);
+    expect((await shedTotal()) - shedBefore).toBe(SENT - waiting);
   });
 });

@@ -9,6 +9,8 @@
  *      its last attachment arrives, and null again after it or after `destroy()`.
  *   P3 socket.io-parser's `Encoder` (the one socket.io-client uses) writes an event without an ack
  *      on the default namespace as `2` followed by the JSON array `[event, ...args]`.
+ *   P5 for a packet without binary, `Encoder#encode` returns `[encodeAsString(packet)]` (the
+ *      private method JsonBatchEncoder calls without the binary walk).
  *   P4 socket.io builds one decoder per connection from the server's `parser` option, keeps it as
  *      the private `Client#decoder` (reachable as `socket.client.decoder`), feeds it every message
  *      through `add`, and destroys it when the connection closes.
@@ -18,12 +20,12 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ClientEvent, type ClientToServerEvents, type ServerToClientEvents } from '@wb/protocol';
+import { ClientEvent, ServerEvent, type ClientToServerEvents, type ServerToClientEvents } from '@wb/protocol';
 import { Server } from 'socket.io';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { Decoder, Encoder, PacketType, protocol, type Packet } from 'socket.io-parser';
 import { afterEach, describe, expect, test } from 'vitest';
-import { CursorDecoder, cursorAwareParser, routeCursorPackets } from '../src/realtime/cursorIngress.ts';
+import { CursorDecoder, JsonBatchEncoder, cursorAwareParser, routeCursorPackets } from '../src/realtime/cursorIngress.ts';
 import type { WbServer, WbSocket } from '../src/realtime/types.ts';
 
 const require = createRequire(import.meta.url);
@@ -111,6 +113,18 @@ describe(`socket.io-parser internals used by the cursor short way (${installed})
     // With an ack id or another namespace the text differs, so the short way's prefix cannot match.
     expect(encode({ type: PacketType.EVENT, nsp: '/', id: 7, data: [ClientEvent.CURSOR, payload] })[0]).toMatch(/^27\[/);
     expect(encode({ type: PacketType.EVENT, nsp: '/x', data: [ClientEvent.CURSOR, payload] })[0]).toMatch(/^2\/x,\[/);
+  });
+
+  test('P5: the batch encoder writes what the encoder writes, for batches and everything else', () => {
+    const batch = { cursors: [['s', 1, 2]], ink: [{ strokeId: 'k', sessionId: 's', from: 0, points: [[1, 2, 0.5]], stroke: '#000000', strokeWidth: 3 }] };
+    const packets: Packet[] = [
+      { type: PacketType.EVENT, nsp: '/', data: [ServerEvent.CURSORS, batch] },
+      { type: PacketType.EVENT, nsp: '/', data: [ServerEvent.ROOM_EVENT, { kind: 'element.created', revision: 3 }] },
+      { type: PacketType.EVENT, nsp: '/', data: [ServerEvent.NOTICE, { code: 'x' }] },
+      { type: PacketType.ACK, nsp: '/', id: 4, data: [{ ok: true }] },
+      { type: PacketType.EVENT, nsp: '/', data: [ServerEvent.NOTICE, Buffer.from([1, 2])] },
+    ];
+    for (const packet of packets) expect(new JsonBatchEncoder().encode(packet)).toEqual(new Encoder().encode(packet));
   });
 });
 

@@ -15,6 +15,7 @@ import {
   isAckedClientEvent,
   parsePacket,
   readCursorUpdate,
+  readInkUpdate,
   type AckedClientEvent,
   type ClientReply,
   type ProtocolError,
@@ -45,6 +46,7 @@ export type ClientEventHandlers = AckedHandlers & VolatileHandlers;
  */
 const fastReaders: { readonly [E in VolatileClientEvent]?: (packet: unknown) => ClientRequest<E> | null } = {
   [ClientEvent.CURSOR]: readCursorUpdate,
+  [ClientEvent.INK]: readInkUpdate,
 };
 
 const knownEvents: ReadonlySet<unknown> = new Set(clientEventNames);

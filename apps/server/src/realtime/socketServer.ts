@@ -20,6 +20,7 @@ import { BoardAccess } from './boardAccess.ts';
 import { sendBoardBatches } from './boardBatches.ts';
 import { ShownBoards } from './shownView.ts';
 import { boundVolatile } from './boundedVolatile.ts';
+import { coalesceWrites } from './coalescedWrites.ts';
 import { boardHandlers } from './boardHandlers.ts';
 import { pageHandlers } from './pageHandlers.ts';
 import { DrawRights } from './drawRights.ts';
@@ -105,7 +106,7 @@ export function attachRealtime(
     cors: { origin: (origin, callback) => callback(null, origins.allows(origin, null)) },
   });
 
-  const tick = new AdaptiveTick({ minMs: config.CURSOR_TICK_MIN_MS, maxMs: config.CURSOR_TICK_MS });
+  const tick = new AdaptiveTick({ minMs: config.CURSOR_TICK_MIN_MS, maxMs: config.CURSOR_TICK_MS, overloadMs: config.CURSOR_TICK_OVERLOAD_MS ?? 2 * config.CURSOR_TICK_MS });
   let loopSample = performance.eventLoopUtilization();
   const tickSampler = setInterval(() => {
     const now = performance.eventLoopUtilization();
@@ -178,6 +179,8 @@ export function attachRealtime(
   io.on('connection', (socket) => {
     // Volatile batches queue while its write buffer has room, and are shed past it (issue 22).
     boundVolatile(socket, () => metrics.shedVolatilePackets.inc());
+    // Everything a turn sends to the connection leaves in one socket write (issue 42).
+    coalesceWrites(socket);
     const session = new SocketSession(socket);
     sessions.add(session);
     metrics.connectedSockets.inc();
