@@ -117,6 +117,40 @@ describeOnEachDatabase('pages', {}, (suite) => {
     for (const c of [a, late, t]) c.close();
   });
 
+  test("I11: a page takes the lesson's edit policy for live ink too: under 'look' a student's ink on the teacher's page is refused and reaches no one", async () => {
+    const { teacher, t, two } = await lessonWithPages();
+    const a = client(app, (await joinAs(app, teacher.room.code, 'Ana')).token);
+    await a.ready();
+    expect(await ask(t, ClientEvent.PAGE_GOTO, { pageId: two })).toMatchObject({ ok: true });
+    await a.until(() => a.eventsOfKind('pages.updated').some((e) => e.kind === 'pages.updated' && e.payload.currentPageId === two), 'Ana follows to page 2');
+    for (const c of [t, a]) expect(await ask(c, ClientEvent.PAGE_SYNC, { pageId: two })).toMatchObject({ ok: true });
+    const inkOn = (c: TestClient, strokeId: string, x: number) =>
+      c.socket.emit(ClientEvent.INK, { boardId: two, strokeId, from: 0, points: [[x, x, 0.5]], stroke: '#1e1e1e', strokeWidth: 3 });
+    const inkSeen = (c: TestClient, strokeId: string) =>
+      [...c.received['board.pointers'], ...c.received['boards.pointers'].flatMap((b) => b.batches)].some(
+        (b) => b.boardId === two && (b.ink ?? []).some((e) => e.strokeId === strokeId),
+      );
+
+    // Everyone edits: her ink on the page reaches the teacher.
+    const drawn = randomUUID();
+    inkOn(a, drawn, 1);
+    await t.until(() => inkSeen(t, drawn), "Ana's ink on page 2");
+
+    expect(await ask(t, ClientEvent.LESSON_SETTINGS, { requestId: rid(), settings: { editPolicy: 'look' } })).toMatchObject({ ok: true });
+    await a.until(() => a.eventsOfKind('room.updated').some((e) => e.kind === 'room.updated' && e.payload.settings.editPolicy === 'look'), 'look only');
+    const refused = randomUUID();
+    inkOn(a, refused, 2);
+    const notice = await a.until(() => a.received.notice.find((n) => n.event === ClientEvent.INK), 'the ink notice');
+    expect(notice.code).toBe(ErrorCode.FORBIDDEN_BY_POLICY);
+    // The teacher's own ink on the page still flows; the refused stroke never reached her.
+    const hers = randomUUID();
+    inkOn(t, hers, 3);
+    await a.until(() => inkSeen(a, hers), "the teacher's ink");
+    expect(inkSeen(t, refused)).toBe(false);
+    a.close();
+    t.close();
+  });
+
   test('a prepared lesson refuses students lesson_not_started until the teacher starts it', async () => {
     const created = await post<SessionGrant>(`${app.url}/api/rooms`, { teacherName: 'Ms Early', memberKey: newMemberKey(), prepare: true });
     expect(created.status).toBe(201);

@@ -54,6 +54,11 @@ export class BoardAccess {
     this.statusOf.set(activityId, status);
   }
 
+  /** Whether the board is a page of a lesson (as this node learnt it subscribing a socket to it). */
+  isPage(boardId: string): boolean {
+    return this.pages.has(boardId);
+  }
+
   /**
    * Whether this socket may send ink, pointers or drags on the board now: it must have been
    * subscribed to it as its owner or a teacher, and still be in its channel (a hidden board's

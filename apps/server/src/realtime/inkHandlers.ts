@@ -27,7 +27,8 @@ const INK_REFUSALS: Record<InkRefusal, ProtocolError> = {
  * and goes to that board's audience only, in its `board.pointers` batch: from its owner while the
  * activity runs, or a teacher;
  * anyone else's is refused `board_forbidden`, a frozen board's owner's `forbidden_by_policy`. The
- * lesson's muted pen and end hold on every board; its edit policy is the class board's only.
+ * lesson's muted pen and end hold on every board; its edit policy holds on the class board and the
+ * lesson's other pages, not on a private board (which has its own).
  */
 export function inkHandlers(deps: {
   fanout: EphemeralFanout;
@@ -46,7 +47,9 @@ export function inkHandlers(deps: {
         if (onBoard === 'forbidden') return boardForbidden;
         if (onBoard === 'frozen') return INK_REFUSALS.lookOnly;
       }
-      const may = rights.mayDraw(roomId, session.role, userId, boardId !== undefined);
+      // A page takes the lesson's edit policy (docs/boards.md "Pages"); a private board has its own.
+      const onPrivateBoard = boardId !== undefined && !access.isPage(boardId);
+      const may = rights.mayDraw(roomId, session.role, userId, onPrivateBoard);
       if (may !== true && may !== null) return INK_REFUSALS[may];
       // Unknown until the room's rights are read (a few ms after the room's first packet): dropped.
       if (may === null) return;
