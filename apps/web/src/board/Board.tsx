@@ -17,6 +17,7 @@ import { TextEditor } from './TextEditor.tsx';
 import { attachClipboard } from './clipboardKeys.ts';
 import type { ImageLibrary } from '../images/imageLibrary.ts';
 import { ImageInput } from '../images/imageInput.ts';
+import { PdfImportBar } from '../images/PdfImportBar.tsx';
 import { ElementList } from './ElementList.tsx';
 import { attachKeyboardAccess, selectAndReveal } from './keyboardAccess.ts';
 import { attachSelectionKeys } from './selectionKeys.ts';
@@ -250,6 +251,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         {t('board.help')}
       </p>
       <Toolbar tools={tools} editor={editor} title={title} selfSessionId={selfSessionId} nameOf={nameOf} imageInput={imageInput} acceptPdf={isTeacher} onEquation={(elementId) => setEquationEdit({ elementId })} lessonControls={!privateBoard} />
+      {imageInput && <PdfImportBar imports={imageInput.pdfImport} />}
       {equationEdit && (
         <Suspense fallback={null}>
         <EquationEditor

@@ -37,6 +37,8 @@ import { Logo } from './HomePage.tsx';
 import './authority.css';
 import { LanguageSelect } from '../i18n/LanguageSelect.tsx';
 import { i18n } from '../i18n/i18n.ts';
+import { errorMessage } from '../i18n/errors.ts';
+import { downloadLessonPdf } from '../api/teacherApi.ts';
 import { useT } from '../i18n/useT.ts';
 
 interface LessonPageProps {
@@ -226,6 +228,12 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
           {teacher.openReport && (
             <button type="button" className="button button-secondary" onClick={fromMenu(teacher.openReport)}>
               {t('lesson.attendance')}
+            </button>
+          )}
+          {isTeacher && (
+            <button type="button" className="button button-secondary"
+              onClick={fromMenu(() => void downloadLessonPdf({ kind: 'room', token: grant.token, code: grant.room.code }).catch((error: unknown) => client.editor.tell(errorMessage(error, 'export.pdfFailed'))))}>
+              {t('export.lessonPdf')}
             </button>
           )}
           {isTeacher && (
