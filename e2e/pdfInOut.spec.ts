@@ -8,7 +8,7 @@ import { expect, fromLessonMenu, joinLesson, startLesson, test } from './support
 /**
  * Issue 39, PDF in and out. In: a multi-page worksheet imports page by page with a progress bar
  * ("page n of N") and Cancel; the first page is on the board while the rest import, rendered by
- * pdf.js's renderer worker (off the main thread). Out: the teacher downloads the lesson and an
+ * pdf.js in a worker (off the main thread). Out: the teacher downloads the lesson and an
  * activity's class pack from the lesson's menus; both are parsed back (page count, text) and drawn
  * to pixels.
  */
@@ -44,8 +44,8 @@ test('a 30-page PDF imports page by page with progress; the first page is on the
   // Nothing lands after Cancel.
   await teacher.page.waitForTimeout(1_500);
   expect((await elementsOf(teacher.page)).length).toBe(kept);
-  // Pages were drawn by pdf.js's renderer worker, not on the page's thread.
-  expect(workers.some((url) => /pdf\.renderer/.test(url))).toBe(true);
+  // Pages were drawn by pdf.js in the import's worker, not on the page's thread.
+  expect(workers.some((url) => /pdfRenderWorker/.test(url))).toBe(true);
 
   // A second import runs to the end: every page placed, none on top of another.
   await teacher.page.getByTestId('image-file').setInputFiles({ name: 'short.pdf', mimeType: 'application/pdf', buffer: worksheetPdf(3) });
