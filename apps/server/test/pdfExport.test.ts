@@ -82,7 +82,8 @@ describeOnEachDatabase('PDF export of a lesson and a class pack', {}, (suite) =>
 
     const during = await call(app, `/api/rooms/${grant.room.code}/export/lesson.pdf`, { bearer: grant.token });
     expect([during.status, during.type]).toEqual([200, 'application/pdf']);
-    expect(during.disposition).toBe(`attachment; filename="Geometría-${grant.room.code}.pdf"`);
+    // The name in its own letters for browsers (RFC 8187), and in ASCII beside it.
+    expect(during.disposition).toBe(`attachment; filename="Geometria-${grant.room.code}.pdf"; filename*=UTF-8''${encodeURIComponent(`Geometría-${grant.room.code}.pdf`)}`);
     const pdf = await readPdf(during.bytes!);
     try {
       expect(pdf.pageCount).toBe(1);
@@ -105,6 +106,12 @@ describeOnEachDatabase('PDF export of a lesson and a class pack', {}, (suite) =>
     const after = await call(app, `/api/teacher/rooms/${grant.room.code}/export/lesson.pdf`, { cookie });
     expect([after.status, after.type]).toEqual([200, 'application/pdf']);
     expect((await pdfFacts(after.bytes!)).pageCount).toBe(1);
+
+    // A title in Arabic names the file too (a header carries it encoded), and is the page's caption.
+    const arabic = await lessonOf(app, cookie, 'الكسور');
+    const named = await call(app, `/api/teacher/rooms/${arabic.room.code}/export/lesson.pdf`, { cookie });
+    expect(named.disposition).toBe(`attachment; filename="-${arabic.room.code}.pdf"; filename*=UTF-8''${encodeURIComponent(`الكسور-${arabic.room.code}.pdf`)}`);
+    expect((await pdfFacts(named.bytes!)).pageTexts[0]).toContain('الكسور');
   });
 
   test('PDF2: a class pack is one PDF with a page per student, named on the page, in name order, with their own strokes', async () => {

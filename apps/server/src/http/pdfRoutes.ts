@@ -50,12 +50,19 @@ export function registerPdfRoutes(app: FastifyInstance, deps: { store: Store }):
     if (!pdf) return sendError(reply, ErrorCode.NOT_FOUND, 'This lesson has no such activity.');
     return reply
       .type('application/pdf')
-      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('content-disposition', attachment(filename))
       .header('cache-control', 'no-store')
       .send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   }
 
   const lessonFile = (room: RoomInfo) => `${fileSlug(room.title)}-${room.code}.pdf`;
+
+  /**
+   * A download's name in any script: `filename*` (RFC 6266/8187, UTF-8) for browsers, and an ASCII
+   * `filename` beside it (a header value cannot carry "Geometría" or Arabic as they are).
+   */
+  const attachment = (filename: string) =>
+    `attachment; filename="${filename.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '') || 'lesson.pdf'}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 
   async function sendClassPack(request: FastifyRequest, reply: FastifyReply, room: RoomInfo) {
     const activityId = ActivityIdParam.safeParse((request.params as { activityId?: unknown }).activityId);

@@ -89,7 +89,10 @@ async function downloadServerFile(path: string, source: ReportSource, fallbackNa
     throw new ApiError(0, ErrorCode.UNAVAILABLE, 'Cannot reach the server. Check your connection and try again.');
   }
   if (!response.ok) throw errorFrom(response.status, await response.json().catch(() => null));
-  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const disposition = response.headers.get('content-disposition') ?? '';
+  // The UTF-8 name (RFC 8187) where the server gave one: a lesson's title in its own letters.
+  const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+  const filename = (encoded && decodeURIComponent(encoded)) || /filename="([^"]+)"/.exec(disposition)?.[1] || fallbackName;
   saveBlob(await response.blob(), filename);
 }
 
