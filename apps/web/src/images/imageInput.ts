@@ -4,7 +4,7 @@ import { ApiError } from '../api/roomsApi.ts';
 import type { ImageLibrary } from './imageLibrary.ts';
 import { rotatedBounds } from '../elements/geometry.ts';
 import { IMAGE_GAP, imageShapesAt, inFreeSpot, type PlacedPicture } from './imagePlacement.ts';
-import { createStore } from 'zustand/vanilla';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import { prepareImage } from './imageUpload.ts';
 import { errorMessage } from '../i18n/errors.ts';
 import { i18n } from '../i18n/i18n.ts';
@@ -21,6 +21,8 @@ export interface ImageInputPorts {
   readonly boardPointOf: (e: { clientX: number; clientY: number }) => Point;
   /** The teacher imports PDF worksheets; for anyone else a PDF is refused like any other non-image. */
   readonly acceptPdf: boolean;
+  /** Where a PDF import in progress is told, for its progress bar (PdfImportBar.tsx). */
+  readonly pdfImports: StoreApi<PdfImportView | null>;
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -34,6 +36,9 @@ export interface PdfImportView {
   readonly total: number | null;
   readonly cancel: () => void;
 }
+
+/** The page's PDF import state, shared by the board's image input and the progress bar over the board. */
+export const createPdfImports = (): StoreApi<PdfImportView | null> => createStore<PdfImportView | null>(() => null);
 
 /** Where an import's pages go: the point asked for, and the last page placed. */
 interface PageColumn {
@@ -51,10 +56,12 @@ const isPdf = (file: File) => file.type === 'application/pdf' || /\.pdf$/i.test(
  * Files added together are placed one below the other. A refused file is explained and skipped.
  */
 export class ImageInput {
-  /** The PDF import in progress, for its progress bar (PdfImportBar.tsx); null when none. */
-  readonly pdfImport = createStore<PdfImportView | null>(() => null);
+  /** The PDF import in progress; null when none. */
+  private readonly pdfImport: StoreApi<PdfImportView | null>;
 
-  constructor(private readonly ports: ImageInputPorts) {}
+  constructor(private readonly ports: ImageInputPorts) {
+    this.pdfImport = ports.pdfImports;
+  }
 
   /** Uploads and places files; resolves when every one is placed or refused. */
   async addFiles(files: readonly File[], at: Point = this.ports.placeAt()): Promise<void> {
