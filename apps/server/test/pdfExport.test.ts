@@ -102,10 +102,24 @@ describeOnEachDatabase('PDF export of a lesson and a class pack', {}, (suite) =>
       await pdf.close();
     }
 
-    // The same PDF from the lesson library (the account's cookie), after the lesson.
+    // A second page: the lesson's PDF has a page per lesson page, in order, each captioned.
+    const pageId = randomUUID();
+    expect(await t.socket.timeout(10_000).emitWithAck(ClientEvent.PAGE_ADD, { pageId, afterPageId: null, title: 'Ejercicios', background: 'grid' })).toMatchObject({ ok: true });
+    expect(await create(t, stroke(0, BLUE), pageId)).toMatchObject({ ok: true });
+    const twoPages = await readPdf((await call(app, `/api/rooms/${grant.room.code}/export/lesson.pdf`, { bearer: grant.token })).bytes!);
+    try {
+      expect(twoPages.pageCount).toBe(2);
+      expect(twoPages.pageTexts.findIndex((text) => text.includes('Geometría · Ejercicios'))).toBeGreaterThanOrEqual(0);
+      const withStroke = await twoPages.render(twoPages.pageTexts.findIndex((text) => text.includes('Ejercicios')) + 1);
+      expect(pixelsNear(withStroke, BLUE)).toBeGreaterThan(500);
+    } finally {
+      await twoPages.close();
+    }
+
+    // The same PDF (both pages) from the lesson library (the account's cookie), after the lesson.
     const after = await call(app, `/api/teacher/rooms/${grant.room.code}/export/lesson.pdf`, { cookie });
     expect([after.status, after.type]).toEqual([200, 'application/pdf']);
-    expect((await pdfFacts(after.bytes!)).pageCount).toBe(1);
+    expect((await pdfFacts(after.bytes!)).pageCount).toBe(2);
 
     // A title in Arabic names the file too (a header carries it encoded), and is the page's caption.
     const arabic = await lessonOf(app, cookie, 'الكسور');

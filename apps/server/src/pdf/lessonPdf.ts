@@ -1,21 +1,32 @@
 /**
  * What a lesson's PDFs hold, read from the store and drawn by boardsPdf.ts:
  *
- *   - the lesson: its boards in order, one page each (`exportedBoardsOf`);
+ *   - the lesson: its pages in order, one PDF page each (`exportedBoardsOf`);
  *   - a class pack: one activity's private boards, one page per student, named on the page,
  *     ordered by name (the teacher's feedback on a board is part of the board, so it is there).
  *
- * `exportedBoardsOf` is the one place that decides which boards make up "the lesson": today the
- * class board; with pages (issue 39 part 1) the lesson's pages in their order.
+ * `exportedBoardsOf` is the one place that decides which boards make up "the lesson": its pages
+ * in their order (issue 39 part 1).
  */
 import type { Store } from '@wb/db';
 import type { RoomInfo } from '@wb/protocol';
 import { boardsPdf, type PdfBoard, type PictureOf } from './boardsPdf.ts';
 
-/** The lesson's boards as the PDF's pages, in order. */
+/**
+ * The lesson's boards as the PDF's pages: its live pages in their order (pages.ts; the lesson's own
+ * board is one of them, a deleted page is left out), each on its own paper, captioned with the
+ * lesson's title and the page's title (or its number).
+ */
 export async function exportedBoardsOf(store: Store, lesson: RoomInfo): Promise<PdfBoard[]> {
-  const snapshot = await store.loadRoomSnapshot(lesson.id);
-  return [{ caption: lesson.title, elements: snapshot?.elements ?? [], paper: lesson.settings.paper }];
+  const found = await store.lessonPages(lesson.id);
+  const pages = found?.pages ?? [{ id: lesson.id, title: '', background: lesson.settings.paper }];
+  const boards: PdfBoard[] = [];
+  for (const [i, page] of pages.entries()) {
+    const snapshot = await store.loadRoomSnapshot(page.id);
+    const name = page.title || `${i + 1} / ${pages.length}`;
+    boards.push({ caption: `${lesson.title} · ${name}`, elements: snapshot?.elements ?? [], paper: page.background });
+  }
+  return boards;
 }
 
 /** The pictures of a lesson (every board of a lesson, private ones too, draws from its library). */
