@@ -15,6 +15,7 @@ COPY apps/web/package.json apps/web/
 COPY apps/server/package.json apps/server/
 COPY packages/protocol/package.json packages/protocol/
 COPY packages/db/package.json packages/db/
+COPY packages/drawing/package.json packages/drawing/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
 RUN pnpm install --frozen-lockfile

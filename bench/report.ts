@@ -111,6 +111,21 @@ export function renderReport(report: BenchReport): string {
     );
   }
 
+  if (report.pdf) {
+    const { import: i, export: e } = report.pdf;
+    out.push('', '### PDF in and out (issue 39)', '');
+    if (i) {
+      out.push(`Import of a ${i.pages}-page PDF in a teacher's tab (full Chromium; pdf.js in a worker):`, '');
+      out.push('| last page placed ms | first page placed ms | longest main-thread task ms (bound ' + report.pdf.longestTaskBoundMs + ') | tasks over 50 ms | peak JS heap MB (before) |');
+      out.push('|---:|---:|---:|---:|---:|');
+      out.push(`| ${i.totalMs} | ${i.firstPageMs} | ${i.longestTaskMs} | ${i.longTasks} | ${i.peakHeapMb} (${i.baseHeapMb}) |`);
+    }
+    out.push('', `Export of a ${e.pages}-page lesson (${e.elementsPerPage} elements a page) to one PDF on the server:`, '');
+    out.push('| median ms | runs ms | size KB |');
+    out.push('|---:|---|---:|');
+    out.push(`| ${e.medianMs} | ${e.runsMs.join(', ')} | ${Math.round(e.bytes / 1024)} |`);
+  }
+
   if (report.district) {
     const d = report.district;
     out.push('', `### District day (${d.users} users in ${d.rooms} rooms, presence only; one process, then three behind a balancer; Postgres and Redis on loopback)`, '');

@@ -3,7 +3,7 @@
  * benchmarks of issue 9. Starts the servers under test and one load-generator process per server,
  * runs the scenarios in order, prints markdown tables and writes JSON to bench/results/.
  *
- * Options: --full; --only=capacity,quiet,locks,ghost,churn,storm,memory,pages,drawing,boards (a subset, for
+ * Options: --full; --only=capacity,quiet,locks,ghost,churn,storm,memory,pages,drawing,boards,pdf,district (a subset, for
  * development); --points=1,2,4 (the room points of the capacity and drawing sweeps;
  * --drawing-points= for the drawing sweep alone); --cpu-prof (profile the product server of the
  * capacity sweep into bench/results/profiles/); --database=postgres or --postgres=<url> (the product
@@ -43,6 +43,7 @@ import { parsePinOption, placement, type PlacementMode } from './placement.ts';
 import type { PostgresTarget } from './postgresBackends.ts';
 import { GeneratorHandle } from './generatorHandle.ts';
 import { districtDay, type DistrictDayResult } from './districtDay.ts';
+import { pdfBench, type PdfBenchResult } from './pdfInOut.ts';
 import { ghostTime, type GhostTimeResult } from './ghostTime.ts';
 import { idleMemory, type IdleMemoryResult } from './idleMemory.ts';
 import { presenceChurn, type PresenceChurnResult } from './presenceChurn.ts';
@@ -55,7 +56,8 @@ import { renderReport } from './report.ts';
 // The drawing class runs last: it leaves thousands of strokes in the database, and its overload
 // point may leave the server busy for a while.
 // The district day runs after everything else, on servers of its own (Postgres and Redis).
-const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'pages', 'drawing', 'ab', 'lecture', 'boards', 'district'] as const;
+// PDF in and out (pdfInOut.ts) runs on servers and a browser of its own, before the district day.
+const SCENARIOS = ['capacity', 'quiet', 'locks', 'ghost', 'churn', 'storm', 'memory', 'pages', 'drawing', 'ab', 'lecture', 'boards', 'pdf', 'district'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -215,6 +217,8 @@ export interface BenchReport {
   storm?: ReconnectStormResult;
   memory?: IdleMemoryResult;
   district?: DistrictDayResult;
+  /** Importing a 50-page PDF in a tab, exporting a 30-page lesson to PDF (issue 39). */
+  pdf?: PdfBenchResult;
   errors: string[];
 }
 
@@ -266,7 +270,8 @@ async function main(): Promise<void> {
   };
   log(`${report.command}: ${report.machine.cores} cores, Node ${process.version}, scenarios ${[...only].join(', ')}`);
 
-  const onProduct = [...only].some((scenario) => scenario !== 'district');
+  // The district day and PDF in and out start servers of their own.
+  const onProduct = [...only].some((scenario) => scenario !== 'district' && scenario !== 'pdf');
   if (onProduct) await withProductDatabase(async (databaseEnv, databaseLabel, postgres) => {
     report.database = databaseLabel;
     const firstMode = modes[0] ?? 'shared';
@@ -502,6 +507,16 @@ async function main(): Promise<void> {
     }
   });
 
+  if (only.has('pdf')) {
+    try {
+      report.pdf = await pdfBench(log);
+      const longest = report.pdf.import?.longestTaskMs ?? 0;
+      if (longest > report.pdf.longestTaskBoundMs) report.errors.push(`pdf: a main-thread task of ${longest} ms while importing (bound ${report.pdf.longestTaskBoundMs} ms)`);
+    } catch (error) {
+      report.errors.push(`pdf: ${String(error)}`);
+      log(`pdf failed: ${String(error)}`);
+    }
+  }
   if (only.has('district')) {
     const d = profile.district;
     const basePort = Number(option('district-port') ?? 3341);
@@ -524,7 +539,7 @@ async function main(): Promise<void> {
       log(`district failed: ${String(error)}`);
     }
   }
-  if (!onProduct) report.database = 'PostgreSQL on loopback (district day only)';
+  if (!onProduct) report.database = only.has('district') ? 'PostgreSQL on loopback (district day only)' : 'PGlite (PDF in and out only)';
 
   const finished = new Date();
   report.finishedAt = finished.toISOString();

@@ -1,10 +1,13 @@
 // Layers only point one way (STYLE.md): protocol imports nothing of ours; db never imports
-// socket.io, fastify or React; web never imports db or server code; only apps/server joins them.
+// socket.io, fastify or React; drawing is geometry (protocol's types only); web never imports db or
+// server code; only apps/server joins them.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const rules = [
   { dir: 'packages/protocol/src', forbidden: [/^@wb\//, /^socket\.io/, /^react/, /^drizzle/, /^pg$/] },
+  // drawing: geometry only, shared by web and server; it may read protocol's types and nothing else of ours.
+  { dir: 'packages/drawing/src', forbidden: [/^@wb\/(?!protocol$)/, /^socket\.io/, /^react/, /^node:/, /^pdfkit/] },
   { dir: 'packages/db/src', forbidden: [/^socket\.io/, /^react/, /^fastify/, /^@fastify\//, /^@wb\/server/, /^@wb\/web/] },
   { dir: 'apps/web/src', forbidden: [/^@wb\/db/, /^@wb\/server/, /^pg$/, /^drizzle/, /^node:/] },
 ];

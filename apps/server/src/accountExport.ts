@@ -5,6 +5,7 @@
  *   account.json                       the account and the list of its lessons
  *   lessons/<code>/lesson.json         the lesson, its class board's elements, its activities with
  *                                      every student's board and elements
+ *   lessons/<code>/lesson.pdf          the lesson's boards as the teacher downloads them (pdf/lessonPdf.ts)
  *   lessons/<code>/attendance.csv      the attendance report (the same CSV the teacher downloads)
  *   lessons/<code>/images/<sha256>.<ext>  every picture the lesson holds
  *
@@ -14,6 +15,7 @@
 import type { Store } from '@wb/db';
 import { attendanceCsv, type AdminTeacher } from '@wb/protocol';
 import { strToU8, zipSync, type Zippable } from 'fflate';
+import { lessonPdf } from './pdf/lessonPdf.ts';
 
 const EXTENSIONS: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 
@@ -27,6 +29,8 @@ export async function exportAccount(store: Store, teacher: AdminTeacher, exporte
     const snapshot = await store.loadRoomSnapshot(lesson.id);
     const boards = await store.listLessonBoards(lesson.id);
     files[`${folder}/lesson.json`] = json({ lesson, board: { elements: snapshot?.elements ?? [] }, activities: boards.activities });
+    // Already compressed streams inside: stored, not deflated again.
+    files[`${folder}/lesson.pdf`] = [await lessonPdf(store, lesson), { level: 0 }];
     const report = await store.loadAttendanceReport(lesson.id);
     if (report) files[`${folder}/attendance.csv`] = strToU8(attendanceCsv(report));
     for (const meta of await store.listLessonImages(lesson.id)) {

@@ -25,6 +25,7 @@ import { ProxyTrust } from './http/proxyTrust.ts';
 import { LocalBuckets, RateLimiter, RedisBuckets } from './http/rateLimits.ts';
 import { redisNames } from './redisNames.ts';
 import { registerAttendanceRoutes } from './http/attendanceRoutes.ts';
+import { registerPdfRoutes } from './http/pdfRoutes.ts';
 import { registerJoinRoutes } from './http/joinRoutes.ts';
 import { registerShareRoutes } from './http/shareRoutes.ts';
 import { registerLobbyRoutes } from './http/lobbyRoutes.ts';
@@ -163,6 +164,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const limits = new RateLimiter(limitsClient ? new RedisBuckets(limitsClient, http.log, redisNames(config.REDIS_PREFIX).limitKeys) : new LocalBuckets());
   registerRoutes(http, { store, config, publisher: realtime.publisher, limits });
   registerAttendanceRoutes(http, { store });
+  registerPdfRoutes(http, { store });
   registerMemberRoutes(http, { store, publisher: realtime.publisher });
   const lobbyWaiters = new LobbyWaiters();
   realtime.publisher.onEvent((event) => lobbyWaiters.onEvent(event));

@@ -15,6 +15,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { pngFile } from '../../../packages/protocol/test/pngFixture.ts';
 import type { App } from '../src/app.ts';
+import { pixelsNear, readPdf } from './pdfReading.ts';
 import { describeOnEachDatabase, joinAs, newMemberKey, startTestServer } from './support.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -95,7 +96,7 @@ describeOnEachDatabase('deleting lessons and accounts, exporting an account', { 
     expect(await factRows(sql`room_id = ${grant.room.id}::uuid`)).toHaveLength(1);
   });
 
-  test('EXP1: an admin exports an account as one zip: the account, each lesson\'s board as JSON, its attendance as CSV, its images', async () => {
+  test('EXP1: an admin exports an account as one zip: the account, each lesson\'s board as JSON and PDF, its attendance as CSV, its images', async () => {
     const teacher = await signUp(app, undefined, 'Mr Export');
     const grant = await lessonOf(app, teacher.cookie, 'Fractions');
     const png = pngFile(4, 4, [10, 20, 30, 255]);
@@ -114,7 +115,7 @@ describeOnEachDatabase('deleting lessons and accounts, exporting an account', { 
     expect([exported.status, exported.type]).toEqual([200, 'application/zip']);
     const files = unzipSync(exported.bytes!);
     const folder = `lessons/${grant.room.code}`;
-    expect(Object.keys(files).sort()).toEqual(['account.json', `${folder}/attendance.csv`, `${folder}/images/${sha256}.png`, `${folder}/lesson.json`]);
+    expect(Object.keys(files).sort()).toEqual(['account.json', `${folder}/attendance.csv`, `${folder}/images/${sha256}.png`, `${folder}/lesson.json`, `${folder}/lesson.pdf`]);
     const account = JSON.parse(strFromU8(files['account.json']!)) as { account: { id: string; email: string }; lessons: { code: string; title: string }[] };
     expect(account.account).toMatchObject({ id: teacher.id, email: teacher.email });
     expect(account.lessons.map((l) => [l.code, l.title])).toEqual([[grant.room.code, 'Fractions']]);
@@ -125,6 +126,15 @@ describeOnEachDatabase('deleting lessons and accounts, exporting an account', { 
     expect(csv[0]).toBe(ATTENDANCE_CSV_COLUMNS.join(','));
     expect(csv.some((line) => line.includes('Bea'))).toBe(true);
     expect(Buffer.from(files[`${folder}/images/${sha256}.png`]!).equals(png)).toBe(true);
+    // The lesson as its teacher downloads it: a page per board, the title on it, the picture drawn.
+    const pdf = await readPdf(files[`${folder}/lesson.pdf`]!);
+    try {
+      expect(pdf.pageCount).toBe(1);
+      expect(pdf.pageTexts[0]).toContain('Fractions');
+      expect(pixelsNear(await pdf.render(1, 2), [10, 20, 30], 8)).toBeGreaterThan(100);
+    } finally {
+      await pdf.close();
+    }
   });
 
   test('DEL2: an admin deletes an account with all its lessons, after its email is typed again; the audit keeps ids and counts only', async () => {

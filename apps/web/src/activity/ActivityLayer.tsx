@@ -13,6 +13,8 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { exportPng, exportPngZip } from '../board/exportImage.ts';
+import { downloadClassPack } from '../api/teacherApi.ts';
+import { errorMessage } from '../i18n/errors.ts';
 import type { BoardEngine } from '../connection/boardEngine.ts';
 import type { RoomClient } from '../connection/roomClient.ts';
 import { shapeSvg } from '../elements/elementSvg.ts';
@@ -425,6 +427,10 @@ function TeacherActivity({ client, roster }: { client: RoomClient; roster: reado
         <button type="button" className="button button-secondary"
           onClick={() => void exportPngZip(tiles.map((board) => ({ name: board.info.ownerName, elements: elementsOf(engines.get(board.info.id), board.info.ownerUserId) })), current.title)}>
           {t('activity.downloadAll')}
+        </button>
+        <button type="button" className="button button-secondary"
+          onClick={() => void downloadClassPack({ kind: 'room', token: client.grant.token, code: client.grant.room.code }, current.id).catch((error: unknown) => client.editor.tell(errorMessage(error, 'export.pdfFailed')))}>
+          {t('export.classPack')}
         </button>
         <ConfirmButton label={t('activity.end')} question={t('activity.endQuestion')}
           onConfirm={() => void client.activity.setStatus('ended')} />

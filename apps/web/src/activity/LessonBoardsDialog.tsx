@@ -6,6 +6,7 @@
 import type { LessonBoards } from '@wb/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { listMyLessonBoards } from '../api/teacherAccountApi.ts';
+import { downloadClassPack } from '../api/teacherApi.ts';
 import { exportPng, exportPngZip } from '../board/exportImage.ts';
 import { inLayerOrder } from '../elements/geometry.ts';
 import { BoardPicture } from './ActivityLayer.tsx';
@@ -46,6 +47,10 @@ export function LessonBoardsDialog({ code, title, onClose }: { code: string; tit
             <button type="button" className="roster-action"
               onClick={() => void exportPngZip(boards.map((b) => ({ name: b.board.ownerName, elements: inLayerOrder(b.elements, b.board.ownerUserId) })), activity.title)}>
               {t('activity.downloadAll')}
+            </button>
+            <button type="button" className="roster-action"
+              onClick={() => void downloadClassPack({ kind: 'account', code }, activity.id).catch((error: unknown) => setLoaded({ status: 'failed', message: errorMessage(error, 'export.pdfFailed') }))}>
+              {t('export.classPack')}
             </button>
             <ul className="class-grid">
               {boards.map(({ board, elements }) => {

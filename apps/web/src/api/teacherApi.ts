@@ -77,20 +77,42 @@ export function getAttendanceReport(source: ReportSource): Promise<AttendanceRep
 }
 
 /**
- * Fetches a CSV of the server's (the polls' export) with the bearer token, which a plain link
- * cannot carry, or the account's cookie, and hands it to the browser as a download named by the
- * server's content-disposition.
+ * Fetches a file the server makes (the polls' CSV, the lesson's PDFs) with the bearer token, which
+ * a plain link cannot carry, or the account's cookie, and hands it to the browser as a download
+ * named by the server's content-disposition.
  */
-export async function downloadServerCsv(source: ReportSource, what: 'polls.csv'): Promise<void> {
+async function downloadServerFile(path: string, source: ReportSource, fallbackName: string): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(reportPath(source, what), { headers: reportHeaders(source) });
+    response = await fetch(path, { headers: reportHeaders(source) });
   } catch {
     throw new ApiError(0, ErrorCode.UNAVAILABLE, 'Cannot reach the server. Check your connection and try again.');
   }
   if (!response.ok) throw errorFrom(response.status, await response.json().catch(() => null));
-  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `polls-${source.code}.csv`;
+  const disposition = response.headers.get('content-disposition') ?? '';
+  // The UTF-8 name (RFC 8187) where the server gave one: a lesson's title in its own letters.
+  const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+  const filename = (encoded && decodeURIComponent(encoded)) || /filename="([^"]+)"/.exec(disposition)?.[1] || fallbackName;
   saveBlob(await response.blob(), filename);
+}
+
+export function downloadServerCsv(source: ReportSource, what: 'polls.csv'): Promise<void> {
+  return downloadServerFile(reportPath(source, what), source, `polls-${source.code}.csv`);
+}
+
+const exportPath = (source: ReportSource, suffix: string) =>
+  source.kind === 'room'
+    ? `/api/rooms/${encodeURIComponent(source.code)}/export/${suffix}`
+    : `/api/teacher/rooms/${encodeURIComponent(source.code)}/export/${suffix}`;
+
+/** The whole lesson as one PDF (a page per board; docs/protocol.md, "PDF export"). */
+export function downloadLessonPdf(source: ReportSource): Promise<void> {
+  return downloadServerFile(exportPath(source, 'lesson.pdf'), source, `lesson-${source.code}.pdf`);
+}
+
+/** One activity's class pack: one PDF, a page per student's board, named on the page. */
+export function downloadClassPack(source: ReportSource, activityId: string): Promise<void> {
+  return downloadServerFile(exportPath(source, `activities/${encodeURIComponent(activityId)}/class-pack.pdf`), source, `class-pack-${source.code}.pdf`);
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Viewport } from './viewport.ts';
 
-/** Board units between grid dots at 100%. */
-export const GRID_STEP = 24;
+/** Board units between grid dots at 100% (the paper's step, shared with the PDF export). */
+export { GRID_STEP } from '@wb/drawing';
+import { GRID_STEP } from '@wb/drawing';
 /** Dots closer than this on screen (px) are thinned out by doubling the step: no grey mush. */
 export const MIN_GRID_PX = 12;
 /** A gesture scales the drawn grid at most this far either way before it is redrawn. */

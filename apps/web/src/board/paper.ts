@@ -1,5 +1,5 @@
 import type { Paper } from '@wb/protocol';
-import { GRID_STEP } from './gridPlacement.ts';
+import { PAPER_AXIS_COLOR, PAPER_AXIS_WIDTH, PAPER_GEOMETRY, paperAxes, type PaperLayer } from '@wb/drawing';
 import type { MessageId } from '@lingui/core';
 
 /**
@@ -17,50 +17,26 @@ export interface PaperTile {
   readonly markup: string;
 }
 
-/** Paper ink: light enough to write over, dark enough for a projector. */
-const LINE = '#d3d8e2';
-const BOLD = '#aeb6c6';
-const DOT = '#c9cdd8';
-export const AXIS_COLOR = '#6b7385';
 /** Lines keep one screen pixel at every zoom (an export: one board unit). */
 const hairline = `fill="none" vector-effect="non-scaling-stroke"`;
 
-const s = GRID_STEP;
-/** Music staff: five lines this far apart (board units), a staff every STAFF_PERIOD. */
-const STAFF_GAP = s / 2;
-const STAFF_PERIOD = s * 4;
-/** Lined paper: one rule every two grid steps (room for handwriting at 100 %). */
-const LINED_PERIOD = s * 2;
-/** Graph paper: a bold line every five squares. */
-const GRAPH_MAJOR = 5;
-
-function graphTile(): string {
-  const size = s * GRAPH_MAJOR;
-  let minor = '';
-  for (let k = 1; k < GRAPH_MAJOR; k++) minor += `M${k * s} 0V${size}M0 ${k * s}H${size}`;
-  return `<path d="${minor}" stroke="${LINE}" stroke-width="1" ${hairline}/><path d="M0 0V${size}M0 0H${size}" stroke="${BOLD}" stroke-width="1.2" ${hairline}/>`;
+function tileMarkup(layers: readonly PaperLayer[]): string {
+  return layers
+    .map((l) => {
+      const d = l.segments.map(([x1, y1, x2, y2]) => `M${x1} ${y1}L${x2} ${y2}`).join('');
+      const lines = d === '' ? '' : `<path d="${d}" stroke="${l.color}" stroke-width="${l.width}" ${hairline}/>`;
+      return lines + l.dots.map(([cx, cy, r]) => `<circle cx="${cx}" cy="${cy}" r="${r}" fill="${l.color}"/>`).join('');
+    })
+    .join('');
 }
 
-function staffTile(): string {
-  let d = '';
-  for (let k = 0; k < 5; k++) d += `M0 ${k * STAFF_GAP}H${s}`;
-  return `<path d="${d}" stroke="${BOLD}" stroke-width="1" ${hairline}/>`;
-}
+/** Each paper's tile (the shared geometry of @wb/drawing as markup); `blank` has none. */
+export const PAPER_TILES: Record<Paper, PaperTile | null> = Object.fromEntries(
+  Object.entries(PAPER_GEOMETRY).map(([paper, tile]) => [paper, tile && { w: tile.w, h: tile.h, markup: tileMarkup(tile.layers) }]),
+) as Record<Paper, PaperTile | null>;
 
-/** Each paper's tile; `blank` has none. */
-export const PAPER_TILES: Record<Paper, PaperTile | null> = {
-  blank: null,
-  dots: { w: s, h: s, markup: `<circle cx="${s / 2}" cy="${s / 2}" r="1" fill="${DOT}"/>` },
-  grid: { w: s, h: s, markup: `<path d="M0 0H${s}M0 0V${s}" stroke="${LINE}" stroke-width="1" ${hairline}/>` },
-  lined: { w: s, h: LINED_PERIOD, markup: `<path d="M0 0H${s}" stroke="${BOLD}" stroke-width="1" ${hairline}/>` },
-  graph: { w: s * GRAPH_MAJOR, h: s * GRAPH_MAJOR, markup: graphTile() },
-  staff: { w: s, h: STAFF_PERIOD, markup: staffTile() },
-};
-
-/** Whether the paper draws the x and y axes through the board's origin. */
-export function paperAxes(paper: Paper): boolean {
-  return paper === 'graph';
-}
+export { paperAxes };
+export const AXIS_COLOR = PAPER_AXIS_COLOR;
 
 /** The tile as a standalone SVG image drawn at `wPx` × `hPx` (a CSS background's data URL). */
 export function paperTileImage(tile: PaperTile): string {
@@ -90,8 +66,8 @@ export function paperSvg(paper: Paper, bounds: { x: number; y: number; w: number
   if (paperAxes(paper)) {
     const right = bounds.x + bounds.w;
     const bottom = bounds.y + bounds.h;
-    if (bounds.y <= 0 && bottom >= 0) body += `<line x1="${bounds.x}" y1="0" x2="${right}" y2="0" stroke="${AXIS_COLOR}" stroke-width="1.5"/>`;
-    if (bounds.x <= 0 && right >= 0) body += `<line x1="0" y1="${bounds.y}" x2="0" y2="${bottom}" stroke="${AXIS_COLOR}" stroke-width="1.5"/>`;
+    if (bounds.y <= 0 && bottom >= 0) body += `<line x1="${bounds.x}" y1="0" x2="${right}" y2="0" stroke="${AXIS_COLOR}" stroke-width="${PAPER_AXIS_WIDTH}"/>`;
+    if (bounds.x <= 0 && right >= 0) body += `<line x1="0" y1="${bounds.y}" x2="0" y2="${bottom}" stroke="${AXIS_COLOR}" stroke-width="${PAPER_AXIS_WIDTH}"/>`;
   }
   return { defs: `<defs>${defs}</defs>`, body };
 }

@@ -1,8 +1,10 @@
 import type { Element, ElementShape, TextAlign } from '@wb/protocol';
-import { STICKY_DEFAULT_FONT_SIZE, centreOf, inkBounds, rotationOf, shapeBounds, unionBounds, type Bounds, type Point } from './geometry.ts';
+import { arrowHeadPoints, penOutlinePath, textBlock, type TextBlock } from '@wb/drawing';
+import { centreOf, inkBounds, rotationOf, shapeBounds, unionBounds, type Bounds } from './geometry.ts';
 import { imageHref } from '../images/imageRefs.ts';
 import { equationMathml } from './equationRenderer.ts';
-import { penOutlinePath } from './penStroke.ts';
+
+export { STICKY_FONT_SIZE, STICKY_TEXT_COLOR, arrowHeadPoints, textBlock, textDirection, wrapLines, type TextBlock } from '@wb/drawing';
 
 /**
  * SVG markup for one element, in board coordinates. One function serves the live layer (each
@@ -16,26 +18,6 @@ export function escapeXml(text: string): string {
 
 const num = (v: number) => (Math.round(v * 100) / 100).toString();
 
-/** Lines of a text box, wrapped by an approximate character width (no DOM measuring here). */
-export function wrapLines(text: string, width: number, fontSize: number): string[] {
-  const perLine = Math.max(1, Math.floor(width / (fontSize * 0.55)));
-  const lines: string[] = [];
-  for (const raw of text.split('\n')) {
-    const words = raw.split(/(\s+)/);
-    let line = '';
-    for (const word of words) {
-      if ([...line].length + [...word].length > perLine && line.trim() !== '') {
-        lines.push(line.trimEnd());
-        line = word.trimStart();
-      } else {
-        line += word;
-      }
-    }
-    lines.push(line);
-  }
-  return lines;
-}
-
 /**
  * What screen, SVG export and PNG export share: the canvas renderer (elementCanvas.ts) draws from
  * the same geometry and constants as this markup, so the overview canvas looks like the SVG.
@@ -45,55 +27,6 @@ export const FONT_FAMILY = 'system-ui, sans-serif';
 export const RECT_CORNER_RADIUS = 4;
 export const STICKY_CORNER_RADIUS = 6;
 export const STICKY_BORDER = 'rgba(0,0,0,0.12)';
-export const STICKY_TEXT_COLOR = '#1e1e1e';
-/** A sticky note's text size (board units) unless it has its own: notes are read from across a classroom. */
-export const STICKY_FONT_SIZE = STICKY_DEFAULT_FONT_SIZE;
-/** Baseline-to-baseline distance of wrapped lines, in font sizes. */
-const LINE_HEIGHT = 1.25;
-
-/** Letters of the scripts written right to left. */
-const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
-
-/**
- * A text's base direction as `dir="auto"` decides it: by its first strong (letter) character, so
- * "12 طالبًا" reads right to left with its number on the right, "x = 12" left to right, and the
- * text box being typed (a `dir="auto"` textarea) shows the same as the board. No letter: ltr.
- */
-export function textDirection(text: string): 'ltr' | 'rtl' {
-  const first = /\p{L}/u.exec(text);
-  return first && RTL_LETTER.test(first[0]) ? 'rtl' : 'ltr';
-}
-
-/** A laid-out text box: each line with the y of its baseline, anchored at `x` as `align` says. */
-export interface TextBlock {
-  /** Where lines are anchored: the box's left edge, middle or right edge (by `align`). */
-  readonly x: number;
-  /** Physical, whatever the direction: `left` is the box's left edge for Arabic text too. */
-  readonly align: TextAlign;
-  /** The text's base direction (`textDirection`): the bidi algorithm orders each line by it. */
-  readonly direction: 'ltr' | 'rtl';
-  readonly fontSize: number;
-  readonly fill: string;
-  readonly lines: ReadonlyArray<{ readonly text: string; readonly y: number }>;
-}
-
-function layoutText(text: string, x: number, y: number, width: number, fontSize: number, fill: string, maxHeight: number, align: TextAlign): TextBlock {
-  const lineHeight = fontSize * LINE_HEIGHT;
-  const maxLines = Math.max(1, Math.floor(maxHeight / lineHeight));
-  const lines = wrapLines(text, width, fontSize)
-    .slice(0, maxLines)
-    .map((l, i) => ({ text: l, y: y + fontSize + i * lineHeight }));
-  const anchor = align === 'center' ? x + width / 2 : align === 'right' ? x + width : x;
-  return { x: anchor, align, direction: textDirection(text), fontSize, fill, lines };
-}
-
-/** The lines of a text box or a sticky note and where they sit (lines that do not fit are cut). */
-export function textBlock(shape: Extract<ElementShape, { kind: 'text' | 'sticky' }>): TextBlock {
-  const align = shape.align ?? 'left';
-  return shape.kind === 'text'
-    ? layoutText(shape.text, shape.x + 4, shape.y + 2, shape.w - 8, shape.fontSize, shape.stroke, Math.max(shape.h, shape.fontSize * LINE_HEIGHT), align)
-    : layoutText(shape.text, shape.x + 14, shape.y + 10, shape.w - 28, shape.fontSize ?? STICKY_FONT_SIZE, STICKY_TEXT_COLOR, shape.h - 20, align);
-}
 
 /** SVG's names for a physical alignment, by direction (`start` is the right edge of right-to-left text). */
 export const SVG_TEXT_ANCHOR: Record<'ltr' | 'rtl', Record<TextAlign, 'start' | 'middle' | 'end'>> = {
@@ -106,21 +39,6 @@ function textSvg({ x, align, direction, fontSize, fill, lines }: TextBlock): str
   const anchor = SVG_TEXT_ANCHOR[direction][align];
   // The direction is always written: a board inside a right-to-left page must not lend it to English text.
   return `<text font-family="${FONT_FAMILY}" font-size="${num(fontSize)}" fill="${fill}" direction="${direction}"${anchor === 'start' ? '' : ` text-anchor="${anchor}"`} xml:space="preserve">${spans}</text>`;
-}
-
-/**
- * An arrow head's open chevron: one barb end, the tip, the other barb end. Null for a zero-length
- * arrow (no direction to point in).
- */
-export function arrowHeadPoints(shape: Extract<ElementShape, { kind: 'arrow' }>): readonly [Point, Point, Point] | null {
-  const len = Math.hypot(shape.dx, shape.dy);
-  if (len === 0) return null;
-  const ux = shape.dx / len;
-  const uy = shape.dy / len;
-  const size = Math.min(len / 2, 10 + shape.strokeWidth * 2);
-  const tip = { x: shape.x + shape.dx, y: shape.y + shape.dy };
-  const barb = (side: number): Point => ({ x: tip.x - ux * size + side * -uy * size * 0.5, y: tip.y - uy * size + side * ux * size * 0.5 });
-  return [barb(1), tip, barb(-1)];
 }
 
 function arrowHead(shape: Extract<ElementShape, { kind: 'arrow' }>): string {

@@ -1,22 +1,13 @@
 import { MAX_COORDINATE, MAX_ELEMENT_SIZE, type Element, type ElementShape, type TextAlign } from '@wb/protocol';
+import { STICKY_DEFAULT_FONT_SIZE, centreOf, rotatePoint, rotationOf, shapeBounds, strokeWidthOf, type Point } from '@wb/drawing';
+
+export { centreOf, inkBounds, rotatePoint, rotatedBounds, rotationOf, shapeBounds, strokeWidthOf, turnedBounds, unionBounds, type Bounds, type Point } from '@wb/drawing';
 
 /**
  * Pure geometry of board elements, in board coordinates: bounds, hit tests, moves and the shape a
  * drag of a drawing tool makes. No DOM, so it is tested on its own and shared by the renderer,
  * the tools and the exporter.
  */
-
-export interface Point {
-  readonly x: number;
-  readonly y: number;
-}
-
-export interface Bounds {
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
-}
 
 export type ShapeKind = ElementShape['kind'];
 
@@ -31,8 +22,7 @@ export interface ToolStyle {
 export const DEFAULT_TEXT_BOX = { w: 240, h: 48 } as const;
 export const DEFAULT_STICKY = { w: 200, h: 200 } as const;
 export const TEXT_FONT_SIZE = 24;
-/** A note's text size when it has none of its own (elementSvg.ts draws it so). */
-export const STICKY_DEFAULT_FONT_SIZE = 20;
+export { STICKY_DEFAULT_FONT_SIZE } from '@wb/drawing';
 export const STICKY_FILL = '#fff3a8';
 
 export function clampCoordinate(v: number): number {
@@ -47,111 +37,9 @@ function clampOffset(v: number): number {
   return Math.max(-MAX_ELEMENT_SIZE, Math.min(MAX_ELEMENT_SIZE, Math.round(v * 100) / 100));
 }
 
-export function shapeBounds(shape: ElementShape): Bounds {
-  switch (shape.kind) {
-    case 'rect':
-    case 'ellipse':
-    case 'text':
-    case 'sticky':
-    case 'image':
-    case 'equation':
-      return { x: shape.x, y: shape.y, w: shape.w, h: shape.h };
-    case 'line':
-    case 'arrow':
-      return {
-        x: Math.min(shape.x, shape.x + shape.dx),
-        y: Math.min(shape.y, shape.y + shape.dy),
-        w: Math.abs(shape.dx),
-        h: Math.abs(shape.dy),
-      };
-    case 'pen': {
-      let minX = Infinity;
-      let minY = Infinity;
-      let maxX = -Infinity;
-      let maxY = -Infinity;
-      for (const [dx, dy] of shape.points) {
-        minX = Math.min(minX, dx);
-        minY = Math.min(minY, dy);
-        maxX = Math.max(maxX, dx);
-        maxY = Math.max(maxY, dy);
-      }
-      return { x: shape.x + minX, y: shape.y + minY, w: maxX - minX, h: maxY - minY };
-    }
-  }
-}
-
-/** A box's turn about its centre in degrees clockwise (0 for kinds that do not turn: lines, strokes). */
-export function rotationOf(shape: ElementShape): number {
-  return 'rotation' in shape ? (shape.rotation ?? 0) : 0;
-}
-
-export function centreOf(b: Bounds): Point {
-  return { x: b.x + b.w / 2, y: b.y + b.h / 2 };
-}
-
-/** `p` turned by `deg` degrees clockwise (the board's y axis points down) about `c`. */
-export function rotatePoint(p: Point, c: Point, deg: number): Point {
-  if (deg === 0) return p;
-  const rad = (deg * Math.PI) / 180;
-  const cos = Math.cos(rad);
-  const sin = Math.sin(rad);
-  const dx = p.x - c.x;
-  const dy = p.y - c.y;
-  return { x: c.x + dx * cos - dy * sin, y: c.y + dx * sin + dy * cos };
-}
-
-/** The upright bounds of `b` turned by `deg` about its centre (of its four corners). */
-export function turnedBounds(b: Bounds, deg: number): Bounds {
-  if (deg === 0) return b;
-  const c = centreOf(b);
-  const pts = [rotatePoint({ x: b.x, y: b.y }, c, deg), rotatePoint({ x: b.x + b.w, y: b.y }, c, deg), rotatePoint({ x: b.x + b.w, y: b.y + b.h }, c, deg), rotatePoint({ x: b.x, y: b.y + b.h }, c, deg)];
-  const xs = pts.map((p) => p.x);
-  const ys = pts.map((p) => p.y);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
-}
-
-/** Where a shape lies on the board, upright: a turned box's corners' bounds, else its bounds. */
-export function rotatedBounds(shape: ElementShape): Bounds {
-  return turnedBounds(shapeBounds(shape), rotationOf(shape));
-}
-
-/**
- * Where a shape can put ink: its geometric bounds (turned) plus half its stroke and the arrow
- * heads and round caps that reach past them. What an export frames and what the board culls by.
- */
-export function inkBounds(shape: ElementShape): Bounds {
-  const b = rotatedBounds(shape);
-  const reach = strokeWidthOf(shape) / 2 + INK_OVERHANG;
-  return { x: b.x - reach, y: b.y - reach, w: b.w + 2 * reach, h: b.h + 2 * reach };
-}
-
-/** Board units an arrow head or a round cap can reach past a shape's geometric bounds. */
-const INK_OVERHANG = 12;
-
-/** The union of several bounds, or null for none. */
-export function unionBounds(list: Iterable<Bounds>): Bounds | null {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const b of list) {
-    minX = Math.min(minX, b.x);
-    minY = Math.min(minY, b.y);
-    maxX = Math.max(maxX, b.x + b.w);
-    maxY = Math.max(maxY, b.y + b.h);
-  }
-  return minX === Infinity ? null : { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
-}
-
 /** Every shape is anchored at (x, y); a move changes only the anchor. */
 export function moveShapeTo(shape: ElementShape, x: number, y: number): ElementShape {
   return { ...shape, x: clampCoordinate(x), y: clampCoordinate(y) };
-}
-
-export function strokeWidthOf(shape: ElementShape): number {
-  return 'strokeWidth' in shape ? shape.strokeWidth : 0;
 }
 
 function distanceToSegment(p: Point, a: Point, b: Point): number {

@@ -1,9 +1,10 @@
 import type { BoardEditor } from '../elements/boardEditor.ts';
-import type { Point } from '../elements/geometry.ts';
+import type { Bounds, Point } from '../elements/geometry.ts';
 import { ApiError } from '../api/roomsApi.ts';
 import type { ImageLibrary } from './imageLibrary.ts';
 import { rotatedBounds } from '../elements/geometry.ts';
-import { imageShapesAt, inFreeSpot, type PlacedPicture } from './imagePlacement.ts';
+import { IMAGE_GAP, imageShapesAt, inFreeSpot, type PlacedPicture } from './imagePlacement.ts';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import { prepareImage } from './imageUpload.ts';
 import { errorMessage } from '../i18n/errors.ts';
 import { i18n } from '../i18n/i18n.ts';
@@ -20,10 +21,29 @@ export interface ImageInputPorts {
   readonly boardPointOf: (e: { clientX: number; clientY: number }) => Point;
   /** The teacher imports PDF worksheets; for anyone else a PDF is refused like any other non-image. */
   readonly acceptPdf: boolean;
+  /** Where a PDF import in progress is told, for its progress bar (PdfImportBar.tsx). */
+  readonly pdfImports: StoreApi<PdfImportView | null>;
 }
 
 function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+/** A PDF import in progress: its name, pages placed, pages to import (null until the file is open). */
+export interface PdfImportView {
+  readonly name: string;
+  readonly done: number;
+  readonly total: number | null;
+  readonly cancel: () => void;
+}
+
+/** The page's PDF import state, shared by the board's image input and the progress bar over the board. */
+export const createPdfImports = (): StoreApi<PdfImportView | null> => createStore<PdfImportView | null>(() => null);
+
+/** Where an import's pages go: the point asked for, and the last page placed. */
+interface PageColumn {
+  readonly at: Point;
+  last: Bounds | null;
 }
 
 const isPdf = (file: File) => file.type === 'application/pdf' || /\.pdf$/i.test(file.name);
@@ -36,7 +56,12 @@ const isPdf = (file: File) => file.type === 'application/pdf' || /\.pdf$/i.test(
  * Files added together are placed one below the other. A refused file is explained and skipped.
  */
 export class ImageInput {
-  constructor(private readonly ports: ImageInputPorts) {}
+  /** The PDF import in progress; null when none. */
+  private readonly pdfImport: StoreApi<PdfImportView | null>;
+
+  constructor(private readonly ports: ImageInputPorts) {
+    this.pdfImport = ports.pdfImports;
+  }
 
   /** Uploads and places files; resolves when every one is placed or refused. */
   async addFiles(files: readonly File[], at: Point = this.ports.placeAt()): Promise<void> {
@@ -76,33 +101,62 @@ export class ImageInput {
   }
 
   /**
-   * A PDF worksheet: its first pages (pdfImport.ts, loaded with pdf.js on first use) rendered in
-   * the browser, uploaded as pictures and placed one below the other, ready to write on.
+   * A PDF worksheet (pdfImport.ts, loaded with pdf.js on first use): its pages rendered off the
+   * main thread one by one, each uploaded and placed as it lands, so the first page is there to
+   * write on while the rest import. `pdfImport` tells the progress bar the page count; its Cancel
+   * stops between pages (the pages already placed stay, one undo step each). One import at a time.
    */
   async importPdf(file: File, at: Point): Promise<string[]> {
     const { editor } = this.ports;
     const name = file.name ? i18n._('image.quotedName', { name: file.name }) : i18n._('image.thePdf');
-    editor.tell(i18n._('image.readingPdf', { name }));
-    let rendered: { pages: Blob[]; totalPages: number };
-    let maxPages: number;
-    try {
-      const pdf = await import('./pdfImport.ts');
-      maxPages = pdf.MAX_PDF_PAGES;
-      rendered = await pdf.renderPdfPages(file);
-    } catch {
-      editor.tell(i18n._('image.pdfUnreadable', { name }));
+    if (this.pdfImport.getState() !== null) {
+      editor.tell(i18n._('image.pdfBusy'));
       return [];
     }
-    const placed: PlacedPicture[] = [];
-    for (const [i, page] of rendered.pages.entries()) {
-      const picture = await this.upload(page, i18n._('image.pdfPage', { page: i + 1, name }));
-      if (!picture) break;
-      placed.push(picture);
+    const controller = new AbortController();
+    this.pdfImport.setState({ name, done: 0, total: null, cancel: () => controller.abort() }, true);
+    const placed: string[] = [];
+    const column: PageColumn = { at, last: null };
+    try {
+      const pdf = await import('./pdfImport.ts');
+      const result = await pdf.importPdfPages(file, {
+        signal: controller.signal,
+        onOpened: (pages, total) => {
+          this.pdfImport.setState((s) => s && { ...s, total: pages }, true);
+          if (total > pages) editor.tell(i18n._('image.pdfTooLong', { name, total, max: pages }));
+        },
+        onPage: async (pageIndex, image) => {
+          const picture = await this.upload(image, i18n._('image.pdfPage', { page: pageIndex + 1, name }));
+          if (!picture || controller.signal.aborted) return false;
+          placed.push(...this.placeImportedPage(pageIndex, picture, column));
+          this.pdfImport.setState((s) => s && { ...s, done: pageIndex + 1 }, true);
+          return true;
+        },
+      });
+      if (result.cancelled) editor.tell(i18n._('image.pdfCancelled', { name, count: placed.length }));
+    } catch {
+      editor.tell(i18n._('image.pdfUnreadable', { name }));
+    } finally {
+      this.pdfImport.setState(null, true);
     }
-    if (rendered.totalPages > maxPages) editor.tell(i18n._('image.pdfTooLong', { name, total: rendered.totalPages, max: maxPages }));
-    // A worksheet's pages never land on the work already on the board.
+    return placed;
+  }
+
+  /**
+   * Where one imported PDF page goes (the one place that decides it). Until the lesson has pages:
+   * below the import's previous page, moved to a free spot when that would cover anything on the
+   * board (issue 40: never on top of existing work). With pages, this becomes "a new page after
+   * the current one with the picture as its pinned background".
+   */
+  placeImportedPage(pageIndex: number, picture: PlacedPicture, column: PageColumn): string[] {
+    const [shape] = imageShapesAt(column.at, [picture]);
+    if (!shape) return [];
+    const below = column.last && { ...shape, x: column.last.x + (column.last.w - shape.w) / 2, y: column.last.y + column.last.h + IMAGE_GAP };
     const existing = this.ports.editor.board.getState().ordered.map((e) => rotatedBounds(e.shape));
-    return this.ports.editor.createMany(inFreeSpot(imageShapesAt(at, placed), existing));
+    const [free] = inFreeSpot([below ?? shape], existing);
+    if (!free) return [];
+    column.last = { x: free.x, y: free.y, w: free.w, h: free.h };
+    return this.ports.editor.createMany([free]);
   }
 
   /** Creates image elements for uploaded pictures, one below the other, as one undoable step, selected. */

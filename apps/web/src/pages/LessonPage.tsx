@@ -37,6 +37,10 @@ import { Logo } from './HomePage.tsx';
 import './authority.css';
 import { LanguageSelect } from '../i18n/LanguageSelect.tsx';
 import { i18n } from '../i18n/i18n.ts';
+import { errorMessage } from '../i18n/errors.ts';
+import { downloadLessonPdf } from '../api/teacherApi.ts';
+import { createPdfImports } from '../images/imageInput.ts';
+import { PdfImportBar } from '../images/PdfImportBar.tsx';
 import { useT } from '../i18n/useT.ts';
 
 interface LessonPageProps {
@@ -117,6 +121,8 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   }, []);
   // The board on the stage: the class board, or a private board the activity puts there.
   const stage = useStage(client, grant);
+  // One PDF import at a time for the page, whichever board it lands on.
+  const [pdfImports] = useState(createPdfImports);
   const stageId = stage.engine === client.classBoard ? null : stage.engine.id;
   const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y, stageId ?? undefined), [client, stageId]);
   // While an activity runs (or is frozen) every student works on their own board, where their
@@ -229,6 +235,12 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             </button>
           )}
           {isTeacher && (
+            <button type="button" className="button button-secondary"
+              onClick={fromMenu(() => void downloadLessonPdf({ kind: 'room', token: grant.token, code: grant.room.code }).catch((error: unknown) => client.editor.tell(errorMessage(error, 'export.pdfFailed'))))}>
+              {t('export.lessonPdf')}
+            </button>
+          )}
+          {isTeacher && (
             <button type="button" className="button button-secondary" aria-expanded={historyOpen} onClick={fromMenu(() => setHistoryOpen((open) => !open))}>
               {t('lesson.history')}
             </button>
@@ -266,10 +278,11 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
           {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
           <main className="lesson-board" aria-label={t('lesson.board')}>
             {/* One Board for every board: keyed by it, so each board keeps its own view and tools state. */}
-            <Board key={stage.engine.id} images={images} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
+            <Board key={stage.engine.id} images={images} pdfImports={pdfImports} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
               selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
               attention={stageId ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={stageId !== null} showsCursorOf={showsCursorOf} />
             <BoardNotices editor={stage.engine.editor}>
+              <PdfImportBar imports={pdfImports} />
               <OfflineNote connection={connection} editor={stage.engine.editor} />
             </BoardNotices>
           </main>

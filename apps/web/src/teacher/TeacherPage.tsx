@@ -24,6 +24,7 @@ import { formatDateTime } from '../i18n/format.ts';
 import { errorMessage, fieldProblem } from '../i18n/errors.ts';
 import type { MessageId } from '@lingui/core';
 import { Trans } from '@lingui/react';
+import { downloadLessonPdf } from '../api/teacherApi.ts';
 import { useT } from '../i18n/useT.ts';
 
 type Account = { status: 'loading' } | { status: 'signed_out' } | { status: 'signed_in'; teacher: TeacherAccount } | { status: 'failed'; message: string };
@@ -397,6 +398,9 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete, onT
         <button type="button" className="roster-action" onClick={onReport}>{t('lesson.attendance')}</button>
         <button type="button" className="roster-action" onClick={onBoards}>{t('teacher.boards')}</button>
         <button type="button" className="roster-action" onClick={onTeachAgain}>{t('library.teachAgain')}</button>
+        <button type="button" className="roster-action" onClick={() => void downloadLessonPdf({ kind: 'account', code: room.code }).catch((failure: unknown) => setError(messageOf(failure, 'export.pdfFailed')))}>
+          {t('export.lessonPdf')}
+        </button>
         {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>{t('teacher.rename')}</button>}
         {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>{t('teacher.archive')}</button>}
         <button type="button" className="roster-action" onClick={onDelete}>{t('teacher.delete')}</button>
