@@ -6,7 +6,7 @@
  * already installed instead.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './serverUnderTest.ts';
@@ -37,4 +37,16 @@ export function commitOf(dir: string): string {
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * The protocol version a checkout's server speaks (its `PROTOCOL_VERSION`): the handshake refuses
+ * any other, so the baseline's generator announces the baseline's. The drawing class's packets
+ * (cursors, live ink, element.create) are the same across the versions an A/B compares.
+ */
+export function protocolVersionOf(dir: string): number {
+  const source = readFileSync(join(dir, 'packages/protocol/src/primitives.ts'), 'utf8');
+  const found = /export const PROTOCOL_VERSION = (\d+);/.exec(source);
+  if (!found) throw new Error(`no PROTOCOL_VERSION in ${dir}`);
+  return Number(found[1]);
 }

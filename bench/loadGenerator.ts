@@ -63,6 +63,8 @@ import { DrawingWorkload, LIVE_INK_WIRE, REPLY_TIMEOUT_MS } from './drawingWorkl
 import { addRecords, addStrokeCounts, StrokeAccounting } from './strokeAccounting.ts';
 
 const TARGET_URL = requiredEnv('BENCH_TARGET_URL');
+/** The handshake's protocol version: this checkout's, or the baseline server's in an A/B (baseline.ts). */
+const HANDSHAKE_PROTOCOL = Number(process.env.BENCH_PROTOCOL_VERSION ?? PROTOCOL_VERSION);
 const TARGET_KIND = requiredEnv('BENCH_TARGET_KIND') as TargetKind;
 const CLIENT_KIND: ClientKind = process.env.BENCH_CLIENT === 'socket.io' ? 'socket.io' : 'wire';
 /**
@@ -277,7 +279,7 @@ class Fleet {
       if (!grant) return settle({ ok: false, error: 'no session' });
       const auth = {
         token: grant.token,
-        protocol: PROTOCOL_VERSION,
+        protocol: HANDSHAKE_PROTOCOL,
         ...(withLastRevision && client.lastRevision > 0 ? { lastRevision: client.lastRevision } : {}),
       };
       const socket = openSocket(CLIENT_KIND, { url: TARGET_URL, auth, timeoutMs: CONNECT_TIMEOUT_MS });

@@ -36,7 +36,7 @@ import { capacitySweep, measurePoint, LEGACY_PASS, PASS, SWEEP_LINES, formatPoin
 import { pagesLesson, type PagesLessonResult } from './pagesLesson.ts';
 import { BOARDS_PASS, privateClassSweep, type PrivateClassPoint, type PrivateClassTiming } from './privateClass.ts';
 import { DRAWING_PASS, drawingAB, drawingSweep, meanRatios, OVERLOAD_PASS, type DrawingABResult, type DrawingResult, type DrawingTiming } from './drawingClass.ts';
-import { baselineCheckout, commitOf } from './baseline.ts';
+import { baselineCheckout, commitOf, protocolVersionOf } from './baseline.ts';
 import { LECTURE_MEMBERS, lectureHall, type LectureResult } from './lectureHall.ts';
 import { OtherLoad } from './otherLoad.ts';
 import { parsePinOption, placement, type PlacementMode } from './placement.ts';
@@ -472,7 +472,11 @@ async function main(): Promise<void> {
           });
           const abOptions = { ...drawingOptions, liveInk: true, overload: false };
           const candidateGenerator = await GeneratorHandle.start(product, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: AB_CANDIDATE_ADDRESS_OFFSET });
-          const baselineGenerator = await GeneratorHandle.start(baseline, { ...threadsEnv, BENCH_ROOM_ADDRESS_OFFSET: AB_BASELINE_ADDRESS_OFFSET });
+          const baselineGenerator = await GeneratorHandle.start(baseline, {
+            ...threadsEnv,
+            BENCH_ROOM_ADDRESS_OFFSET: AB_BASELINE_ADDRESS_OFFSET,
+            BENCH_PROTOCOL_VERSION: String(protocolVersionOf(baselineRoot)),
+          });
           try {
             const t = profile.ab;
             log(`A/B drawing class with live ink, ${placement.describe()}: baseline ${baselineRoot} (${commitOf(baselineRoot)}), candidate ${productRoot} (${commitOf(productRoot)}); points ${abPoints.join(', ')}; window ${t.windowMs / 1000} s x ${t.repeats}`);
