@@ -40,50 +40,6 @@ describe('ephemeral fan-out (cursors and drags)', () => {
     ]);
   });
 
-  test('issue 42: an edit riding the tick leaves right after the batch due, in order; a quiet room has no batch to ride', () => {
-    const order: string[] = [];
-    expect(fanout.ride(ROOM, () => order.push('quiet edit'))).toBe(false);
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 1), 'student');
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 2), 'student');
-    expect(fanout.ride(ROOM, () => order.push(`edit 1 after ${sent.length} batches`))).toBe(true);
-    expect(fanout.ride(ROOM, () => order.push(`edit 2 after ${sent.length} batches`))).toBe(true);
-    expect(order).toEqual([]);
-    vi.advanceTimersByTime(33);
-    expect(order).toEqual(['edit 1 after 2 batches', 'edit 2 after 2 batches']);
-  });
-
-  test('issue 42: an event that must not wait sends the batch due and the edits riding it first, and the tick restarts', () => {
-    const order: string[] = [];
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 1), 'student');
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 2), 'student');
-    fanout.ride(ROOM, () => order.push(`edit after ${sent.length} batches`));
-    vi.advanceTimersByTime(10);
-    fanout.flushAhead(ROOM);
-    order.push('revocation');
-    expect(order).toEqual(['edit after 2 batches', 'revocation']);
-    expect(sent.at(-1)!.batch.cursors).toEqual([entry('a', 2)]);
-    // Nothing left due: no batch of its own at the old tick.
-    vi.advanceTimersByTime(23);
-    expect(sent).toHaveLength(2);
-  });
-
-  test('issue 42: edits riding a tick in which nothing else moved still leave, and stop() sends what waits', () => {
-    const order: string[] = [];
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 1), 'student');
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 2), 'student');
-    vi.advanceTimersByTime(33);
-    fanout.pushCursor(ROOM, userOf('a'), entry('a', 3), 'student');
-    fanout.forgetSessions(ROOM, ['a']);
-    fanout.ride(ROOM, () => order.push('edit on an empty tick'));
-    vi.advanceTimersByTime(33);
-    expect(order).toEqual(['edit on an empty tick']);
-    fanout.pushCursor(ROOM, userOf('b'), entry('b', 1), 'student');
-    fanout.pushCursor(ROOM, userOf('b'), entry('b', 2), 'student');
-    fanout.ride(ROOM, () => order.push('edit at stop'));
-    fanout.stop();
-    expect(order).toEqual(['edit on an empty tick', 'edit at stop']);
-  });
-
   test('a newer position replaces an unsent one: one entry per session per batch', () => {
     fanout.pushCursor(ROOM, userOf('a'), entry('a', 0), 'student');
     for (let x = 1; x <= 10; x++) fanout.pushCursor(ROOM, userOf('a'), entry('a', x), 'student');

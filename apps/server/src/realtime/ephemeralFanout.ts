@@ -146,7 +146,7 @@ export class EphemeralFanout {
     let room = this.rooms.get(roomId);
     if (!room) {
       if (kind === 'private' && (!this.boards || this.boardsDue.size >= MAX_BOARDS_PER_TICK)) return null;
-      room = { kind, pending: new Map(), drags: new Map(), ink: new Map(), laser: new Map(), viewport: null, timer: null, lastFlush: -Infinity, riders: [] };
+      room = { kind, pending: new Map(), drags: new Map(), ink: new Map(), laser: new Map(), viewport: null, timer: null, lastFlush: -Infinity };
       this.rooms.set(roomId, room);
     }
     return room;
@@ -168,33 +168,6 @@ export class EphemeralFanout {
         this.flush(roomId, room);
       }, tickMs - sinceLast);
     }
-  }
-
-  /**
-   * Lets `send` (a durable event's fan-out to this class board's sockets) leave with the board's
-   * next batch, right after it in the same turn, so both cost each receiver one socket write
-   * (coalescedWrites.ts) instead of two (issue 42). Only while a batch is already due within the
-   * tick: returns false, and `send` is not kept, when none is (a quiet board's event goes at once).
-   * Riders leave in the order they came, with the batch or when the board is forgotten.
-   */
-  ride(roomId: string, send: () => void): boolean {
-    const room = this.rooms.get(roomId);
-    if (!room || room.kind !== 'class' || !room.timer) return false;
-    room.riders.push(send);
-    return true;
-  }
-
-  /**
-   * Sends a class board's unsent batch and its riders now, ahead of its tick: an event that must
-   * not wait (anything but an element's edit) is about to go, and goes after them in order. The
-   * tick restarts.
-   */
-  flushAhead(roomId: string): void {
-    const room = this.rooms.get(roomId);
-    if (!room || room.kind !== 'class' || !room.timer) return;
-    clearTimeout(room.timer);
-    room.timer = null;
-    this.flush(roomId, room);
   }
 
   /** Drops a session's unsent position: it expired, closed or was revoked (never revive it). */
@@ -221,10 +194,7 @@ export class EphemeralFanout {
   }
 
   stop(): void {
-    for (const room of this.rooms.values()) {
-      if (room.timer) clearTimeout(room.timer);
-      runRiders(room);
-    }
+    for (const room of this.rooms.values()) if (room.timer) clearTimeout(room.timer);
     if (this.boardTimer) clearInterval(this.boardTimer);
     this.rooms.clear();
     this.boardsDue.clear();
@@ -256,7 +226,6 @@ export class EphemeralFanout {
     if (room.pending.size === 0 && room.drags.size === 0 && room.ink.size === 0 && room.laser.size === 0 && !room.viewport) {
       // Nothing moved for a tick: forget the room so idle rooms cost nothing.
       this.rooms.delete(roomId);
-      runRiders(room);
       return;
     }
     const motion: Omit<CursorBatch, 'cursors'> = {};
@@ -281,16 +250,7 @@ export class EphemeralFanout {
     room.ink.clear();
     room.laser.clear();
     room.viewport = null;
-    runRiders(room);
   }
-}
-
-/** The durable events that waited for the batch: after it, in order. */
-function runRiders(room: RoomEphemera): void {
-  if (room.riders.length === 0) return;
-  const riders = room.riders;
-  room.riders = [];
-  for (const send of riders) send();
 }
 
 /** Who a batch goes to: the whole room, or the teachers' or students' sockets of it (channels.ts). */
@@ -310,6 +270,4 @@ interface RoomEphemera {
   viewport: ViewportEntry | null;
   timer: NodeJS.Timeout | null;
   lastFlush: number;
-  /** Durable events' fan-outs waiting to leave with the next batch (`ride`). */
-  riders: Array<() => void>;
 }

@@ -10,13 +10,6 @@ import type { LocalSessions } from './socketSession.ts';
 import type { WbServer } from './types.ts';
 
 /**
- * Events that may wait for the room's next cursor batch (at most a tick, CURSOR_TICK_MS): the
- * element edits a drawing class sends several of a second per member. Membership, presence,
- * lock and policy events never wait.
- */
-const RIDES_THE_TICK: ReadonlySet<RoomEvent['kind']> = new Set(['element.created', 'element.updated', 'element.deleted']);
-
-/**
  * Publishes committed room events to every client in the room (on every node), and applies each
  * event's consequences for this node's own sockets. Called only after the transaction that made
  * the events has committed.
@@ -64,18 +57,9 @@ export class RoomPublisher {
     if (events.length === 0) return;
     for (const event of events) {
       const withheld = this.hooks?.takeWithheld() ?? [];
-      const send = () => {
-        this.io.to(roomChannel(event.roomId)).except(withheld.map(sessionChannel)).emit(ServerEvent.ROOM_EVENT, event);
-        // A board shown to the class: the classmates get its anonymous view (shownView.ts).
-        if (this.shown?.has(event.roomId)) this.io.to(shownChannel(event.roomId)).except(withheld.map(sessionChannel)).emit(ServerEvent.ROOM_EVENT, shownEvent(event));
-      };
-      // An element's edit in a room whose cursor batch is due within the tick leaves with that
-      // batch: one socket write per receiver for both (issue 42). Anything else goes now, after
-      // the batch and the edits already waiting for it, so a room's events keep their order.
-      if (!(RIDES_THE_TICK.has(event.kind) && this.fanout.ride(event.roomId, send))) {
-        this.fanout.flushAhead(event.roomId);
-        send();
-      }
+      this.io.to(roomChannel(event.roomId)).except(withheld.map(sessionChannel)).emit(ServerEvent.ROOM_EVENT, event);
+      // A board shown to the class: the classmates get its anonymous view (shownView.ts).
+      if (this.shown?.has(event.roomId)) this.io.to(shownChannel(event.roomId)).except(withheld.map(sessionChannel)).emit(ServerEvent.ROOM_EVENT, shownEvent(event));
       this.metrics.eventsPublished.inc({ kind: event.kind });
     }
     this.applyLocally(events);
