@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, expectLive, joinLesson, rosterEntry, test } from './support.ts';
 
-test('a teacher signs up, starts a lesson that lands in their list, renames and archives it, and reads its attendance afterwards', async ({ browser }) => {
+test('a teacher signs up, starts a lesson that lands in their list, renames and archives it, reads its attendance and shares it afterwards', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto('/teacher');
@@ -40,4 +40,20 @@ test('a teacher signs up, starts a lesson that lands in their list, renames and 
   await row.getByRole('button', { name: 'Attendance' }).click();
   const report = page.getByTestId('attendance-report');
   await expect(report.getByTestId('attendance-row').filter({ hasText: 'Ana' })).toContainText('closed by server');
+  await page.keyboard.press('Escape');
+
+  // An ended lesson's row shares it as her account: the link opens for a browser with no session.
+  await row.getByTestId('share-open').click();
+  const dialog = page.getByTestId('share-dialog');
+  await dialog.getByTestId('share-make').click();
+  const url = await dialog.getByTestId('share-url').inputValue();
+  expect(url).toMatch(/\/shared\/[A-Za-z0-9_-]{43}$/);
+  const viewerContext = await browser.newContext();
+  const viewer = await viewerContext.newPage();
+  await viewer.goto(url);
+  await expect(viewer.getByRole('heading', { name: 'Fractions, week 3' })).toBeVisible();
+  await expect(viewer.getByText('Ana', { exact: true })).toHaveCount(0);
+  await viewerContext.close();
+  await student.page.context().close();
+  await context.close();
 });

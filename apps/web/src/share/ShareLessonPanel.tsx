@@ -16,15 +16,15 @@ import { createShareLink, getLessonReplayBoards, getLessonReplayPage, getShareLi
  * `source` is how she is known: her lesson session (the ended lesson's banner) or her account
  * (the lesson library). The server decides every rule; this only shows its answers.
  */
-export function ShareLessonPanel({ source }: { source: ReportSource }) {
+export function ShareLessonPanel({ source, buttonClass = 'button button-secondary' }: { source: ReportSource; buttonClass?: string }) {
   const t = useT();
   const [open, setOpen] = useState<'share' | 'replay' | null>(null);
   return (
     <>
-      <button type="button" className="button button-secondary" onClick={() => setOpen('share')} data-testid="share-open">
+      <button type="button" className={buttonClass} onClick={() => setOpen('share')} data-testid="share-open">
         {t('share.open')}
       </button>
-      <button type="button" className="button button-secondary" onClick={() => setOpen('replay')} data-testid="replay-open">
+      <button type="button" className={buttonClass} onClick={() => setOpen('replay')} data-testid="replay-open">
         {t('share.replay')}
       </button>
       {open === 'share' && <ShareDialog source={source} onClose={() => setOpen(null)} />}

@@ -404,7 +404,7 @@ function RoomRow({ room, onChanged, onReport, onArchive, onBoards, onDelete, onT
         {!editing && <button type="button" className="roster-action" onClick={() => setEditing(true)}>{t('teacher.rename')}</button>}
         {room.status === 'open' && <button type="button" className="roster-action" onClick={onArchive}>{t('teacher.archive')}</button>}
         <button type="button" className="roster-action" onClick={onDelete}>{t('teacher.delete')}</button>
-        {room.status !== 'open' && <ShareLessonPanel source={shareSource} />}
+        {room.status !== 'open' && <ShareLessonPanel source={shareSource} buttonClass="roster-action" />}
       </td>
     </tr>
   );
