@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { ClientEvent, PROTOCOL_VERSION, SessionGrant, type Ack, type ClientToServerEvents, type ElementShape, type ServerToClientEvents } from '@wb/protocol';
+import { ClientEvent, PROTOCOL_VERSION, SessionGrant, type Ack, type ClientToServerEvents, type Element, type ElementShape, type PageListReply, type ServerToClientEvents } from '@wb/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { elementsOf } from './boardHook.ts';
 import { expect } from './support.ts';
@@ -64,4 +64,40 @@ export async function expectNeverArrived(teacher: Page, code: string, attemptId:
   expect(marker.reply).toMatchObject({ ok: true });
   await expect.poll(async () => (await elementsOf(teacher)).map((e) => e.id)).toContain(marker.id);
   expect((await elementsOf(teacher)).map((e) => e.id)).not.toContain(attemptId);
+}
+
+/** The lesson's pages as the page's session reads them (`page.list`, as any member may). */
+export async function lessonPagesOf(page: Page, code: string): Promise<PageListReply> {
+  const socket = await connectAs(page, code);
+  try {
+    const reply = await socket.timeout(10_000).emitWithAck(ClientEvent.PAGE_LIST, {});
+    if (!reply.ok) throw new Error(`page.list refused: ${reply.error.code}`);
+    return reply;
+  } finally {
+    socket.close();
+  }
+}
+
+/** A page's elements as the server holds them (its `page.sync` snapshot, read with the page's session). */
+export async function pageElementsOf(page: Page, code: string, pageId: string): Promise<Element[]> {
+  const socket = await connectAs(page, code);
+  try {
+    const reply = await socket.timeout(10_000).emitWithAck(ClientEvent.PAGE_SYNC, { pageId });
+    if (!reply.ok) throw new Error(`page.sync refused: ${reply.error.code}`);
+    if (reply.sync.kind !== 'snapshot') throw new Error('expected a snapshot');
+    return reply.sync.snapshot.elements;
+  } finally {
+    socket.close();
+  }
+}
+
+/** The page's session moves an element of a page itself (`element.update` on that page's board); returns the server's answer. */
+export async function tryToMove(page: Page, code: string, pageId: string, element: { id: string; version: number; shape: ElementShape }): Promise<Ack<unknown>> {
+  const socket = await connectAs(page, code);
+  try {
+    const shape = { ...element.shape, x: element.shape.x + 100 } as ElementShape;
+    return (await socket.timeout(10_000).emitWithAck(ClientEvent.ELEMENT_UPDATE, { requestId: `e2e-${randomUUID()}`, id: element.id, baseVersion: element.version, shape, boardId: pageId })) as Ack<unknown>;
+  } finally {
+    socket.close();
+  }
 }

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { elementsOf } from './boardHook.ts';
 import { worksheetPdf } from './worksheetPdf.ts';
+import { lessonPagesOf, pageElementsOf } from './handWritten.ts';
 import { expect, joinLesson, startLesson, test } from './support.ts';
 
 /**
@@ -123,7 +124,7 @@ test('issue 23: a damaged PDF is refused with a message and nothing is added', a
 });
 
 
-test('issue 23: the teacher imports a 2-page PDF and both pages become images, one below the other', async ({ browser }) => {
+test('issue 23: the teacher imports a 2-page PDF and each page becomes a lesson page with the page as its picture', async ({ browser }) => {
   // pdf.js is not part of the first load: it is fetched when the PDF is chosen.
   const pdfScripts: string[] = [];
   const teacher = await startLesson(browser, 'Ms Rivera', '', (page) =>
@@ -135,15 +136,19 @@ test('issue 23: the teacher imports a 2-page PDF and both pages become images, o
   expect(pdfScripts).toEqual([]);
   await teacher.page.getByTestId('image-file').setInputFiles({ name: 'worksheet.pdf', mimeType: 'application/pdf', buffer: worksheetPdf(2) });
 
-  await expect.poll(async () => (await elementsOf(ana.page)).map((e) => e.shape.kind), { timeout: 60_000 }).toEqual(['image', 'image']);
-  const [first, second] = (await elementsOf(ana.page)).map((e) => e.shape);
-  if (first?.kind !== 'image' || second?.kind !== 'image') throw new Error('expected two images');
-  // Letter pages rendered 1600 px tall, placed 640 tall, the second below the first.
-  expect([first.naturalWidth, first.naturalHeight]).toEqual([1236, 1600]);
-  expect(first.sha256).not.toBe(second.sha256);
-  expect(second.x).toBe(first.x);
-  expect(second.y).toBeGreaterThan(Number(first.y) + Number(first.h));
-  await expect(ana.page.locator('[data-testid="element"][data-kind="image"] image')).toHaveCount(2);
+  // Ana (paced) is taken to the PDF's first page with the teacher; the class board gets nothing.
+  const onStage = ana.page.getByRole('application', { name: 'Page 2', exact: true });
+  await expect(onStage.locator('[data-testid="element"][data-kind="image"] image')).toHaveCount(1, { timeout: 60_000 });
+  await expect.poll(async () => (await lessonPagesOf(teacher.page, teacher.code)).pages.length, { timeout: 60_000 }).toBe(3);
+  const [, first, second] = (await lessonPagesOf(teacher.page, teacher.code)).pages;
+  const [one] = await pageElementsOf(teacher.page, teacher.code, first!.id);
+  const [two] = await pageElementsOf(teacher.page, teacher.code, second!.id);
+  if (one?.shape.kind !== 'image' || two?.shape.kind !== 'image') throw new Error('expected an image on each page');
+  // Letter pages rendered 1600 px tall, placed 800 tall at the page's origin.
+  expect([one.shape.naturalWidth, one.shape.naturalHeight]).toEqual([1236, 1600]);
+  expect([one.shape.x, one.shape.y, one.shape.h]).toEqual([0, 0, 800]);
+  expect(one.shape.sha256).not.toBe(two.shape.sha256);
+  expect(await elementsOf(ana.page)).toEqual([]);
   expect(pdfScripts.some((url) => /pdfImport-.*\.js$/.test(url))).toBe(true);
   expect(pdfScripts.some((url) => /pdf\.worker/.test(url))).toBe(true);
 });

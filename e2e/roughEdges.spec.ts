@@ -82,7 +82,7 @@ test('after the teacher reopens an ended lesson, the students who had left say "
   await expect(rosterEntry(teacher.page, 'Ana')).not.toContainText('Connection lost');
 });
 
-test("a PDF's pages do not land on the work already on the board: they go to a free spot beside it", async ({ browser }) => {
+test("a PDF's pages do not land on the work already on the board: they become pages of their own", async ({ browser }) => {
   const teacher = await startLesson(browser);
   const board = teacher.page.getByRole('application', { name: 'Whiteboard' });
   const box = (await board.boundingBox())!;
@@ -93,14 +93,12 @@ test("a PDF's pages do not land on the work already on the board: they go to a f
   await teacher.page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.7, { steps: 5 });
   await teacher.page.mouse.up();
   await expect.poll(async () => (await elementsOf(teacher.page)).length).toBe(1);
+  const before = await elementsOf(teacher.page);
   await teacher.page.getByTestId('image-file').setInputFiles({ name: 'worksheet.pdf', mimeType: 'application/pdf', buffer: worksheetPdf(2) });
-  await expect.poll(async () => (await elementsOf(teacher.page)).length, { timeout: 60_000 }).toBe(3);
-  const shapes = (await elementsOf(teacher.page)).map((e) => e.shape as { kind: string; x: number; y: number; w: number; h: number });
-  const rect = shapes.find((s) => s.kind === 'rect')!;
-  for (const page of shapes.filter((s) => s.kind === 'image')) {
-    const overlaps = page.x < rect.x + rect.w && rect.x < page.x + page.w && page.y < rect.y + rect.h && rect.y < page.y + page.h;
-    expect(overlaps).toBe(false);
-  }
+  await expect(teacher.page.getByRole('application', { name: 'Page 2', exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(teacher.page.getByTestId('pdf-import')).toBeHidden({ timeout: 60_000 });
+  await expect(teacher.page.getByRole('navigation', { name: 'Pages' }).getByRole('listitem')).toHaveCount(3);
+  expect(await elementsOf(teacher.page)).toEqual(before);
 });
 
 type Box = { x: number; y: number; width: number; height: number };

@@ -16,7 +16,7 @@ import { GridLayer } from './GridLayer.tsx';
 import { TextEditor } from './TextEditor.tsx';
 import { attachClipboard } from './clipboardKeys.ts';
 import type { ImageLibrary } from '../images/imageLibrary.ts';
-import { ImageInput, type PdfImportView } from '../images/imageInput.ts';
+import { ImageInput, type PdfImportView, type PdfPagesPort } from '../images/imageInput.ts';
 import { ElementList } from './ElementList.tsx';
 import { attachKeyboardAccess, selectAndReveal } from './keyboardAccess.ts';
 import { attachSelectionKeys } from './selectionKeys.ts';
@@ -60,6 +60,8 @@ interface BoardProps {
   images: ImageLibrary;
   /** A PDF import's progress, shown by the page over the board (PdfImportBar.tsx). */
   pdfImports: StoreApi<PdfImportView | null>;
+  /** The teacher's: where a PDF's pages go as lesson pages (pages/pdfPages.ts); absent, onto this board. */
+  pdfPages?: PdfPagesPort | undefined;
   /** The teacher also imports PDF worksheets. */
   isTeacher: boolean;
 }
@@ -70,7 +72,7 @@ interface BoardProps {
  * keys; zoom with ctrl/cmd+scroll (and trackpad pinch), a two-finger pinch, +/- and 0
  * (viewportGestures.ts); draw with the tools (toolInput.ts).
  */
-export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, pdfImports, isTeacher, label, boardId, privateBoard = false, showsCursorOf }: BoardProps) {
+export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, pdfImports, pdfPages, isTeacher, label, boardId, privateBoard = false, showsCursorOf }: BoardProps) {
   const t = useT();
   const [viewport] = useState(createViewportStore);
   // A private board is an activity's page to draw on: it opens with the pen in hand.
@@ -109,6 +111,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       library: images,
       acceptPdf: isTeacher,
       pdfImports,
+      pdfPages,
       placeAt: () => pointer ?? viewCentre(),
       boardPointOf: (e) => {
         const r = surface.getBoundingClientRect();
@@ -125,7 +128,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       detachSelectionKeys();
       gestures.detach();
     };
-  }, [viewport, tools, draft, editor, images, pdfImports, isTeacher]);
+  }, [viewport, tools, draft, editor, images, pdfImports, pdfPages, isTeacher]);
 
   // Follow the teacher: a requested view is fitted to this screen; any other move of the view is
   // the person's own (a student stops following; a presenting teacher shares it).

@@ -6,7 +6,8 @@ import { rotatedBounds } from '../elements/geometry.ts';
 import { IMAGE_GAP, imageShapesAt, inFreeSpot, type PlacedPicture } from './imagePlacement.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { prepareImage } from './imageUpload.ts';
-import { errorMessage } from '../i18n/errors.ts';
+import { errorMessage, refusalMessage } from '../i18n/errors.ts';
+import type { PagePlaced } from '../pages/pdfPages.ts';
 import { i18n } from '../i18n/i18n.ts';
 
 /** Files handled from one drop or pick at most (a folder's worth dropped by mistake is not uploaded whole). */
@@ -23,6 +24,17 @@ export interface ImageInputPorts {
   readonly acceptPdf: boolean;
   /** Where a PDF import in progress is told, for its progress bar (PdfImportBar.tsx). */
   readonly pdfImports: StoreApi<PdfImportView | null>;
+  /**
+   * The teacher's: a PDF's pages become lesson pages (pages/pdfPages.ts), one per PDF page, and
+   * never land on this board. Absent, each page is placed on this board at a free spot.
+   */
+  readonly pdfPages?: PdfPagesPort | undefined;
+}
+
+/** Where a PDF's pages go as lesson pages: one maker per import, and where its messages are told (the board on the stage). */
+export interface PdfPagesPort {
+  start(fileName: string): { place(pageIndex: number, picture: PlacedPicture): Promise<PagePlaced> };
+  tell(text: string): void;
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -84,18 +96,18 @@ export class ImageInput {
   }
 
   /** Checks and uploads one picture; null (after telling why) when it is refused. */
-  async upload(file: Blob, name: string): Promise<PlacedPicture | null> {
-    const { editor, library } = this.ports;
+  async upload(file: Blob, name: string, tell = (text: string) => this.ports.editor.tell(text)): Promise<PlacedPicture | null> {
+    const { library } = this.ports;
     const prepared = await prepareImage(file, name);
     if (!prepared.ok) {
-      editor.tell(prepared.message);
+      tell(prepared.message);
       return null;
     }
     try {
       const stored = await library.upload(prepared.bytes, prepared.mime);
       return { sha256: stored.sha256, width: stored.width, height: stored.height };
     } catch (error) {
-      editor.tell(error instanceof ApiError ? i18n._('image.notAddedBecause', { name, reason: errorMessage(error, 'image.notAddedPlain') }) : i18n._('image.notAdded', { name }));
+      tell(error instanceof ApiError ? i18n._('image.notAddedBecause', { name, reason: errorMessage(error, 'image.notAddedPlain') }) : i18n._('image.notAdded', { name }));
       return null;
     }
   }
@@ -103,39 +115,54 @@ export class ImageInput {
   /**
    * A PDF worksheet (pdfImport.ts, loaded with pdf.js on first use): its pages rendered off the
    * main thread one by one, each uploaded and placed as it lands, so the first page is there to
-   * write on while the rest import. `pdfImport` tells the progress bar the page count; its Cancel
-   * stops between pages (the pages already placed stay, one undo step each). One import at a time.
+   * write on while the rest import. The teacher's (`pdfPages`) become lesson pages, one per PDF
+   * page, the first gone to as soon as it is made; without that port they are placed on this board.
+   * `pdfImport` tells the progress bar the page count; its Cancel stops between pages (the pages
+   * already made stay: lesson pages the teacher may delete, or board images one undo step each).
+   * One import at a time. Resolves with what was made: page ids, or element ids on this board.
    */
   async importPdf(file: File, at: Point): Promise<string[]> {
-    const { editor } = this.ports;
+    const { editor, pdfPages } = this.ports;
+    // Once the first page is made the stage moves to it: messages go to the board on the stage.
+    const tell = (text: string) => (pdfPages ? pdfPages.tell(text) : editor.tell(text));
     const name = file.name ? i18n._('image.quotedName', { name: file.name }) : i18n._('image.thePdf');
     if (this.pdfImport.getState() !== null) {
-      editor.tell(i18n._('image.pdfBusy'));
+      tell(i18n._('image.pdfBusy'));
       return [];
     }
     const controller = new AbortController();
     this.pdfImport.setState({ name, done: 0, total: null, cancel: () => controller.abort() }, true);
     const placed: string[] = [];
     const column: PageColumn = { at, last: null };
+    const asPages = pdfPages?.start(file.name);
     try {
       const pdf = await import('./pdfImport.ts');
       const result = await pdf.importPdfPages(file, {
         signal: controller.signal,
         onOpened: (pages, total) => {
           this.pdfImport.setState((s) => s && { ...s, total: pages }, true);
-          if (total > pages) editor.tell(i18n._('image.pdfTooLong', { name, total, max: pages }));
+          if (total > pages) tell(i18n._('image.pdfTooLong', { name, total, max: pages }));
         },
         onPage: async (pageIndex, image) => {
-          const picture = await this.upload(image, i18n._('image.pdfPage', { page: pageIndex + 1, name }));
+          const picture = await this.upload(image, i18n._('image.pdfPage', { page: pageIndex + 1, name }), tell);
           if (!picture || controller.signal.aborted) return false;
-          placed.push(...this.placeImportedPage(pageIndex, picture, column));
+          if (asPages) {
+            const made = await asPages.place(pageIndex, picture);
+            if (!made.ok) {
+              tell(i18n._('image.pdfPageRefused', { page: pageIndex + 1, name, reason: refusalMessage(made.error.code) }));
+              return false;
+            }
+            placed.push(made.pageId);
+          } else {
+            placed.push(...this.placeImportedPage(pageIndex, picture, column));
+          }
           this.pdfImport.setState((s) => s && { ...s, done: pageIndex + 1 }, true);
           return true;
         },
       });
-      if (result.cancelled) editor.tell(i18n._('image.pdfCancelled', { name, count: placed.length }));
+      if (result.cancelled) tell(i18n._('image.pdfCancelled', { name, count: placed.length }));
     } catch {
-      editor.tell(i18n._('image.pdfUnreadable', { name }));
+      tell(i18n._('image.pdfUnreadable', { name }));
     } finally {
       this.pdfImport.setState(null, true);
     }
@@ -143,10 +170,9 @@ export class ImageInput {
   }
 
   /**
-   * Where one imported PDF page goes (the one place that decides it). Until the lesson has pages:
-   * below the import's previous page, moved to a free spot when that would cover anything on the
-   * board (issue 40: never on top of existing work). With pages, this becomes "a new page after
-   * the current one with the picture as its pinned background".
+   * Where one imported PDF page goes on this board, when it does not become a lesson page: below
+   * the import's previous page, moved to a free spot when that would cover anything on the board
+   * (issue 40: never on top of existing work).
    */
   placeImportedPage(pageIndex: number, picture: PlacedPicture, column: PageColumn): string[] {
     const [shape] = imageShapesAt(column.at, [picture]);

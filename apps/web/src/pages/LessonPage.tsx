@@ -39,7 +39,8 @@ import { LanguageSelect } from '../i18n/LanguageSelect.tsx';
 import { i18n } from '../i18n/i18n.ts';
 import { errorMessage } from '../i18n/errors.ts';
 import { downloadLessonPdf } from '../api/teacherApi.ts';
-import { createPdfImports } from '../images/imageInput.ts';
+import { createPdfImports, type PdfPagesPort } from '../images/imageInput.ts';
+import { importedPageTitle, PdfPageMaker } from './pdfPages.ts';
 import { PdfImportBar } from '../images/PdfImportBar.tsx';
 import { useT } from '../i18n/useT.ts';
 
@@ -123,6 +124,19 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   const stage = useStage(client, grant);
   // One PDF import at a time for the page, whichever board it lands on.
   const [pdfImports] = useState(createPdfImports);
+  // The teacher's PDF becomes lesson pages (pdfPages.ts); its messages go to the board on the stage.
+  const stageEditor = useRef(stage.engine.editor);
+  stageEditor.current = stage.engine.editor;
+  const pdfPages = useMemo<PdfPagesPort | undefined>(
+    () =>
+      grant.role === 'teacher'
+        ? {
+            start: (fileName) => new PdfPageMaker({ request: client.request, pages: client.pages }, (page) => importedPageTitle((name, n) => i18n._('pages.importedTitle', { name: name || i18n._('pages.importedUnnamed'), page: n }), fileName, page)),
+            tell: (text) => stageEditor.current.tell(text),
+          }
+        : undefined,
+    [client, grant.role],
+  );
   const stageId = stage.engine === client.classBoard ? null : stage.engine.id;
   const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y, stageId ?? undefined), [client, stageId]);
   // While an activity runs (or is frozen) every student works on their own board, where their
@@ -278,7 +292,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
           {/* After the controls in the DOM, so Tab reaches the lesson's controls before the board. */}
           <main className="lesson-board" aria-label={t('lesson.board')}>
             {/* One Board for every board: keyed by it, so each board keeps its own view and tools state. */}
-            <Board key={stage.engine.id} images={images} pdfImports={pdfImports} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
+            <Board key={stage.engine.id} images={images} pdfImports={pdfImports} pdfPages={pdfPages} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
               selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
               attention={stageId ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={stageId !== null} showsCursorOf={showsCursorOf} />
             <BoardNotices editor={stage.engine.editor}>
