@@ -58,6 +58,7 @@ test('prepare a 3-page lesson, start it; a student follows the teacher and canno
   await teacher.getByTestId('lesson-prepared').getByRole('button', { name: 'Start lesson' }).click();
   await expect(teacher.getByTestId('lesson-prepared')).toHaveCount(0);
   await expectLive(ana);
+
   await expect(stage(ana, 'Page 3')).toBeVisible();
   await expect(drawn(stage(ana, 'Page 3'))).toHaveCount(1);
   await expect(ana.getByTestId('pages-note')).toHaveText("Your teacher's page: 3 of 3");
@@ -67,6 +68,16 @@ test('prepare a 3-page lesson, start it; a student follows the teacher and canno
   await expect(thumb(ana, 'Page 2')).toBeDisabled();
   await thumb(teacher, 'Page 1').click();
   await expect(stage(ana, 'Whiteboard')).toBeVisible();
+  // On the lesson's own page the teacher's attention bar (two rows at this width) holds the bottom
+  // centre: the strip stands above it, so "Bring everyone to me" is not under the strip.
+  const bar = teacher.getByRole('toolbar', { name: 'Attention' });
+  await expect(bar.getByRole('button', { name: 'Bring everyone to me' })).toBeVisible();
+  await expect
+    .poll(async () => {
+      const [b, s] = [await bar.boundingBox(), await strip(teacher).boundingBox()];
+      return b && s ? Math.round(b.y - (s.y + s.height)) : -1;
+    })
+    .toBeGreaterThanOrEqual(0);
   await thumb(teacher, 'Page 2').click();
   await expect(stage(ana, 'Page 2')).toBeVisible();
   await expect(drawn(stage(ana, 'Page 2'))).toHaveCount(1);

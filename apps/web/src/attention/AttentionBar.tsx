@@ -1,8 +1,9 @@
 import './AttentionBar.css';
 import type { CursorVisibility, SharedView } from '@wb/protocol';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { BoardEditor } from '../elements/boardEditor.ts';
+import { useReportAttentionBarHeight } from '../layout/bottomDock.ts';
 import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
 import type { AttentionClient } from './attentionClient.ts';
 import type { MessageId } from '@lingui/core';
@@ -39,6 +40,8 @@ export function AttentionBar({ attention, editor, sharedView }: AttentionBarProp
   const compact = useMediaQuery(COMPACT_LAYOUT);
   const [classOpen, setClassOpen] = useState(false);
   const t = useT();
+  const bar = useRef<HTMLDivElement>(null);
+  useReportAttentionBarHeight(bar);
   const classControls = isTeacher && (!compact || classOpen);
   // The teacher took the students' laser away: it goes off at once.
   useEffect(() => {
@@ -46,7 +49,7 @@ export function AttentionBar({ attention, editor, sharedView }: AttentionBarProp
   }, [attention, mayLaser, view.laserOn]);
 
   return (
-    <div className="attention-bar panel" role="toolbar" aria-label={t('attention.label')}>
+    <div ref={bar} className="attention-bar panel" role="toolbar" aria-label={t('attention.label')}>
       <button type="button" className="tool-button text-button" aria-pressed={view.hideCursors} onClick={() => attention.setHideCursors(!view.hideCursors)}
         title={t('attention.hideCursorsTitle')}>
         {view.hideCursors ? t('attention.showCursors') : t('attention.hideCursors')}

@@ -8,8 +8,9 @@
  * A page whose engine is held (the one on the stage, the teacher's recent ones) is drawn live from
  * its state; another is a numbered sheet of its paper until it is visited (the rest on demand).
  */
-import { memo, useState, type FormEvent } from 'react';
+import { memo, useState, type CSSProperties, type FormEvent } from 'react';
 import { useStore } from 'zustand';
+import { bottomDock } from '../layout/bottomDock.ts';
 import type { Element, Page, Paper } from '@wb/protocol';
 import type { RoomClient } from '../connection/roomClient.ts';
 import type { BoardEngine } from '../connection/boardEngine.ts';
@@ -30,6 +31,8 @@ export function PagesStrip({ client, isTeacher }: { client: RoomClient; isTeache
   const refusal = useStore(client.pages.store, (s) => s.refusal);
   const engines = useStore(client.boards, (s) => s.byId);
   const [renaming, setRenaming] = useState<string | null>(null);
+  // Above the attention kit's bar, however many rows it wraps to (PagesStrip.css).
+  const attentionBarHeight = useStore(bottomDock, (s) => s.attentionBarHeight);
   const [name, setName] = useState('');
   const [paper, setPaper] = useState<Paper>('blank');
   if (!pages) return null;
@@ -47,7 +50,8 @@ export function PagesStrip({ client, isTeacher }: { client: RoomClient; isTeache
   };
 
   return (
-    <nav className="pages-strip panel" aria-label={t('pages.strip')} data-pacing={pages.pacing}>
+    <nav className="pages-strip panel" aria-label={t('pages.strip')} data-pacing={pages.pacing}
+      style={{ '--attention-bar-height': `${attentionBarHeight}px` } as CSSProperties}>
       {!isTeacher && (
         <p className="pages-strip-note" data-testid="pages-note">
           {paced ? t('pages.pacedNote', { number: number(current), count: pages.pages.length }) : t('pages.freeNote')}
