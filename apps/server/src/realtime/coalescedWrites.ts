@@ -47,6 +47,15 @@ function flushDue(): void {
   }
 }
 
+/**
+ * Sends now what this turn has queued, on every connection. For a caller that closes connections
+ * in the same turn: `io.close()` closes each Engine.IO socket with discard, which drops its
+ * write buffer, so a last packet (the shutdown's `server_restarting` notice) would never leave.
+ */
+export function flushWritesNow(): void {
+  if (due.size > 0) flushDue();
+}
+
 const coalesced = new WeakSet<object>();
 
 /**

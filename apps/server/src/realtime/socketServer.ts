@@ -20,7 +20,7 @@ import { BoardAccess } from './boardAccess.ts';
 import { sendBoardBatches } from './boardBatches.ts';
 import { ShownBoards } from './shownView.ts';
 import { boundVolatile } from './boundedVolatile.ts';
-import { coalesceWrites } from './coalescedWrites.ts';
+import { coalesceWrites, flushWritesNow } from './coalescedWrites.ts';
 import { boardHandlers } from './boardHandlers.ts';
 import { pageHandlers } from './pageHandlers.ts';
 import { DrawRights } from './drawRights.ts';
@@ -276,6 +276,8 @@ export function attachRealtime(
       return io.of('/').sockets.size;
     },
     async stop() {
+      // Whatever the caller sent just before (the restart notice) leaves before the sockets close.
+      flushWritesNow();
       clearInterval(tickSampler);
       fanout.stop();
       await renewals.stop();
