@@ -108,7 +108,12 @@ export async function pagesLesson(baseUrl: string, options: PagesLessonOptions, 
     let firstPageBytes = 0;
     const middle = pageIds[Math.floor(pageIds.length / 2)]!;
     for (const pageId of pageIds) {
-      const synced = await teacher.emitWithAck(ClientEvent.PAGE_SYNC, { pageId });
+      // The 1,500 creates above spent the teacher's packet budget: wait for it as a client would.
+      let synced = await teacher.emitWithAck(ClientEvent.PAGE_SYNC, { pageId });
+      while (!synced.ok && synced.error.code === 'rate_limited') {
+        await new Promise((r) => setTimeout(r, 500));
+        synced = await teacher.emitWithAck(ClientEvent.PAGE_SYNC, { pageId });
+      }
       if (!synced.ok) throw new Error(`page.sync: ${synced.error.code}`);
       const bytes = Buffer.byteLength(JSON.stringify(synced.sync));
       allPagesBytes += bytes;
