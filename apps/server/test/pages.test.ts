@@ -117,6 +117,50 @@ describeOnEachDatabase('pages', {}, (suite) => {
     for (const c of [a, late, t]) c.close();
   });
 
+  test('I14: a class of 30 following the teacher to a page shares its checks and its read; each student holds the page at its revision', async () => {
+    const { teacher, t, two } = await lessonWithPages();
+    expect(await draw(t, two, 1)).toMatchObject({ ok: true });
+    const students = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const c = client(app, (await joinAs(app, teacher.room.code, `Student ${i + 1}`)).token);
+        await c.ready();
+        return c;
+      }),
+    );
+    // Counted on the server's own store: the checks (one statement each, however many readers)
+    // and the page reads.
+    const store = app.store;
+    const counts = { checks: 0, reads: 0 };
+    const { readablePageFor, readPageContent } = store;
+    store.readablePageFor = (...args) => ((counts.checks += 1), readablePageFor(...args));
+    store.readPageContent = (...args) => ((counts.reads += 1), readPageContent(...args));
+    try {
+      // Each student asks for the page when it hears the move, as the web client does.
+      const synced = students.map(
+        (c) =>
+          new Promise<{ sync: { snapshot: { revision: number; elements: unknown[] } } }>((resolve) =>
+            c.socket.on('room.event', (event: { kind: string; payload: LessonPages }) => {
+              if (event.kind === 'pages.updated' && event.payload.currentPageId === two) void ask<{ sync: { snapshot: { revision: number; elements: unknown[] } } }>(c, ClientEvent.PAGE_SYNC, { pageId: two }).then(resolve);
+            }),
+          ),
+      );
+      expect(await ask(t, ClientEvent.PAGE_GOTO, { pageId: two })).toMatchObject({ ok: true });
+      const answers = await Promise.all(synced);
+      expect(answers.every((a) => a.sync.snapshot.elements.length === 1)).toBe(true);
+      expect(new Set(answers.map((a) => a.sync.snapshot.revision)).size).toBe(1);
+      // One check and one read per wave of requests: the first alone, those asked while it ran
+      // together, and a wave more for each straggler arriving after that. Asked one by one it was
+      // 30 and 30; a third of that leaves room for requests spread over several waves by a loaded
+      // machine and still fails the one-by-one design.
+      expect(counts.checks).toBeLessThanOrEqual(10);
+      expect(counts.reads).toBeLessThanOrEqual(10);
+    } finally {
+      store.readablePageFor = readablePageFor;
+      store.readPageContent = readPageContent;
+      for (const c of [...students, t]) c.close();
+    }
+  });
+
   test("I11: a page takes the lesson's edit policy for live ink too: under 'look' a student's ink on the teacher's page is refused and reaches no one", async () => {
     const { teacher, t, two } = await lessonWithPages();
     const a = client(app, (await joinAs(app, teacher.room.code, 'Ana')).token);

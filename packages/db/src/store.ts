@@ -108,6 +108,7 @@ import {
   movePage,
   pageEventsAfter,
   readablePage,
+  readablePageFor,
   readPageContent,
   restorePage,
   setPacing,
@@ -252,6 +253,8 @@ function operations(db: Database['db'], clock: Clock, caps: ElementCaps) {
     lessonThumbnail: (lessonId: string) => lessonThumbnail(db, lessonId),
     listPages: (reader: PageReader) => listPages(db, clock, reader),
     readablePage: (reader: PageReader, pageId: string) => readablePage(db, clock, reader, pageId),
+    /** `readablePage` for readers of one lesson at once (a class following the teacher), in one statement. */
+    readablePageFor: (lessonId: string, readers: readonly PageReader[], pageId: string) => readablePageFor(db, clock, lessonId, readers, pageId),
     loadPageSnapshot: (reader: PageReader, pageId: string) => loadPageSnapshot(db, clock, reader, pageId),
     /** A page's revision and live elements, unchecked: call `readablePage` for the reader first. */
     readPageContent: (pageId: string) => readPageContent(db, pageId),

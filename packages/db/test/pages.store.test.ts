@@ -173,6 +173,35 @@ for (const { kind, skip } of storeDatabaseKinds) {
       decided(await store.createElement(l.teacher, { id: randomUUID(), shape: square }), 'applied');
     });
 
+    test('I12: readers checked together are each decided as alone: paced, a teacher, a revoked student, a forged user, another lesson', async () => {
+      const l = await lesson();
+      const other = await lesson();
+      const ana = await withStudent(l);
+      const ben = await withStudent(l);
+      const cleo = await withStudent(l);
+      const stranger = await withStudent(other);
+      const two = randomUUID();
+      decided(await store.addPage(l.teacher, { pageId: two, afterPageId: l.roomId }), 'applied');
+      decided(await store.revokeMember({ roomId: l.roomId, userId: cleo.userId, by: l.teacher.userId, reason: null, requestId: null }), 'revoked');
+      const forged = { ...reader(ben), userId: ana.userId };
+      const readers = [reader(ana), reader(l.teacher), reader(cleo), forged, reader(stranger)];
+      const decisions = async (pageId: string) => {
+        const batch = await store.readablePageFor(l.roomId, readers, pageId);
+        return readers.map((r) => batch.get(r.sessionId)?.decision);
+      };
+      // Paced on page 1: page 2 is the teacher's alone; a revoked member, a session under another
+      // user's id and a reader of another lesson are no members of this one.
+      expect(await decisions(two)).toEqual(['paced', 'ok', 'not_a_member', 'not_a_member', 'not_a_member']);
+      // The same as each alone.
+      for (const r of [reader(ana), reader(l.teacher), reader(cleo)]) expect((await store.readablePage(r, two)).decision).toBe((await store.readablePageFor(l.roomId, [r], two)).get(r.sessionId)?.decision);
+      decided(await store.gotoPage(l.teacher, { pageId: two }), 'applied');
+      expect(await decisions(two)).toEqual(['ok', 'ok', 'not_a_member', 'not_a_member', 'not_a_member']);
+      expect(await decisions(l.roomId)).toEqual(['paced', 'ok', 'not_a_member', 'not_a_member', 'not_a_member']);
+      expect(await decisions(randomUUID())).toEqual(['not_found', 'not_found', 'not_a_member', 'not_a_member', 'not_a_member']);
+      // ben alone, asked rightly, reads the teacher's page.
+      expect((await store.readablePageFor(l.roomId, [reader(ben)], two)).get(ben.sessionId)?.decision).toBe('ok');
+    });
+
     test('a page deleted while a student holds a lock on it ends the lock; the student may not touch it until it is restored', async () => {
       const l = await lesson();
       const ana = await withStudent(l);

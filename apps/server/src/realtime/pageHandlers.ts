@@ -58,19 +58,70 @@ export function pageHandlers(deps: PageDeps): Pick<ClientEventHandlers, PageEven
   const { io, store, publisher, access } = deps;
   const budgets = new WeakMap<SocketSession, TokenBucket>();
   /**
-   * The page reads in flight, by page: a read asked for while one runs shares it, when that read
-   * started after the asker joined the page's channel (so every event after the read reaches the
-   * asker); otherwise a new read starts and later askers share that one.
+   * The page reads in flight, by page: a read asked for while one is due or runs shares it, when
+   * that read starts after the asker joined the page's channel (so every event after the read
+   * reaches the asker); otherwise a new read is due and later askers share that one. A read starts
+   * at the end of the turn it is asked in (`setImmediate`), not at once: a class's checks end
+   * together (`checkReader`) and each asker joins the channel in its own continuation, so a read
+   * started by the first would be older than the second's join, and each student read the page
+   * alone (30 reads a switch on one connection).
    */
-  const reading = new Map<string, { startedAt: number; read: ReturnType<Store['readPageContent']> }>();
+  interface Read {
+    startedAt: number | null;
+    readonly read: ReturnType<Store['readPageContent']>;
+  }
+  const reading = new Map<string, Read>();
   const sharedContent = (pageId: string, joinedAt: number) => {
     const running = reading.get(pageId);
-    if (running && running.startedAt >= joinedAt) return running.read;
-    const entry = { startedAt: performance.now(), read: store.readPageContent(pageId) };
+    if (running && (running.startedAt === null || running.startedAt >= joinedAt)) return running.read;
+    const entry: Read = {
+      startedAt: null,
+      read: new Promise<void>((start) => setImmediate(start)).then(() => {
+        entry.startedAt = performance.now();
+        return store.readPageContent(pageId);
+      }),
+    };
     reading.set(pageId, entry);
     void entry.read.finally(() => reading.get(pageId) === entry && reading.delete(pageId)).catch(() => {});
     return entry.read;
   };
+  /**
+   * Reader checks of one page, batched: a class following the teacher asks for her new page within
+   * a few milliseconds, and one statement per student kept the embedded database (one connection)
+   * busy for most of the switch. The first check runs at once; those asked while it runs wait for
+   * it and then go together in one statement (`readablePageFor`), each still decided on its own and
+   * by a statement that began after it was asked.
+   */
+  type Readable = Awaited<ReturnType<Store['readablePage']>>;
+  interface Waiting {
+    readonly reader: ReturnType<typeof reader>;
+    readonly done: (readable: Readable) => void;
+    readonly failed: (error: unknown) => void;
+  }
+  const checking = new Map<string, Waiting[]>();
+  const checkReader = (who: ReturnType<typeof reader>, pageId: string) =>
+    new Promise<Readable>((done, failed) => {
+      const key = `${who.lessonId} ${pageId}`;
+      const line = checking.get(key);
+      if (line) {
+        line.push({ reader: who, done, failed });
+        return;
+      }
+      const waiting: Waiting[] = [{ reader: who, done, failed }];
+      checking.set(key, waiting);
+      void (async () => {
+        while (waiting.length > 0) {
+          const batch = waiting.splice(0);
+          try {
+            const decided = await store.readablePageFor(who.lessonId, batch.map((w) => w.reader), pageId);
+            for (const w of batch) w.done(decided.get(w.reader.sessionId) ?? { decision: 'not_a_member' });
+          } catch (error) {
+            for (const w of batch) w.failed(error);
+          }
+        }
+        checking.delete(key);
+      })();
+    });
   const reader = (session: SocketSession) => ({ lessonId: session.roomId, sessionId: session.sessionId, userId: session.userId });
   const refuseMember = (session: SocketSession): never => {
     deps.endRevoked(session);
@@ -125,7 +176,7 @@ export function pageHandlers(deps: PageDeps): Pick<ClientEventHandlers, PageEven
       }
       if (!budget.take(Date.now())) throw new Refusal({ code: ErrorCode.RATE_LIMITED, message: refusalText.rate_limited });
       const who = reader(session);
-      const readable = await store.readablePage(who, request.pageId);
+      const readable = await checkReader(who, request.pageId);
       if (readable.decision === 'not_a_member') return refuseMember(session);
       if (readable.decision !== 'ok') throw new Refusal(pageRefusals[readable.decision]);
       // Joined before the read, so no event between the read and the join is missed.
