@@ -83,9 +83,12 @@ export class EphemeralFanout {
     this.schedule(roomId, room);
   }
 
-  /** A laser point of a session (`entry[0]`); a newer one in the tick supersedes it. Reaches everyone. */
-  pushLaser(roomId: string, userId: string, entry: LaserEntry): void {
-    const room = this.room(roomId, 'class');
+  /**
+   * A laser point of a session (`entry[0]`) on the class board or on a page (its `board.pointers`
+   * batch); a newer one in the tick supersedes it. Reaches everyone who reads the board.
+   */
+  pushLaser(roomId: string, userId: string, entry: LaserEntry, kind: BoardKind = 'class'): void {
+    const room = this.room(roomId, kind);
     if (!room) return;
     room.laser.set(entry[0], { userId, entry });
     this.schedule(roomId, room);
@@ -201,8 +204,8 @@ export class EphemeralFanout {
   }
 
   /**
-   * The board tick: one `board.pointers` batch per private board that moved (pointers as
-   * `[sessionId, userId, x, y]`, the tick's ink and drags), all handed over at once so the delivery
+   * The board tick: one `board.pointers` batch per private board or page that moved (pointers as
+   * `[sessionId, userId, x, y]`, the tick's ink, drags and laser points), all handed over at once so the delivery
    * can group a tick's batches per socket. A board's state goes with its batch.
    */
   flushBoards(): void {
@@ -215,6 +218,7 @@ export class EphemeralFanout {
       const batch: BoardPointers = { boardId, pointers: Array.from(room.pending.values(), ({ userId, entry: [sessionId, x, y] }) => [sessionId, userId, x, y] as const) };
       if (room.ink.size > 0) batch.ink = Array.from(room.ink.values(), (ink) => ink.entry);
       if (room.drags.size > 0) batch.drags = [...room.drags.values()];
+      if (room.laser.size > 0) batch.laser = Array.from(room.laser.values(), (laser) => laser.entry);
       batches.push(batch);
     }
     this.boardsDue.clear();
