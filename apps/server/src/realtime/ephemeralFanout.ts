@@ -16,8 +16,8 @@ const MAX_BOARDS_PER_TICK = 10_000;
 
 /**
  * Which board a packet moves on: the class board (the lesson's room: `cursors` batches, filtered
- * by cursor visibility, on the room's adaptive tick) or a private board (docs/boards.md: one
- * `board.pointers` batch a board and tick to the board's channel only, I12).
+ * by cursor visibility, on the room's adaptive tick) or a private board or another page of the
+ * lesson (docs/boards.md: one `board.pointers` batch a board and tick to the board's channel only, I12).
  */
 export type BoardKind = 'class' | 'private';
 
@@ -39,8 +39,9 @@ export interface BoardDelivery {
  * for a whole tick flushes at once, so a lone cursor does not wait. Relaying each packet on its
  * own costs several times more per delivered update (see BENCHMARKS.md).
  *
- * Every board takes this one path, keyed by its id (docs/boards.md): a private board's pointers,
- * ink and drags are kept, bounded, superseded and forgotten by the same rules as the class board's,
+ * Every board takes this one path, keyed by its id (docs/boards.md): a private board's or a page's
+ * pointers, ink and drags (and a page's laser points) are kept, bounded, superseded and forgotten
+ * by the same rules as the class board's,
  * and leave together on a fixed tick (`BoardDelivery`, BOARD_POINTER_MS) as one `board.pointers`
  * batch a board, so that a teacher's client following 30 boards can get them in one message.
  *
