@@ -2,8 +2,9 @@
  * Pages and a prepared lesson (issue 39, docs/guide.md "Pages"), in real browsers: the teacher
  * prepares a 3-page lesson before class while a student with the link waits on "not started yet";
  * she starts it and the student is let in on her page; the student follows her through the pages
- * and cannot browse away while paced; a late joiner lands on her page; when she lets the class
- * browse the student goes to another page, and "Bring everyone to this page" brings them back.
+ * and cannot browse away while paced; on page 2 she has the attention bar and her laser reaches
+ * the student there; a late joiner lands on her page; when she lets the class browse the student
+ * goes to another page, and "Bring everyone to me" or "Bring everyone to this page" brings them back.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectLive, test } from './support.ts';
@@ -14,7 +15,9 @@ const drawn = (board: Locator) => board.locator('[data-testid="element"]');
 const strip = (page: Page) => page.getByRole('navigation', { name: 'Pages' });
 const thumb = (page: Page, name: string | RegExp) => strip(page).getByRole('button', { name, exact: typeof name === 'string' });
 
+/** A stroke with the pen (a page opens with the select tool, as the lesson's own page does). */
 async function strokeOn(page: Page, board: Locator, from: [number, number], to: [number, number]) {
+  await page.getByRole('button', { name: 'Pen (P)' }).click();
   const box = await board.boundingBox();
   if (!box) throw new Error('no board on screen');
   await page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1]);
@@ -36,7 +39,7 @@ test('prepare a 3-page lesson, start it; a student follows the teacher and canno
   await expectLive(teacher);
   await expect(teacher.getByTestId('lesson-prepared')).toBeVisible();
 
-  // Two more pages, each with a stroke on it (a new page opens with the pen in hand).
+  // Two more pages, each with a stroke on it.
   for (const [i, name] of ['Page 2', 'Page 3'].entries()) {
     await strip(teacher).getByRole('button', { name: 'Add page' }).click();
     await expect(stage(teacher, name)).toBeVisible();
@@ -81,9 +84,29 @@ test('prepare a 3-page lesson, start it; a student follows the teacher and canno
   await thumb(teacher, 'Page 2').click();
   await expect(stage(ana, 'Page 2')).toBeVisible();
   await expect(drawn(stage(ana, 'Page 2'))).toHaveCount(1);
-  // The student draws on the page the class is on (a page opens with the pen in hand).
+  // The student draws on the page the class is on.
   await strokeOn(ana, stage(ana, 'Page 2'), [0.6, 0.2], [0.8, 0.4]);
   await expect(drawn(stage(teacher, 'Page 2'))).toHaveCount(2);
+
+  // Page 2 has the attention kit too: the teacher's bar, and her laser reaches the student on the
+  // page (drawn on page 2's board, in its coordinates), where it fades.
+  await expect(bar.getByRole('button', { name: 'Bring everyone to me' })).toBeVisible();
+  await expect(ana.getByRole('toolbar', { name: 'Attention' }).getByRole('button', { name: 'Hide cursors' })).toBeVisible();
+  await bar.getByTestId('laser-toggle').click();
+  const teacherBoard = (await stage(teacher, 'Page 2').boundingBox())!;
+  const trail = stage(ana, 'Page 2').getByTestId('laser-trail');
+  // Each poll draws a fresh stroke of the laser first: the trail lives 1.2 s, a slow machine must
+  // not let it all fade between two polls.
+  let x = 0.3;
+  await expect
+    .poll(async () => {
+      x = x >= 0.7 ? 0.3 : x + 0.1;
+      await teacher.mouse.move(teacherBoard.x + teacherBoard.width * x, teacherBoard.y + teacherBoard.height * 0.5, { steps: 5 });
+      return Number(await trail.getAttribute('data-points'));
+    })
+    .toBeGreaterThan(0);
+  await expect.poll(async () => Number(await trail.getAttribute('data-points')), { timeout: 5_000 }).toBe(0);
+  await bar.getByTestId('laser-toggle').click();
 
   // A late joiner lands on the teacher's page.
   const benContext = await browser.newContext();
@@ -101,6 +124,13 @@ test('prepare a 3-page lesson, start it; a student follows the teacher and canno
   await thumb(ana, 'Page 3').click();
   await expect(stage(ana, 'Page 3')).toBeVisible();
   await expect(stage(ben, 'Page 2')).toBeVisible();
+  // "Bring everyone to me" brings her view, and it is on page 2: the student comes to page 2 (not
+  // page 3 moved to a view of page 2's), and may browse on from there.
+  await bar.getByRole('button', { name: 'Bring everyone to me' }).click();
+  await expect(stage(ana, 'Page 2')).toBeVisible();
+  await expect(thumb(ana, 'Page 3')).toBeEnabled();
+  await thumb(ana, 'Page 3').click();
+  await expect(stage(ana, 'Page 3')).toBeVisible();
   await strip(teacher).getByRole('button', { name: 'Bring everyone to this page' }).click();
   await expect(stage(ana, 'Page 2')).toBeVisible();
   await expect(thumb(ana, 'Page 3')).toBeDisabled();

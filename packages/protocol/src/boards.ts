@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DragEntry, Element, ElementId } from './elements.ts';
+import { LaserEntry } from './attention.ts';
 import { InkEntry } from './ink.ts';
 import { BoardFlag } from './checks.ts';
 import { EditPolicy } from './lessonSettings.ts';
@@ -109,13 +110,15 @@ export const BOARD_POINTER_MS = 50;
 /**
  * A batch of one board's ephemera, sent to the board's audience only (I12, I13): the pointers
  * (`[sessionId, userId, x, y]` each, the latest per session), the live ink of the tick (points
- * appended per stroke, as in a `cursors` batch) and the drags in progress under current locks.
+ * appended per stroke, as in a `cursors` batch), the drags in progress under current locks and,
+ * on a page of the lesson, the laser points of the tick (as in a `cursors` batch).
  */
 export const BoardPointers = z.object({
   boardId: BoardId,
   pointers: z.array(z.tuple([SessionId, UserId, Coordinate, Coordinate])),
   ink: z.array(InkEntry).optional(),
   drags: z.array(DragEntry).optional(),
+  laser: z.array(LaserEntry).optional(),
 });
 export type BoardPointers = z.infer<typeof BoardPointers>;
 

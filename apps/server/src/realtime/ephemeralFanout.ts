@@ -16,8 +16,8 @@ const MAX_BOARDS_PER_TICK = 10_000;
 
 /**
  * Which board a packet moves on: the class board (the lesson's room: `cursors` batches, filtered
- * by cursor visibility, on the room's adaptive tick) or a private board (docs/boards.md: one
- * `board.pointers` batch a board and tick to the board's channel only, I12).
+ * by cursor visibility, on the room's adaptive tick) or a private board or another page of the
+ * lesson (docs/boards.md: one `board.pointers` batch a board and tick to the board's channel only, I12).
  */
 export type BoardKind = 'class' | 'private';
 
@@ -39,8 +39,9 @@ export interface BoardDelivery {
  * for a whole tick flushes at once, so a lone cursor does not wait. Relaying each packet on its
  * own costs several times more per delivered update (see BENCHMARKS.md).
  *
- * Every board takes this one path, keyed by its id (docs/boards.md): a private board's pointers,
- * ink and drags are kept, bounded, superseded and forgotten by the same rules as the class board's,
+ * Every board takes this one path, keyed by its id (docs/boards.md): a private board's or a page's
+ * pointers, ink and drags (and a page's laser points) are kept, bounded, superseded and forgotten
+ * by the same rules as the class board's,
  * and leave together on a fixed tick (`BoardDelivery`, BOARD_POINTER_MS) as one `board.pointers`
  * batch a board, so that a teacher's client following 30 boards can get them in one message.
  *
@@ -83,9 +84,12 @@ export class EphemeralFanout {
     this.schedule(roomId, room);
   }
 
-  /** A laser point of a session (`entry[0]`); a newer one in the tick supersedes it. Reaches everyone. */
-  pushLaser(roomId: string, userId: string, entry: LaserEntry): void {
-    const room = this.room(roomId, 'class');
+  /**
+   * A laser point of a session (`entry[0]`) on the class board or on a page (its `board.pointers`
+   * batch); a newer one in the tick supersedes it. Reaches everyone who reads the board.
+   */
+  pushLaser(roomId: string, userId: string, entry: LaserEntry, kind: BoardKind = 'class'): void {
+    const room = this.room(roomId, kind);
     if (!room) return;
     room.laser.set(entry[0], { userId, entry });
     this.schedule(roomId, room);
@@ -201,8 +205,8 @@ export class EphemeralFanout {
   }
 
   /**
-   * The board tick: one `board.pointers` batch per private board that moved (pointers as
-   * `[sessionId, userId, x, y]`, the tick's ink and drags), all handed over at once so the delivery
+   * The board tick: one `board.pointers` batch per private board or page that moved (pointers as
+   * `[sessionId, userId, x, y]`, the tick's ink, drags and laser points), all handed over at once so the delivery
    * can group a tick's batches per socket. A board's state goes with its batch.
    */
   flushBoards(): void {
@@ -215,6 +219,7 @@ export class EphemeralFanout {
       const batch: BoardPointers = { boardId, pointers: Array.from(room.pending.values(), ({ userId, entry: [sessionId, x, y] }) => [sessionId, userId, x, y] as const) };
       if (room.ink.size > 0) batch.ink = Array.from(room.ink.values(), (ink) => ink.entry);
       if (room.drags.size > 0) batch.drags = [...room.drags.values()];
+      if (room.laser.size > 0) batch.laser = Array.from(room.laser.values(), (laser) => laser.entry);
       batches.push(batch);
     }
     this.boardsDue.clear();

@@ -162,7 +162,7 @@ export function attachRealtime(
     ...elementHandlers({ ...edits, creates }),
     ...authorityHandlers(edits),
     ...handHandlers(edits),
-    ...attentionHandlers({ io, fanout, rights }),
+    ...attentionHandlers({ io, fanout, rights, access: boardAccess }),
     ...lockHandlers({ ...edits, config, locks, fanout }),
     ...boardHandlers({ ...edits, io, fanout, access: boardAccess, shown }),
     ...checkHandlers({ ...edits, io }),
@@ -251,8 +251,8 @@ export function attachRealtime(
         // A student arriving while the teacher presents follows at once, from the teacher's latest view.
         if (session.role === 'student') {
           // Not the database: a slow adapter only means no catch-up (the next presenting signal brings it).
-          const view = await presentingView(io, session.roomId).catch(() => null);
-          if (view && !socket.disconnected) socket.emit(ServerEvent.FOLLOW, { kind: 'presenting', presenting: true, view });
+          const presented = await presentingView(io, session.roomId).catch(() => null);
+          if (presented && !socket.disconnected) socket.emit(ServerEvent.FOLLOW, { kind: 'presenting', presenting: true, ...presented });
         }
       } catch (error) {
         log.warn({ err: String(error), session: session.sessionId }, 'could not start a session on connect');

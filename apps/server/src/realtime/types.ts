@@ -13,11 +13,18 @@ export interface SocketData {
   /** The client reads `boards.pointers` (its handshake's `features`): a tick's board batches in one message. */
   groupsBoards: boolean;
   /**
-   * A teacher's socket while presenting: the view its students follow (the latest `viewport`).
-   * Kept on the socket so a student joining on any node reads it with `fetchSockets` (through the
-   * adapter) and follows at once; it goes with the socket (attentionHandlers.ts).
+   * A teacher's socket while presenting: the view its students follow (the latest `viewport`), and
+   * the page it is on (absent: the class board). Kept on the socket so a student joining on any
+   * node reads it with `fetchSockets` (through the adapter) and follows at once; it goes with the
+   * socket (attentionHandlers.ts).
    */
-  presenting?: SharedView;
+  presenting?: PresentedView;
+}
+
+/** A presenting teacher's latest view, and the page it is on (absent: the class board). */
+export interface PresentedView {
+  view: SharedView;
+  boardId?: string;
 }
 
 /** Messages between server nodes (through the Redis adapter when there are several). */

@@ -21,18 +21,20 @@ interface AttentionBarProps {
   editor: BoardEditor;
   /** What this screen shows now, as a shared view. */
   sharedView: () => SharedView;
+  /** The board it is on (the lesson's id for the class board): bring and present name it. */
+  boardId: string;
 }
 
 /**
- * The attention kit's controls, floating at the bottom of the board. Everyone: hide others'
- * cursors on this screen, and the laser (a student's only while the teacher allows it). The
- * teacher: bring everyone to this view, present (students follow), how many follow, whose cursors
+ * The attention kit's controls, floating at the bottom of the board (every lesson page). Everyone:
+ * hide others' cursors on this screen, and the laser (a student's only while the teacher allows
+ * it). The teacher: bring everyone to this view of this page, present (students follow), how many follow, whose cursors
  * students see, and whether students may use the laser. A student who stopped following while the
  * teacher presents gets "Return to the teacher". The server decides every rule; this mirrors it.
  * On a phone or at 200 % zoom the teacher's class controls fold behind one "Class" button, so the
  * bar is one short row instead of a panel over the board.
  */
-export function AttentionBar({ attention, editor, sharedView }: AttentionBarProps) {
+export function AttentionBar({ attention, editor, sharedView, boardId }: AttentionBarProps) {
   const view = useStore(attention.view);
   const settings = useStore(editor.board, (b) => b.settings);
   const isTeacher = attention.isTeacher;
@@ -73,12 +75,12 @@ export function AttentionBar({ attention, editor, sharedView }: AttentionBarProp
       )}
       {classControls && (
         <>
-          <button type="button" className="tool-button text-button" onClick={() => void attention.bringEveryone(sharedView())}
+          <button type="button" className="tool-button text-button" onClick={() => void attention.bringEveryone(sharedView(), boardId)}
             title={t('attention.bringTitle')}>
             {t('attention.bring')}
           </button>
           <button type="button" className="tool-button text-button" aria-pressed={view.presenting}
-            onClick={() => void attention.setPresenting(!view.presenting, sharedView())} title={t('attention.presentTitle')}>
+            onClick={() => void attention.setPresenting(!view.presenting, sharedView(), boardId)} title={t('attention.presentTitle')}>
             {view.presenting ? t('attention.stopPresenting') : t('attention.present')}
           </button>
           {view.presenting && (

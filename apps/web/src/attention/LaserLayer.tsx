@@ -9,11 +9,11 @@ import type { AttentionClient, LaserPoint } from './attentionClient.ts';
 const LASER_COLOR = '255, 45, 85';
 
 /**
- * Laser trails: each sender's recent points joined into a line that fades over LASER_FADE_MS.
- * Drawn on one canvas from a requestAnimationFrame loop that runs only while a trail is visible
+ * Laser trails on one board: each sender's recent points made on it (`boardId`: a laser on
+ * another page is not this board's) joined into a line that fades over LASER_FADE_MS. Drawn on one canvas from a requestAnimationFrame loop that runs only while a trail is visible
  * (no React render per point). `data-points` tells tests how many points are still showing.
  */
-export function LaserLayer({ attention, viewport }: { attention: AttentionClient; viewport: StoreApi<Viewport> }) {
+export function LaserLayer({ attention, viewport, boardId }: { attention: AttentionClient; viewport: StoreApi<Viewport>; boardId: string }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
 
   useEffect(() => {
@@ -33,7 +33,7 @@ export function LaserLayer({ attention, viewport }: { attention: AttentionClient
       }
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.clearRect(0, 0, width, height);
-      const points = attention.laser.getState().points;
+      const points = attention.laser.getState().points.filter((p) => p.boardId === boardId);
       canvas.dataset.points = String(points.length);
       const vp = viewport.getState();
       const now = Date.now();
@@ -80,7 +80,7 @@ export function LaserLayer({ attention, viewport }: { attention: AttentionClient
       unsubscribeViewport();
       cancelAnimationFrame(frame);
     };
-  }, [attention, viewport]);
+  }, [attention, viewport, boardId]);
 
   return <canvas ref={canvasRef} className="layer layer-laser" data-testid="laser-trail" data-points="0" aria-hidden="true" />;
 }

@@ -1,4 +1,5 @@
 import './Board.css';
+import type { SharedView } from '@wb/protocol';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
@@ -46,13 +47,13 @@ interface BoardProps {
   colorOf: (userId: string) => string;
   /** Our pointer in board coordinates, whenever it or the viewport moves. */
   onPointer: (x: number, y: number) => void;
-  /** The attention kit: hidden cursors, laser trails, follow the teacher (the class board's only). */
+  /** The attention kit: hidden cursors, laser trails, follow the teacher (every lesson page's; no private board's). */
   attention?: AttentionClient | undefined;
   /** What the board is called for assistive technology ("Whiteboard", "Your board", "Ana's board"). */
   label?: string;
-  /** The board's id (for tests and for the teacher's grid: which board this is). */
-  boardId?: string;
-  /** A private board: the lesson's settings are not set from it (Toolbar), nor does it take part in follow or laser. */
+  /** The board's id (the lesson's for the class board): laser points and followed views are per board; tests read it. */
+  boardId: string;
+  /** A private board: it opens with the pen in hand and the lesson's settings are not set from it (Toolbar). */
   privateBoard?: boolean;
   /** Whose cursors the board shows (CursorLayer's `shows`); all when absent. */
   showsCursorOf?: (userId: string) => boolean;
@@ -130,27 +131,31 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
     };
   }, [viewport, tools, draft, editor, images, pdfImports, pdfPages, isTeacher]);
 
-  // Follow the teacher: a requested view is fitted to this screen; any other move of the view is
-  // the person's own (a student stops following; a presenting teacher shares it).
+  // Follow the teacher: a view requested for this board is fitted to this screen (one asked for
+  // before it came on the stage first); any other move of the view is the person's own (a student
+  // stops following; a presenting teacher shares it).
   useEffect(() => {
     const surface = surfaceRef.current;
     if (!surface || !attention) return;
     const screen = () => ({ width: surface.clientWidth || window.innerWidth, height: surface.clientHeight || window.innerHeight });
     let moving = false;
-    const unsubscribeRequests = attention.viewRequest.subscribe((request) => {
-      if (!request) return;
+    const moveTo = (view: SharedView | null) => {
+      if (!view) return;
       moving = true;
-      viewport.setState(fitView(request.view, screen()), true);
+      viewport.setState(fitView(view, screen()), true);
       moving = false;
-    });
+    };
+    moveTo(attention.boardShown(boardId, sharedViewOf(viewport.getState(), screen())));
+    const unsubscribeRequests = attention.viewRequest.subscribe(() => moveTo(attention.takeView(boardId)));
     const unsubscribeViewport = viewport.subscribe((vp) => {
-      if (!moving) attention.viewMoved(sharedViewOf(vp, screen()));
+      if (!moving) attention.viewMoved(sharedViewOf(vp, screen()), boardId);
     });
     return () => {
       unsubscribeRequests();
       unsubscribeViewport();
+      attention.boardHidden(boardId);
     };
-  }, [attention, viewport]);
+  }, [attention, viewport, boardId]);
   const hideCursors = useStore(attention?.view ?? NO_ATTENTION, (v) => v.hideCursors);
   const paper = useStore(editor.board, (b) => b.settings.paper);
   const sharedView = () => {
@@ -231,7 +236,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       >
         <GridLayer viewport={viewport} paper={paper} />
         <ElementLayer viewport={viewport} board={editor.board} motion={editor.motion} draft={draft} ink={ink} selfSessionId={selfSessionId} nameOf={nameOf} colorOf={colorOf} />
-        {attention && <LaserLayer attention={attention} viewport={viewport} />}
+        {attention && <LaserLayer attention={attention} viewport={viewport} boardId={boardId} />}
         <CursorLayer cursors={cursors} viewport={viewport} nameOf={nameOf} colorOf={colorOf} hidden={hideCursors} shows={showsCursorOf} />
       </div>
       <ElementList
@@ -270,7 +275,7 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         </Suspense>
       )}
       <ZoomControls viewport={viewport} />
-      {attention && <AttentionBar attention={attention} editor={editor} sharedView={sharedView} />}
+      {attention && <AttentionBar attention={attention} editor={editor} sharedView={sharedView} boardId={boardId} />}
     </>
   );
 }

@@ -24,9 +24,10 @@ export function PaperPreview({ paper }: { paper: Paper }) {
 }
 
 /**
- * The teacher's choice of the board's paper for the lesson: one button showing the current paper,
- * opening a group of radio choices with previews. The server keeps the choice (a lesson setting)
- * and sends it to everyone; this sends it and shows the current one.
+ * The teacher's choice of the board's paper: one button showing the current paper, opening a
+ * group of radio choices with previews. The server keeps the choice (on the class board the
+ * lesson's setting, on another page that page's own paper) and sends it to everyone; this sends
+ * it and shows the current one.
  */
 export function PaperPicker({ editor }: { editor: BoardEditor }) {
   const paper = useStore(editor.board, (b) => b.settings.paper);
@@ -63,7 +64,7 @@ export function PaperPicker({ editor }: { editor: BoardEditor }) {
           {PAPER_CHOICES.map((c) => (
             <label key={c.paper} className="paper-choice">
               <input type="radio" name="paper" value={c.paper} checked={paper === c.paper} data-paper={c.paper}
-                onChange={() => void editor.setLessonSettings({ paper: c.paper })} />
+                onChange={() => void editor.setPaper(c.paper)} />
               <PaperPreview paper={c.paper} />
               <span>{t(c.name)}</span>
             </label>

@@ -28,7 +28,7 @@ interface ToolbarProps {
   acceptPdf: boolean;
   /** Opens the equation editor: for a new equation (null) or the selected one. */
   onEquation: (elementId: string | null) => void;
-  /** The lesson's settings (edit policy, paper) are set from the class board, not from a private board. */
+  /** The lesson's controls (edit policy, the paper) are set from a lesson page, not from a private board. */
   lessonControls?: boolean;
 }
 

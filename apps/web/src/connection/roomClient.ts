@@ -99,6 +99,23 @@ const INK_CARRIES_CURSOR_MS = 100;
 type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
+ * How long an attention packet naming a page waits for this socket to read the page (ms): a page
+ * is read within a round trip or two of coming on the stage; a view older than this is stale.
+ */
+const PAGE_READ_WAIT_MS = 10_000;
+
+/** What of the kit waits for a page to be read: the latest of each kind waits. */
+type WaitingKind = 'viewport' | 'bring' | 'present';
+
+/** An attention packet waiting for its page to be read: sent then, or dropped (superseded, stale, stopped). */
+interface WaitingForPage {
+  send(): void;
+  drop(): void;
+  /** When it began to wait (ms, this screen's clock). */
+  at: number;
+}
+
+/**
  * The shell around the pure sync engines and the connection machine: owns the socket, holds one
  * `BoardEngine` per board this member may see (the class board, and each private board the
  * activity shows them), routes each packet to its board's engine, answers lease prompts and
@@ -141,6 +158,8 @@ export class RoomClient {
   /** Set while leaving on purpose: the server's "session ended" is then our own doing. */
   private signingOut = false;
   private readonly cleanups: Array<() => void> = [];
+  /** The kit's packets naming a page this socket does not read yet, by page and kind (`whenReading`). */
+  private readonly waitingForPages = new Map<string, Map<WaitingKind, WaitingForPage>>();
 
   constructor(readonly grant: SessionGrant) {
     const self = { userId: grant.userId, sessionId: grant.sessionId, role: grant.role };
@@ -159,7 +178,7 @@ export class RoomClient {
       welcome: null,
       idle: new Set(),
     }));
-    this.attention = new AttentionClient(this.attentionPorts(), { sessionId: grant.sessionId, role: grant.role });
+    this.attention = new AttentionClient(this.attentionPorts(), { sessionId: grant.sessionId, role: grant.role, lessonId: grant.room.id });
     this.socket = io({
       path: '/socket.io',
       ...SOCKET_TRANSPORTS,
@@ -183,7 +202,12 @@ export class RoomClient {
     );
     this.checks = new ChecksClient(this.request, { role: grant.role });
     this.pages = new PagesClient(
-      { request: this.request, show: (page) => this.followPage(page), hide: (pageId) => this.unfollowBoard(pageId) },
+      {
+        request: this.request,
+        show: (page) => this.followPage(page),
+        hide: (pageId) => this.unfollowBoard(pageId),
+        chose: (pageId) => this.attention.boardChosen(pageId),
+      },
       { lessonId: grant.room.id, role: grant.role },
     );
   }
@@ -297,6 +321,7 @@ export class RoomClient {
       void this.request(ClientEvent.PAGE_SYNC, { pageId: engine.id, ...(lastRevision !== undefined ? { lastRevision } : {}) }).then((reply) => {
         if (this.boards.getState().byId.get(engine.id) !== engine) return;
         if (reply.ok) engine.receiveBoardSync(reply.sync, this.engine.state, Date.now());
+        if (engine.sync.phase === 'live') this.pageRead(engine.id);
       });
       return;
     }
@@ -370,6 +395,8 @@ export class RoomClient {
     this.stopped = true;
     for (const board of this.allBoards()) board.stop();
     this.attention.stop();
+    for (const byKind of this.waitingForPages.values()) for (const waiting of byKind.values()) waiting.drop();
+    this.waitingForPages.clear();
     clearInterval(this.tickTimer);
     clearInterval(this.activityTimer);
     clearTimeout(this.retryTimer);
@@ -477,7 +504,7 @@ export class RoomClient {
     });
     socket.on(ServerEvent.CURSORS, (batch) => {
       // Laser points and the teacher's view are not room state: they go straight to the kit.
-      if (batch.laser) this.attention.receiveLaser(batch.laser);
+      if (batch.laser) this.attention.receiveLaser(batch.laser, this.classBoard.id);
       if (batch.viewport) this.attention.receiveViewport(batch.viewport);
       this.engine.receiveCursors(batch, Date.now());
     });
@@ -517,6 +544,8 @@ export class RoomClient {
   private receiveBoardPointers(batch: BoardPointers): void {
     const board = this.boards.getState().byId.get(batch.boardId);
     if (!board) return;
+    // A page's laser points, like the class board's, go straight to the kit.
+    if (batch.laser && board.isPage) this.attention.receiveLaser(batch.laser, batch.boardId);
     board.sync.receiveCursors(
       {
         cursors: batch.pointers.map(([sessionId, , x, y]) => [sessionId, x, y] as const),
@@ -646,6 +675,11 @@ export class RoomClient {
       pinElement: (request) => acked().emitWithAck(ClientEvent.ELEMENT_PIN, { ...request, ...on }),
       breakLock: (request) => acked().emitWithAck(ClientEvent.LOCK_BREAK, { ...request, ...on }),
       setLessonSettings: (request) => acked().emitWithAck(ClientEvent.LESSON_SETTINGS, request),
+      // A page's paper is its own (`page.update`); the class board's is the lesson's setting.
+      setPaper: (paper) =>
+        boardId === undefined
+          ? acked().emitWithAck(ClientEvent.LESSON_SETTINGS, { requestId: randomId(), settings: { paper } })
+          : this.request(ClientEvent.PAGE_UPDATE, { pageId: boardId, background: paper }),
       setPen: (request) => acked().emitWithAck(ClientEvent.MEMBER_PEN, request),
     };
   }
@@ -682,13 +716,15 @@ export class RoomClient {
     if (!update || !this.socket.connected) return;
     if (Date.now() - this.lastInkAt < INK_CARRIES_CURSOR_MS) return;
     this.lastCursorSentAt = Date.now();
-    if (update.boardId) {
-      this.socket.volatile.emit(ClientEvent.BOARD_POINTER, { boardId: update.boardId, x: update.x, y: update.y });
+    // The laser point moves our pointer on the server too: one packet, not two. Every lesson page
+    // has the laser (the class board, the others); a private board has none.
+    const laserBoard = update.boardId === undefined || this.boards.getState().byId.get(update.boardId)?.isPage;
+    if (this.attention.view.getState().laserOn && laserBoard) {
+      this.attention.pointLaser(update.x, update.y, update.boardId ?? this.classBoard.id);
       return;
     }
-    // The laser point moves our cursor on the server too: one packet, not two.
-    if (this.attention.view.getState().laserOn) {
-      this.attention.pointLaser(update.x, update.y);
+    if (update.boardId) {
+      this.socket.volatile.emit(ClientEvent.BOARD_POINTER, { boardId: update.boardId, x: update.x, y: update.y });
       return;
     }
     // Volatile: a cursor packet that cannot go now is superseded by the next one anyway.
@@ -709,16 +745,58 @@ export class RoomClient {
     await this.socket.timeout(REPLY_TIMEOUT_MS).emitWithAck(ClientEvent.HAND_LOWER_ALL, { requestId: randomId() }).catch(() => null);
   }
 
+  /**
+   * The kit's packets. One naming a page waits until this socket reads it (its `page.sync`
+   * answered): the server refuses it before (`board_forbidden`), and a page just gone to, or
+   * read again after a reconnect, is read a moment after its board is on the stage. A laser point
+   * is dropped meanwhile (the next supersedes it); a view or a follow request waits, the latest
+   * of each, and goes when the page is read, unless PAGE_READ_WAIT_MS passed (it is stale then).
+   */
   private attentionPorts(): AttentionPorts {
     const acked = () => this.socket.timeout(REPLY_TIMEOUT_MS);
     const lost = { ok: false as const, error: { code: ErrorCode.UNAVAILABLE, message: 'No answer from the server.' } };
+    const on = (boardId: string | undefined) => (boardId === undefined ? {} : { boardId });
+    const request = <T,>(kind: WaitingKind, boardId: string | undefined, send: () => Promise<T>, superseded: T): Promise<T> =>
+      new Promise((resolve) => this.whenReading(boardId, kind, { send: () => resolve(send()), drop: () => resolve(superseded) }));
     return {
-      laser: (x, y) => this.socket.volatile.emit(ClientEvent.LASER, { x, y }),
-      viewport: (view) => this.socket.volatile.emit(ClientEvent.VIEWPORT, view),
+      laser: (x, y, boardId) => {
+        if (this.reading(boardId)) this.socket.volatile.emit(ClientEvent.LASER, { x, y, ...on(boardId) });
+      },
+      viewport: (view, boardId) =>
+        this.whenReading(boardId, 'viewport', { send: () => this.socket.volatile.emit(ClientEvent.VIEWPORT, { ...view, ...on(boardId) }), drop: () => {} }),
       followSet: (following) => acked().emitWithAck(ClientEvent.FOLLOW_SET, { requestId: randomId(), following }).catch(() => lost),
-      followBring: (view) => acked().emitWithAck(ClientEvent.FOLLOW_BRING, { requestId: randomId(), view }).catch(() => lost),
-      followPresent: (presenting, view) => acked().emitWithAck(ClientEvent.FOLLOW_PRESENT, { requestId: randomId(), presenting, view }).catch(() => lost),
+      followBring: (view, boardId) =>
+        request('bring', boardId, () => acked().emitWithAck(ClientEvent.FOLLOW_BRING, { requestId: randomId(), view, ...on(boardId) }).catch(() => lost), lost),
+      followPresent: (presenting, view, boardId) =>
+        request('present', boardId, () => acked().emitWithAck(ClientEvent.FOLLOW_PRESENT, { requestId: randomId(), presenting, view, ...on(boardId) }).catch(() => lost), lost),
+      goToBoard: (boardId) => void this.pages.go(boardId),
     };
+  }
+
+  /** Whether this socket reads the board now: the class board always; a page once its sync is applied. */
+  private reading(boardId: string | undefined): boolean {
+    const engine = boardId === undefined ? undefined : this.boards.getState().byId.get(boardId);
+    return engine === undefined || !engine.isPage || engine.sync.phase === 'live';
+  }
+
+  /** Sends now when this socket reads the board, else once it does (`pageRead`); a later send of the same kind supersedes it. */
+  private whenReading(boardId: string | undefined, kind: WaitingKind, waiting: Omit<WaitingForPage, 'at'>): void {
+    if (boardId === undefined || this.reading(boardId)) return waiting.send();
+    let byKind = this.waitingForPages.get(boardId);
+    if (!byKind) this.waitingForPages.set(boardId, (byKind = new Map()));
+    byKind.get(kind)?.drop();
+    byKind.set(kind, { ...waiting, at: Date.now() });
+  }
+
+  /** The page's sync is applied: what waited for it goes, unless it is stale. */
+  private pageRead(boardId: string): void {
+    const byKind = this.waitingForPages.get(boardId);
+    this.waitingForPages.delete(boardId);
+    const now = Date.now();
+    for (const waiting of byKind?.values() ?? []) {
+      if (now - waiting.at <= PAGE_READ_WAIT_MS) waiting.send();
+      else waiting.drop();
+    }
   }
 }
 

@@ -49,6 +49,7 @@ function fakeTransport() {
     pinElement: (r) => reply('pin', r, () => echo({ id: r.elementId }, 2)),
     breakLock: (r) => reply('break', r, () => echo({ id: r.elementId }, 2)),
     setLessonSettings: (r) => reply('settings', r, () => ({ ok: true, settings: { ...DEFAULT_LESSON_SETTINGS, editPolicy: r.settings.editPolicy ?? 'own' } })),
+    setPaper: (paper) => reply('paper', paper, () => ({ ok: true })),
     setPen: (r) => reply('pen', r, () => ({ ok: true, member: { userId: r.userId, displayName: 'Alice', role: 'student', status: 'active', colorIndex: 1, penMuted: r.muted, handRaisedAt: null } })),
   };
   return {

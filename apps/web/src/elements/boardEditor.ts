@@ -24,6 +24,7 @@ import {
   type LessonSettingsReply,
   type Member,
   type MemberPenRequest,
+  type Paper,
   type PinElementRequest,
   type ProtocolError,
   type Role,
@@ -65,6 +66,8 @@ export interface EditorTransport {
   pinElement(request: PinElementRequest): Promise<Ack<ElementReply>>;
   breakLock(request: BreakLockRequest): Promise<Ack<ElementReply>>;
   setLessonSettings(request: { requestId: string; settings: LessonSettingsPatch }): Promise<Ack<LessonSettingsReply>>;
+  /** Teacher: this board's paper (the class board's is the lesson's `paper` setting; a page's its own). */
+  setPaper(paper: Paper): Promise<Ack<unknown>>;
   setPen(request: MemberPenRequest): Promise<Ack<{ member: Member }>>;
 }
 
@@ -625,6 +628,11 @@ export class BoardEditor {
   /** Teacher: change some of the lesson's settings (cursor visibility, the students' laser, …). */
   async setLessonSettings(settings: LessonSettingsPatch): Promise<void> {
     await this.simpleRequest(() => this.transport.setLessonSettings({ requestId: randomId(), settings }));
+  }
+
+  /** Teacher: the paper of this board (the lesson's setting on the class board, the page's own on a page). */
+  async setPaper(paper: Paper): Promise<void> {
+    await this.simpleRequest(() => this.transport.setPaper(paper));
   }
 
   async setPenMuted(userId: string, muted: boolean): Promise<void> {

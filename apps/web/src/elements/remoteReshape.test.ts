@@ -23,6 +23,7 @@ const transport: EditorTransport = {
   pinElement: idle,
   breakLock: idle,
   setLessonSettings: idle,
+  setPaper: idle,
   setPen: idle,
 };
 

@@ -120,7 +120,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
     const entry = rosterRef.current.find((e) => e.userId === userId);
     return entry ? memberColor(entry.colorIndex) : colorForUser(userId);
   }, []);
-  // The board on the stage: the class board, or a private board the activity puts there.
+  // The board on the stage: the class board, another page of the lesson, or a private board the activity puts there.
   const stage = useStage(client, grant);
   // One PDF import at a time for the page, whichever board it lands on.
   const [pdfImports] = useState(createPdfImports);
@@ -138,6 +138,9 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
     [client, grant.role],
   );
   const stageId = stage.engine === client.classBoard ? null : stage.engine.id;
+  // Every lesson page (the class board, the others) has the attention kit and the lesson's
+  // controls; a private board (a student's own, one opened from the grid) has neither.
+  const onPrivateBoard = stage.engine.isPrivate;
   const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y, stageId ?? undefined), [client, stageId]);
   // While an activity runs (or is frozen) every student works on their own board, where their
   // pointer is: the class board leaves out the last cursor each sent before it began.
@@ -294,7 +297,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             {/* One Board for every board: keyed by it, so each board keeps its own view and tools state. */}
             <Board key={stage.engine.id} images={images} pdfImports={pdfImports} pdfPages={pdfPages} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
               selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
-              attention={stageId ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={stageId !== null} showsCursorOf={showsCursorOf} />
+              attention={onPrivateBoard ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={onPrivateBoard} showsCursorOf={showsCursorOf} />
             <BoardNotices editor={stage.engine.editor}>
               <PdfImportBar imports={pdfImports} />
               <OfflineNote connection={connection} editor={stage.engine.editor} />

@@ -17,9 +17,10 @@ const updated = (revision: number, pages: LessonPages): RoomEvent =>
 function pagesOf(role: 'teacher' | 'student', first: LessonPages) {
   const shown: string[] = [];
   const hidden: string[] = [];
+  const chosen: string[] = [];
   const request = (async () => ({ ok: true, ...first, deleted: [] }) as Ack<unknown>) as unknown as Request;
-  const client = new PagesClient({ request, show: (p) => shown.push(p.id), hide: (id) => hidden.push(id) }, { lessonId: LESSON, role });
-  return { client, shown, hidden, following: () => shown.filter((id) => !hidden.includes(id) || shown.lastIndexOf(id) > hidden.lastIndexOf(id)) };
+  const client = new PagesClient({ request, show: (p) => shown.push(p.id), hide: (id) => hidden.push(id), chose: (id) => chosen.push(id) }, { lessonId: LESSON, role });
+  return { client, shown, hidden, chosen, following: () => shown.filter((id) => !hidden.includes(id) || shown.lastIndexOf(id) > hidden.lastIndexOf(id)) };
 }
 
 describe('which page a person looks at (pagesClient.ts)', () => {
@@ -49,6 +50,17 @@ describe('which page a person looks at (pagesClient.ts)', () => {
     expect(s.client.store.getState().viewing).toBe(page(3));
     s.client.receiveEvent(updated(7, list(3, page(2), 'paced')));
     expect(s.client.store.getState().viewing).toBe(page(2));
+    // The attention kit hears only a free student's own moves (a paced move is the teacher's).
+    expect(s.chosen).toEqual([page(3)]);
+  });
+
+  test('a free student goes only to a live page, and going to the page they are on changes nothing', async () => {
+    const s = pagesOf('student', list(3, LESSON, 'free'));
+    await s.client.reconnected();
+    await s.client.go(page(9));
+    await s.client.go(LESSON);
+    expect(s.client.store.getState().viewing).toBe(LESSON);
+    expect(s.chosen).toEqual([]);
   });
 
   test('I1: a late or repeated pages.updated older than the one applied moves nobody back', async () => {

@@ -43,6 +43,8 @@ export interface PagesPorts {
   show(page: Page): void;
   /** Stop following a page's engine. */
   hide(pageId: string): void;
+  /** A free student went to a page (their own choice, or taken to the teacher's by the attention kit). */
+  chose?(pageId: string): void;
 }
 
 /** Pages whose engines a teacher keeps for the strip's live thumbnails, at most (I10). */
@@ -105,7 +107,7 @@ export class PagesClient {
     this.followed = wanted;
   }
 
-  /** Go to a page: the teacher moves the class (paced); a free student moves alone. */
+  /** Go to a page: the teacher moves the class (paced); a free student moves alone (to a live page). */
   async go(pageId: string): Promise<void> {
     const pages = this.store.getState().pages;
     if (!pages) return;
@@ -113,9 +115,10 @@ export class PagesClient {
       await this.ask(ClientEvent.PAGE_GOTO, { pageId });
       return;
     }
-    if (pages.pacing !== 'free') return;
+    if (pages.pacing !== 'free' || !pages.pages.some((p) => p.id === pageId) || this.store.getState().viewing === pageId) return;
     this.store.setState({ viewing: pageId });
     this.follow(pages, pageId);
+    this.ports.chose?.(pageId);
   }
 
   /** Teacher: a new blank page (on the paper given) after the one she is on, and go there. */
