@@ -24,6 +24,8 @@ import { createToolInput } from './toolInput.ts';
 import { Toolbar } from './Toolbar.tsx';
 import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
 import { ZOOM_STEP, createViewportStore, initialViewport, screenToBoard, zoomAt, type Point, type Viewport } from './viewport.ts';
+import { FirstView, measureBoardArea } from './firstView.ts';
+import { recallView, rememberView } from './viewMemory.ts';
 import { ViewportGestures } from './viewportGestures.ts';
 import { useT } from '../i18n/useT.ts';
 
@@ -74,7 +76,8 @@ interface BoardProps {
  */
 export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, pdfImports, pdfPages, isTeacher, label, boardId, privateBoard = false, showsCursorOf }: BoardProps) {
   const t = useT();
-  const [viewport] = useState(createViewportStore);
+  // Where the person left this board, if it was on stage before in this tab (viewMemory.ts).
+  const [viewport] = useState(() => createViewportStore(recallView(boardId)?.viewport));
   // A private board is an activity's page to draw on: it opens with the pen in hand.
   const [tools] = useState(() => createToolStore(privateBoard ? 'pen' : 'select'));
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null, marquee: null })));
@@ -129,6 +132,35 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       gestures.detach();
     };
   }, [viewport, tools, draft, editor, images, pdfImports, pdfPages, isTeacher]);
+
+  // The board opens showing its content (firstView.ts): fitted once, unless the person or a follow
+  // request moved the view first. Its view is kept for when it comes back on stage. The fit reaches
+  // the effect below as any move does: a presenting teacher shares the page as she sees it (a
+  // student is never following when one is made).
+  useEffect(() => {
+    const surface = surfaceRef.current;
+    if (!surface) return;
+    const first = new FirstView({
+      viewport,
+      board: editor.board,
+      measure: () => measureBoardArea(surface),
+      following: () => attention?.view.getState().following ?? false,
+      onPress: (pressed) => {
+        surface.addEventListener('pointerdown', pressed, true);
+        return () => surface.removeEventListener('pointerdown', pressed, true);
+      },
+      nextFrame: (run) => {
+        const frame = requestAnimationFrame(run);
+        return () => cancelAnimationFrame(frame);
+      },
+      settled: recallView(boardId)?.settled ?? false,
+    });
+    first.attach();
+    return () => {
+      first.detach();
+      rememberView(boardId, { viewport: viewport.getState(), settled: first.settled });
+    };
+  }, [viewport, editor, attention, boardId]);
 
   // Follow the teacher: a requested view is fitted to this screen; any other move of the view is
   // the person's own (a student stops following; a presenting teacher shares it).
@@ -282,7 +314,7 @@ export function ZoomControls({ viewport }: { viewport: StoreApi<Viewport> }) {
   const zoomBy = (factor: number) => viewport.setState(zoomAt(viewport.getState(), center(), factor), true);
   const t = useT();
   return (
-    <div className="zoom-controls panel" role="group" aria-label={t('zoom.label')}>
+    <div className="zoom-controls panel" data-over-board role="group" aria-label={t('zoom.label')}>
       <button type="button" className="icon-button" onClick={() => zoomBy(1 / ZOOM_STEP)} aria-label={t('zoom.out')} title={t('zoom.outTitle')}>
         −
       </button>
