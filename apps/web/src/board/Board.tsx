@@ -24,7 +24,7 @@ import { createToolInput } from './toolInput.ts';
 import { Toolbar } from './Toolbar.tsx';
 import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
 import { ZOOM_STEP, createViewportStore, initialViewport, screenToBoard, zoomAt, type Point, type Viewport } from './viewport.ts';
-import { FirstView, measureBoardArea } from './firstView.ts';
+import { FirstView, fittedView, measureBoardArea } from './firstView.ts';
 import { recallView, rememberView } from './viewMemory.ts';
 import { ViewportGestures } from './viewportGestures.ts';
 import { useT } from '../i18n/useT.ts';
@@ -104,7 +104,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       onPointerRef.current(x, y);
     };
     const viewCentre = () => screenToBoard(viewport.getState(), { x: surface.clientWidth / 2, y: surface.clientHeight / 2 });
-    const gestures = new ViewportGestures({ surface, viewport, tool: toolInput, onPointer: onBoardPointer, onSpaceHeld: setSpaceHeld, onPanning: setPanning });
+    const fitContent = () => fittedView(surface, editor.board.getState().ordered);
+    const gestures = new ViewportGestures({ surface, viewport, tool: toolInput, onPointer: onBoardPointer, onSpaceHeld: setSpaceHeld, onPanning: setPanning, fitContent });
     gestures.attach();
     const detachSelectionKeys = attachSelectionKeys(editor);
     const detachClipboard = attachClipboard(editor, images, () => pointer, viewCentre);
@@ -301,13 +302,21 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         />
         </Suspense>
       )}
-      <ZoomControls viewport={viewport} />
+      <ZoomControls
+        viewport={viewport}
+        onFit={() => {
+          const surface = surfaceRef.current;
+          const fitted = surface && fittedView(surface, editor.board.getState().ordered);
+          if (fitted) viewport.setState(fitted, true);
+        }}
+      />
       {attention && <AttentionBar attention={attention} editor={editor} sharedView={sharedView} />}
     </>
   );
 }
 
-export function ZoomControls({ viewport }: { viewport: StoreApi<Viewport> }) {
+/** The zoom's buttons; with `onFit`, also "Fit to content" (the board's content whole in view). */
+export function ZoomControls({ viewport, onFit }: { viewport: StoreApi<Viewport>; onFit?: () => void }) {
   // Only this small toolbar re-renders on zoom, and only when the rounded percentage changes.
   const percent = useStore(viewport, (vp) => Math.round(vp.zoom * 100));
   const center = (): Point => ({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
@@ -330,6 +339,15 @@ export function ZoomControls({ viewport }: { viewport: StoreApi<Viewport> }) {
       <button type="button" className="icon-button" onClick={() => zoomBy(ZOOM_STEP)} aria-label={t('zoom.in')} title={t('zoom.inTitle')}>
         +
       </button>
+      {onFit && (
+        <button type="button" className="icon-button" onClick={onFit} aria-label={t('zoom.fit')} title={t('zoom.fitTitle')} aria-keyshortcuts="Shift+1">
+          {/* Four corners around the content: a frame it is fitted to. */}
+          <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M1.5 5V1.5H5M11 1.5h3.5V5M14.5 11v3.5H11M5 14.5H1.5V11" />
+            <rect x="5" y="5" width="6" height="6" rx="1" />
+          </svg>
+        </button>
+      )}
     </div>
   );
 }

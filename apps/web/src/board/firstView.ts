@@ -1,8 +1,8 @@
 import type { Element } from '@wb/protocol';
 import type { StoreApi } from 'zustand/vanilla';
 import { rotatedBounds, unionBounds, type Bounds } from '../elements/geometry.ts';
-import { openingView, type ScreenRect, type Size } from './contentView.ts';
-import type { Viewport } from './viewport.ts';
+import { fitToContent, openingView, type ScreenRect, type Size } from './contentView.ts';
+import { initialViewport, type Viewport } from './viewport.ts';
 
 /**
  * A board opens showing its content: when to fit it (FirstView, its DOM reached through ports) and
@@ -36,6 +36,14 @@ export function measureBoardArea(surface: HTMLElement): { screen: Size; panels: 
     if (r.width > 0 && r.height > 0) panels.push({ left: r.left - origin.left, top: r.top - origin.top, right: r.right - origin.left, bottom: r.bottom - origin.top });
   }
   return { screen, panels };
+}
+
+/** "Fit to content": the view that shows all of the board in the visible area; the origin at 100 % for an empty board. */
+export function fittedView(surface: HTMLElement, elements: readonly Element[]): Viewport | null {
+  const area = measureBoardArea(surface);
+  if (!area) return null;
+  const content = contentBounds(elements);
+  return content ? fitToContent(content, area.screen, area.panels) : initialViewport;
 }
 
 export interface FirstViewOptions {
