@@ -107,6 +107,12 @@ test.afterAll(async () => {
 async function openBoard(browser: Browser, name: string): Promise<Page> {
   const { page } = await joinLesson(browser, code, name);
   await expect.poll(async () => (await elementsOf(page)).length).toBeGreaterThanOrEqual(FILLERS + samples.length + 1);
+  // The board opened fitted to its content (board/firstView.ts: the fillers reach under the tools,
+  // the target under the top bar); the tests point at board coordinates at 100 %, unpanned.
+  await page.locator('.zoom-readout').click();
+  await expect(page.locator('.zoom-readout')).toHaveText('100%');
+  // The keys the tests press go to the page, as before the click: a focused button keeps its own.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   return page;
 }
 

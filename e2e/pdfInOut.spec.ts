@@ -1,4 +1,4 @@
-import type { Download, Page } from '@playwright/test';
+import type { Download, Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { pdfFacts, pixelsNear, readPdf } from '../apps/server/test/pdfReading.ts';
 import { elementsOf } from './boardHook.ts';
@@ -12,7 +12,8 @@ import { expect, fromLessonMenu, joinLesson, startLesson, test } from './support
  * existing work); a progress bar ("page n of N") and Cancel; the first page is on the stage while
  * the rest import, rendered by pdf.js in a worker (off the main thread). Out: the teacher downloads the lesson and an
  * activity's class pack from the lesson's menus; both are parsed back (page count, text) and drawn
- * to pixels.
+ * to pixels. An imported page opens showing its picture whole, clear of the lesson's panels, on a
+ * laptop and on a phone.
  */
 
 async function strokeOn(page: Page, board: ReturnType<Page['locator']>, from: [number, number], to: [number, number]) {
@@ -106,6 +107,85 @@ test('a 30-page PDF imports page by page with progress; the first page is usable
   await expect(pageStrip(teacher.page).getByRole('listitem')).toHaveCount(kept);
   // Pages were drawn by pdf.js in the import's worker, not on the page's thread.
   expect(workers.some((url) => /pdfRenderWorker/.test(url))).toBe(true);
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/**
+ * Where the imported picture sits on this screen, against what covers the board: the top bar, the
+ * pages strip, the drawing tools and the board's actions (each as the person sees it, by its role).
+ * Null while the picture has no box yet.
+ */
+async function pictureOnScreen(page: Page, board: Locator) {
+  const picture = await board.locator('[data-testid="element"][data-kind="image"]').boundingBox();
+  if (!picture) return null;
+  const screen = page.viewportSize()!;
+  const panels: Record<string, Box | null> = {
+    'top bar': await page.locator('header.topbar').boundingBox(),
+    'pages strip': await pageStrip(page).boundingBox(),
+    'drawing tools': await page.getByRole('toolbar', { name: 'Drawing tools' }).boundingBox(),
+    'board actions': await page.getByRole('toolbar', { name: 'Board actions' }).boundingBox(),
+  };
+  const topLeft = { x: picture.x, y: picture.y };
+  const bottomRight = { x: picture.x + picture.width, y: picture.y + picture.height };
+  const onScreen = (p: { x: number; y: number }) => p.x >= 0 && p.y >= 0 && p.x <= screen.width && p.y <= screen.height;
+  return {
+    picture,
+    // Both corners on the screen, and the whole picture under none of the panels.
+    cornersOnScreen: onScreen(topLeft) && onScreen(bottomRight),
+    under: Object.entries(panels).filter(([, box]) => box && overlaps(picture, box)).map(([name]) => name),
+    belowTopBar: picture.y >= panels['top bar']!.y + panels['top bar']!.height,
+  };
+}
+
+const shownWhole = (seen: Awaited<ReturnType<typeof pictureOnScreen>>) => seen !== null && seen.cornersOnScreen && seen.belowTopBar && seen.under.length === 0;
+
+/** The picture of the page on the stage is shown whole and under no panel (the fit runs a frame after it arrives). */
+async function expectPictureShown(page: Page, board: Locator) {
+  await expect.poll(async () => {
+    const seen = await pictureOnScreen(page, board);
+    return seen && { cornersOnScreen: seen.cornersOnScreen, belowTopBar: seen.belowTopBar, under: seen.under };
+  }).toEqual({ cornersOnScreen: true, belowTopBar: true, under: [] });
+}
+
+test('an imported page opens showing its picture whole, below the top bar and clear of the strip and tools, on a laptop (1280 x 800) and on a phone (390 x 844); Fit to content brings it back', async ({ browser }) => {
+  const teacher = await startLesson(browser, 'Ms Rivera', '', undefined, { viewport: { width: 1280, height: 800 } });
+  const pat = await joinLesson(browser, teacher.code, 'Pat', '', undefined, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await teacher.page.getByTestId('image-file').setInputFiles({ name: 'worksheet.pdf', mimeType: 'application/pdf', buffer: worksheetPdf(2) });
+  await expect(pageStrip(teacher.page).getByRole('listitem')).toHaveCount(3, { timeout: 60_000 });
+  await expect(teacher.page.getByTestId('pdf-import')).toBeHidden({ timeout: 60_000 });
+
+  // The teacher went to the page; the paced class (Pat's phone) with her.
+  for (const page of [teacher.page, pat.page]) {
+    const board = stage(page, 'Page 2');
+    await expect(board.locator('[data-testid="element"][data-kind="image"]')).toHaveCount(1, { timeout: 60_000 });
+    await expectPictureShown(page, board);
+    // Shown at a size to read: zoomed out to fit, never in past 100 %, and not a thumbnail.
+    const seen = (await pictureOnScreen(page, board))!;
+    const percent = Number((await page.locator('.zoom-readout').textContent())!.replace('%', ''));
+    expect(percent).toBeLessThanOrEqual(100);
+    expect(seen.picture.height).toBeGreaterThan(page.viewportSize()!.height * 0.4);
+  }
+
+  // Pat pans away with the keyboard.
+  const board = stage(pat.page, 'Page 2');
+  await board.focus();
+  for (let i = 0; i < 8; i++) await pat.page.keyboard.press('ArrowDown');
+  await expect.poll(async () => shownWhole(await pictureOnScreen(pat.page, board))).toBe(false);
+  // "Fit to content", from the keyboard: focused and pressed with Enter.
+  const fit = pat.page.getByRole('button', { name: 'Fit to content' });
+  await fit.focus();
+  await pat.page.keyboard.press('Enter');
+  await expectPictureShown(pat.page, board);
+  // And its shortcut, Shift+1, on the teacher's laptop after she zoomed in.
+  const teachersBoard = stage(teacher.page, 'Page 2');
+  await teachersBoard.focus();
+  for (let i = 0; i < 3; i++) await teacher.page.keyboard.press('+');
+  await expect.poll(async () => shownWhole(await pictureOnScreen(teacher.page, teachersBoard))).toBe(false);
+  await teacher.page.keyboard.press('Shift+Digit1');
+  await expectPictureShown(teacher.page, teachersBoard);
 });
 
 test('the teacher downloads the lesson and a class pack as PDFs from the lesson; they parse and show the strokes', async ({ browser }) => {

@@ -32,6 +32,10 @@
  *   pnpm screenshots -- --pages --out /tmp/shots   only pages and the lesson library (issue 39) at laptop,
  *                                                 phone and 640 x 400, light and dark; the README's pair,
  *                                                 `pages.png` and `library.png`, into docs/screenshots
+ *   pnpm screenshots -- --imported                 only a PDF imported as pages, as it opens: the teacher's
+ *                                                 page and a student's at laptop, phone (touch) and
+ *                                                 640 x 400, light and dark, `pages-imported-*.png`,
+ *                                                 opened at http://classroom.test (not a secure context)
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -43,9 +47,11 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { fillClass } from '../e2e/classroom.ts';
 import { connectMember, createElements, type MemberSocket } from '../e2e/roomSeed.ts';
+import { worksheetPdf } from '../e2e/worksheetPdf.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ElementShape, SessionGrant } from '@wb/protocol';
 import { ClientEvent } from '@wb/protocol';
+import { CLASSROOM_HOST } from '../e2e/origins.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const port = Number(process.env.SCREENSHOT_PORT ?? 3340);
@@ -60,6 +66,7 @@ const feedback = args.includes('--feedback');
 const rough = args.includes('--rough');
 const share = args.includes('--share');
 const pagesOnly = args.includes('--pages');
+const imported = args.includes('--imported');
 const outAt = args.indexOf('--out');
 const outDir = resolve(outAt >= 0 && args[outAt + 1] ? args[outAt + 1]! : join(root, 'docs/screenshots'));
 
@@ -131,14 +138,16 @@ async function main(): Promise<void> {
     },
   });
   const system = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  const browser = await chromium.launch({ ...(existsSync(system) ? { executablePath: system } : {}), args: ['--no-sandbox', '--disable-gpu'] });
+  // classroom.test resolves to this machine: a page opened there is not a secure context (I15).
+  const browser = await chromium.launch({ ...(existsSync(system) ? { executablePath: system } : {}), args: ['--no-sandbox', '--disable-gpu', `--host-resolver-rules=MAP ${CLASSROOM_HOST} 127.0.0.1`] });
   try {
     await waitReady();
-    if (feedback || rough || share || pagesOnly) {
+    if (feedback || rough || share || pagesOnly || imported) {
       if (feedback) await feedbackShots(browser);
       if (rough) await roughShots(browser);
       if (share) await shareShots(browser);
       if (pagesOnly) await pagesShots(browser);
+      if (imported) await importedShots(browser);
       return;
     }
     const teacher = await startLesson(browser, sizes.laptop!);
@@ -302,6 +311,47 @@ async function pagesShots(browser: Browser): Promise<void> {
       await lib.screenshot({ path: join(outDir, `library-${name}-${colorScheme}.png`), fullPage: true });
       if (name === 'laptop' && colorScheme === 'light') await lib.screenshot({ path: join(readme, 'library.png') });
       await lc.close();
+    }
+  }
+}
+
+/**
+ * A two-page worksheet PDF imported by the teacher (issue 39), as the page it becomes opens: the
+ * picture shown whole in the board's visible area, clear of the top bar and the pages strip, on the
+ * teacher's screen and on a student's (paced, so taken there) at each size, light and dark.
+ */
+async function importedShots(browser: Browser): Promise<void> {
+  const origin = `http://${CLASSROOM_HOST}:${port}`;
+  const importedSizes = { laptop: sizes.laptop!, phone: sizes.phone!, zoom200: sizes.zoom200! };
+  for (const [name, options] of Object.entries(importedSizes)) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ ...options, colorScheme });
+      const t = await context.newPage();
+      await t.goto(`${origin}/`);
+      await t.getByLabel('Your name').fill('Ms Rivera');
+      await t.getByLabel('Lesson title (optional)').fill('Fractions, week 3');
+      await t.getByRole('button', { name: 'Start lesson' }).click();
+      await t.waitForURL(/\/r\/[A-Z2-9]{6}$/);
+      await t.getByTestId('connection-status').and(t.locator('[data-state="live"]')).waitFor();
+      const code = /\/r\/([A-Z2-9]{6})$/.exec(t.url())![1]!;
+      const sc = await browser.newContext({ ...options, colorScheme });
+      const st = await sc.newPage();
+      await st.goto(`${origin}/r/${code}`);
+      await st.getByLabel('Your name').fill('Pat');
+      await st.getByRole('button', { name: 'Join lesson' }).click();
+      await st.getByTestId('connection-status').and(st.locator('[data-state="live"]')).waitFor();
+      await t.getByTestId('image-file').setInputFiles({ name: 'worksheet.pdf', mimeType: 'application/pdf', buffer: worksheetPdf(2) });
+      for (const page of [t, st]) {
+        await page.getByRole('application', { name: 'Page 2' }).locator('[data-testid="element"][data-kind="image"]').waitFor({ timeout: 60_000 });
+      }
+      await t.getByTestId('pdf-import').waitFor({ state: 'hidden', timeout: 60_000 });
+      // The pictures decoded and drawn.
+      await t.waitForTimeout(800);
+      await t.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await t.screenshot({ path: join(outDir, `pages-imported-teacher-${name}-${colorScheme}.png`) });
+      await st.screenshot({ path: join(outDir, `pages-imported-student-${name}-${colorScheme}.png`) });
+      await sc.close();
+      await context.close();
     }
   }
 }

@@ -139,7 +139,7 @@ describeOnEachDatabase('pages', {}, (suite) => {
       const synced = students.map(
         (c) =>
           new Promise<{ sync: { snapshot: { revision: number; elements: unknown[] } } }>((resolve) =>
-            c.socket.on('room.event', (event: { kind: string; payload: LessonPages }) => {
+            c.socket.on('room.event', (event) => {
               if (event.kind === 'pages.updated' && event.payload.currentPageId === two) void ask<{ sync: { snapshot: { revision: number; elements: unknown[] } } }>(c, ClientEvent.PAGE_SYNC, { pageId: two }).then(resolve);
             }),
           ),

@@ -51,7 +51,7 @@ export function AttentionBar({ attention, editor, sharedView, boardId }: Attenti
   }, [attention, mayLaser, view.laserOn]);
 
   return (
-    <div ref={bar} className="attention-bar panel" role="toolbar" aria-label={t('attention.label')}>
+    <div ref={bar} className="attention-bar panel" data-over-board role="toolbar" aria-label={t('attention.label')}>
       <button type="button" className="tool-button text-button" aria-pressed={view.hideCursors} onClick={() => attention.setHideCursors(!view.hideCursors)}
         title={t('attention.hideCursorsTitle')}>
         {view.hideCursors ? t('attention.showCursors') : t('attention.hideCursors')}

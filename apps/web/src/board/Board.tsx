@@ -25,6 +25,8 @@ import { createToolInput } from './toolInput.ts';
 import { Toolbar } from './Toolbar.tsx';
 import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
 import { ZOOM_STEP, createViewportStore, initialViewport, screenToBoard, zoomAt, type Point, type Viewport } from './viewport.ts';
+import { FirstView, fittedView, measureBoardArea } from './firstView.ts';
+import { recallView, rememberView } from './viewMemory.ts';
 import { ViewportGestures } from './viewportGestures.ts';
 import { useT } from '../i18n/useT.ts';
 
@@ -75,7 +77,8 @@ interface BoardProps {
  */
 export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, pdfImports, pdfPages, isTeacher, label, boardId, privateBoard = false, showsCursorOf }: BoardProps) {
   const t = useT();
-  const [viewport] = useState(createViewportStore);
+  // Where the person left this board, if it was on stage before in this tab (viewMemory.ts).
+  const [viewport] = useState(() => createViewportStore(recallView(boardId)?.viewport));
   // A private board is an activity's page to draw on: it opens with the pen in hand.
   const [tools] = useState(() => createToolStore(privateBoard ? 'pen' : 'select'));
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null, marquee: null })));
@@ -102,7 +105,8 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       onPointerRef.current(x, y);
     };
     const viewCentre = () => screenToBoard(viewport.getState(), { x: surface.clientWidth / 2, y: surface.clientHeight / 2 });
-    const gestures = new ViewportGestures({ surface, viewport, tool: toolInput, onPointer: onBoardPointer, onSpaceHeld: setSpaceHeld, onPanning: setPanning });
+    const fitContent = () => fittedView(surface, editor.board.getState().ordered);
+    const gestures = new ViewportGestures({ surface, viewport, tool: toolInput, onPointer: onBoardPointer, onSpaceHeld: setSpaceHeld, onPanning: setPanning, fitContent });
     gestures.attach();
     const detachSelectionKeys = attachSelectionKeys(editor);
     const detachClipboard = attachClipboard(editor, images, () => pointer, viewCentre);
@@ -130,6 +134,35 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
       gestures.detach();
     };
   }, [viewport, tools, draft, editor, images, pdfImports, pdfPages, isTeacher]);
+
+  // The board opens showing its content (firstView.ts): fitted once, unless the person or a follow
+  // request moved the view first. Its view is kept for when it comes back on stage. The fit reaches
+  // the effect below as any move does: a presenting teacher shares the page as she sees it (a
+  // student is never following when one is made).
+  useEffect(() => {
+    const surface = surfaceRef.current;
+    if (!surface) return;
+    const first = new FirstView({
+      viewport,
+      board: editor.board,
+      measure: () => measureBoardArea(surface),
+      following: () => attention?.view.getState().following ?? false,
+      onPress: (pressed) => {
+        surface.addEventListener('pointerdown', pressed, true);
+        return () => surface.removeEventListener('pointerdown', pressed, true);
+      },
+      nextFrame: (run) => {
+        const frame = requestAnimationFrame(run);
+        return () => cancelAnimationFrame(frame);
+      },
+      settled: recallView(boardId)?.settled ?? false,
+    });
+    first.attach();
+    return () => {
+      first.detach();
+      rememberView(boardId, { viewport: viewport.getState(), settled: first.settled });
+    };
+  }, [viewport, editor, attention, boardId]);
 
   // Follow the teacher: a view requested for this board is fitted to this screen (one asked for
   // before it came on the stage first); any other move of the view is the person's own (a student
@@ -274,20 +307,28 @@ export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colo
         />
         </Suspense>
       )}
-      <ZoomControls viewport={viewport} />
+      <ZoomControls
+        viewport={viewport}
+        onFit={() => {
+          const surface = surfaceRef.current;
+          const fitted = surface && fittedView(surface, editor.board.getState().ordered);
+          if (fitted) viewport.setState(fitted, true);
+        }}
+      />
       {attention && <AttentionBar attention={attention} editor={editor} sharedView={sharedView} boardId={boardId} />}
     </>
   );
 }
 
-export function ZoomControls({ viewport }: { viewport: StoreApi<Viewport> }) {
+/** The zoom's buttons; with `onFit`, also "Fit to content" (the board's content whole in view). */
+export function ZoomControls({ viewport, onFit }: { viewport: StoreApi<Viewport>; onFit?: () => void }) {
   // Only this small toolbar re-renders on zoom, and only when the rounded percentage changes.
   const percent = useStore(viewport, (vp) => Math.round(vp.zoom * 100));
   const center = (): Point => ({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
   const zoomBy = (factor: number) => viewport.setState(zoomAt(viewport.getState(), center(), factor), true);
   const t = useT();
   return (
-    <div className="zoom-controls panel" role="group" aria-label={t('zoom.label')}>
+    <div className="zoom-controls panel" data-over-board role="group" aria-label={t('zoom.label')}>
       <button type="button" className="icon-button" onClick={() => zoomBy(1 / ZOOM_STEP)} aria-label={t('zoom.out')} title={t('zoom.outTitle')}>
         −
       </button>
@@ -303,6 +344,15 @@ export function ZoomControls({ viewport }: { viewport: StoreApi<Viewport> }) {
       <button type="button" className="icon-button" onClick={() => zoomBy(ZOOM_STEP)} aria-label={t('zoom.in')} title={t('zoom.inTitle')}>
         +
       </button>
+      {onFit && (
+        <button type="button" className="icon-button" onClick={onFit} aria-label={t('zoom.fit')} title={t('zoom.fitTitle')} aria-keyshortcuts="Shift+1">
+          {/* Four corners around the content: a frame it is fitted to. */}
+          <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M1.5 5V1.5H5M11 1.5h3.5V5M14.5 11v3.5H11M5 14.5H1.5V11" />
+            <rect x="5" y="5" width="6" height="6" rx="1" />
+          </svg>
+        </button>
+      )}
     </div>
   );
 }

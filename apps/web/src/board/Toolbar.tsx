@@ -234,7 +234,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
 
   return (
     <>
-    <div className="toolbar panel" role="toolbar" aria-label={t('toolbar.drawingTools')} aria-orientation={compact ? 'horizontal' : 'vertical'} data-testid="toolbar"
+    <div className="toolbar panel" data-over-board role="toolbar" aria-label={t('toolbar.drawingTools')} aria-orientation={compact ? 'horizontal' : 'vertical'} data-testid="toolbar"
       data-layout={compact ? 'compact' : 'full'}>
       <div className="toolbar-group" role="group" aria-label={t('toolbar.tools')}>
         {TOOLS.map((item) => (
@@ -299,7 +299,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
         </button>
       </div>
     </div>
-    <div className="board-actions panel" role="toolbar" aria-label={t('toolbar.boardActions')}>
+    <div className="board-actions panel" data-over-board role="toolbar" aria-label={t('toolbar.boardActions')}>
       {/* Here, not among the drawing tools: the compact tool bar (a phone, 200 % zoom) has no room left. */}
       <div className="toolbar-group" role="group" aria-label={t('toolbar.add')}>
         <ImagePicker input={imageInput} acceptPdf={acceptPdf} disabled={readOnly} />

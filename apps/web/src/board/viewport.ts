@@ -64,8 +64,8 @@ export function wheelZoomFactor(deltaY: number): number {
   return Math.exp(-clamped * 0.01);
 }
 
-export function createViewportStore(): StoreApi<Viewport> {
-  return createStore<Viewport>(() => initialViewport);
+export function createViewportStore(initial: Viewport = initialViewport): StoreApi<Viewport> {
+  return createStore<Viewport>(() => initial);
 }
 
 /**

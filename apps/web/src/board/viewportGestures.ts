@@ -11,7 +11,8 @@ import { KEY_PAN_PX, panBy, screenToBoard, wheelZoomFactor, ZOOM_STEP, zoomAt, z
  * - Pan: drag with the middle button, or the primary one while space is held (the tools stand
  *   aside while it is); scroll; shift+scroll pans sideways; arrow keys while the board has focus.
  * - Zoom: ctrl/cmd+scroll (trackpad pinches arrive as ctrl+wheel) about the pointer; + and -
- *   about the pointer (the screen's centre when it is off the board); 0 back to 100 %.
+ *   about the pointer (the screen's centre when it is off the board); 0 back to 100 %; shift+1
+ *   fits the board's content in view (where the board offers it: `fitContent`).
  * - Touch: a second finger turns the gesture into a two-finger pan and pinch-zoom, dropping what
  *   the first finger started; a third is ignored; lifting back to one finger ends the pinch.
  * - Our pointer is reported in board coordinates whenever it moves, or a pan, wheel or key moves
@@ -117,6 +118,8 @@ export interface ViewportGestureOptions {
   readonly onSpaceHeld: (held: boolean) => void;
   /** A pan drag began or ended. */
   readonly onPanning: (panning: boolean) => void;
+  /** Shift+1: the view that shows all of the board's content (null: none to go to). */
+  readonly fitContent?: () => Viewport | null;
 }
 
 /** Elements whose keys are their own (typing, or a control's activation): the board's key gestures leave them alone. */
@@ -128,7 +131,7 @@ function isTyping(target: EventTarget | null): boolean {
 
 /**
  * The board's viewport gestures, listening on the surface (pointer, wheel, arrow keys) and the
- * window (space, + - 0). Its state is the fields below; `attach` adds the listeners and `detach`
+ * window (space, + - 0, shift+1). Its state is the fields below; `attach` adds the listeners and `detach`
  * removes them.
  */
 export class ViewportGestures {
@@ -288,6 +291,15 @@ export class ViewportGestures {
       return;
     }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // By the key's place, not its character: shift+1 types "!" on some layouts, "1" on others.
+    if (e.shiftKey && e.code === 'Digit1' && this.o.fitContent) {
+      const fitted = this.o.fitContent();
+      if (fitted) {
+        this.update(fitted);
+        e.preventDefault();
+      }
+      return;
+    }
     const { surface, viewport } = this.o;
     const center = { x: surface.clientWidth / 2, y: surface.clientHeight / 2 };
     const next = keyZoomViewport(viewport.getState(), e.key, this.pointer ?? center, center);

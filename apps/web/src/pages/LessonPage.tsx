@@ -201,7 +201,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
 
   return (
     <div className="lesson" data-panel={peopleOpen && !refused ? 'open' : 'closed'}>
-      <header ref={topbarRef} className="topbar panel" data-menu={menuOpen ? 'open' : 'closed'} data-role={grant.role}>
+      <header ref={topbarRef} className="topbar panel" data-over-board data-menu={menuOpen ? 'open' : 'closed'} data-role={grant.role}>
         <a href="/" className="topbar-home" aria-label={t('lesson.homeLink')}>
           <Logo size={28} />
         </a>
@@ -278,7 +278,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
       {/* A refused session has no board left to show: only the dialog saying why (below). */}
       {!refused && (
         <>
-          <aside id="side-panel" className="side-panel" hidden={!peopleOpen} aria-label={t('lesson.panel')}>
+          <aside id="side-panel" className="side-panel" data-over-board hidden={!peopleOpen} aria-label={t('lesson.panel')}>
             <div className="side-panel-head">
               <button type="button" className="button button-secondary side-panel-close" onClick={() => setPeopleOpen(false)} aria-controls="side-panel">
                 {t('lesson.hidePanel')}

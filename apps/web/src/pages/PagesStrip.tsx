@@ -50,7 +50,7 @@ export function PagesStrip({ client, isTeacher }: { client: RoomClient; isTeache
   };
 
   return (
-    <nav className="pages-strip panel" aria-label={t('pages.strip')} data-pacing={pages.pacing}
+    <nav className="pages-strip panel" data-over-board aria-label={t('pages.strip')} data-pacing={pages.pacing}
       style={{ '--attention-bar-height': `${attentionBarHeight}px` } as CSSProperties}>
       {!isTeacher && (
         <p className="pages-strip-note" data-testid="pages-note">

@@ -14,7 +14,7 @@ export function StartLessonBanner({ client }: { client: RoomClient }) {
   const [busy, setBusy] = useState(false);
   if (!prepared) return null;
   return (
-    <div className="lesson-start-banner panel" role="status" data-testid="lesson-prepared">
+    <div className="lesson-start-banner panel" data-over-board role="status" data-testid="lesson-prepared">
       <span>{t('lesson.preparedBanner')}</span>
       <button type="button" className="button button-primary" disabled={busy}
         onClick={() => {

@@ -53,8 +53,8 @@ export function fittedViewport(elements: ReadonlyMap<string, Element>, screen: {
 /**
  * A board shown read-only (a share link, a replay): the board's own paper and element renderer
  * (ElementLayer), panned by dragging and zoomed by the wheel, a pinch or the zoom controls, with
- * no tool, no socket and no selection. Fitted to its content when it first has some, and when
- * `fitKey` changes (another board).
+ * no tool, no socket and no selection. Fitted to its content when it first has some, when
+ * `fitKey` changes (another board), and by the zoom's "Fit to content".
  */
 export function ReadOnlyBoard({ elements, paper, label, fitKey }: { elements: ReadonlyMap<string, Element>; paper: Paper; label: string; fitKey: string }) {
   const surfaceRef = useRef<HTMLDivElement>(null);
@@ -82,7 +82,8 @@ export function ReadOnlyBoard({ elements, paper, label, fitKey }: { elements: Re
   useEffect(() => {
     const surface = surfaceRef.current;
     if (!surface) return;
-    const gestures = new ViewportGestures({ surface, viewport: stores.viewport, tool: dragToPan(stores.viewport), onPointer: () => {}, onSpaceHeld: () => {}, onPanning: () => {} });
+    const fitContent = () => fittedViewport(stores.board.getState().elements, { width: surface.clientWidth, height: surface.clientHeight });
+    const gestures = new ViewportGestures({ surface, viewport: stores.viewport, tool: dragToPan(stores.viewport), onPointer: () => {}, onSpaceHeld: () => {}, onPanning: () => {}, fitContent });
     gestures.attach();
     return () => gestures.detach();
   }, [stores]);
@@ -93,7 +94,13 @@ export function ReadOnlyBoard({ elements, paper, label, fitKey }: { elements: Re
         <GridLayer viewport={stores.viewport} paper={paper} />
         <ElementLayer viewport={stores.viewport} board={stores.board} motion={stores.motion} draft={stores.draft} ink={stores.ink} selfSessionId="" nameOf={() => ''} colorOf={() => 'transparent'} />
       </div>
-      <ZoomControls viewport={stores.viewport} />
+      <ZoomControls
+        viewport={stores.viewport}
+        onFit={() => {
+          const surface = surfaceRef.current;
+          if (surface) stores.viewport.setState(fittedViewport(stores.board.getState().elements, { width: surface.clientWidth, height: surface.clientHeight }), true);
+        }}
+      />
     </div>
   );
 }
