@@ -69,8 +69,15 @@ test('prepare a 3-page lesson, start it; a student follows the teacher and canno
   // Paced: the student cannot go to another page; the teacher moves and the student moves with her.
   await expect(thumb(ana, 'Page 1')).toBeDisabled();
   await expect(thumb(ana, 'Page 2')).toBeDisabled();
+  // The teacher's tool goes with her from page to page: the pen she picks on page 3 is in her
+  // hand on page 1.
+  const pen = teacher.getByRole('button', { name: 'Pen (P)' });
+  await pen.click();
+  await expect(pen).toHaveAttribute('aria-pressed', 'true');
   await thumb(teacher, 'Page 1').click();
   await expect(stage(ana, 'Whiteboard')).toBeVisible();
+  await expect(stage(teacher, 'Whiteboard')).toBeVisible();
+  await expect(pen).toHaveAttribute('aria-pressed', 'true');
   // On the lesson's own page the teacher's attention bar (two rows at this width) holds the bottom
   // centre: the strip stands above it, so "Bring everyone to me" is not under the strip.
   const bar = teacher.getByRole('toolbar', { name: 'Attention' });

@@ -23,7 +23,7 @@ import { attachKeyboardAccess, selectAndReveal } from './keyboardAccess.ts';
 import { attachSelectionKeys } from './selectionKeys.ts';
 import { createToolInput } from './toolInput.ts';
 import { Toolbar } from './Toolbar.tsx';
-import { createToolStore, type DraftView, type TextEdit } from './toolState.ts';
+import { createToolStore, type DraftView, type TextEdit, type ToolState } from './toolState.ts';
 import { ZOOM_STEP, createViewportStore, initialViewport, screenToBoard, zoomAt, type Point, type Viewport } from './viewport.ts';
 import { FirstView, fittedView, measureBoardArea } from './firstView.ts';
 import { recallView, rememberView } from './viewMemory.ts';
@@ -57,6 +57,8 @@ interface BoardProps {
   boardId: string;
   /** A private board: it opens with the pen in hand and the lesson's settings are not set from it (Toolbar). */
   privateBoard?: boolean;
+  /** Tools shared with other boards (the lesson's pages); else the board has its own. */
+  tools?: StoreApi<ToolState> | undefined;
   /** Whose cursors the board shows (CursorLayer's `shows`); all when absent. */
   showsCursorOf?: (userId: string) => boolean;
   /** The lesson's images: pasted, dropped or picked pictures are uploaded there. */
@@ -75,12 +77,14 @@ interface BoardProps {
  * keys; zoom with ctrl/cmd+scroll (and trackpad pinch), a two-finger pinch, +/- and 0
  * (viewportGestures.ts); draw with the tools (toolInput.ts).
  */
-export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, pdfImports, pdfPages, isTeacher, label, boardId, privateBoard = false, showsCursorOf }: BoardProps) {
+export function Board({ cursors, ink, editor, selfSessionId, title, nameOf, colorOf, onPointer, attention, images, pdfImports, pdfPages, isTeacher, label, boardId, privateBoard = false, showsCursorOf, tools: sharedTools }: BoardProps) {
   const t = useT();
   // Where the person left this board, if it was on stage before in this tab (viewMemory.ts).
   const [viewport] = useState(() => createViewportStore(recallView(boardId)?.viewport));
-  // A private board is an activity's page to draw on: it opens with the pen in hand.
-  const [tools] = useState(() => createToolStore(privateBoard ? 'pen' : 'select'));
+  // The lesson's pages share one tool store (the pen in hand stays in hand from page to page); a
+  // private board is an activity's page to draw on: it opens with the pen in hand.
+  const [ownTools] = useState(() => (sharedTools ? null : createToolStore(privateBoard ? 'pen' : 'select')));
+  const tools = sharedTools ?? ownTools!;
   const [draft] = useState(() => createStore<DraftView>(() => ({ shape: null, marquee: null })));
   const [textEdit, setTextEdit] = useState<TextEdit | null>(null);
   const [imageInput, setImageInput] = useState<ImageInput | null>(null);

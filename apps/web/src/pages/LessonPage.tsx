@@ -7,6 +7,7 @@ import { StartLessonBanner } from './StartLessonBanner.tsx';
 import { ActivityLauncher, ActivityLayer, useStage } from '../activity/ActivityLayer.tsx';
 import type { BoardEditor } from '../elements/boardEditor.ts';
 import { Board } from '../board/Board.tsx';
+import { createToolStore } from '../board/toolState.ts';
 import { canRejoinAfter, describeConnection } from '../connection/connectionMachine.ts';
 import { ConnectionStatus } from '../connection/ConnectionStatus.tsx';
 import { OfflineNote } from '../offline/OfflineNote.tsx';
@@ -141,6 +142,8 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   // Every lesson page (the class board, the others) has the attention kit and the lesson's
   // controls; a private board (a student's own, one opened from the grid) has neither.
   const onPrivateBoard = stage.engine.isPrivate;
+  // One tool in hand across the lesson's pages: the teacher's pen stays a pen when she moves on.
+  const [pageTools] = useState(() => createToolStore('select'));
   const onPointer = useCallback((x: number, y: number) => client.sendCursor(x, y, stageId ?? undefined), [client, stageId]);
   // While an activity runs (or is frozen) every student works on their own board, where their
   // pointer is: the class board leaves out the last cursor each sent before it began.
@@ -297,7 +300,8 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
             {/* One Board for every board: keyed by it, so each board keeps its own view and tools state. */}
             <Board key={stage.engine.id} images={images} pdfImports={pdfImports} pdfPages={pdfPages} isTeacher={isTeacher} cursors={stage.engine.cursors} ink={stage.engine.ink} editor={stage.engine.editor}
               selfSessionId={grant.sessionId} title={title} nameOf={nameOf} colorOf={colorOf} onPointer={onPointer}
-              attention={onPrivateBoard ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={onPrivateBoard} showsCursorOf={showsCursorOf} />
+              attention={onPrivateBoard ? undefined : client.attention} label={stage.label} boardId={stage.engine.id} privateBoard={onPrivateBoard} showsCursorOf={showsCursorOf}
+              tools={onPrivateBoard ? undefined : pageTools} />
             <BoardNotices editor={stage.engine.editor}>
               <PdfImportBar imports={pdfImports} />
               <OfflineNote connection={connection} editor={stage.engine.editor} />
