@@ -1,6 +1,6 @@
 import type { CursorBatch, CursorEntry, CursorVisibility, InkEntry } from '@wb/protocol';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { EphemeralFanout, MAX_INK_POINTS_PER_TICK, type CursorAudience } from '../src/realtime/ephemeralFanout.ts';
+import { EphemeralFanout, MAX_INK_POINTS_PER_TICK, type BoardBatch, type CursorAudience } from '../src/realtime/ephemeralFanout.ts';
 
 const ROOM = 'room-1';
 const entry = (sessionId: string, x: number): CursorEntry => [sessionId, x, 0];
@@ -168,5 +168,48 @@ describe('ephemeral fan-out filtered by cursor visibility (I12)', () => {
     fanout.pushCursor(ROOM, 'teacher', entry('t', 0), 'teacher');
     fanout.stop();
     expect(sent).toEqual(['teachers']);
+  });
+});
+
+describe("a page's board batch filtered by its lesson's cursor visibility (I12)", () => {
+  const LESSON = 'lesson-1';
+  const PAGE = 'page-2';
+  const PRIVATE = 'board-ana';
+  /** One board tick with the teacher's and two students' pointers on a page and on a private board (and, optionally, live ink on both). */
+  const oneTick = (mode: CursorVisibility | null, withInk = false) => {
+    const sent: BoardBatch[] = [];
+    const fanout = new EphemeralFanout(33, () => {}, () => 0, () => mode, {
+      tickMs: 50,
+      pageLesson: (boardId) => (boardId === PAGE ? LESSON : null),
+      send: (batches) => sent.push(...batches),
+    });
+    for (const board of [PAGE, PRIVATE]) {
+      fanout.pushCursor(board, 'teacher', entry('t', 1), 'teacher', 'private');
+      fanout.pushCursor(board, 'ana', entry('a', 2), 'student', 'private');
+      fanout.pushCursor(board, 'ben', entry('b', 3), 'student', 'private');
+      if (withInk) fanout.pushInk(board, 'ben', { strokeId: `ink-${board}`, sessionId: 'b', from: 0, points: [[1, 1, 0.5]], stroke: '#000000', strokeWidth: 2 }, 'private');
+    }
+    fanout.flushBoards();
+    fanout.stop();
+    return sent.map((b) => ({ audience: b.audience, boardId: b.batch.boardId, sessions: b.batch.pointers.map(([s]) => s), ink: b.batch.ink?.length ?? 0 }));
+  };
+  const privateBoard = (ink: number) => ({ audience: 'board', boardId: PRIVATE, sessions: ['t', 'a', 'b'], ink });
+
+  test.each([
+    ['everyone', [{ audience: 'board', boardId: PAGE, sessions: ['t', 'a', 'b'], ink: 0 }, privateBoard(0)]],
+    ['teacher', [{ audience: 'teachers', boardId: PAGE, sessions: ['t', 'a', 'b'], ink: 0 }, { audience: 'students', boardId: PAGE, sessions: ['t'], ink: 0 }, privateBoard(0)]],
+    // Nothing moved for the students but cursors they may not see: no batch at all for them.
+    ['none', [{ audience: 'teachers', boardId: PAGE, sessions: ['t', 'a', 'b'], ink: 0 }, privateBoard(0)]],
+    [null, [{ audience: 'teachers', boardId: PAGE, sessions: ['t', 'a', 'b'], ink: 0 }, privateBoard(0)]],
+  ] as const)("under '%s' a page's pointers reach its students as the lesson's own board's cursors do; a private board's reach its whole audience", (mode, expected) => {
+    expect(oneTick(mode)).toEqual(expected);
+  });
+
+  test("live ink on a page is not a cursor: under 'none' its students still get the tick's ink, with no pointer", () => {
+    expect(oneTick('none', true)).toEqual([
+      { audience: 'teachers', boardId: PAGE, sessions: ['t', 'a', 'b'], ink: 1 },
+      { audience: 'students', boardId: PAGE, sessions: [], ink: 1 },
+      privateBoard(1),
+    ]);
   });
 });

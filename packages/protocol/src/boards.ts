@@ -109,7 +109,8 @@ export const BOARD_POINTER_MS = 50;
 
 /**
  * A batch of one board's ephemera, sent to the board's audience only (I12, I13): the pointers
- * (`[sessionId, userId, x, y]` each, the latest per session), the live ink of the tick (points
+ * (`[sessionId, userId, x, y]` each, the latest per session; on a page of the lesson, a student's
+ * batch carries only those the lesson's `CursorVisibility` lets them see), the live ink of the tick (points
  * appended per stroke, as in a `cursors` batch), the drags in progress under current locks and,
  * on a page of the lesson, the laser points of the tick (as in a `cursors` batch).
  */

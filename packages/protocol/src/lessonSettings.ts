@@ -28,7 +28,8 @@ export type EditPolicy = z.infer<typeof EditPolicy>;
 export const DEFAULT_EDIT_POLICY: EditPolicy = 'own';
 
 /**
- * Whose cursors a student's socket receives (the server filters before fan-out, I12):
+ * Whose cursors a student's socket receives, on every page of the lesson (the server filters
+ * before fan-out, I12; a private board's audience sees every pointer on it):
  * - `everyone`: every member's;
  * - `teacher`: only the teacher's (each student's batch then carries one entry: O(n) per room);
  * - `none`: no one's.

@@ -23,8 +23,8 @@ export class BoardAccess {
   /** Each known board's activity, and each activity's status as last heard. */
   private readonly activityOf = new LRUCache<string, string>({ max: MAX_KNOWN_BOARDS });
   private readonly statusOf = new LRUCache<string, ActivityStatus>({ max: MAX_KNOWN_BOARDS });
-  /** Boards known to be pages (no activity: drawable while their channel is held). */
-  private readonly pages = new LRUCache<string, true>({ max: MAX_KNOWN_BOARDS });
+  /** Boards known to be pages (no activity: drawable while their channel is held), each with its lesson. */
+  private readonly pages = new LRUCache<string, string>({ max: MAX_KNOWN_BOARDS });
 
   /** The socket was subscribed to these boards by the store's decision. */
   subscribed(session: SocketSession, boards: readonly BoardInfo[]): void {
@@ -46,7 +46,8 @@ export class BoardAccess {
     let set = this.drawable.get(session);
     if (!set) this.drawable.set(session, (set = new Set()));
     set.add(pageId);
-    this.pages.set(pageId, true);
+    // `page.sync` read the page as one of the socket's lesson's (readablePage).
+    this.pages.set(pageId, session.roomId);
   }
 
   /** `activity.updated` (this node's or another's): freezing or ending stops its students' ephemera. */
@@ -57,6 +58,14 @@ export class BoardAccess {
   /** Whether the board is a page of a lesson (as this node learnt it subscribing a socket to it). */
   isPage(boardId: string): boolean {
     return this.pages.has(boardId);
+  }
+
+  /**
+   * The lesson the board is a page of, or null for a board not known as a page (a private board):
+   * a page's pointers obey its lesson's cursor visibility (ephemeralFanout.ts), a private board's do not.
+   */
+  lessonOfPage(boardId: string): string | null {
+    return this.pages.get(boardId) ?? null;
   }
 
   /**

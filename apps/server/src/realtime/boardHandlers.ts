@@ -10,7 +10,8 @@
  * Pointers on a board (`board.pointer`), like its live ink (`ink` with `boardId`) and drag previews
  * (`lock.move` with `boardId`), take the one ephemeral fan-out of every board (ephemeralFanout.ts),
  * batched per board and tick and sent to the board's channel only (boardBatches.ts), so they reach
- * exactly the audience its events reach (I12, I13). A socket may send them on the boards it may
+ * exactly the audience its events reach (I12, I13); on a page, its students get only the pointers
+ * the lesson's cursor visibility lets them see (ephemeralFanout.ts). A socket may send them on the boards it may
  * draw on (its own board, every board for a teacher), as learned when it was subscribed
  * (`BoardAccess`). Element edits and locks on a board take the class board's handlers with the
  * board's id (elementHandlers.ts, lockHandlers.ts).

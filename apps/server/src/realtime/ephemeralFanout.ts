@@ -17,14 +17,27 @@ const MAX_BOARDS_PER_TICK = 10_000;
 /**
  * Which board a packet moves on: the class board (the lesson's room: `cursors` batches, filtered
  * by cursor visibility, on the room's adaptive tick) or a private board or another page of the
- * lesson (docs/boards.md: one `board.pointers` batch a board and tick to the board's channel only, I12).
+ * lesson (docs/boards.md: one `board.pointers` batch a board and tick to the board's channel only,
+ * I12; a page's pointers filtered by its lesson's cursor visibility as the class board's are).
  */
 export type BoardKind = 'class' | 'private';
 
-/** How a tick's private-board batches leave this node (boardBatches.ts): all of the tick's at once. */
+/**
+ * One board's batch of a tick and who gets it: the board's whole audience (`board`: a private
+ * board, or a page whose lesson shows students everyone's cursor), or, on a page whose lesson does
+ * not, the lesson's teachers reading it (every pointer) or its students reading it (only the
+ * pointers the lesson's cursor visibility lets them see).
+ */
+export type BoardBatch =
+  | { readonly audience: 'board'; readonly batch: BoardPointers }
+  | { readonly audience: 'teachers' | 'students'; readonly lessonId: string; readonly batch: BoardPointers };
+
+/** How a tick's private-board and page batches leave this node (boardBatches.ts): all of the tick's at once. */
 export interface BoardDelivery {
   readonly tickMs: number;
-  send(batches: BoardPointers[]): void;
+  /** The lesson a board is a page of (this node's `BoardAccess`, no database read), or null for a private board. */
+  pageLesson(boardId: string): string | null;
+  send(batches: BoardBatch[]): void;
 }
 
 /**
@@ -48,8 +61,11 @@ export interface BoardDelivery {
  * Cursors are filtered per receiver by the lesson's cursor visibility (I12, lessonSettings.ts):
  * under `everyone` one batch goes to the room; otherwise the teachers' channel gets every entry
  * and the students' channel only the teachers' entries (`teacher`) or none (`none`), so in the
- * default mode a room of n costs n + (n - 1) entries a tick instead of n². Drags and ink reach
- * everyone under every mode. While a room's mode is unknown its students get no one's cursor.
+ * default mode a room of n costs n + (n - 1) entries a tick instead of n². Drags, ink and laser
+ * points reach everyone under every mode. While a room's mode is unknown its students get no one's
+ * cursor. A page of the lesson takes the same rule, read at each of its batches (`BoardBatch`):
+ * its teachers' batch and its students' batch instead of one. A private board does not: its
+ * audience (its owner, the teachers, the class while shown) gets every pointer.
  */
 export class EphemeralFanout {
   private readonly rooms = new Map<string, RoomEphemera>();
@@ -206,21 +222,39 @@ export class EphemeralFanout {
 
   /**
    * The board tick: one `board.pointers` batch per private board or page that moved (pointers as
-   * `[sessionId, userId, x, y]`, the tick's ink, drags and laser points), all handed over at once so the delivery
-   * can group a tick's batches per socket. A board's state goes with its batch.
+   * `[sessionId, userId, x, y]`, the tick's ink, drags and laser points), or on a page whose lesson
+   * hides cursors from students, its teachers' and its students' batches; all handed over at once
+   * so the delivery can group a tick's batches per socket. A board's state goes with its batch.
    */
   flushBoards(): void {
     if (this.boardsDue.size === 0 || !this.boards) return;
-    const batches: BoardPointers[] = [];
+    const batches: BoardBatch[] = [];
     for (const boardId of this.boardsDue) {
       const room = this.rooms.get(boardId);
       this.rooms.delete(boardId);
       if (!room) continue;
-      const batch: BoardPointers = { boardId, pointers: Array.from(room.pending.values(), ({ userId, entry: [sessionId, x, y] }) => [sessionId, userId, x, y] as const) };
-      if (room.ink.size > 0) batch.ink = Array.from(room.ink.values(), (ink) => ink.entry);
-      if (room.drags.size > 0) batch.drags = [...room.drags.values()];
-      if (room.laser.size > 0) batch.laser = Array.from(room.laser.values(), (laser) => laser.entry);
-      batches.push(batch);
+      const motion: Omit<BoardPointers, 'boardId' | 'pointers'> = {};
+      if (room.ink.size > 0) motion.ink = Array.from(room.ink.values(), (ink) => ink.entry);
+      if (room.drags.size > 0) motion.drags = [...room.drags.values()];
+      if (room.laser.size > 0) motion.laser = Array.from(room.laser.values(), (laser) => laser.entry);
+      const pointers = (teachersOnly: boolean) => {
+        const out: BoardPointers['pointers'] = [];
+        for (const { userId, entry: [sessionId, x, y], teacher } of room.pending.values()) if (teacher || !teachersOnly) out.push([sessionId, userId, x, y]);
+        return out;
+      };
+      const all: BoardPointers = { boardId, pointers: pointers(false), ...motion };
+      // A page obeys its lesson's cursor visibility as the lesson's own board does (flush); a
+      // private board's pointers reach its whole audience (its owner and the teachers).
+      const lessonId = this.boards.pageLesson(boardId);
+      const mode = lessonId === null ? 'everyone' : (this.visibility(lessonId) ?? 'none');
+      if (lessonId === null || mode === 'everyone') {
+        batches.push({ audience: 'board', batch: all });
+        continue;
+      }
+      batches.push({ audience: 'teachers', lessonId, batch: all });
+      const forStudents = mode === 'teacher' ? pointers(true) : [];
+      const moving = room.ink.size > 0 || room.drags.size > 0 || room.laser.size > 0;
+      if (forStudents.length > 0 || moving) batches.push({ audience: 'students', lessonId, batch: { boardId, pointers: forStudents, ...motion } });
     }
     this.boardsDue.clear();
     if (batches.length > 0) this.boards.send(batches);

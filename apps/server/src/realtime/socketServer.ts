@@ -118,6 +118,7 @@ export function attachRealtime(
   const rights = new DrawRights((roomId) => store.readDrawRights(roomId));
   // The boards shown to the class: who gets a board's anonymous view (shownView.ts).
   const shown = new ShownBoards();
+  const boardAccess = new BoardAccess();
   const fanout = new EphemeralFanout(
     () => tick.ms,
     (roomId, batch, audience) => {
@@ -128,8 +129,9 @@ export function attachRealtime(
     },
     undefined,
     (roomId) => rights.cursorVisibility(roomId),
-    // Private boards' pointers, ink and drags: one batch a board, all of a tick at once.
-    { tickMs: BOARD_POINTER_MS, send: (batches) => sendBoardBatches(io, batches, shown) },
+    // Private boards' and pages' pointers, ink and drags: one batch a board (a page's per role,
+    // by its lesson's cursor visibility), all of a tick at once.
+    { tickMs: BOARD_POINTER_MS, pageLesson: (boardId) => boardAccess.lessonOfPage(boardId), send: (batches) => sendBoardBatches(io, batches, shown) },
   );
   const locks = new LockCache({ firstTermMs: config.LOCK_FIRST_TERM_MS, ttlMs: config.LOCK_TTL_MS });
   const sessions = new LocalSessions(io);
@@ -145,7 +147,6 @@ export function attachRealtime(
   const sync = new SyncService(store, publisher);
   const presence = new Presence({ io, store, config, log, publisher, renewals, fanout });
   const edits = { store, publisher, endRevoked: (session: SocketSession) => presence.endRevoked(session) };
-  const boardAccess = new BoardAccess();
   const writers = store.database.kind === 'pglite' ? 1 : CREATE_WRITERS_POSTGRES;
   const creates = new CreateBatcher(store, { ...CREATE_BATCH, writers }, (size) =>
     metrics.createBatchSize.observe(size),
