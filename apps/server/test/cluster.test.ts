@@ -203,6 +203,30 @@ describe.skipIf(skip !== null)(`two server nodes on one Postgres and Redis${skip
     }
   });
 
+  test("I12: on a page, a student on node B receives the teacher's pointer made on node A but not a classmate's, under students-see-the-teacher's-cursor", async () => {
+    const teacher = await createRoom(nodeA, 'Ms Rivera', { cursorVisibility: 'teacher' });
+    const t = client(nodeA, teacher.token);
+    await t.ready();
+    const two = randomUUID();
+    expect(await ask(t, ClientEvent.PAGE_ADD, { pageId: two, afterPageId: teacher.room.id })).toMatchObject({ ok: true });
+    expect(await ask(t, ClientEvent.PAGE_GOTO, { pageId: two })).toMatchObject({ ok: true });
+    const ben = await joinAs(nodeA, teacher.room.code, 'Ben');
+    const b = client(nodeA, ben.token);
+    const a = client(nodeB, (await joinAs(nodeB, teacher.room.code, 'Ana')).token);
+    for (const c of [a, b]) await c.ready();
+    for (const c of [t, a, b]) expect(await ask(c, ClientEvent.PAGE_SYNC, { pageId: two })).toMatchObject({ ok: true });
+    const pointersOf = (c: TestClient, sessionId: string) => c.received['board.pointers'].filter((p) => p.boardId === two).flatMap((p) => p.pointers).filter(([s]) => s === sessionId);
+    // Both batches are made on node A; Ana's students' batch crosses to node B without Ben's pointer.
+    b.socket.emit(ClientEvent.BOARD_POINTER, { boardId: two, x: 20, y: 2 });
+    t.socket.emit(ClientEvent.BOARD_POINTER, { boardId: two, x: 10, y: 1 });
+    await t.until(() => pointersOf(t, ben.sessionId).length > 0, "Ben's pointer at the teacher");
+    await a.until(() => pointersOf(a, teacher.sessionId).length > 0, "the teacher's pointer from node A at node B");
+    const strokeId = randomUUID();
+    b.socket.emit(ClientEvent.INK, { boardId: two, strokeId, from: 0, points: [[1, 1, 0.5]], stroke: '#1e1e1e', strokeWidth: 3 });
+    await a.until(() => a.received['board.pointers'].some((p) => (p.ink ?? []).some((e) => e.strokeId === strokeId)), "Ben's ink at node B");
+    expect(pointersOf(a, ben.sessionId)).toEqual([]);
+  });
+
   test('I5/I9: leases swept by both nodes at once, the leader lock held by neither, are each expired exactly once, everywhere', async () => {
     const teacher = await createRoom(nodeA);
     const t = client(nodeA, teacher.token);
