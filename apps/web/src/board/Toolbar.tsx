@@ -8,6 +8,7 @@ import { DUPLICATE_OFFSET, selectedShapes, shiftedBy } from '../elements/clipboa
 import { restyle } from '../elements/geometry.ts';
 import { STICKY_COLORS, TEXT_ALIGNS, TEXT_SIZES, TEXT_SIZE_NAMES, isTextShape, restyleText, textSizeOf, type TextStylePatch } from '../elements/textStyle.ts';
 import { COMPACT_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
+import { useTopDockRef } from '../layout/topDock.ts';
 import { ImagePicker } from '../images/ImagePicker.tsx';
 import type { ImageInput } from '../images/imageInput.ts';
 import { EditPolicySelect } from './EditPolicySelect.tsx';
@@ -57,6 +58,8 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
   const single = selected.length === 1 ? selected[0] : undefined;
   const compact = useMediaQuery(COMPACT_LAYOUT);
   const t = useT();
+  // The pages strip stands under the board's actions however many rows they wrap to (layout/topDock.ts).
+  const boardActionsRef = useTopDockRef('boardActionsBottom');
 
   const setTool = (next: Tool) => tools.setState({ tool: next });
   const setStyle = (patch: Partial<ToolState['style']>, fill?: boolean) => {
@@ -299,7 +302,7 @@ export function Toolbar({ tools, editor, title, selfSessionId, nameOf, imageInpu
         </button>
       </div>
     </div>
-    <div className="board-actions panel" data-over-board role="toolbar" aria-label={t('toolbar.boardActions')}>
+    <div ref={boardActionsRef} className="board-actions panel" data-over-board role="toolbar" aria-label={t('toolbar.boardActions')}>
       {/* Here, not among the drawing tools: the compact tool bar (a phone, 200 % zoom) has no room left. */}
       <div className="toolbar-group" role="group" aria-label={t('toolbar.add')}>
         <ImagePicker input={imageInput} acceptPdf={acceptPdf} disabled={readOnly} />

@@ -44,6 +44,7 @@ import { createPdfImports, type PdfPagesPort } from '../images/imageInput.ts';
 import { importedPageTitle, PdfPageMaker } from './pdfPages.ts';
 import { PdfImportBar } from '../images/PdfImportBar.tsx';
 import { useT } from '../i18n/useT.ts';
+import { useTopDockVariables } from '../layout/topDock.ts';
 
 interface LessonPageProps {
   grant: SessionGrant;
@@ -176,6 +177,9 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   };
 
   const refused = connection.status === 'refused';
+  // The board's actions and the pages strip as laid out now, for what stands below them (layout/topDock.ts).
+  const lessonRef = useRef<HTMLDivElement>(null);
+  useTopDockVariables(lessonRef);
   const topbarRef = useRef<HTMLElement>(null);
   const moreRef = useRef<HTMLButtonElement>(null);
   // An open "More" closes on a click outside the bar, or on Escape (the focus back on "More").
@@ -203,7 +207,7 @@ function Lesson({ client, images, grant, onRejoin, onLeft }: { client: RoomClien
   };
 
   return (
-    <div className="lesson" data-panel={peopleOpen && !refused ? 'open' : 'closed'}>
+    <div ref={lessonRef} className="lesson" data-panel={peopleOpen && !refused ? 'open' : 'closed'}>
       <header ref={topbarRef} className="topbar panel" data-over-board data-menu={menuOpen ? 'open' : 'closed'} data-role={grant.role}>
         <a href="/" className="topbar-home" aria-label={t('lesson.homeLink')}>
           <Logo size={28} />

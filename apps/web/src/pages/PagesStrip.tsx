@@ -11,6 +11,7 @@
 import { memo, useState, type CSSProperties, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import { bottomDock } from '../layout/bottomDock.ts';
+import { useTopDockRef } from '../layout/topDock.ts';
 import type { Element, Page, Paper } from '@wb/protocol';
 import type { RoomClient } from '../connection/roomClient.ts';
 import type { BoardEngine } from '../connection/boardEngine.ts';
@@ -33,6 +34,8 @@ export function PagesStrip({ client, isTeacher }: { client: RoomClient; isTeache
   const [renaming, setRenaming] = useState<string | null>(null);
   // Above the attention kit's bar, however many rows it wraps to (PagesStrip.css).
   const attentionBarHeight = useStore(bottomDock, (s) => s.attentionBarHeight);
+  // What stands under the strip in the compact layout (a student's hand, the queue of hands) goes below it.
+  const stripRef = useTopDockRef('pagesStripHeight');
   const [name, setName] = useState('');
   const [paper, setPaper] = useState<Paper>('blank');
   if (!pages) return null;
@@ -50,7 +53,7 @@ export function PagesStrip({ client, isTeacher }: { client: RoomClient; isTeache
   };
 
   return (
-    <nav className="pages-strip panel" data-over-board aria-label={t('pages.strip')} data-pacing={pages.pacing}
+    <nav ref={stripRef} className="pages-strip panel" data-over-board aria-label={t('pages.strip')} data-pacing={pages.pacing}
       style={{ '--attention-bar-height': `${attentionBarHeight}px` } as CSSProperties}>
       {!isTeacher && (
         <p className="pages-strip-note" data-testid="pages-note">
