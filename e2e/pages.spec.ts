@@ -7,7 +7,7 @@
  * goes to another page, and "Bring everyone to me" or "Bring everyone to this page" brings them back.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectLive, test } from './support.ts';
+import { expect, expectLive, fromPageActions, test } from './support.ts';
 
 /** The page's one Board, named for what is on the stage ("Whiteboard", "Page 2"). */
 const stage = (page: Page, name: string) => page.getByRole('application', { name, exact: true });
@@ -41,7 +41,7 @@ test('prepare a 3-page lesson, start it; a student follows the teacher and canno
 
   // Two more pages, each with a stroke on it.
   for (const [i, name] of ['Page 2', 'Page 3'].entries()) {
-    await strip(teacher).getByRole('button', { name: 'Add page' }).click();
+    await fromPageActions(teacher, 'Add page');
     await expect(stage(teacher, name)).toBeVisible();
     await strokeOn(teacher, stage(teacher, name), [0.3 + i * 0.1, 0.3], [0.5 + i * 0.1, 0.6]);
     await expect(drawn(stage(teacher, name))).toHaveCount(1);
@@ -126,7 +126,7 @@ test('prepare a 3-page lesson, start it; a student follows the teacher and canno
   await expect(drawn(stage(ben, 'Page 2'))).toHaveCount(2);
 
   // Free browsing: the student goes to page 3 alone; "Bring everyone to this page" brings them back.
-  await strip(teacher).getByRole('button', { name: 'Let students browse' }).click();
+  await fromPageActions(teacher, 'Let students browse');
   await expect(ana.getByTestId('pages-note')).toHaveText('You may look at any page');
   await thumb(ana, 'Page 3').click();
   await expect(stage(ana, 'Page 3')).toBeVisible();
@@ -138,7 +138,7 @@ test('prepare a 3-page lesson, start it; a student follows the teacher and canno
   await expect(thumb(ana, 'Page 3')).toBeEnabled();
   await thumb(ana, 'Page 3').click();
   await expect(stage(ana, 'Page 3')).toBeVisible();
-  await strip(teacher).getByRole('button', { name: 'Bring everyone to this page' }).click();
+  await fromPageActions(teacher, 'Bring everyone to this page');
   await expect(stage(ana, 'Page 2')).toBeVisible();
   await expect(thumb(ana, 'Page 3')).toBeDisabled();
 

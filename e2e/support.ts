@@ -72,6 +72,18 @@ export async function fromLessonMenu(page: Page, name: string) {
   await item.click();
 }
 
+/**
+ * Runs one of the teacher's page actions (Add page, Duplicate, Rename, Delete page, Undo delete,
+ * the class's pacing), opening the pages strip's "Page actions" menu where the strip's row does
+ * not show it.
+ */
+export async function fromPageActions(page: Page, name: string) {
+  const strip = page.getByRole('navigation', { name: 'Pages' });
+  const item = strip.getByRole('button', { name, exact: true });
+  if (!(await item.isVisible())) await strip.getByRole('button', { name: 'Page actions' }).click();
+  await item.click();
+}
+
 /** Runs an action of a member's roster row menu ("Mute pen", "Remove", …). */
 export async function fromRowMenu(page: Page, member: string, action: string | RegExp) {
   await rosterEntry(page, member).getByRole('button', { name: `Actions for ${member}` }).click();

@@ -7,6 +7,12 @@ import { useSyncExternalStore } from 'react';
  */
 export const COMPACT_LAYOUT = '(max-width: 720px), (max-height: 560px)';
 
+/**
+ * A laptop's window and up: the top bar has room for "Show the code" beside "More", and the pages
+ * strip for the class's pacing beside its page actions, with the side panel open (LessonPage.css).
+ */
+export const ROOMY_LAYOUT = '(min-width: 1101px) and (min-height: 561px)';
+
 /** Whether a media query matches now, re-rendering when it changes. */
 export function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(

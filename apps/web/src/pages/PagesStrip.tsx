@@ -7,22 +7,26 @@
  *
  * A page whose engine is held (the one on the stage, the teacher's recent ones) is drawn live from
  * its state; another is a numbered sheet of its paper until it is visited (the rest on demand).
+ *
+ * One row: the thumbnails (scrolling sideways when they outgrow it), the teacher's ‹ › to move the
+ * page on the stage, and her other page actions behind one button (PageActions.tsx); on a laptop's
+ * window the class's pacing too. A student's row starts with where the class is.
  */
-import { memo, useState, type CSSProperties, type FormEvent } from 'react';
+import { memo, useLayoutEffect, useRef, type CSSProperties } from 'react';
 import { useStore } from 'zustand';
 import { bottomDock } from '../layout/bottomDock.ts';
+import { ROOMY_LAYOUT, useMediaQuery } from '../layout/mediaQuery.ts';
 import { useTopDockRef } from '../layout/topDock.ts';
 import type { Element, Page, Paper } from '@wb/protocol';
 import type { RoomClient } from '../connection/roomClient.ts';
 import type { BoardEngine } from '../connection/boardEngine.ts';
 import { thumbnailViewBox } from './pageView.ts';
+import { PacingButton, PageActions } from './PageActions.tsx';
 import { shapeSvg } from '../elements/elementSvg.ts';
 import { inDrawingOrder } from '../elements/geometry.ts';
 import { refusalMessage } from '../i18n/errors.ts';
 import { useT } from '../i18n/useT.ts';
 import './PagesStrip.css';
-
-const NEW_PAGE_PAPERS: readonly Paper[] = ['blank', 'lined', 'grid', 'graph'];
 
 export function PagesStrip({ client, isTeacher }: { client: RoomClient; isTeacher: boolean }) {
   const t = useT();
@@ -31,113 +35,81 @@ export function PagesStrip({ client, isTeacher }: { client: RoomClient; isTeache
   const deleted = useStore(client.pages.store, (s) => s.deleted);
   const refusal = useStore(client.pages.store, (s) => s.refusal);
   const engines = useStore(client.boards, (s) => s.byId);
-  const [renaming, setRenaming] = useState<string | null>(null);
   // Above the attention kit's bar, however many rows it wraps to (PagesStrip.css).
   const attentionBarHeight = useStore(bottomDock, (s) => s.attentionBarHeight);
+  // A laptop's row has room for the class's pacing beside the page actions; elsewhere it is among them.
+  const pacingInRow = useMediaQuery(ROOMY_LAYOUT);
+  const list = useRef<HTMLOListElement>(null);
   // What stands under the strip in the compact layout (a student's hand, the queue of hands) goes below it.
   const stripRef = useTopDockRef('pagesStripHeight');
-  const [name, setName] = useState('');
-  const [paper, setPaper] = useState<Paper>('blank');
-  if (!pages) return null;
+  const current = pages ? (pages.pages.find((p) => p.id === viewing) ?? pages.pages[0]) : undefined;
+  // The page on the stage stays in sight in the thumbnails' scroller (a page added at the end, the
+  // class taken to page 9 on a phone).
+  useLayoutEffect(() => {
+    const ol = list.current;
+    const thumb = ol?.querySelector('[aria-current="page"]');
+    if (!ol || !thumb) return;
+    const [view, item] = [ol.getBoundingClientRect(), thumb.getBoundingClientRect()];
+    const by = item.left < view.left ? item.left - view.left : item.right > view.right ? item.right - view.right : 0;
+    if (by !== 0) ol.scrollBy({ left: by });
+  }, [current?.id, pages?.pages.length]);
+  if (!pages || !current) return null;
   // A one-page lesson shows no strip to a student: there is nowhere to go.
   if (!isTeacher && pages.pages.length < 2) return null;
   const paced = pages.pacing === 'paced';
-  const current = pages.pages.find((p) => p.id === viewing) ?? pages.pages[0]!;
   const number = (page: Page) => pages.pages.indexOf(page) + 1;
   const nameOf = (page: Page) => page.title || t('pages.pageNumber', { number: number(page) });
   const engineOf = (page: Page): BoardEngine | undefined => (page.id === client.classBoard.id ? client.classBoard : engines.get(page.id));
-  const submitRename = (e: FormEvent) => {
-    e.preventDefault();
-    if (renaming) void client.pages.rename(renaming, name.trim());
-    setRenaming(null);
-  };
 
   return (
-    <nav ref={stripRef} className="pages-strip panel" data-over-board aria-label={t('pages.strip')} data-pacing={pages.pacing}
+    <nav ref={stripRef} className="pages-strip panel" data-over-board aria-label={t('pages.strip')} data-pacing={pages.pacing} data-role={isTeacher ? 'teacher' : 'student'}
       style={{ '--attention-bar-height': `${attentionBarHeight}px` } as CSSProperties}>
-      {!isTeacher && (
-        <p className="pages-strip-note" data-testid="pages-note">
-          {paced ? t('pages.pacedNote', { number: number(current), count: pages.pages.length }) : t('pages.freeNote')}
-        </p>
-      )}
-      <ol className="pages-strip-list">
-        {pages.pages.map((page) => {
-          const here = page.id === current.id;
-          const teachersPage = page.id === pages.currentPageId;
-          const mayGo = isTeacher || !paced;
-          return (
-            <li key={page.id} className="pages-strip-item" data-current={here ? 'true' : 'false'}>
-              <button
-                type="button"
-                className="pages-thumb"
-                aria-current={here ? 'page' : undefined}
-                aria-label={teachersPage && !isTeacher ? t('pages.teachersPage', { name: nameOf(page) }) : nameOf(page)}
-                disabled={!mayGo}
-                onClick={() => void client.pages.go(page.id)}
-                data-page-id={page.id}
-              >
-                <PageThumb engine={engineOf(page)} paper={page.background} />
-                <span className="pages-thumb-label">{number(page)}</span>
-                {teachersPage && !paced && <span className="pages-thumb-teacher" aria-hidden="true">●</span>}
-              </button>
-            </li>
-          );
-        })}
-      </ol>
-      {isTeacher && (
-        <div className="pages-strip-actions">
-          <div className="pages-add">
-            <button type="button" className="button button-secondary" onClick={() => void client.pages.add(paper)}>
-              {t('pages.add')}
+      <div className="pages-strip-row">
+        {!isTeacher && (
+          <p className="pages-strip-note" data-testid="pages-note">
+            {paced ? t('pages.pacedNote', { number: number(current), count: pages.pages.length }) : t('pages.freeNote')}
+          </p>
+        )}
+        <ol ref={list} className="pages-strip-list">
+          {pages.pages.map((page) => {
+            const here = page.id === current.id;
+            const teachersPage = page.id === pages.currentPageId;
+            const mayGo = isTeacher || !paced;
+            return (
+              <li key={page.id} className="pages-strip-item" data-current={here ? 'true' : 'false'}>
+                <button
+                  type="button"
+                  className="pages-thumb"
+                  aria-current={here ? 'page' : undefined}
+                  aria-label={teachersPage && !isTeacher ? t('pages.teachersPage', { name: nameOf(page) }) : nameOf(page)}
+                  disabled={!mayGo}
+                  onClick={() => void client.pages.go(page.id)}
+                  data-page-id={page.id}
+                >
+                  <PageThumb engine={engineOf(page)} paper={page.background} />
+                  <span className="pages-thumb-label">{number(page)}</span>
+                  {teachersPage && !paced && <span className="pages-thumb-teacher" aria-hidden="true">●</span>}
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+        {isTeacher && (
+          <div className="pages-strip-controls">
+            <button type="button" className="button button-secondary pages-move" aria-label={t('pages.moveEarlier')} title={t('pages.moveEarlier')} disabled={number(current) === 1}
+              onClick={() => void client.pages.shift(current.id, -1)}>
+              ‹
             </button>
-            <select aria-label={t('pages.newPaper')} value={paper} onChange={(e) => setPaper(e.target.value as Paper)}>
-              {NEW_PAGE_PAPERS.map((p) => (
-                <option key={p} value={p}>
-                  {t(`paper.${p}`)}
-                </option>
-              ))}
-            </select>
+            <button type="button" className="button button-secondary pages-move" aria-label={t('pages.moveLater')} title={t('pages.moveLater')} disabled={number(current) === pages.pages.length}
+              onClick={() => void client.pages.shift(current.id, 1)}>
+              ›
+            </button>
+            <PageActions pages={client.pages} current={current} currentName={nameOf(current)} canDelete={pages.pages.length > 1}
+              canUndoDelete={deleted.length > 0} paced={paced} withPacing={!pacingInRow} />
+            {pacingInRow && <PacingButton pages={client.pages} paced={paced} />}
           </div>
-          <button type="button" className="button button-secondary" onClick={() => void client.pages.duplicate(current.id)}>
-            {t('pages.duplicate')}
-          </button>
-          {renaming === current.id ? (
-            <form className="pages-rename" onSubmit={submitRename}>
-              <input aria-label={t('pages.title')} value={name} maxLength={60} autoFocus onChange={(e) => setName(e.target.value)} />
-              <button type="submit" className="button button-primary">{t('action.save')}</button>
-            </form>
-          ) : (
-            <button type="button" className="button button-secondary" onClick={() => { setRenaming(current.id); setName(current.title); }}>
-              {t('pages.rename')}
-            </button>
-          )}
-          <button type="button" className="button button-secondary" aria-label={t('pages.moveEarlier')} disabled={number(current) === 1}
-            onClick={() => void client.pages.shift(current.id, -1)}>
-            ‹
-          </button>
-          <button type="button" className="button button-secondary" aria-label={t('pages.moveLater')} disabled={number(current) === pages.pages.length}
-            onClick={() => void client.pages.shift(current.id, 1)}>
-            ›
-          </button>
-          <button type="button" className="button button-danger-quiet" disabled={pages.pages.length < 2} onClick={() => void client.pages.remove(current.id)}>
-            {t('pages.delete')}
-          </button>
-          {deleted.length > 0 && (
-            <button type="button" className="button button-secondary" onClick={() => void client.pages.undoDelete()}>
-              {t('pages.undoDelete')}
-            </button>
-          )}
-          {paced ? (
-            <button type="button" className="button button-secondary" onClick={() => void client.pages.setPacing('free')}>
-              {t('pages.letBrowse')}
-            </button>
-          ) : (
-            <button type="button" className="button button-primary" onClick={() => void client.pages.setPacing('paced')}>
-              {t('pages.bringEveryone')}
-            </button>
-          )}
-        </div>
-      )}
+        )}
+      </div>
       {refusal && (
         <p className="form-error pages-strip-error" role="alert">
           {refusalMessage(refusal.code)}{' '}
