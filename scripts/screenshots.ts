@@ -35,7 +35,9 @@
  *   pnpm screenshots -- --imported                 only a PDF imported as pages, as it opens: the teacher's
  *                                                 page and a student's at laptop, phone (touch) and
  *                                                 640 x 400, light and dark, `pages-imported-*.png`,
- *                                                 opened at http://classroom.test (not a secure context)
+ *                                                 opened at http://classroom.test (not a secure context);
+ *                                                 the teacher's page actions open (`*-actions.png`) and,
+ *                                                 at 640 x 400, the lesson's More menu (`*-more.png`)
  *
  * Starts its own server on SCREENSHOT_PORT (default 3340) over a fresh embedded database, and
  * stops it when done.
@@ -318,7 +320,8 @@ async function pagesShots(browser: Browser): Promise<void> {
 /**
  * A two-page worksheet PDF imported by the teacher (issue 39), as the page it becomes opens: the
  * picture shown whole in the board's visible area, clear of the top bar and the pages strip, on the
- * teacher's screen and on a student's (paced, so taken there) at each size, light and dark.
+ * teacher's screen and on a student's (paced, so taken there) at each size, light and dark; then
+ * the teacher's page actions open, and at 640 x 400 the lesson's More menu.
  */
 async function importedShots(browser: Browser): Promise<void> {
   const origin = `http://${CLASSROOM_HOST}:${port}`;
@@ -350,6 +353,19 @@ async function importedShots(browser: Browser): Promise<void> {
       await t.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await t.screenshot({ path: join(outDir, `pages-imported-teacher-${name}-${colorScheme}.png`) });
       await st.screenshot({ path: join(outDir, `pages-imported-student-${name}-${colorScheme}.png`) });
+      // The teacher's page actions open from the strip's one button.
+      const actions = t.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Page actions' });
+      await actions.click();
+      await t.getByRole('group', { name: 'Page actions' }).waitFor();
+      await t.screenshot({ path: join(outDir, `pages-imported-teacher-${name}-${colorScheme}-actions.png`) });
+      await t.keyboard.press('Escape');
+      // The lesson's More menu where the window is shortest (two columns, LessonPage.css).
+      if (name === 'zoom200') {
+        await t.getByRole('button', { name: 'More' }).click();
+        await t.locator('#topbar-menu').getByRole('button', { name: 'Attendance', exact: true }).waitFor();
+        await t.screenshot({ path: join(outDir, `pages-imported-teacher-${name}-${colorScheme}-more.png`) });
+        await t.keyboard.press('Escape');
+      }
       await sc.close();
       await context.close();
     }
