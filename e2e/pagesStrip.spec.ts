@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
 import { ClientEvent } from '@wb/protocol';
+import { axeScan } from './axe.ts';
 import { connectAs, lessonPagesOf } from './handWritten.ts';
 import { expect, expectLive, fromPageActions, joinLesson, startLesson, test } from './support.ts';
 
@@ -160,6 +161,13 @@ test('the page actions menu at 640 x 400: opened and used from the keyboard, Esc
   await expect(menu.getByRole('button', { name: 'Duplicate' })).toBeFocused();
   await t.keyboard.press('ArrowUp');
   await expect(menu.getByRole('button', { name: 'Add page' })).toBeFocused();
+  // The strip with its menu open passes axe (WCAG A and AA), in both themes.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await t.emulateMedia({ colorScheme });
+    // The colours' transitions run out first: a colour caught halfway fails the contrast rule.
+    await expect.poll(() => t.evaluate(() => document.getAnimations().length)).toBe(0);
+    expect((await axeScan(t, { include: '.pages-strip' })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), colorScheme).toEqual([]);
+  }
   await t.keyboard.press('Escape');
   await expect(menu).toBeHidden();
   await expect(button).toBeFocused();
