@@ -47,6 +47,8 @@ export interface RenewalRecord {
   at: number;
   /** From sending the renewal to its reply (ms). */
   ms: number;
+  /** The lease revision the renewal asked for (`lease.due`'s revision + 1). */
+  revision: number;
   reply: Ack<LeaseRenewResult> | { ok: false; error: { code: 'timeout'; message: string } };
 }
 
@@ -101,6 +103,7 @@ export class FaultClient {
         this.renewals.push({
           at: Date.now(),
           ms: performance.now() - sent,
+          revision: due.revision + 1,
           reply: error ? { ok: false, error: { code: 'timeout', message: String(error) } } : reply,
         });
       });
